@@ -1,0 +1,93 @@
+# vmregress: one non-recursive Makefile.  Sources are found by wildcard so a
+# new file under src/ needs no edit here.
+PREFIX  ?= /usr/local
+DESTDIR ?=
+CC      ?= cc
+PKGS     = jansson gsl inih libbpf sqlite3
+VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
+
+CFLAGS  ?= -O2 -g
+CFLAGS  += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2 \
+           -D_GNU_SOURCE -DVMR_VERSION='"$(VERSION)"' -Isrc \
+           -DVMR_SUITE_DIR='"$(PREFIX)/share/vmregress/suites"' \
+           $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm
+
+SRC      := $(sort $(wildcard src/*.c src/*/*.c))
+LIBSRC   := $(filter-out src/main.c,$(SRC))
+OBJ      := $(SRC:src/%.c=build/obj/%.o)
+LIBOBJ   := $(LIBSRC:src/%.c=build/obj/%.o)
+ASANOBJ  := $(SRC:src/%.c=build/asan/%.o)
+ASANLIB  := $(LIBSRC:src/%.c=build/asan/%.o)
+UNIT     := $(sort $(wildcard tests/unit/test_*.c))
+UNITBIN  := $(UNIT:tests/unit/%.c=build/unit/%)
+UNITASAN := $(UNIT:tests/unit/%.c=build/unit-asan/%)
+FUZZ     := $(sort $(wildcard fuzz/fuzz_*.c))
+FUZZBIN  := $(FUZZ:fuzz/%.c=build/fuzz/%)
+SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+
+.PHONY: all deps run check check-fast unit cli asan fuzz-smoke bench install clean man
+all: vmregress
+
+vmregress: $(OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+
+build/obj/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+
+build/asan/%.o: src/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SANFLAGS) -O1 -MMD -MP -c -o $@ $<
+
+build/vmregress-asan: $(ASANOBJ)
+	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+
+build/unit/%: tests/unit/%.c $(LIBOBJ) tests/unit/t.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(LIBOBJ) $(LDLIBS)
+
+build/unit-asan/%: tests/unit/%.c $(ASANLIB) tests/unit/t.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SANFLAGS) -Itests/unit -o $@ $< $(ASANLIB) $(LDLIBS)
+
+# Fuzz targets link the library objects built by clang with libFuzzer.
+build/fuzz/%: fuzz/%.c $(LIBSRC)
+	@mkdir -p $(dir $@)
+	clang $(filter-out -Wformat=2,$(CFLAGS)) -O1 -g -fsanitize=fuzzer,address,undefined \
+	  -o $@ $< $(LIBSRC) $(LDLIBS)
+
+deps:
+	@scripts/deps
+
+run: deps
+	@$(MAKE) --no-print-directory vmregress
+	./vmregress run quick
+
+# The README's test command: unit tests, command-line tests against the real
+# binary, then both again under ASan+UBSan, and a short run of every fuzz target.
+check: deps
+	@$(MAKE) --no-print-directory vmregress build/vmregress-asan $(UNITBIN) $(UNITASAN) $(FUZZBIN)
+	@tests/run-all
+
+check-fast: vmregress $(UNITBIN)
+	@VMR_NO_ASAN=1 VMR_NO_FUZZ=1 tests/run-all
+
+bench: vmregress
+	@bench/run-all
+
+man: build/vmregress.1
+build/vmregress.1: vmregress
+	@mkdir -p build
+	./vmregress help --man > $@
+
+install: vmregress build/vmregress.1
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/vmregress/suites $(DESTDIR)$(PREFIX)/share/man/man1
+	install -m 0755 vmregress $(DESTDIR)$(PREFIX)/bin/vmregress
+	install -m 0644 suites/*.ini $(DESTDIR)$(PREFIX)/share/vmregress/suites/
+	install -m 0644 build/vmregress.1 $(DESTDIR)$(PREFIX)/share/man/man1/vmregress.1
+
+clean:
+	rm -rf build vmregress
+
+-include $(OBJ:.o=.d) $(ASANOBJ:.o=.d)

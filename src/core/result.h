@@ -1,0 +1,126 @@
+/* What one workload iteration produced.  Workloads, the runner, monitors and
+ * probes fill it; formatters and the store read it.  Nothing here prints.
+ *
+ * A result is generic on purpose: named metrics, tables (e.g. the fault
+ * test's pass table), histograms, maps (present/swapped per page) and time
+ * series.  The store, compare and report handle every workload through these
+ * without knowing what the workload was.  result_to_json/result_from_json
+ * are the one serialisation: the child process hands its result to the
+ * runner with it, the store keeps it, and a guest sends it home with it. */
+#ifndef VMR_RESULT_H
+#define VMR_RESULT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/hist.h"
+
+enum outcome {
+	OUTCOME_PASS,
+	OUTCOME_FAIL,   /* ran, and the kernel got something wrong (bad data) */
+	OUTCOME_SKIP,   /* cannot run here; reason says why */
+	OUTCOME_ERROR,  /* the harness or set-up failed */
+	OUTCOME_OOM,    /* killed by the OOM killer inside the sandbox */
+};
+
+enum better {
+	BETTER_NONE,    /* informational */
+	BETTER_LOWER,   /* times, faults */
+	BETTER_HIGHER,  /* rates */
+};
+
+enum combine {
+	COMBINE_AMEAN,  /* times and sizes */
+	COMBINE_HMEAN,  /* rates */
+};
+
+/* Static description of a metric, in a workload's table. */
+struct metric_def {
+	const char *name;     /* "time-pass1", "faults-per-sec" */
+	const char *unit;     /* "ns", "pages", "faults/s" */
+	enum better better;
+	enum combine combine;
+	const char *help;
+};
+
+struct metric {
+	char *name, *unit;
+	enum better better;
+	enum combine combine;
+	double value;
+};
+
+struct table {
+	char *name;           /* "passes" */
+	size_t ncols, nrows;
+	char **cols;          /* column names: "pass","refd","present","time_ns" */
+	double *cells;        /* nrows * ncols, row-major */
+};
+
+struct named_hist {
+	char *name;           /* "fault-latency" (values in ns) */
+	char *unit;
+	struct hist *h;
+};
+
+/* One character per page: '#' present, 's' swapped, '.' neither. */
+struct map {
+	char *name;           /* "pass0" */
+	char *pages;
+};
+
+struct series {
+	char *name, *unit;    /* "pswpout", "pages" */
+	size_t n, cap;
+	double *t;            /* seconds since the case started */
+	double *v;
+};
+
+struct result {
+	char *workload;
+	enum outcome outcome;
+	char *reason;         /* why not pass; NULL on pass */
+	json_t *options;      /* resolved options echo */
+	json_t *info;         /* facts for reports: mapped address, starting free pages... */
+	size_t nmetrics, ntables, nhists, nmaps, nseries;
+	struct metric *metrics;
+	struct table *tables;
+	struct named_hist *hists;
+	struct map *maps;
+	struct series *series;
+};
+
+void result_init(struct result *r, const char *workload);
+void result_free(struct result *r);
+const char *outcome_name(enum outcome o);
+int outcome_parse(const char *s, enum outcome *o);
+/* Set the outcome once: the first non-pass outcome wins. */
+void result_set_outcome(struct result *r, enum outcome o, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* Add or replace a metric. */
+void result_metric(struct result *r, const char *name, const char *unit, enum better b,
+		   enum combine c, double value);
+/* Add a metric described by a workload's table entry. */
+void result_metric_def(struct result *r, const struct metric_def *d, double value);
+const struct metric *result_find_metric(const struct result *r, const char *name);
+
+/* Tables: create with column names, then append rows of ncols values. */
+struct table *result_table(struct result *r, const char *name, size_t ncols, const char *const *cols);
+void table_add_row(struct table *t, const double *row);
+/* Histograms: the result takes ownership of h. */
+void result_hist(struct result *r, const char *name, const char *unit, struct hist *h);
+const struct named_hist *result_find_hist(const struct result *r, const char *name);
+/* Maps: the result takes a copy of pages[0..n). */
+void result_map(struct result *r, const char *name, const char *pages, size_t n);
+struct series *result_series(struct result *r, const char *name, const char *unit);
+void series_add(struct series *s, double t, double v);
+/* info: result_info_set(r, "key", json_integer(5)) (steals the reference) */
+void result_info_set(struct result *r, const char *key, json_t *v);
+
+json_t *result_to_json(const struct result *r);
+/* Returns 0, or -1 with *why set (static string) on malformed input. */
+int result_from_json(const json_t *j, struct result *r, const char **why);
+
+#endif

@@ -1,0 +1,65 @@
+/* Small helpers every module uses: error reporting, exit codes, file reads. */
+#ifndef VMR_UTIL_H
+#define VMR_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Exit codes of the vmregress binary. */
+enum vmr_exit {
+	VMR_EXIT_OK = 0,      /* everything ran and passed */
+	VMR_EXIT_FAIL = 1,    /* a test ran and failed */
+	VMR_EXIT_USAGE = 2,   /* bad command line or bad input file */
+	VMR_EXIT_CANNOT = 3,  /* cannot run here: privilege or kernel feature */
+};
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* "vmregress: <message>\n" on stderr.  Messages are lowercase, no full stop,
+ * what failed first and then why. */
+void vmr_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Like vmr_err, with ": strerror(errno)" appended. */
+void vmr_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* "vmregress: warning: <message>" */
+void vmr_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Allocation that cannot fail (aborts with a message on OOM). */
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Read a whole file into a NUL-terminated buffer.  Returns 0, or -errno
+ * after reporting nothing (callers say what the file was for).  *len may be
+ * NULL.  Files in /proc report size 0, so this reads until EOF. */
+int vmr_read_file(const char *path, char **buf, size_t *len);
+/* Read a file holding one unsigned number (sysfs style).  0 or -errno. */
+int vmr_read_u64(const char *path, uint64_t *out);
+/* Read the first line of a file, newline stripped, into a malloc'd string. */
+int vmr_read_line(const char *path, char **out);
+/* Write a string to an existing file (sysfs/procfs knob).  0 or -errno. */
+int vmr_write_file(const char *path, const char *s);
+/* Write a file atomically: temp file in the same directory, fsync, rename. */
+int vmr_write_atomic(const char *path, const void *buf, size_t len, int mode);
+
+/* The base page size, cached. */
+uint64_t vmr_page_size(void);
+/* Monotonic clock in nanoseconds. */
+uint64_t vmr_now_ns(void);
+/* Wall clock in seconds since the epoch, as a double. */
+double vmr_wall_s(void);
+/* True when running with effective uid 0. */
+bool vmr_is_root(void);
+
+/* A growable array of strings. */
+struct strlist {
+	char **v;
+	size_t n;
+};
+void strlist_add(struct strlist *l, const char *s);
+void strlist_free(struct strlist *l);
+
+#endif

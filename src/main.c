@@ -1,0 +1,150 @@
+/* vmregress: the command table and global flags. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "core/util.h"
+
+const struct cmd commands[] = {
+	{ "sense", cmd_sense, "read-only views of the kernel's VM (zones, structsizes, kvirtual, pagemap, system, vmstat)",
+	  "sense zones|structsizes|kvirtual|pagemap PID|system|vmstat [options]", sense_cmd_opts, NULL },
+	{ "test", cmd_test, "run one workload once inside a sandbox and print its report",
+	  "test WORKLOAD [workload options] [sandbox options] | test --list", test_cmd_opts, NULL },
+	{ "refs", cmd_refs, "generate, randomize, show and record page-reference traces",
+	  "refs generate|randomize|show|record [options]", refs_cmd_opts, NULL },
+	{ "run", cmd_run, "run a suite (cases x iterations) with monitors and store it",
+	  "run SUITE|FILE [options]", run_cmd_opts, NULL },
+	{ "list", cmd_list, "list stored runs, newest first", "list [options]", list_cmd_opts, NULL },
+	{ "show", cmd_show, "show a stored run: environment and per-case summaries", "show RUN [options]",
+	  show_cmd_opts, NULL },
+	{ "export", cmd_export, "export a run as tidy rows (json or csv)", "export RUN [options]",
+	  export_cmd_opts, NULL },
+	{ "delete", cmd_delete, "delete a stored run", "delete RUN [options]", delete_cmd_opts, NULL },
+	{ "compare", cmd_compare, "compare runs against a base, with significance",
+	  "compare BASE RUN [RUN...] [options]", compare_cmd_opts, NULL },
+	{ "report", cmd_report, "write an HTML report with graphs", "report RUN [RUN...] -o DIR [options]",
+	  report_cmd_opts, NULL },
+	{ "plot-map", cmd_plot_map, "draw a present/swapped map as SVG", "plot-map PID|RUN:CASE -o FILE.svg",
+	  plot_map_cmd_opts, NULL },
+	{ "sandbox", cmd_sandbox, "show what vmregress changed on the host, or run a command in a sandbox",
+	  "sandbox status | sandbox exec [sandbox options] -- CMD [ARGS...]", sandbox_cmd_opts, NULL },
+	{ "cleanup", cmd_cleanup, "undo every host change a killed vmregress left behind", "cleanup [options]",
+	  cleanup_cmd_opts, NULL },
+	{ "matrix", cmd_matrix, "run a suite under several kernels, each booted in a virtual machine",
+	  "matrix --kernel PATH|PACKAGE [--kernel ...] --suite SUITE [options]", matrix_cmd_opts, NULL },
+	{ NULL, NULL, NULL, NULL, NULL, NULL },
+};
+
+const struct cmd *cmd_find(const char *name)
+{
+	for (const struct cmd *c = commands; c->name; c++)
+		if (!strcmp(c->name, name))
+			return c;
+	return NULL;
+}
+
+void cmd_help(FILE *f, const struct cmd *c)
+{
+	fprintf(f, "usage: vmregress %s\n\n%s\n", c->usage, c->summary);
+	if (c->details)
+		fprintf(f, "\n%s\n", c->details);
+	if (c->opts && c->opts->name) {
+		fputs("\nOptions:\n", f);
+		opt_help(f, c->opts);
+	}
+}
+
+int cmd_print_json(json_t *j)
+{
+	int r = json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+	json_decref(j);
+	if (r < 0 || fputc('\n', stdout) == EOF || fflush(stdout) == EOF) {
+		vmr_errno("cannot write JSON to standard output");
+		return VMR_EXIT_CANNOT;
+	}
+	return VMR_EXIT_OK;
+}
+
+static void main_usage(FILE *f)
+{
+	fputs("usage: vmregress [--version] [--help] COMMAND [ARGS]\n\n"
+	      "A Linux virtual-memory regression test and benchmark suite.\n\nCommands:\n", f);
+	for (const struct cmd *c = commands; c->name; c++)
+		fprintf(f, "  %-10s %s\n", c->name, c->summary);
+	fputs("\nSee 'vmregress help COMMAND' or 'vmregress COMMAND --help' for a command's options.\n"
+	      "Exit codes: 0 ok, 1 a test failed, 2 usage or input error, 3 cannot run here.\n", f);
+}
+
+static void man_text(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		if (*s == '-' || *s == '\\')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+}
+
+static void main_man(FILE *f)
+{
+	fprintf(f, ".TH VMREGRESS 1 \"\" \"vmregress %s\" \"User Commands\"\n", VMR_VERSION);
+	fputs(".SH NAME\nvmregress \\- Linux virtual-memory regression tests and benchmarks\n"
+	      ".SH SYNOPSIS\n.B vmregress\nCOMMAND [ARGS]\n.SH DESCRIPTION\n"
+	      "vmregress measures paging, swapping and reclaim inside a memory cgroup sandbox "
+	      "with its own swap, stores runs, and compares them with significance.\n"
+	      ".SH COMMANDS\n", f);
+	for (const struct cmd *c = commands; c->name; c++) {
+		fputs(".SS ", f);
+		man_text(f, c->usage);
+		fputc('\n', f);
+		man_text(f, c->summary);
+		fputc('\n', f);
+		opt_man(f, c->opts);
+	}
+	fputs(".SH EXIT STATUS\n0 ok, 1 a test failed, 2 usage or input error, 3 cannot run here "
+	      "(missing privilege or kernel feature).\n", f);
+}
+
+static int cmd_help_main(int argc, char **argv)
+{
+	if (argc < 2) {
+		main_usage(stdout);
+		return VMR_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--man")) {
+		main_man(stdout);
+		return VMR_EXIT_OK;
+	}
+	const struct cmd *c = cmd_find(argv[1]);
+	if (!c) {
+		vmr_err("unknown command '%s' (see vmregress --help)", argv[1]);
+		return VMR_EXIT_USAGE;
+	}
+	cmd_help(stdout, c);
+	return VMR_EXIT_OK;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		main_usage(stderr);
+		return VMR_EXIT_USAGE;
+	}
+	const char *name = argv[1];
+	if (!strcmp(name, "--version") || !strcmp(name, "version")) {
+		printf("vmregress %s\n", VMR_VERSION);
+		return VMR_EXIT_OK;
+	}
+	if (!strcmp(name, "--help") || !strcmp(name, "-h")) {
+		main_usage(stdout);
+		return VMR_EXIT_OK;
+	}
+	if (!strcmp(name, "help"))
+		return cmd_help_main(argc - 1, argv + 1);
+	const struct cmd *c = cmd_find(name);
+	if (!c) {
+		vmr_err("unknown command '%s' (see vmregress --help)", name);
+		return VMR_EXIT_USAGE;
+	}
+	return c->fn(argc - 1, argv + 1);
+}

@@ -1,0 +1,80 @@
+/* The pressure sandbox: a memory cgroup with a hard limit, its own swap, and
+ * kernel knobs set for its lifetime, all journaled before each change so that
+ * normal exit, a signal, or `vmregress cleanup` after kill -9 puts the host
+ * back exactly as it was.
+ *
+ * Usage:
+ *   struct sandbox_cfg cfg;  opt_defaults(sandbox_opts, &cfg);  ...parse...
+ *   struct sandbox *sb;
+ *   if (sandbox_open(&sb, &cfg) < 0) exit(...)     // reports its own errors
+ *   sandbox_attach(sb, child_pid);                  // before the child allocates
+ *   ...
+ *   sandbox_close(sb);                              // undoes everything, reverse order
+ */
+#ifndef VMR_SANDBOX_H
+#define VMR_SANDBOX_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "core/options.h"
+
+struct sandbox_cfg {
+	uint64_t mem_bytes;      /* --mem: hard limit (default 256M) */
+	uint64_t high_bytes;     /* --mem-high: v2 memory.high, 0 = not set */
+	char *swap;              /* --swap file[:SIZE]|zram[:SIZE[:ALGO]]|host|none */
+	struct strlist set;      /* --set NAME=VALUE, allow-listed knobs */
+	uint64_t timeout_ns;     /* --timeout: watchdog for a workload */
+	bool no_sandbox;         /* --no-sandbox: run directly on the host */
+	bool force;              /* --force: with --no-sandbox, allow sizes beyond free memory */
+};
+
+/* The option table for the above; shared by test, run, sandbox exec. */
+extern const struct opt sandbox_opts[];
+
+struct sandbox;
+
+/* Validate cfg (sizes, swap spec, knob names) without touching the host.
+ * Returns 0, or -1 after a one-line error (exit code 2). */
+int sandbox_cfg_check(const struct sandbox_cfg *cfg);
+
+/* Build the sandbox.  Returns 0; -1 after a one-line error for bad input
+ * (exit 2); -2 when it cannot run here (no root, no memory cgroup, not
+ * enough memory or disk: exit 3).  On failure nothing is left changed.
+ * With cfg->no_sandbox it only applies the knobs. */
+int sandbox_open(struct sandbox **sb, const struct sandbox_cfg *cfg);
+/* Undo everything in reverse order; safe to call from an atexit path. */
+void sandbox_close(struct sandbox *sb);
+
+/* Move a process into the sandbox's cgroup. */
+int sandbox_attach(struct sandbox *sb, pid_t pid);
+/* Kill every process in the cgroup (watchdog). */
+void sandbox_kill_all(struct sandbox *sb);
+
+uint64_t sandbox_limit_bytes(const struct sandbox *sb);
+uint64_t sandbox_swap_bytes(const struct sandbox *sb);
+const char *sandbox_cgroup_path(const struct sandbox *sb); /* NULL unsandboxed */
+bool sandbox_active(const struct sandbox *sb);
+
+/* The memcg's counters now: usage, peak, swap usage, events (oom, oom_kill,
+ * max/failcnt) and memory.stat, as a flat JSON object of numbers. */
+json_t *sandbox_stats(const struct sandbox *sb);
+/* The OOM-kill count so far (memory.events oom_kill / v1 oom_control). */
+uint64_t sandbox_oom_kills(const struct sandbox *sb);
+/* What the sandbox is: cgroup version and path, limit, swap device and size,
+ * every allow-listed knob's value in force.  Stored with every result. */
+json_t *sandbox_describe(const struct sandbox *sb);
+
+/* Install SIGINT/SIGTERM/SIGHUP handlers that close every open sandbox and
+ * re-raise.  Called once by commands that open sandboxes. */
+void sandbox_install_signal_handlers(void);
+
+/* Undo what a dead vmregress left (journal, orphaned cgroups, swap files,
+ * zram devices).  Returns the number of things undone, or -1. */
+int sandbox_cleanup(bool verbose);
+/* Print what is currently changed on the host by vmregress. */
+int sandbox_status(json_t **out);
+
+#endif

@@ -1,0 +1,65 @@
+/* null: does nothing measurable, so the harness can test itself without root
+ * or a sandbox.  Its options exercise every option type. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "workload/workload.h"
+
+struct null_opts {
+	uint64_t spin_ns;
+	bool fail;
+	bool error;
+};
+
+static const struct opt null_opts[] = {
+	{ .name = "spin", .type = OPT_TIME, .off = offsetof(struct null_opts, spin_ns), .def = "0",
+	  .min = 0, .max = 60e9, .metavar = "TIME", .help = "busy-wait this long, to test timing" },
+	{ .name = "fail", .type = OPT_FLAG, .off = offsetof(struct null_opts, fail),
+	  .help = "report a failed check, to test the harness", .flags = OPTF_HIDDEN },
+	{ .name = "error", .type = OPT_FLAG, .off = offsetof(struct null_opts, error),
+	  .help = "report a set-up error, to test the harness", .flags = OPTF_HIDDEN },
+	OPT_END,
+};
+
+static const struct metric_def null_metrics[] = {
+	{ "time", "ns", BETTER_LOWER, COMBINE_AMEAN, "time spent in run()" },
+	{ .name = NULL },
+};
+
+static void *null_setup(const void *opts, const struct wl_env *env, struct result *r)
+{
+	const struct null_opts *o = opts;
+	if (o->error) {
+		result_set_outcome(r, OUTCOME_ERROR, "asked to fail set-up");
+		return NULL;
+	}
+	struct null_opts *st = xmalloc(sizeof(*st));
+	*st = *o;
+	return st;
+}
+
+static int null_run(void *state, struct result *r)
+{
+	struct null_opts *st = state;
+	uint64_t t0 = vmr_now_ns();
+	while (vmr_now_ns() - t0 < st->spin_ns)
+		;
+	result_metric_def(r, &null_metrics[0], (double)(vmr_now_ns() - t0));
+	if (st->fail)
+		result_set_outcome(r, OUTCOME_FAIL, "asked to fail");
+	return 0;
+}
+
+static void null_teardown(void *state, struct result *r) { free(state); }
+
+const struct workload wl_null = {
+	.name = "null",
+	.summary = "does nothing measurable; tests the harness itself",
+	.opts = null_opts,
+	.opts_size = sizeof(struct null_opts),
+	.metrics = null_metrics,
+	.setup = null_setup,
+	.run = null_run,
+	.teardown = null_teardown,
+};

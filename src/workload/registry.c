@@ -1,0 +1,18 @@
+#include <string.h>
+
+#include "workload/workload.h"
+
+extern const struct workload wl_null;
+
+const struct workload *const workloads[] = {
+	&wl_null,
+	NULL,
+};
+
+const struct workload *workload_find(const char *name)
+{
+	for (size_t i = 0; workloads[i]; i++)
+		if (!strcmp(workloads[i]->name, name))
+			return workloads[i];
+	return NULL;
+}

@@ -1,0 +1,51 @@
+/* A workload: one file under src/workload/, one `const struct workload`
+ * with designated initializers, listed once in registry.c.
+ *
+ * The runner forks a child, places it in the sandbox, and in the child calls
+ * setup, run and teardown in turn, each filling the same struct result.  The
+ * parent adds rusage, vmstat deltas and sandbox counters.  A workload never
+ * prints: its optional report() formats a finished result for the text
+ * output (the seed's layouts), and is called by formatters only. */
+#ifndef VMR_WORKLOAD_H
+#define VMR_WORKLOAD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/options.h"
+#include "core/result.h"
+
+/* Where a workload runs: what the runner tells it. */
+struct wl_env {
+	bool sandboxed;         /* false with --no-sandbox */
+	uint64_t limit_bytes;   /* sandbox memory limit (0 unsandboxed) */
+	uint64_t swap_bytes;    /* swap the sandbox can use (0: none) */
+	uint64_t page_size;
+	const char *workdir;    /* a directory for files the workload creates */
+	const char *cgroup;     /* the sandbox's cgroup directory, or NULL */
+};
+
+struct workload {
+	const char *name;
+	const char *summary;             /* one line */
+	const struct opt *opts;          /* option table */
+	size_t opts_size;                /* sizeof the options struct */
+	const struct metric_def *metrics;/* terminated by { .name = NULL } */
+	bool needs_root;                 /* needs a sandbox (root) to make sense */
+	/* NULL when it can run here, else the reason (static string). */
+	const char *(*supported)(const void *opts, const struct wl_env *env);
+	/* Allocate state; return NULL and set the result's outcome on failure. */
+	void *(*setup)(const void *opts, const struct wl_env *env, struct result *r);
+	/* Returns 0; a failed check sets OUTCOME_FAIL in r and may return 0. */
+	int (*run)(void *state, struct result *r);
+	void (*teardown)(void *state, struct result *r);
+	/* Optional: the text report (the seed's layout for fault and alloc). */
+	void (*report)(FILE *f, const struct result *r);
+};
+
+/* The one list of workloads. */
+extern const struct workload *const workloads[];
+const struct workload *workload_find(const char *name);
+
+#endif

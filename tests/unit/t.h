@@ -1,0 +1,42 @@
+/* A tiny unit-test helper: each check prints "ok - NAME" or "not ok - NAME";
+ * tests/run-all counts the lines.  A test binary that crashes counts as a
+ * failure even if it printed nothing. */
+#ifndef VMR_T_H
+#define VMR_T_H
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+static int t_failures;
+
+static inline void t_report(int ok, const char *file, int line, const char *expr, const char *fmt, ...)
+{
+	va_list ap;
+	printf("%s - ", ok ? "ok" : "not ok");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	if (!ok) {
+		printf("  (%s:%d: %s)", file, line, expr);
+		t_failures++;
+	}
+	putchar('\n');
+	fflush(stdout);
+}
+
+#define CHECK(cond, ...) t_report(!!(cond), __FILE__, __LINE__, #cond, __VA_ARGS__)
+#define CHECK_EQ_U(a, b, ...) do { unsigned long long a_ = (a), b_ = (b); \
+	t_report(a_ == b_, __FILE__, __LINE__, #a " == " #b, __VA_ARGS__); \
+	if (a_ != b_) printf("    got %llu, want %llu\n", a_, b_); } while (0)
+#define CHECK_STR(a, b, ...) do { const char *a_ = (a), *b_ = (b); \
+	int ok_ = a_ && b_ && !strcmp(a_, b_); t_report(ok_, __FILE__, __LINE__, #a " == " #b, __VA_ARGS__); \
+	if (!ok_) printf("    got '%s', want '%s'\n", a_ ? a_ : "(null)", b_ ? b_ : "(null)"); } while (0)
+#define CHECK_NEAR(a, b, tol, ...) do { double a_ = (a), b_ = (b); \
+	int ok_ = fabs(a_ - b_) <= (tol); t_report(ok_, __FILE__, __LINE__, #a " ~ " #b, __VA_ARGS__); \
+	if (!ok_) printf("    got %.12g, want %.12g\n", a_, b_); } while (0)
+#define SKIP(...) do { printf("ok - "); printf(__VA_ARGS__); printf(" # SKIP\n"); } while (0)
+#define T_DONE() return t_failures ? 1 : 0
+
+#endif
