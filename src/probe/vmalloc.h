@@ -22,13 +22,16 @@ struct vmallocinfo {
 	uint64_t areas;
 	uint64_t bytes;                 /* sum of every area's size */
 	uint64_t pages;                 /* sum of pages=N (areas backed by pages) */
+	uint64_t unpurged_areas;        /* freed lazily, not yet unmapped ("unpurged vm_area"); */
+	uint64_t unpurged_bytes;        /* not counted in areas/bytes or callers */
 	struct vmalloc_caller *callers; /* sorted by bytes, largest first */
 	size_t ncallers;
 };
 
 /* Parse /proc/vmallocinfo text: "START-END SIZE CALLER [pages=N] [...]".
  * A line without a range or size is an error naming the line; an area
- * without a caller counts under "(unknown)". */
+ * without a caller counts under "(unknown)".  Addresses may be hashed
+ * (kptr_restrict), so they are not checked for order. */
 int vmallocinfo_parse(struct vmallocinfo *vi, const char *buf, size_t len, char *err);
 /* Read and parse (NULL: /proc/vmallocinfo).  0 or -1 with err and errno. */
 int vmallocinfo_read(struct vmallocinfo *vi, const char *path, char *err);

@@ -43,11 +43,15 @@ int vmstat_parse(struct vmstat *s, const char *buf, size_t len, char *err);
  * call with the same path.  0 or -1 with err. */
 int vmstat_read(struct vmstat *s, const char *path, char *err);
 
-/* Look up a counter.  0 and *value, or -1 when s has no such name.  Cheap
- * when called with names in file order (it remembers where it last was). */
+/* Look up a counter.  0 and *value, or -1 when s has no such name. */
 int vmstat_get(const struct vmstat *s, const char *name, uint64_t *value);
-/* Index of a name, or -1. */
+/* Index of a name, or -1.  The kernel's order does not change between
+ * reads, so a caller sampling the same names every interval can look them
+ * up once and then use vmstat_at(). */
 long vmstat_index(const struct vmstat *s, const char *name);
+/* The value at idx when the name there is still `name` (0), else looks the
+ * name up again and updates *idx; -1 when it is gone. */
+int vmstat_at(const struct vmstat *s, long *idx, const char *name, uint64_t *value);
 
 /* Per-counter change from `before` to `after`: out[i] belongs to
  * after->items[i] (out must have room for after->n).  Counters missing from
