@@ -287,10 +287,10 @@ int pagemap_scan(struct pagemap *pm, uint64_t start, uint64_t end,
 			return -1;
 		}
 		pagemap_count(pm->entries, n, pm->layout, c, state ? state + i : NULL);
-		if (pm->kpf_fd >= 0 && c->pfn_known)
+		if (pm->kpf_fd >= 0)
 			pagemap_count_thp(pm, n, c);
 	}
-	c->thp_known = pm->kpf_fd >= 0 && c->pfn_known;
+	c->thp_known = pm->kpf_fd >= 0;
 	return 0;
 }
 
