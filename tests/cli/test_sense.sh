@@ -7,20 +7,20 @@ HELPER=build/helpers/touch_pages
 NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 pids=()
 cleanup() {
-	exec 7>&- 8>&- 2>/dev/null
+	exec 6>&- 7>&- 8>&- 2>/dev/null
 	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
 	wait 2>/dev/null
 	rm -rf "$T_TMP"
 }
 trap cleanup EXIT
 
-# start_helper FD PAGES STRIDE [prefix...]: sets HPID and HADDR; the helper
-# lives until file descriptor FD closes.
+# start_helper FD PAGES STRIDE MODE [prefix...]: sets HPID and HADDR; the
+# helper lives until file descriptor FD closes.
 start_helper() {
-	local fd=$1 pages=$2 stride=$3; shift 3
+	local fd=$1 pages=$2 stride=$3 mode=$4; shift 4
 	local fifo=$T_TMP/fifo$fd out=$T_TMP/helper$fd
 	mkfifo "$fifo"
-	"$@" "$HELPER" "$pages" "$stride" < "$fifo" > "$out" &
+	"$@" "$HELPER" "$pages" "$stride" $mode < "$fifo" > "$out" &
 	HPID=$!
 	pids+=("$HPID")
 	eval "exec $fd>\"$fifo\""
@@ -34,7 +34,7 @@ if [ ! -x "$HELPER" ]; then not_ok "helper $HELPER is built (make $HELPER)"; exi
 if ! command -v jq >/dev/null; then skip "sense JSON checks" "jq is not installed"; exit 0; fi
 
 # --- pagemap: 4096 pages, every other one touched -> exactly 2048 present
-start_helper 7 4096 2
+start_helper 7 4096 2 nothp
 run "$VMR" sense pagemap "$HPID" --json --vma "$HADDR"
 expect_rc "pagemap --json --vma exits 0" 0
 check "pagemap --json is one JSON document" json_ok
@@ -69,6 +69,21 @@ expect_rc "--vma outside every VMA exits 2" 2
 expect_err "--vma error names the address" "--vma 0x10: no VMA"
 run "$VMR" sense pagemap "$HPID" --vma zz
 expect_rc "--vma that is not hex exits 2" 2
+
+# THP: the count from /proc/kpageflags must equal smaps' AnonHugePages
+thp_enabled=$(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)
+if is_root && [ -r /proc/kpageflags ] && [[ "$thp_enabled" =~ \[(always|madvise)\] ]]; then
+	start_helper 6 2048 1 thp
+	run "$VMR" sense pagemap "$HPID" --json --vma "$HADDR"
+	vstart=$(jq -r '.vmas[0].start' <<< "$OUT")
+	kb=$(awk -v a="${vstart#0x}" '$1 ~ "^0*"a"-" {f=1; next} f && /^AnonHugePages:/ {print $2; exit}' /proc/$HPID/smaps)
+	thp=$(jq '.vmas[0].thp' <<< "$OUT")
+	[ -n "$kb" ] && [ "$thp" = $((kb * 1024 / $(getconf PAGESIZE))) ] && ok "THP pages equal smaps AnonHugePages ($thp)" ||
+		not_ok "THP pages ($thp) equal smaps AnonHugePages (${kb:-?} kB)"
+	exec 6>&-
+else
+	skip "THP count" "needs root, /proc/kpageflags and THP enabled"
+fi
 
 # --- missing and bad process ids
 nopid=$(( $(cat /proc/sys/kernel/pid_max) + 1 ))
@@ -186,7 +201,7 @@ if is_root && "${NOBODY[@]}" true 2>/dev/null; then
 	run "${NOBODY[@]}" "$VMR" sense kvirtual --json
 	expect_rc "unprivileged kvirtual shows the totals" 0
 	expect_err "unprivileged kvirtual says vmallocinfo needs root" "vmallocinfo: .*needs root"
-	start_helper 8 64 1 "${NOBODY[@]}"
+	start_helper 8 64 1 nothp "${NOBODY[@]}"
 	run "${NOBODY[@]}" "$VMR" sense pagemap "$HPID" --json --vma "$HADDR"
 	expect_rc "unprivileged pagemap of one's own process works" 0
 	[ "$(jq .vmas[0].present <<< "$OUT")" = 64 ] && ok "unprivileged: 64 present" || not_ok "unprivileged present ($OUT)"
