@@ -345,8 +345,14 @@ static int sense_pagemap_scan(struct pagemap *pm, struct sense_vma *sv, bool map
 	if (map)
 		sv->state = xmalloc(npages + 1);
 	if (pagemap_scan(pm, sv->v->start, sv->v->end, &sv->c, sv->state, err) < 0) {
-		if (errno == ERANGE)
-			return 0;       /* not in pagemap: [vsyscall] */
+		if (errno != ERANGE)
+			return -1;
+		/* pagemap covers the user half only: [vsyscall] is beyond it */
+		if (sv->v->start >= 1ULL << 63)
+			return 0;
+		/* a user address past the end: the process has exited */
+		snprintf(err, PROBE_ERR_MAX, "exited while its pagemap was read");
+		errno = ESRCH;
 		return -1;
 	}
 	if (sv->state)
@@ -355,7 +361,7 @@ static int sense_pagemap_scan(struct pagemap *pm, struct sense_vma *sv, bool map
 	return 0;
 }
 
-static json_t *sense_count_json(const struct pagemap_counts *c, uint64_t v, bool known)
+static json_t *sense_count_json(uint64_t v, bool known)
 {
 	return known ? json_integer((json_int_t)v) : json_null();
 }
@@ -369,12 +375,12 @@ static json_t *sense_vma_json(const struct sense_vma *sv, uint64_t ps)
 	snprintf(end, sizeof(end), "0x%" PRIx64, v->end);
 	json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:I}", "start", start, "end", end, "perms", v->perms,
 			      "path", v->path, "pages", (json_int_t)((v->end - v->start) / ps));
-	json_object_set_new(j, "present", sense_count_json(c, c->present, sv->ok));
-	json_object_set_new(j, "swapped", sense_count_json(c, c->swapped, sv->ok));
-	json_object_set_new(j, "file", sense_count_json(c, c->file, sv->ok && c->flags_known));
-	json_object_set_new(j, "exclusive", sense_count_json(c, c->exclusive, sv->ok && c->flags_known));
-	json_object_set_new(j, "soft_dirty", sense_count_json(c, c->soft_dirty, sv->ok && c->flags_known));
-	json_object_set_new(j, "thp", sense_count_json(c, c->thp, sv->ok && c->thp_known));
+	json_object_set_new(j, "present", sense_count_json(c->present, sv->ok));
+	json_object_set_new(j, "swapped", sense_count_json(c->swapped, sv->ok));
+	json_object_set_new(j, "file", sense_count_json(c->file, sv->ok && c->flags_known));
+	json_object_set_new(j, "exclusive", sense_count_json(c->exclusive, sv->ok && c->flags_known));
+	json_object_set_new(j, "soft_dirty", sense_count_json(c->soft_dirty, sv->ok && c->flags_known));
+	json_object_set_new(j, "thp", sense_count_json(c->thp, sv->ok && c->thp_known));
 	if (sv->state && sv->ok) {
 		size_t n = strlen(sv->state);
 		char *enc = xmalloc(n / 4 + 2);
