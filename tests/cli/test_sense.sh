@@ -186,6 +186,33 @@ expect_rc "extra words exit 2" 2
 run "$VMR" sense --help
 expect_out "help documents the encoded map" "0x60"
 
+# --- other kernels' files, seen through a private mount namespace (the
+# bind mounts vanish with it; the host's /proc and /sys are not touched)
+if is_root && unshare -m true 2>/dev/null; then
+	fx=tests/fixtures/zoneinfo
+	run unshare -m sh -c "mount --bind $fx/linux-2.6.24-two-nodes.txt /proc/zoneinfo && exec \"\$0\" sense zones --json" "$VMR"
+	expect_rc "zones of a 2.6.24 kernel exit 0" 0
+	[ "$(jq -c '[.nodes[] | {node, n: (.zones | length)}]' <<< "$OUT")" = '[{"node":0,"n":3},{"node":1,"n":1}]' ] &&
+		ok "2.6.24: two nodes, 3 + 1 zones" || not_ok "2.6.24 nodes ($OUT)"
+	[ "$(jq -c '.nodes[1].zones[0] | [.managed, .high_boost, .high]' <<< "$OUT")" = '[null,null,3783]' ] &&
+		ok "2.6.24: no managed or high_boost (null), high read" || not_ok "2.6.24 fields"
+	run unshare -m sh -c "mount --bind $fx/linux-2.6.24-two-nodes.txt /proc/zoneinfo && exec \"\$0\" sense zones" "$VMR"
+	expect_out "2.6.24 text shows node 1" "^Node 1$"
+	expect_out "2.6.24 text marks managed as not reported" "^zone->managed += - "
+	run unshare -m sh -c "mount --bind $fx/bad-number.txt /proc/zoneinfo && exec \"\$0\" sense zones" "$VMR"
+	expect_rc "a broken zoneinfo exits 3" 3
+	expect_err "a broken zoneinfo names file, line and field" "^vmregress: /proc/zoneinfo: line 56: zone DMA: 'min'"
+	check "the broken zoneinfo error is one line" one_line_err
+	[ -z "$OUT" ] && ok "a broken zoneinfo prints nothing on stdout" || not_ok "stdout empty on error"
+	if [ -e /sys/kernel/btf/vmlinux ]; then
+		run unshare -m sh -c "mount --bind /dev/null /sys/kernel/btf/vmlinux && exec \"\$0\" sense structsizes" "$VMR"
+		expect_rc "structsizes without usable BTF exits 3" 3
+		expect_err "and says why" "no BTF: /sys/kernel/btf/vmlinux: not readable as BTF"
+	fi
+else
+	skip "other kernels' files" "needs root and unshare -m"
+fi
+
 # --- without root
 if is_root && "${NOBODY[@]}" true 2>/dev/null; then
 	run "${NOBODY[@]}" "$VMR" sense pagemap 1
