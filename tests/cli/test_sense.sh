@@ -160,6 +160,10 @@ jq -e '.[2].t_s > .[0].t_s' <<< "$OUT" >/dev/null && ok "sample times increase" 
 run "$VMR" sense vmstat --interval 50ms --count 2
 expect_out "vmstat text has a header" "^ +time_s +nr_free_pages +pswpin"
 [ "$(wc -l <<< "$OUT")" = 3 ] && ok "vmstat text: a header and 2 rows" || not_ok "vmstat rows"
+run timeout --preserve-status -s INT 0.5 "$VMR" sense vmstat --interval 100ms --fields pgfault --json
+expect_rc "vmstat ended by SIGINT exits 0" 0
+jq -e 'type == "array" and length >= 1' <<< "$OUT" >/dev/null && ok "vmstat ended by SIGINT still prints its samples" ||
+	not_ok "vmstat SIGINT samples ($OUT)"
 run "$VMR" sense vmstat --fields pgfault,bogus --count 1
 expect_rc "an unknown counter exits 2" 2
 expect_err "an unknown counter is named" "no counter 'bogus'"
