@@ -82,11 +82,18 @@ static json_t *sense_u64_or_null(uint64_t v, bool have)
 	return have ? json_integer((json_int_t)v) : json_null();
 }
 
-static json_t *sense_zone_json(const struct zoneinfo_zone *z)
+static json_t *sense_protection_json(const struct zoneinfo_zone *z)
 {
+	if (!(z->have & ZONE_HAVE_PROTECTION))
+		return json_null();
 	json_t *prot = json_array();
 	for (size_t i = 0; i < z->nprotection; i++)
 		json_array_append_new(prot, json_integer((json_int_t)z->protection[i]));
+	return prot;
+}
+
+static json_t *sense_zone_json(const struct zoneinfo_zone *z)
+{
 	return json_pack("{s:s, s:I, s:I, s:o, s:I, s:I, s:I, s:I, s:o, s:o, s:o}",
 			 "name", z->name, "spanned", (json_int_t)z->spanned,
 			 "present", (json_int_t)z->present,
@@ -95,7 +102,7 @@ static json_t *sense_zone_json(const struct zoneinfo_zone *z)
 			 "low", (json_int_t)z->low, "high", (json_int_t)z->high,
 			 "high_boost", sense_u64_or_null(z->high_boost, z->have & ZONE_HAVE_BOOST),
 			 "promo", sense_u64_or_null(z->promo, z->have & ZONE_HAVE_PROMO),
-			 "protection", (z->have & ZONE_HAVE_PROTECTION) ? prot : (json_decref(prot), json_null()));
+			 "protection", sense_protection_json(z));
 }
 
 static json_t *sense_zones_json(const struct zoneinfo *zi)
@@ -128,12 +135,12 @@ static void sense_zone_cells(const struct zoneinfo_zone *z, char cells[SENSE_ZON
 		else
 			snprintf(cells[r], 96, "zone->%-10s = -", rows[r].name);
 	}
-	int off = snprintf(cells[SENSE_ZONE_ROWS - 1], 96, "protection       = ");
-	for (size_t i = 0; i < z->nprotection && off < 90; i++)
-		off += snprintf(cells[SENSE_ZONE_ROWS - 1] + off, 96 - (size_t)off, "%s%" PRIu64, i ? "," : "",
-				z->protection[i]);
-	if (!(z->have & ZONE_HAVE_PROTECTION))
-		snprintf(cells[SENSE_ZONE_ROWS - 1] + off, 96 - (size_t)off, "-");
+	char *prot = cells[SENSE_ZONE_ROWS - 1];
+	snprintf(prot, 96, "protection       = %s", z->have & ZONE_HAVE_PROTECTION ? "" : "-");
+	for (size_t i = 0; i < z->nprotection; i++) {
+		size_t off = strlen(prot);
+		snprintf(prot + off, 96 - off, "%s%" PRIu64, i ? "," : "", z->protection[i]);
+	}
 }
 
 /* The seed's sense_zones table: one column per zone, side by side. */
