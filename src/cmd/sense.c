@@ -511,6 +511,11 @@ static int sense_pagemap(struct sense_opts *o, char **pos, int npos)
 		rc = VMR_EXIT_USAGE;
 		goto free_maps;
 	}
+	if (m.n == 0) {
+		/* a kernel thread: no user memory, and no pagemap to open */
+		rc = sense_pagemap_output(o, pid, NULL, 0, &total, vmr_page_size());
+		goto free_maps;
+	}
 	if (pagemap_open(&pm, pid, true, err) < 0) {
 		int e = errno;
 		vmr_err("sense pagemap: %s%s", err, e == EACCES || e == EPERM ? " (needs root)" : "");

@@ -91,6 +91,12 @@ run "$VMR" sense pagemap "$nopid"
 expect_rc "a missing pid exits 2" 2
 expect_err "a missing pid is named" "no process $nopid\$"
 check "the missing-pid error is one line" one_line_err
+kthread=$(awk '$1 == "Name:" && $2 == "kthreadd" {print 2}' /proc/2/status 2>/dev/null)
+if [ -n "$kthread" ]; then
+	run "$VMR" sense pagemap 2 --json
+	expect_rc "a kernel thread's pagemap exits 0" 0
+	[ "$(jq -c .vmas <<< "$OUT")" = '[]' ] && ok "a kernel thread has no VMAs" || not_ok "kernel thread VMAs ($OUT)"
+fi
 run "$VMR" sense pagemap 12abc
 expect_rc "a pid that is not a number exits 2" 2
 expect_err "the bad pid is named" "'12abc' is not a process id"
