@@ -450,7 +450,7 @@ static int sense_pagemap_output(struct sense_opts *o, pid_t pid, struct sense_vm
 						"thp_visible", total->thp_known, "vmas", vmas));
 	}
 	printf("pid %d: %zu VMAs, pages of %" PRIu64 " bytes%s\n", (int)pid, n, ps,
-	       total->thp_known ? "" : " (THP needs root: /proc/kpageflags)");
+	       total->thp_known || n == 0 ? "" : " (THP needs root: /proc/kpageflags)");
 	printf("%-16s %-16s %-4s %9s %9s %9s %9s %9s %9s %9s %s\n", "start", "end", "perm", "pages",
 	       "present", "swapped", "file", "exclusive", "softdirty", "thp", "path");
 	for (size_t i = 0; i < n; i++)
