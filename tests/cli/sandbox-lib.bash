@@ -62,3 +62,21 @@ wait_built() {
 }
 # jq -e without printing: passes when the filter is true.
 jqc() { jq -e "$@" >/dev/null; }
+# knobs_same SNAPSHOT: every knob still has its snapshot value; otherwise
+# the differences are printed as comments for the log.
+knobs_same() {
+	local now; now=$(knobs_snap)
+	[ "$1" = "$now" ] && return 0
+	diff <(echo "$1") <(echo "$now") | sed -n 's/^[<>]/#&/p'
+	return 1
+}
+# Several copies of these tests may run at once on one host (several
+# checkouts); knobs are host-wide, so a test that changes one holds an
+# exclusive lock and a test comparing snapshots holds a shared one.  The
+# lock is on a directory that exists anyway, so nothing is left behind.
+SB_LOCK_DIR=/run/lock
+[ -d "$SB_LOCK_DIR" ] || SB_LOCK_DIR=/tmp
+exec {SB_LOCK_FD}<"$SB_LOCK_DIR"
+knobs_watch() { flock -s "$SB_LOCK_FD"; }     # from a snapshot to its comparison
+knobs_change() { flock -x "$SB_LOCK_FD"; }    # while changing knobs
+knobs_release() { flock -u "$SB_LOCK_FD"; }

@@ -12,6 +12,7 @@ expect_rc "status --json exits 0" 0
 check "status --json is one JSON document with no journal" jqc '.journals == [] and (.changed|type) == "boolean"' <<< "$OUT"
 
 # Refused inputs: exit 2, one line naming the input, nothing changed.
+knobs_watch
 knobs0=$(knobs_snap)
 refuse() { # refuse NAME RC REGEX ARGS...
 	local name=$1 rc=$2 re=$3; shift 3
@@ -40,12 +41,22 @@ check "nothing created through the symlink" [ -z "$(ls -A "$T_TMP/real")" ]
 mkdir -m 777 "$T_TMP/st3"
 VMREGRESS_STATE_DIR=$T_TMP/st3 run "$VMR" sandbox exec --mem 64M -- true
 expect_rc "world-writable state directory: exit 2" 2; expect_err "world-writable: says so" 'writable by others'
+if command -v setpriv >/dev/null && setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$VMR"; then
+	run setpriv --reuid=65534 --regid=65534 --clear-groups "$VMR" sandbox exec --mem 64M -- true
+	expect_rc "not root: exit 3" 3; expect_err "not root: says so" 'needs root'
+	run setpriv --reuid=65534 --regid=65534 --clear-groups "$VMR" cleanup
+	expect_rc "cleanup not as root: exit 3" 3
+else
+	skip "not root refusal" "cannot run $VMR as nobody here"
+fi
 run "$VMR" sandbox exec --mem 64M --swap none -- /nonexistent/program
 expect_rc "missing command: exit 2" 2; expect_err "missing command: says so" "cannot run '/nonexistent/program'"
-check "refusals leave every knob as it was" [ "$knobs0" = "$(knobs_snap)" ]
+check "refusals leave every knob as it was" knobs_same "$knobs0"
+knobs_release
 check "refusals leave nothing of ours" [ -z "$(ours_left)" ]
 
 # 1.5x the limit with a swap file: it swaps, and every page comes back intact.
+knobs_watch
 knobs0=$(knobs_snap)
 run "$VMR" sandbox exec --json --mem 64M -- "$MEMFILL" 96
 echo "$OUT" > "$T_TMP/file.json"
@@ -61,7 +72,8 @@ check "describe names a v1 or v2 cgroup, the limit and the swap file" jqc '(.san
 	.sandbox.cgroup_version == 2) and .sandbox.limit_bytes == 67108864 and .sandbox.swap.kind == "file"
 	and .sandbox.swap.bytes == 134217728 and .sandbox.swap.priority == 32767' "$T_TMP/file.json"
 check "describe records every allow-listed knob" jqc '(.sandbox.knobs | length) == 15' "$T_TMP/file.json"
-check "after exec every knob is as it was" [ "$knobs0" = "$(knobs_snap)" ]
+check "after exec every knob is as it was" knobs_same "$knobs0"
+knobs_release
 left=$(ours_left "$T_TMP/file.json")
 check "after exec no cgroup, swap area, swap file or journal is left ($left)" [ -z "$left" ]
 
@@ -72,7 +84,7 @@ expect_err "text report has time -v's lines" 'Maximum resident set size \(kbytes
 expect_err "text report has the swap lines" 'Swap-outs \(pages, /proc/vmstat pswpout\)'
 
 # 3x the limit without swap: an OOM kill inside the sandbox, nothing outside.
-sleep 60 & bystander=$!; SB_PIDS+=("$bystander")
+sleep 60 {SB_LOCK_FD}<&- & bystander=$!; SB_PIDS+=("$bystander")
 run "$VMR" sandbox exec --json --mem 64M --swap none -- "$MEMFILL" 192
 echo "$OUT" > "$T_TMP/oom.json"
 expect_rc "3x without swap ends killed by SIGKILL (137)" 137
@@ -89,12 +101,14 @@ expect_rc "a command over --timeout ends with 124" 124
 check "the outcome is timeout, soon" jqc '.outcome == "timeout" and .elapsed_s < 5' <<< "$OUT"
 
 # Knobs apply inside and are restored after.
+knobs_change
 old=$(cat /proc/sys/vm/page-cluster); new=$(( old == 4 ? 5 : 4 ))
 run "$VMR" sandbox exec --json --mem 64M --swap none --set vm.page-cluster=$new -- cat /proc/sys/vm/page-cluster
 expect_rc "exec with --set exits 0" 0
 check "the knob is in force inside" grep -qx "$new" <<< "$ERR"
 check "describe marks it set" jqc --arg v "$new" '.sandbox.knobs["vm.page-cluster"] == {"value": $v, "set": true}' <<< "$OUT"
 check "the knob is restored after" [ "$(cat /proc/sys/vm/page-cluster)" = "$old" ]
+knobs_release
 
 # --no-sandbox: no cgroup, no swap of its own.
 run "$VMR" sandbox exec --json --no-sandbox -- true

@@ -4,6 +4,7 @@
 # acted on.
 . "$(dirname "$0")/sandbox-lib.bash"
 
+knobs_change  # this whole file changes vm.page-cluster
 knob=/proc/sys/vm/page-cluster
 old=$(cat $knob); new=$(( old == 4 ? 5 : 4 ))
 # Gone, or a zombie waiting for an init that may be slow to reap.
@@ -14,7 +15,7 @@ start_of() { sed 's/.*) //' "/proc/$1/stat" | awk '{print $20}'; }
 # start_sandbox: a sandbox running sleep, with the knob changed; sets VPID,
 # CHILD and PATHS (what its journal names).
 start_sandbox() {
-	"$VMR" sandbox exec --mem 64M "$@" --set vm.page-cluster=$new -- sleep 30 2>"$T_TMP/bg.err" &
+	"$VMR" sandbox exec --mem 64M "$@" --set vm.page-cluster=$new -- sleep 30 2>"$T_TMP/bg.err" {SB_LOCK_FD}<&- &
 	VPID=$!; SB_PIDS+=("$VPID")
 	wait_built || not_ok "sandbox came up"
 	PATHS=$(journal_paths)

@@ -12,6 +12,7 @@ if ! grep -qw memory "$v2/cgroup.subtree_control" 2>/dev/null; then
 	skip "cgroup v2 sandbox" "the memory controller is not on the unified hierarchy at $v2 (bound to cgroup v1 here)"
 	exit 0
 fi
+knobs_watch
 knobs0=$(knobs_snap)
 run "$VMR" sandbox exec --json --mem 64M --mem-high 60M -- "$MEMFILL" 96
 echo "$OUT" > "$T_TMP/v2.json"
@@ -22,6 +23,7 @@ check "v2: memory.events were read" jqc '.after | has("events.max") and has("sta
 run "$VMR" sandbox exec --json --mem 64M --swap none -- "$MEMFILL" 192
 expect_rc "v2: 3x without swap is an OOM kill" 137
 check "v2: memory.events counts the oom_kill" jqc '.outcome == "oom" and .oom_kills >= 1' <<< "$OUT"
-check "v2: knobs are as they were" [ "$knobs0" = "$(knobs_snap)" ]
+check "v2: knobs are as they were" knobs_same "$knobs0"
+knobs_release
 left=$(ours_left "$T_TMP/v2.json")
 check "v2: nothing of ours is left ($left)" [ -z "$left" ]

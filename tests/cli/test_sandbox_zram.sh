@@ -8,6 +8,7 @@ if [ ! -e /sys/class/zram-control/hot_add ]; then
 	exit 0
 fi
 algo=$(sed 's/\[//; s/\].*//; s/ .*//' /sys/block/zram0/comp_algorithm 2>/dev/null || echo lzo)
+knobs_watch
 knobs0=$(knobs_snap)
 run "$VMR" sandbox exec --json --mem 64M --swap "zram:128M:$algo" -- "$MEMFILL" 96
 echo "$OUT" > "$T_TMP/zram.json"
@@ -19,7 +20,8 @@ check "describe names the zram device, size and algorithm" jqc --arg a "$algo" '
 	.sandbox.swap.algorithm == $a' "$T_TMP/zram.json"
 dev=$(jq -r '.sandbox.swap.device' "$T_TMP/zram.json")
 check "the hot-added device $dev is removed after" [ ! -e "/sys/block/${dev#/dev/}" ]
-check "knobs are as they were" [ "$knobs0" = "$(knobs_snap)" ]
+check "knobs are as they were" knobs_same "$knobs0"
+knobs_release
 left=$(ours_left "$T_TMP/zram.json")
 check "nothing of ours is left ($left)" [ -z "$left" ]
 
@@ -29,7 +31,7 @@ expect_err "it lists the algorithms there are" "zram compression algorithm 'nosu
 check "the refused device is not left behind" [ -z "$(ours_left)" ]
 
 # kill -9, the journal lost too: the header tag proves the device ours.
-"$VMR" sandbox exec --mem 64M --swap zram:64M -- sleep 30 2>/dev/null &
+"$VMR" sandbox exec --mem 64M --swap zram:64M -- sleep 30 2>/dev/null {SB_LOCK_FD}<&- &
 vpid=$!; SB_PIDS+=("$vpid")
 wait_built || not_ok "zram sandbox came up"
 zid=$(sed -n 's/^zram \([0-9]*\) .*/\1/p' "$SB_STATE"/*.journal)
