@@ -313,6 +313,7 @@ int sandbox_cleanup_report(json_t *actions)
 	int r = state_prepare(false);
 	if (r < 0)
 		return r;
+	undo_init();
 	int refused = 0, done = 0;
 	if (r == 0)
 		done += recover_journals(actions, &refused);

@@ -343,7 +343,14 @@ static int sb_swap(struct sandbox *sb)
 	snprintf(r.path, sizeof(r.path), "%s", sb->swap_dev);
 	if ((e = sb_record(sb, &r)) < 0)
 		return e;
-	if ((e = swap_on(sb->swap_dev)) < 0) {
+	e = swap_on(sb->swap_dev);
+	if (e == -EINVAL && sb->swap.kind == SWAP_FILE) {
+		/* some file systems cannot swap on fallocate'd extents: write them */
+		struct swap_tag tag = { .owner = sb->owner };
+		if (swap_file_fill(sb->swap_dev, sb->swap_bytes, &tag) == 0)
+			e = swap_on(sb->swap_dev);
+	}
+	if (e < 0) {
 		vmr_err("cannot enable swap on %s: %s", sb->swap_dev, strerror(-e));
 		return -2;
 	}
@@ -481,6 +488,7 @@ int sandbox_open(struct sandbox **out, const struct sandbox_cfg *cfg)
 		}
 	}
 	if (!atexit_done) {
+		undo_init();
 		atexit(sb_atexit);
 		atexit_done = true;
 	}
@@ -543,6 +551,12 @@ json_t *sandbox_stats(const struct sandbox *sb)
 	if (!sandbox_active(sb))
 		return json_object();
 	return cgroup_stats(sb->cg.version, sb->cg_path);
+}
+
+void sandbox_reset_peak(struct sandbox *sb)
+{
+	if (sandbox_active(sb) && sb->cg.version == 1)
+		cgroup_reset_peak_v1(sb->cg_path);
 }
 
 uint64_t sandbox_oom_kills(const struct sandbox *sb)

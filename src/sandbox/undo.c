@@ -64,6 +64,12 @@ static const char *undo_errstr(int e)
 
 /* The header page of a zram device, read without allocating. */
 static char undo_page[65536];
+static size_t undo_page_size = 4096;
+
+void undo_init(void)
+{
+	undo_page_size = (size_t)sysconf(_SC_PAGESIZE);
+}
 
 /* Reset a reused zram device only while it still carries our own header:
  * a device someone else took meanwhile is left alone. */
@@ -74,7 +80,7 @@ static bool undo_zram_ours(int id, const struct journal_owner *owner)
 	int fd = open(dev, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return false;
-	size_t ps = (size_t)sysconf(_SC_PAGESIZE);
+	size_t ps = undo_page_size;
 	if (ps > sizeof(undo_page))
 		ps = sizeof(undo_page);
 	ssize_t r = pread(fd, undo_page, ps, 0);
