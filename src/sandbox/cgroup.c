@@ -263,11 +263,12 @@ int cgroup_kill_all(const char *path)
 	char procs[320], killf[320];
 	cgroup_path(procs, sizeof(procs), path, "cgroup.procs");
 	cgroup_path(killf, sizeof(killf), path, "cgroup.kill");
+	/* v2's cgroup.kill (5.14+) kills at once; the loop below also covers
+	 * v1 and anything that forks meanwhile */
 	int fd = open(killf, O_WRONLY | O_CLOEXEC);
 	if (fd >= 0) {
-		if (write(fd, "1", 1) < 0) {
-			/* fall back to killing one by one */
-		}
+		ssize_t w = write(fd, "1", 1);
+		(void)w;
 		close(fd);
 	}
 	for (int round = 0; round < 500; round++) {

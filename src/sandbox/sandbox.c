@@ -267,9 +267,13 @@ static int sb_set_knob(struct sandbox *sb, const char *arg)
 	const struct knob *k = knob_parse_set(arg, &value, &why);
 	char old[JOURNAL_VALUE_MAX];
 	int e = knob_read(k, old, sizeof(old));
+	if (e == -ENOENT) {
+		vmr_err("--set: %s: this kernel has no %s", k->name, k->path);
+		return -2;
+	}
 	if (e < 0) {
 		vmr_err("--set: %s: cannot read %s: %s", k->name, k->path, strerror(-e));
-		return e == -ENOENT ? -2 : -2;
+		return -2;
 	}
 	struct jrec r = { .type = JREC_KNOB };
 	snprintf(r.path, sizeof(r.path), "%s", k->name);

@@ -16,6 +16,7 @@ sb_teardown() {
 	local p
 	for p in "${SB_PIDS[@]}"; do kill -9 "$p" 2>/dev/null; done
 	wait 2>/dev/null
+	declare -F sb_extra_teardown >/dev/null && sb_extra_teardown
 	[ -d "${SB_STATE:-}" ] && VMREGRESS_STATE_DIR=$SB_STATE "$VMR" cleanup >/dev/null 2>&1
 	rm -rf "$T_TMP"
 }
