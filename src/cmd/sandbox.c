@@ -146,7 +146,7 @@ static int sandbox_cmd_exec(const struct sandbox_cmd *o, struct sandbox_cfg *cfg
 		saved_stdout = dup(STDOUT_FILENO);
 		dup2(STDERR_FILENO, STDOUT_FILENO);
 	}
-	e = exec_run(sb, argv, cfg->no_sandbox ? 0 : cfg->timeout_ns, &r);
+	e = exec_run(sb, argv, cfg->timeout_ns, &r);
 	if (saved_stdout >= 0) {
 		dup2(saved_stdout, STDOUT_FILENO);
 		close(saved_stdout);
