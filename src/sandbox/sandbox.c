@@ -445,18 +445,30 @@ static struct sandbox *sb_new(const struct sandbox_cfg *cfg)
 }
 
 /* Knobs are host-wide: two sandboxes setting them at once would restore
- * each other's values in the wrong order, so only one may hold them.  The
- * lock is on /proc/sys/vm itself, so no lock file is left anywhere. */
-static int sb_lock_knobs(struct sandbox *sb)
+ * each other's values in the wrong order, so only one may hold them; the
+ * others wait, up to wait_ns (0: as long as it takes).  The lock is on
+ * /proc/sys/vm itself, so no lock file is left anywhere.  Called before
+ * anything is changed, so a signal while waiting has nothing to undo. */
+static int sb_lock_knobs(struct sandbox *sb, uint64_t wait_ns)
 {
 	sb->knob_lock_fd = open("/proc/sys/vm", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (sb->knob_lock_fd < 0) {
 		vmr_errno("--set: cannot open /proc/sys/vm");
 		return -2;
 	}
-	if (flock(sb->knob_lock_fd, LOCK_EX | LOCK_NB) < 0) {
-		vmr_err("--set: another vmregress is setting knobs now (they are host-wide); try again when it ends");
-		return -2;
+	uint64_t t0 = vmr_now_ns();
+	bool said = false;
+	while (flock(sb->knob_lock_fd, LOCK_EX | LOCK_NB) < 0) {
+		if (wait_ns && vmr_now_ns() - t0 >= wait_ns) {
+			vmr_err("--set: another vmregress kept the knobs (they are host-wide) for longer than "
+				"--timeout; try again when it ends");
+			return -2;
+		}
+		if (!said) {
+			vmr_warn("waiting for another vmregress that is setting knobs (they are host-wide)");
+			said = true;
+		}
+		usleep(50 * 1000);
 	}
 	return 0;
 }
@@ -473,8 +485,6 @@ static int sb_build(struct sandbox *sb, const struct sandbox_cfg *cfg)
 		sb->journal_path[0] = '\0';
 		return -2;
 	}
-	if (cfg->set.n && (e = sb_lock_knobs(sb)) < 0)
-		return e;
 	for (size_t i = 0; i < cfg->set.n; i++)
 		if ((e = sb_set_knob(sb, cfg->set.v[i])) < 0)
 			return e;
@@ -517,6 +527,12 @@ int sandbox_open(struct sandbox **out, const struct sandbox_cfg *cfg)
 			free(sb);
 			return -2;
 		}
+	}
+	if (cfg->set.n && (e = sb_lock_knobs(sb, cfg->timeout_ns)) < 0) {
+		if (sb->knob_lock_fd >= 0)
+			close(sb->knob_lock_fd);
+		free(sb);
+		return e;
 	}
 	if (!atexit_done) {
 		undo_init();
