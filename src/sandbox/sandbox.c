@@ -39,6 +39,9 @@ const struct opt sandbox_opts[] = {
 	  .help = "run on the host without a cgroup or swap of its own (knobs still apply)" },
 	{ .name = "force", .type = OPT_FLAG, .off = offsetof(struct sandbox_cfg, force),
 	  .help = "with --no-sandbox, allow sizes beyond free memory" },
+	{ .name = "zram-reuse", .type = OPT_FLAG, .off = offsetof(struct sandbox_cfg, zram_reuse),
+	  .help = "use a free zram device rather than hot-adding one (tests that path)",
+	  .flags = OPTF_HIDDEN | OPTF_NO_ECHO },
 	OPT_END,
 };
 
@@ -313,21 +316,17 @@ static int sb_swap_file(struct sandbox *sb)
 	return 0;
 }
 
-static int sb_swap_zram(struct sandbox *sb)
+/* Journal and set up zram device id; *taken when someone beat us to it. */
+static int sb_zram_try(struct sandbox *sb, int id, bool added, bool *taken)
 {
-	if (access("/sys/class/zram-control", F_OK) < 0 && access("/sys/block/zram0", F_OK) < 0) {
-		vmr_err("--swap: zram: this kernel has no zram (no /sys/class/zram-control)");
-		return -2;
-	}
-	/* a hot-added device is ours alone; reusing a free one can race */
-	int id = zram_hot_add();
-	bool added = id >= 0;
-	if (!added && (id = zram_find_free()) < 0) {
-		vmr_err("--swap: zram: no free zram device and none can be added");
-		return -2;
-	}
 	struct jrec r = { .type = JREC_ZRAM, .id = id };
-	snprintf(r.value, sizeof(r.value), "%s", added ? "added" : "reused");
+	char algo[32];
+	if (added)
+		snprintf(r.value, sizeof(r.value), "added");
+	else if (zram_current_algo(id, algo, sizeof(algo)) == 0)
+		snprintf(r.value, sizeof(r.value), "reused:%s", algo);  /* reset may not keep it */
+	else
+		snprintf(r.value, sizeof(r.value), "reused");
 	int e = sb_record(sb, &r);
 	if (e < 0) {
 		if (added)
@@ -337,17 +336,41 @@ static int sb_swap_zram(struct sandbox *sb)
 	sb->zram_id = id;
 	sb->zram_added = added;
 	struct swap_tag tag = { .owner = sb->owner, .added = added };
-	if ((e = zram_setup(id, sb->swap_bytes, sb->swap.algo, &tag)) < 0)
+	if ((e = zram_setup(id, sb->swap_bytes, sb->swap.algo, &tag, taken)) < 0) {
+		/* a free device we failed to set up: put its algorithm back */
+		if (!added && !*taken && !strncmp(r.value, "reused:", 7))
+			zram_set_algo(id, r.value + 7);
 		return e;
+	}
 	snprintf(sb->swap_dev, sizeof(sb->swap_dev), "/dev/zram%d", id);
 	return 0;
 }
 
-static int sb_swap(struct sandbox *sb)
+static int sb_swap_zram(struct sandbox *sb, bool reuse)
+{
+	bool taken = false;
+	if (access("/sys/class/zram-control", F_OK) < 0 && access("/sys/block/zram0", F_OK) < 0) {
+		vmr_err("--swap: zram: this kernel has no zram (no /sys/class/zram-control)");
+		return -2;
+	}
+	/* a hot-added device is ours alone; reusing a free one can race */
+	int id = reuse ? -1 : zram_hot_add();
+	if (id >= 0)
+		return sb_zram_try(sb, id, true, &taken);
+	for (int from = 0; (id = zram_find_free(from)) >= 0; from = id + 1) {
+		int e = sb_zram_try(sb, id, false, &taken);
+		if (e == 0 || !taken)
+			return e;
+	}
+	vmr_err("--swap: zram: no free zram device and none can be added");
+	return -2;
+}
+
+static int sb_swap(struct sandbox *sb, bool reuse)
 {
 	if (sb->swap.kind == SWAP_HOST || sb->swap.kind == SWAP_NONE)
 		return 0;
-	int e = sb->swap.kind == SWAP_FILE ? sb_swap_file(sb) : sb_swap_zram(sb);
+	int e = sb->swap.kind == SWAP_FILE ? sb_swap_file(sb) : sb_swap_zram(sb, reuse);
 	if (e < 0)
 		return e;
 	struct jrec r = { .type = JREC_SWAPON };
@@ -490,7 +513,7 @@ static int sb_build(struct sandbox *sb, const struct sandbox_cfg *cfg)
 			return e;
 	if (sb->no_sandbox)
 		return 0;
-	if ((e = sb_swap(sb)) < 0)
+	if ((e = sb_swap(sb, cfg->zram_reuse)) < 0)
 		return e;
 	return sb_cgroup(sb);
 }
