@@ -91,18 +91,21 @@ static void sb_leave(void)
 		sb_undo_all(sb_pending);
 }
 
-static void sb_register(struct sandbox *sb, bool add)
+/* Add (or remove) a sandbox to the list the signal handler undoes.
+ * Returns -1 when the list is full. */
+static int sb_register(struct sandbox *sb, bool add)
 {
 	for (int i = 0; i < SB_MAX_OPEN; i++) {
 		if (add && !sb_list[i]) {
 			sb_list[i] = sb;
-			return;
+			return 0;
 		}
 		if (!add && sb_list[i] == sb) {
 			sb_list[i] = NULL;
-			return;
+			return 0;
 		}
 	}
+	return add ? -1 : 0;
 }
 
 /* Undo every record backwards; async-signal-safe.  Returns failures. */
@@ -518,10 +521,52 @@ static int sb_build(struct sandbox *sb, const struct sandbox_cfg *cfg)
 	return sb_cgroup(sb);
 }
 
+/* Everything checked before the first change: who we are, whether the host
+ * can afford it, where the memory controller is, and the knob lock. */
+static int sb_prepare(struct sandbox *sb, const struct sandbox_cfg *cfg)
+{
+	char why[256];
+	int e;
+	if (journal_self(&sb->owner) < 0) {
+		vmr_err("sandbox: cannot read this process's start time from /proc/self/stat");
+		return -2;
+	}
+	if (!sb->no_sandbox) {
+		if ((e = sb_afford(sb)) < 0)
+			return e;
+		if (cgroup_detect(&sb->cg, why, sizeof(why)) < 0) {
+			vmr_err("sandbox: %s", why);
+			return -2;
+		}
+	}
+	if (cfg->set.n && (e = sb_lock_knobs(sb, cfg->timeout_ns)) < 0)
+		return e;
+	return 0;
+}
+
+/* Build it inside a critical section; on failure undo what was done. */
+static int sb_open_locked(struct sandbox *sb, const struct sandbox_cfg *cfg)
+{
+	int e;
+	sb_enter();
+	sb->seq = __atomic_fetch_add(&sb_seq, 1, __ATOMIC_SEQ_CST);
+	if (sb_register(sb, true) < 0) {
+		vmr_err("sandbox: %d sandboxes are open in this process already", SB_MAX_OPEN);
+		e = -2;
+	} else {
+		e = sb_build(sb, cfg);
+	}
+	if (e < 0) {
+		sb_undo(sb);
+		sb_register(sb, false);
+	}
+	sb_leave();
+	return e;
+}
+
 int sandbox_open(struct sandbox **out, const struct sandbox_cfg *cfg)
 {
 	static bool atexit_done;
-	char why[256];
 	int e;
 	*out = NULL;
 	if (sandbox_cfg_check(cfg) < 0)
@@ -530,51 +575,23 @@ int sandbox_open(struct sandbox **out, const struct sandbox_cfg *cfg)
 		vmr_err("sandbox: needs root to create cgroups, enable swap and set knobs");
 		return -2;
 	}
-	if ((e = state_prepare(true)) < 0)
+	if ((e = state_prepare(true)) < 0 || (e = sandbox_recover()) < 0)
 		return e;
-	if ((e = sandbox_recover()) < 0)
-		return e;
-	struct sandbox *sb = sb_new(cfg);
-	if (journal_self(&sb->owner) < 0) {
-		vmr_err("sandbox: cannot read this process's start time from /proc/self/stat");
-		free(sb);
-		return -2;
-	}
-	if (!sb->no_sandbox) {
-		if ((e = sb_afford(sb)) < 0) {
-			free(sb);
-			return e;
-		}
-		if (cgroup_detect(&sb->cg, why, sizeof(why)) < 0) {
-			vmr_err("sandbox: %s", why);
-			free(sb);
-			return -2;
-		}
-	}
-	if (cfg->set.n && (e = sb_lock_knobs(sb, cfg->timeout_ns)) < 0) {
-		if (sb->knob_lock_fd >= 0)
-			close(sb->knob_lock_fd);
-		free(sb);
-		return e;
-	}
 	if (!atexit_done) {
 		undo_init();
 		atexit(sb_atexit);
 		atexit_done = true;
 	}
-	sb_enter();
-	sb->seq = __atomic_fetch_add(&sb_seq, 1, __ATOMIC_SEQ_CST);
-	sb_register(sb, true);
-	e = sb_build(sb, cfg);
-	if (e < 0) {
-		sb_undo(sb);
-		sb_register(sb, false);
-		free(sb);
-		sb = NULL;
-	}
+	struct sandbox *sb = sb_new(cfg);
+	if ((e = sb_prepare(sb, cfg)) < 0 || (e = sb_open_locked(sb, cfg)) < 0)
+		goto free_sb;
 	*out = sb;
-	sb_leave();
-	return e < 0 ? e : 0;
+	return 0;
+free_sb:
+	if (sb->knob_lock_fd >= 0)
+		close(sb->knob_lock_fd);
+	free(sb);
+	return e;
 }
 
 void sandbox_close(struct sandbox *sb)
