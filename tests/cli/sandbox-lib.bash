@@ -78,9 +78,13 @@ knobs_same() {
 SB_LOCK_DIR=/run/lock
 [ -d "$SB_LOCK_DIR" ] || SB_LOCK_DIR=/tmp
 exec {SB_LOCK_FD}<"$SB_LOCK_DIR"
-knobs_watch() { flock -s "$SB_LOCK_FD"; }     # from a snapshot to its comparison
-knobs_change() { flock -x "$SB_LOCK_FD"; }    # while changing knobs
-knobs_release() { flock -u "$SB_LOCK_FD"; }
+if command -v flock >/dev/null; then
+	knobs_watch() { flock -s "$SB_LOCK_FD"; }     # from a snapshot to its comparison
+	knobs_change() { flock -x "$SB_LOCK_FD"; }    # while changing knobs
+	knobs_release() { flock -u "$SB_LOCK_FD"; }
+else  # a minimal system (a test guest) runs one suite at a time
+	knobs_watch() { :; }; knobs_change() { :; }; knobs_release() { :; }
+fi
 # expect_rc with stdout shown (as comments) when it fails: cleanup's report.
 expect_rc_v() {
 	expect_rc "$@"

@@ -94,7 +94,7 @@ if command -v mkswap >/dev/null; then
 	}
 	swapoff "/dev/zram$zid"; echo 1 > "/sys/block/zram$zid/reset"
 	echo 64M > "/sys/block/zram$zid/disksize"
-	mkswap -L someone-else "/dev/zram$zid" >/dev/null && swapon -p 1 "/dev/zram$zid"
+	mkswap -L someone-else "/dev/zram$zid" >/dev/null && swapon "/dev/zram$zid"
 	run "$VMR" cleanup
 	expect_rc_v "cleanup with a reused zram id exits 0" 0
 	check "someone else's swap on /dev/zram$zid is still on" grep -q "^/dev/zram$zid " /proc/swaps
