@@ -52,11 +52,12 @@ ours_left() {
 }
 # The paths a running sandbox's journal names (cgroup, swap) for later checks.
 journal_paths() { sed -n 's/^\(cgroup\|swapfile\|swapon\) \(\/[^ ]*\) .*/\2/p' "$SB_STATE"/*.journal 2>/dev/null; }
-# Wait until a journal with a cgroup record exists (the sandbox is built).
-wait_built() { # (it may wait for another run's knobs)
+# Wait until a journal with a cgroup record exists (the sandbox PID builds is up).
+wait_built() { # wait_built PID: (it may wait for another run's knobs)
 	local i
 	for i in $(seq 1200); do
 		grep -qs '^cgroup ' "$SB_STATE"/*.journal && return 0
+		kill -0 "$1" 2>/dev/null || return 1  # it gave up
 		sleep 0.05
 	done
 	return 1

@@ -17,7 +17,7 @@ start_of() { sed 's/.*) //' "/proc/$1/stat" | awk '{print $20}'; }
 start_sandbox() {
 	"$VMR" sandbox exec --mem 64M "$@" --set vm.page-cluster=$new -- sleep 30 2>"$T_TMP/bg.err" {SB_LOCK_FD}<&- &
 	VPID=$!; SB_PIDS+=("$VPID")
-	wait_built || not_ok "sandbox came up"
+	wait_built "$VPID" || not_ok "sandbox came up"
 	PATHS=$(journal_paths)
 	local cg; cg=$(grep -m1 '^/sys/' <<< "$PATHS")
 	for _ in $(seq 50); do CHILD=$(cat "$cg/cgroup.procs" 2>/dev/null | head -1); [ -n "$CHILD" ] && break; sleep 0.05; done

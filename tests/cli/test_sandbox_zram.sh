@@ -63,7 +63,7 @@ check "the refused device is not left behind" [ -z "$(ours_left)" ]
 # kill -9, the journal lost too: the header tag proves the device ours.
 "$VMR" sandbox exec --mem 64M --swap zram:64M -- sleep 30 2>/dev/null {SB_LOCK_FD}<&- &
 vpid=$!; SB_PIDS+=("$vpid")
-wait_built || not_ok "zram sandbox came up"
+wait_built "$vpid" || not_ok "zram sandbox came up"
 zid=$(sed -n 's/^zram \([0-9]*\) .*/\1/p' "$SB_STATE"/*.journal)
 kill -9 "$vpid"; wait "$vpid" 2>/dev/null
 rm -f "$SB_STATE"/*.journal
@@ -82,7 +82,7 @@ check "the orphaned zram device is off swap and removed" [ ! -e "/sys/block/zram
 if command -v mkswap >/dev/null; then
 	"$VMR" sandbox exec --mem 64M --swap zram:64M -- sleep 30 2>/dev/null {SB_LOCK_FD}<&- &
 	vpid=$!; SB_PIDS+=("$vpid")
-	wait_built || not_ok "zram sandbox came up"
+	wait_built "$vpid" || not_ok "zram sandbox came up"
 	zid=$(sed -n 's/^zram \([0-9]*\) .*/\1/p' "$SB_STATE"/*.journal)
 	kill -9 "$vpid"; wait "$vpid" 2>/dev/null
 	FOREIGN=$zid

@@ -64,7 +64,9 @@ add_module() {
 	done
 	order+=("$name")
 }
-for m in virtio_blk zram; do add_module "$m"; done
+# the PCI transport is no dependency of virtio_blk, but it is needed to see the
+# disk; zram asks for its compressors by name, and the guest has no modprobe
+for m in virtio_pci virtio_blk zram lzo lzo_rle lz4; do add_module "$m"; done
 
 cat > "$g/init" <<EOF
 #!/bin/busybox sh
@@ -72,7 +74,7 @@ cat > "$g/init" <<EOF
 mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev
 ln -s /proc/self/fd /dev/fd
 for m in ${order[*]}; do insmod /mod/\$m.ko; done
-mount -t ext4 /dev/vda /tmp
+mount -t ext4 /dev/vda /tmp || { echo "not ok - the guest's disk (swap files need a real file system)"; poweroff -f; }
 mount -t cgroup2 cgroup2 /sys/fs/cgroup
 echo +memory > /sys/fs/cgroup/cgroup.subtree_control
 export PATH=/bin HOME=/tmp
