@@ -29,6 +29,7 @@ struct sandbox_cfg {
 	uint64_t timeout_ns;     /* --timeout: watchdog for a workload */
 	bool no_sandbox;         /* --no-sandbox: run directly on the host */
 	bool force;              /* --force: with --no-sandbox, allow sizes beyond free memory */
+	bool zram_reuse;         /* hidden --zram-reuse: reuse a free zram device, no hot_add */
 };
 
 /* The option table for the above; shared by test, run, sandbox exec. */
@@ -42,8 +43,12 @@ int sandbox_cfg_check(const struct sandbox_cfg *cfg);
 
 /* Build the sandbox.  Returns 0; -1 after a one-line error for bad input
  * (exit 2); -2 when it cannot run here (no root, no memory cgroup, not
- * enough memory or disk: exit 3).  On failure nothing is left changed.
- * With cfg->no_sandbox it only applies the knobs. */
+ * enough memory or disk, a dead vmregress's journal that cannot be
+ * replayed: exit 3).  On failure nothing is left changed.  It first cleans
+ * up after killed vmregress processes (sandbox_recover), and with --set
+ * waits up to cfg->timeout_ns for another sandbox holding the knobs.
+ * With cfg->no_sandbox it only applies the knobs.  Several may be open at
+ * once; a forked child that calls sandbox_close only frees its copy. */
 int sandbox_open(struct sandbox **sb, const struct sandbox_cfg *cfg);
 /* Undo everything in reverse order; safe to call from an atexit path. */
 void sandbox_close(struct sandbox *sb);
@@ -61,6 +66,10 @@ bool sandbox_active(const struct sandbox *sb);
 /* The memcg's counters now: usage, peak, swap usage, events (oom, oom_kill,
  * max/failcnt) and memory.stat, as a flat JSON object of numbers. */
 json_t *sandbox_stats(const struct sandbox *sb);
+/* Start the peak counter afresh (v1 memory.max_usage_in_bytes and its memsw
+ * twin), so that peak_bytes covers one workload.  On v2 memory.peak cannot
+ * be reset for other readers; there peak_bytes spans the sandbox's life. */
+void sandbox_reset_peak(struct sandbox *sb);
 /* The OOM-kill count so far (memory.events oom_kill / v1 oom_control). */
 uint64_t sandbox_oom_kills(const struct sandbox *sb);
 /* What the sandbox is: cgroup version and path, limit, swap device and size,
@@ -71,10 +80,26 @@ json_t *sandbox_describe(const struct sandbox *sb);
  * re-raise.  Called once by commands that open sandboxes. */
 void sandbox_install_signal_handlers(void);
 
-/* Undo what a dead vmregress left (journal, orphaned cgroups, swap files,
- * zram devices).  Returns the number of things undone, or -1. */
+/* Undo what dead vmregress processes left: their journals (only when every
+ * line checks out) and orphaned cgroups, swap files and zram devices that
+ * are provably vmregress's (named or tagged with their owner's PID and start
+ * time) and whose owner is gone.  Never touches what a live process owns.
+ * With verbose, says what it did on stderr.  Returns the number of things
+ * undone, or -1 when something was refused (a corrupt or foreign journal, a
+ * step that failed) after saying why; the rest is still done. */
 int sandbox_cleanup(bool verbose);
-/* Print what is currently changed on the host by vmregress. */
+/* The same, filling actions (a JSON array) with one object per thing done
+ * or refused: {"action", "what", "path", "owner_pid", "from", "error"}. */
+int sandbox_cleanup_report(json_t *actions);
+/* Called before building a sandbox (sandbox_open does it; `test` and `run`
+ * may call it first to say so early): undo what killed vmregress processes
+ * left, saying so on stderr.  0 when the host is clean now; -2 when it is
+ * not and cannot be made so automatically (exit 3, message printed). */
+int sandbox_recover(void);
+
+/* What vmregress has changed on the host right now (live and dead owners):
+ * {"state_dir", "changed", "journals": [...], "cgroups": [...],
+ *  "swaps": [...], "zram": [...]}.  Returns 0, or -1 after reporting. */
 int sandbox_status(json_t **out);
 
 #endif
