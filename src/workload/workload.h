@@ -24,6 +24,7 @@ struct wl_env {
 	uint64_t page_size;
 	const char *workdir;    /* a directory for files the workload creates */
 	const char *cgroup;     /* the sandbox's cgroup directory, or NULL */
+	bool force;             /* --force: sizes beyond free memory allowed unsandboxed */
 };
 
 struct workload {
