@@ -246,6 +246,8 @@ int cmd_test(int argc, char **argv)
 		rc = test_list(to.json);
 	} else if (!w) {
 		vmr_err("test: no workload named (see vmregress test --list)");
+	} else if (w->validate && w->validate(wopts) < 0) {
+		rc = VMR_EXIT_USAGE;
 	} else {
 		rc = test_run(w, wopts, &cfg, &to);
 	}

@@ -2,10 +2,11 @@
 
 #include "workload/workload.h"
 
-extern const struct workload wl_null;
+extern const struct workload wl_null, wl_fault;
 
 const struct workload *const workloads[] = {
 	&wl_null,
+	&wl_fault,
 	NULL,
 };
 
