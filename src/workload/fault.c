@@ -186,26 +186,15 @@ static int fault_map(struct fault_state *st, struct result *r)
 
 static void fault_start_info(struct fault_state *st, struct result *r)
 {
-	const struct level_plan *p = &st->plan;
-	json_t *start = st->env.sandboxed
-		? json_pack("{sI sI sI sI}", "limit_pages", (json_int_t)p->limit_pages, "usage_pages",
-			    (json_int_t)p->usage_pages, "free_pages", (json_int_t)p->start_free,
-			    "swap_pages", (json_int_t)p->swap_pages)
-		: json_pack("{sI sI sI sI sI}", "size", (json_int_t)p->zones.size, "free_pages",
-			    (json_int_t)p->zones.free, "pages_high", (json_int_t)p->zones.high,
-			    "pages_low", (json_int_t)p->zones.low, "pages_min", (json_int_t)p->zones.min);
 	char addr[32];
 	snprintf(addr, sizeof(addr), "%p", (void *)st->addr);
+	level_info(r, &st->plan, st->env.sandboxed);
 	result_info_set(r, "title", json_sprintf("test_fault_%s", level_name(st->o.level)));
-	result_info_set(r, "sandboxed", json_boolean(st->env.sandboxed));
-	result_info_set(r, "start", start);
 	result_info_set(r, "memory", json_string(st->o.file ? "file" : st->o.shmem ? "shmem" : "anonymous"));
 	result_info_set(r, "address", json_string(addr));
 	result_info_set(r, "length", json_integer((json_int_t)(st->npages * st->ps)));
 	result_info_set(r, "pages", json_integer((json_int_t)st->npages));
 	result_info_set(r, "passes", json_integer(st->o.passes));
-	result_info_set(r, "starting_free", json_integer((json_int_t)p->start_free));
-	result_info_set(r, "free_limit", json_integer((json_int_t)p->free_limit));
 	result_info_set(r, "references", json_integer((json_int_t)st->npages));
 }
 
@@ -396,31 +385,6 @@ static void fault_teardown(void *state, struct result *r)
 	free(st);
 }
 
-static long long fault_info_int(const struct result *r, const json_t *obj, const char *key)
-{
-	json_t *v = json_object_get(obj ? obj : r->info, key);
-	return json_is_integer(v) ? (long long)json_integer_value(v) : 0;
-}
-
-static void fault_report_start(FILE *f, const struct result *r)
-{
-	const json_t *s = json_object_get(r->info, "start");
-	if (json_is_true(json_object_get(r->info, "sandboxed"))) {
-		fprintf(f, "Sandbox Starting Information\n"
-			" o memcg->limit      = %lld pages\n o memcg->usage      = %lld pages\n"
-			" o memcg->free_pages = %lld\n o swap->size        = %lld pages\n\n",
-			fault_info_int(r, s, "limit_pages"), fault_info_int(r, s, "usage_pages"),
-			fault_info_int(r, s, "free_pages"), fault_info_int(r, s, "swap_pages"));
-		return;
-	}
-	fprintf(f, "Zone Starting Information\n"
-		" o zone->size       = %lld\n o zone->free_pages = %lld\n o zone->pages_high = %lld\n"
-		" o zone->pages_low  = %lld\n o zone->pages_min  = %lld\n\n",
-		fault_info_int(r, s, "size"), fault_info_int(r, s, "free_pages"),
-		fault_info_int(r, s, "pages_high"), fault_info_int(r, s, "pages_low"),
-		fault_info_int(r, s, "pages_min"));
-}
-
 static void fault_report_passes(FILE *f, const struct result *r)
 {
 	const struct table *t = NULL;
@@ -453,17 +417,17 @@ static void fault_report(FILE *f, const struct result *r)
 	const char *addr = json_string_value(json_object_get(r->info, "address"));
 	fprintf(f, "%s Test Results.\n\n", title ? title : "test_fault");
 	if (json_object_get(r->info, "start")) {
-		fault_report_start(f, r);
+		level_report_start(f, r);
 		fprintf(f, "Mapped Area Information\n o address: %s\n o length:  %lld (%lld pages)\n\n"
 			"Test Parameters\n o Passes:              %lld\n o Starting Free pages: %lld\n"
 			" o Free page limit:     %lld\n o References:          %lld\n\n",
-			addr ? addr : "?", fault_info_int(r, NULL, "length"), fault_info_int(r, NULL, "pages"),
-			fault_info_int(r, NULL, "passes"), fault_info_int(r, NULL, "starting_free"),
-			fault_info_int(r, NULL, "free_limit"), fault_info_int(r, NULL, "references"));
+			addr ? addr : "?", level_info_int(r, NULL, "length"), level_info_int(r, NULL, "pages"),
+			level_info_int(r, NULL, "passes"), level_info_int(r, NULL, "starting_free"),
+			level_info_int(r, NULL, "free_limit"), level_info_int(r, NULL, "references"));
 		fault_report_passes(f, r);
 		fprintf(f, "\nPost Test Information\n o Finishing Free pages: %lld\n o Schedule() calls:     %lld\n"
-			" o Failed mappings:      %lld\n\n", fault_info_int(r, NULL, "finishing_free"),
-			fault_info_int(r, NULL, "schedule_calls"), fault_info_int(r, NULL, "failed_mappings"));
+			" o Failed mappings:      %lld\n\n", level_info_int(r, NULL, "finishing_free"),
+			level_info_int(r, NULL, "schedule_calls"), level_info_int(r, NULL, "failed_mappings"));
 	}
 	if (r->outcome == OUTCOME_PASS)
 		fputs("Test completed successfully\n", f);

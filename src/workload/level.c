@@ -123,3 +123,44 @@ int level_plan(int level, long pages_opt, const struct vmr_rsize *size_opt,
 	}
 	return 0;
 }
+
+long long level_info_int(const struct result *r, const json_t *obj, const char *key)
+{
+	json_t *v = json_object_get(obj ? obj : r->info, key);
+	return json_is_integer(v) ? (long long)json_integer_value(v) : 0;
+}
+
+void level_report_start(FILE *f, const struct result *r)
+{
+	const json_t *s = json_object_get(r->info, "start");
+	if (json_is_true(json_object_get(r->info, "sandboxed"))) {
+		fprintf(f, "Sandbox Starting Information\n"
+			" o memcg->limit      = %lld pages\n o memcg->usage      = %lld pages\n"
+			" o memcg->free_pages = %lld\n o swap->size        = %lld pages\n\n",
+			level_info_int(r, s, "limit_pages"), level_info_int(r, s, "usage_pages"),
+			level_info_int(r, s, "free_pages"), level_info_int(r, s, "swap_pages"));
+		return;
+	}
+	fprintf(f, "Zone Starting Information\n"
+		" o zone->size       = %lld\n o zone->free_pages = %lld\n o zone->pages_high = %lld\n"
+		" o zone->pages_low  = %lld\n o zone->pages_min  = %lld\n\n",
+		level_info_int(r, s, "size"), level_info_int(r, s, "free_pages"),
+		level_info_int(r, s, "pages_high"), level_info_int(r, s, "pages_low"),
+		level_info_int(r, s, "pages_min"));
+}
+
+
+void level_info(struct result *r, const struct level_plan *p, bool sandboxed)
+{
+	json_t *start = sandboxed
+		? json_pack("{sI sI sI sI}", "limit_pages", (json_int_t)p->limit_pages, "usage_pages",
+			    (json_int_t)p->usage_pages, "free_pages", (json_int_t)p->start_free,
+			    "swap_pages", (json_int_t)p->swap_pages)
+		: json_pack("{sI sI sI sI sI}", "size", (json_int_t)p->zones.size, "free_pages",
+			    (json_int_t)p->zones.free, "pages_high", (json_int_t)p->zones.high,
+			    "pages_low", (json_int_t)p->zones.low, "pages_min", (json_int_t)p->zones.min);
+	result_info_set(r, "sandboxed", json_boolean(sandboxed));
+	result_info_set(r, "start", start);
+	result_info_set(r, "starting_free", json_integer((json_int_t)p->start_free));
+	result_info_set(r, "free_limit", json_integer((json_int_t)p->free_limit));
+}

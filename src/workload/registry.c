@@ -2,11 +2,12 @@
 
 #include "workload/workload.h"
 
-extern const struct workload wl_null, wl_fault;
+extern const struct workload wl_null, wl_fault, wl_alloc;
 
 const struct workload *const workloads[] = {
 	&wl_null,
 	&wl_fault,
+	&wl_alloc,
 	NULL,
 };
 
