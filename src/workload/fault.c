@@ -17,11 +17,11 @@
 #include "core/timer.h"
 #include "core/util.h"
 #include "workload/level.h"
+#include "workload/pages.h"
 #include "workload/pattern.h"
 #include "workload/workload.h"
 
 #define FAULT_SALT 0x5eedull
-#define FAULT_PAGEMAP_CHUNK 65536   /* entries per read: 512 KiB, 256 MiB of region */
 
 struct fault_opts {
 	int level;
@@ -71,10 +71,10 @@ struct fault_state {
 	struct level_plan plan;
 	char *addr;
 	size_t npages, ps;
-	int fd, pm_fd;
+	int fd;
+	struct pages_map pm;
 	char *file;
 	char *pre, *post;          /* page states before and after a pass */
-	uint64_t *pm_buf;
 	uint64_t failed_mappings;
 	uint64_t bad_pages, first_bad, first_bad_found;
 	long first_bad_pass;
@@ -117,31 +117,9 @@ static const char *fault_supported(const void *opts, const struct wl_env *env)
 	return NULL;
 }
 
-/* The state of every page of the region from /proc/self/pagemap, read in
- * big chunks: '#' present, 's' swapped, '.' neither.  Returns present. */
 static size_t fault_pagemap(struct fault_state *st, char *state, size_t *swapped)
 {
-	size_t present = 0;
-	*swapped = 0;
-	uint64_t first = (uintptr_t)st->addr / st->ps;
-	for (size_t i = 0; i < st->npages;) {
-		size_t want = st->npages - i < FAULT_PAGEMAP_CHUNK ? st->npages - i : FAULT_PAGEMAP_CHUNK;
-		ssize_t n = pread(st->pm_fd, st->pm_buf, want * 8, (off_t)((first + i) * 8));
-		size_t got = n > 0 ? (size_t)n / 8 : 0;
-		if (!got) {
-			memset(state + i, '.', st->npages - i);
-			break;
-		}
-		for (size_t k = 0; k < got; k++) {
-			uint64_t e = st->pm_buf[k];
-			char c = e >> 63 ? '#' : (e >> 62) & 1 ? 's' : '.';
-			present += c == '#';
-			*swapped += c == 's';
-			state[i + k] = c;
-		}
-		i += got;
-	}
-	return present;
+	return pages_state(&st->pm, st->addr, st->npages, state, swapped);
 }
 
 static int fault_map_file(struct fault_state *st, size_t len, struct result *r)
@@ -205,7 +183,7 @@ static void *fault_setup(const void *opts, const struct wl_env *env, struct resu
 	st->o = *(const struct fault_opts *)opts;
 	st->env = *env;
 	st->ps = env->page_size;
-	st->fd = st->pm_fd = -1;
+	st->fd = st->pm.fd = -1;
 	if (level_plan(st->o.level, st->o.pages, &st->o.size, env, &st->plan, &why) < 0) {
 		result_set_outcome(r, OUTCOME_ERROR, "%s", why);
 		goto free_state;
@@ -216,14 +194,13 @@ static void *fault_setup(const void *opts, const struct wl_env *env, struct resu
 				   st->o.corrupt_page, st->npages);
 		goto free_state;
 	}
-	st->pm_fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
-	if (st->pm_fd < 0) {
-		result_set_outcome(r, OUTCOME_SKIP, "cannot open /proc/self/pagemap: %s", strerror(errno));
+	int err = pages_open(&st->pm);
+	if (err) {
+		result_set_outcome(r, OUTCOME_SKIP, "cannot open /proc/self/pagemap: %s", strerror(-err));
 		goto free_state;
 	}
 	st->pre = xmalloc(st->npages + 1);
 	st->post = xmalloc(st->npages + 1);
-	st->pm_buf = xmalloc(FAULT_PAGEMAP_CHUNK * 8);
 	if (fault_map(st, r) < 0)
 		goto unmap;
 	fault_start_info(st, r);
@@ -236,8 +213,7 @@ unmap:
 	free(st->file);
 	free(st->pre);
 	free(st->post);
-	free(st->pm_buf);
-	close(st->pm_fd);
+	pages_close(&st->pm);
 free_state:
 	free(st);
 	return NULL;
@@ -377,11 +353,10 @@ static void fault_teardown(void *state, struct result *r)
 		close(st->fd);
 	if (st->file)
 		unlink(st->file);
-	close(st->pm_fd);
+	pages_close(&st->pm);
 	free(st->file);
 	free(st->pre);
 	free(st->post);
-	free(st->pm_buf);
 	free(st);
 }
 

@@ -2,12 +2,13 @@
 
 #include "workload/workload.h"
 
-extern const struct workload wl_null, wl_fault, wl_alloc;
+extern const struct workload wl_null, wl_fault, wl_alloc, wl_reread;
 
 const struct workload *const workloads[] = {
 	&wl_null,
 	&wl_fault,
 	&wl_alloc,
+	&wl_reread,
 	NULL,
 };
 
