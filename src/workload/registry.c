@@ -2,13 +2,14 @@
 
 #include "workload/workload.h"
 
-extern const struct workload wl_null, wl_fault, wl_alloc, wl_reread;
+extern const struct workload wl_null, wl_fault, wl_alloc, wl_reread, wl_mmap001;
 
 const struct workload *const workloads[] = {
 	&wl_null,
 	&wl_fault,
 	&wl_alloc,
 	&wl_reread,
+	&wl_mmap001,
 	NULL,
 };
 
