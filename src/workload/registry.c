@@ -2,7 +2,7 @@
 
 #include "workload/workload.h"
 
-extern const struct workload wl_null, wl_fault, wl_alloc, wl_reread, wl_mmap001;
+extern const struct workload wl_null, wl_fault, wl_alloc, wl_reread, wl_mmap001, wl_mtest01;
 
 const struct workload *const workloads[] = {
 	&wl_null,
@@ -10,6 +10,7 @@ const struct workload *const workloads[] = {
 	&wl_alloc,
 	&wl_reread,
 	&wl_mmap001,
+	&wl_mtest01,
 	NULL,
 };
 
