@@ -146,7 +146,7 @@ static int sandbox_cmd_exec(const struct sandbox_cmd *o, struct sandbox_cfg *cfg
 		saved_stdout = dup(STDOUT_FILENO);
 		dup2(STDERR_FILENO, STDOUT_FILENO);
 	}
-	e = exec_run(sb, argv, cfg->no_sandbox ? 0 : cfg->timeout_ns, &r);
+	e = exec_run(sb, argv, cfg->timeout_ns, &r);
 	if (saved_stdout >= 0) {
 		dup2(saved_stdout, STDOUT_FILENO);
 		close(saved_stdout);
@@ -154,6 +154,7 @@ static int sandbox_cmd_exec(const struct sandbox_cmd *o, struct sandbox_cfg *cfg
 	sandbox_close(sb);
 	if (e < 0) {
 		json_decref(desc);
+		exec_result_free(&r);
 		return e == -1 ? VMR_EXIT_USAGE : VMR_EXIT_CANNOT;
 	}
 	int rc = sandbox_exec_status(&r);
