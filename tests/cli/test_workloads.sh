@@ -46,7 +46,7 @@ expect_rc "fault text report exits 0" 0
 for section in '^test_fault_fast Test Results\.$' '^Sandbox Starting Information$' '^Mapped Area Information$' \
 	'length: +4096000 \(1000 pages\)' '^Test Parameters$' '^Test Results \(Pass Refd Present Time\)$' \
 	'^0 +1000 +1000 ' '^Post Test Information$' 'Schedule\(\) calls' 'Failed mappings: +0' \
-	'^Test completed successfully$' '^Map pass1 '; do
+	'^Test completed successfully$' '^Map pass1 ' "^Map pass1 in the seed's encoding" '^       0 o{64}$'; do
 	expect_out "fault report has $section" "$section"
 done
 
