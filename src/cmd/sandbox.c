@@ -61,7 +61,7 @@ static void sandbox_status_text(json_t *st)
 		json_array_foreach(json_object_get(x, "changes"), j, c) {
 			printf("  %s %s", sandbox_str(c, "what"), sandbox_str(c, "path"));
 			if (json_object_get(c, "old_value"))
-				printf(" (was %s)", sandbox_str(c, "old_value"));
+				printf(" (was %s, now %s)", sandbox_str(c, "old_value"), sandbox_str(c, "value"));
 			putchar('\n');
 		}
 	}
