@@ -351,6 +351,26 @@ static char *plot_first_line(const char *s)
 	return xasprintf("%.*s", (int)(n > 200 ? 200 : n), s);
 }
 
+/* The SVG from start[0..len) plus "</svg>", with images drawn as crisp
+ * pixels (a map cell is a page, not a gradient) wherever it is viewed. */
+static char *plot_pixelated(const char *start, size_t len)
+{
+	static const char tag[] = "<image ", with[] = "<image style='image-rendering:pixelated' ";
+	char *buf = NULL;
+	size_t blen = 0;
+	FILE *f = open_memstream(&buf, &blen);
+	const char *p = start, *end = start + len, *hit;
+	while ((hit = memmem(p, (size_t)(end - p), tag, sizeof(tag) - 1))) {
+		fwrite(p, 1, (size_t)(hit - p), f);
+		fputs(with, f);
+		p = hit + sizeof(tag) - 1;
+	}
+	fwrite(p, 1, (size_t)(end - p), f);
+	fputs("</svg>\n", f);
+	fclose(f);
+	return buf;
+}
+
 int plot_render(const char *script, char **svg, char **why)
 {
 	int in, out, err;
@@ -378,7 +398,7 @@ int plot_render(const char *script, char **svg, char **why)
 		*why = e.len ? plot_first_line(e.s)
 			     : xasprintf("gnuplot %s", WIFEXITED(status) ? "wrote no SVG" : "was killed");
 	} else {
-		*svg = xasprintf("%.*s</svg>\n", (int)(end - start), start);
+		*svg = plot_pixelated(start, (size_t)(end - start));
 	}
 	free(o.s);
 	free(e.s);
