@@ -57,7 +57,7 @@ static int compare_print(const struct comparison *cmp, int format)
 
 int cmd_compare(int argc, char **argv)
 {
-	struct compare_cmd o;
+	struct compare_cmd o = { 0 };
 	struct optset set = { compare_cmd_opts, &o, NULL };
 	char **pos = xcalloc((size_t)argc + 1, sizeof(char *));
 	int npos = 0, rc = VMR_EXIT_USAGE;

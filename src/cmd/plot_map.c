@@ -229,7 +229,7 @@ static int plot_map_report(const struct plot_map_cmd *o, const struct page_map *
 
 int cmd_plot_map(int argc, char **argv)
 {
-	struct plot_map_cmd o;
+	struct plot_map_cmd o = { 0 };
 	struct optset set = { plot_map_cmd_opts, &o, NULL };
 	char **pos = xcalloc((size_t)argc + 1, sizeof(char *));
 	int npos = 0, rc = VMR_EXIT_USAGE;

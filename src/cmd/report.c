@@ -61,7 +61,7 @@ static int report_run(struct report_cmd *o, char **specs, size_t n)
 
 int cmd_report(int argc, char **argv)
 {
-	struct report_cmd o;
+	struct report_cmd o = { 0 };
 	struct optset set = { report_cmd_opts, &o, NULL };
 	char **pos = xcalloc((size_t)argc + 1, sizeof(char *));
 	int npos = 0, rc = VMR_EXIT_USAGE;

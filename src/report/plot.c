@@ -202,6 +202,11 @@ char *plot_map_script(const char *pages, size_t n, const char *title, int width,
 	if (cols > 256)
 		cols = 256;
 	size_t rows = (cells + cols - 1) / cols;
+	/* gnuplot needs two of each to draw an image: pad with blank cells. */
+	if (cols < 2)
+		cols = 2;
+	if (rows < 2)
+		rows = 2;
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
