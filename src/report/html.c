@@ -215,7 +215,6 @@ static void html_table_plots(struct report_ctx *x, const char *case_name, const 
 				/* Perfect scaling from the first row: y grows with x. */
 				char *label = xasprintf("%s linear ideal", x->cmp->labels[r]);
 				struct plot_line *ideal = plot_add_line(&p, label, PLOT_DASHED);
-				l = &p.lines[p.nlines - 2];
 				for (size_t k = 0; k < l->n; k++)
 					plot_point(ideal, l->x[k], l->y[0] * l->x[k] / l->x[0]);
 				free(label);

@@ -23,9 +23,10 @@ void plot_init(struct plot *p, const char *title, const char *xlabel, const char
 void plot_free(struct plot *p)
 {
 	for (size_t i = 0; i < p->nlines; i++) {
-		free(p->lines[i].label);
-		free(p->lines[i].x);
-		free(p->lines[i].y);
+		free(p->lines[i]->label);
+		free(p->lines[i]->x);
+		free(p->lines[i]->y);
+		free(p->lines[i]);
 	}
 	free(p->lines);
 	free(p->title);
@@ -37,8 +38,8 @@ void plot_free(struct plot *p)
 struct plot_line *plot_add_line(struct plot *p, const char *label, enum plot_style style)
 {
 	p->lines = xrealloc(p->lines, (p->nlines + 1) * sizeof(*p->lines));
-	struct plot_line *l = &p->lines[p->nlines++];
-	memset(l, 0, sizeof(*l));
+	struct plot_line *l = xcalloc(1, sizeof(*l));
+	p->lines[p->nlines++] = l;
 	l->label = xstrdup(label);
 	l->style = style;
 	return l;
@@ -63,8 +64,8 @@ static bool plot_point_ok(const struct plot *p, double x, double y)
 bool plot_has_data(const struct plot *p)
 {
 	for (size_t i = 0; i < p->nlines; i++)
-		for (size_t k = 0; k < p->lines[i].n; k++)
-			if (plot_point_ok(p, p->lines[i].x[k], p->lines[i].y[k]))
+		for (size_t k = 0; k < p->lines[i]->n; k++)
+			if (plot_point_ok(p, p->lines[i]->x[k], p->lines[i]->y[k]))
 				return true;
 	return false;
 }
@@ -74,10 +75,10 @@ void plot_yrange(const struct plot *p, double *lo, double *hi)
 	*lo = INFINITY;
 	*hi = -INFINITY;
 	for (size_t i = 0; i < p->nlines; i++)
-		for (size_t k = 0; k < p->lines[i].n; k++)
-			if (plot_point_ok(p, p->lines[i].x[k], p->lines[i].y[k])) {
-				*lo = fmin(*lo, p->lines[i].y[k]);
-				*hi = fmax(*hi, p->lines[i].y[k]);
+		for (size_t k = 0; k < p->lines[i]->n; k++)
+			if (plot_point_ok(p, p->lines[i]->x[k], p->lines[i]->y[k])) {
+				*lo = fmin(*lo, p->lines[i]->y[k]);
+				*hi = fmax(*hi, p->lines[i]->y[k]);
 			}
 }
 
@@ -86,8 +87,8 @@ static bool plot_integer_x(const struct plot *p)
 {
 	double lo = INFINITY, hi = -INFINITY;
 	for (size_t i = 0; i < p->nlines; i++)
-		for (size_t k = 0; k < p->lines[i].n; k++) {
-			double x = p->lines[i].x[k];
+		for (size_t k = 0; k < p->lines[i]->n; k++) {
+			double x = p->lines[i]->x[k];
 			if (x != floor(x))
 				return false;
 			lo = fmin(lo, x);
@@ -157,20 +158,20 @@ char *plot_script(const struct plot *p)
 	size_t nplotted = 0;
 	for (size_t i = 0; i < p->nlines; i++) {
 		fprintf(f, "$d%zu << EOD\n", i);
-		for (size_t k = 0; k < p->lines[i].n; k++)
-			if (plot_point_ok(p, p->lines[i].x[k], p->lines[i].y[k]))
-				fprintf(f, "%.17g %.17g\n", p->lines[i].x[k], p->lines[i].y[k]);
+		for (size_t k = 0; k < p->lines[i]->n; k++)
+			if (plot_point_ok(p, p->lines[i]->x[k], p->lines[i]->y[k]))
+				fprintf(f, "%.17g %.17g\n", p->lines[i]->x[k], p->lines[i]->y[k]);
 		fputs("EOD\n", f);
 	}
 	for (size_t i = 0; i < p->nlines; i++) {
 		bool any = false;
-		for (size_t k = 0; k < p->lines[i].n && !any; k++)
-			any = plot_point_ok(p, p->lines[i].x[k], p->lines[i].y[k]);
+		for (size_t k = 0; k < p->lines[i]->n && !any; k++)
+			any = plot_point_ok(p, p->lines[i]->x[k], p->lines[i]->y[k]);
 		if (!any)
 			continue;
 		fprintf(f, "%s$d%zu using 1:2 with %s lw 1.5 title ", nplotted++ ? ", \\\n     " : "plot ", i,
-			plot_style_name(p->lines[i].style));
-		plot_quote(f, p->lines[i].label);
+			plot_style_name(p->lines[i]->style));
+		plot_quote(f, p->lines[i]->label);
 	}
 	fputc('\n', f);
 	fclose(f);

@@ -32,7 +32,7 @@ struct plot {
 	double ymin, ymax;
 	int width, height;     /* pixels; 0 means 640x360 */
 	size_t nlines;
-	struct plot_line *lines;
+	struct plot_line **lines; /* pointers stay valid as lines are added */
 };
 
 void plot_init(struct plot *p, const char *title, const char *xlabel, const char *ylabel);
