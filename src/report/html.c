@@ -21,7 +21,13 @@ struct report_ctx {
 	const struct comparison *cmp;   /* labels */
 	const struct report_opts *o;
 	struct report_stats *stats;
+	struct strlist scripts;         /* graph i's script; its place is HTML_SLOT i */
 };
+
+/* Where graph i goes in the page until gnuplot has drawn it.  The bytes
+ * cannot come from data: html_esc drops control characters. */
+#define HTML_SLOT_OPEN '\x02'
+#define HTML_SLOT_CLOSE '\x03'
 
 static const char report_css[] =
 	"body{font-family:sans-serif;margin:1.5em auto;max-width:1250px;color:#222;background:#fff}"
@@ -47,7 +53,9 @@ static void html_esc(FILE *f, const char *s)
 		case '>': fputs("&gt;", f); break;
 		case '&': fputs("&amp;", f); break;
 		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
+		default:
+			if ((unsigned char)*s >= 0x20 || *s == '\n' || *s == '\t')
+				fputc(*s, f);
 		}
 	}
 }
@@ -60,6 +68,18 @@ static void html_td(FILE *f, const char *s)
 }
 
 /* ---- graphs ---- */
+
+static void html_figure(struct report_ctx *x, const char *script, const char *caption)
+{
+	fprintf(x->f, "<figure>%c%zu%c", HTML_SLOT_OPEN, x->scripts.n, HTML_SLOT_CLOSE);
+	strlist_add(&x->scripts, script);
+	if (caption) {
+		fputs("<figcaption>", x->f);
+		html_esc(x->f, caption);
+		fputs("</figcaption>", x->f);
+	}
+	fputs("</figure>\n", x->f);
+}
 
 static void html_plot(struct report_ctx *x, struct plot *p, const char *caption)
 {
@@ -75,25 +95,8 @@ static void html_plot(struct report_ctx *x, struct plot *p, const char *caption)
 			p->ymax = hi * 1.08;
 		}
 	}
-	char *script = plot_script(p), *svg, *why;
-	fputs("<figure>", x->f);
-	if (plot_render(script, &svg, &why) == 0) {
-		fputs(svg, x->f);
-		x->stats->graphs++;
-		free(svg);
-	} else {
-		fputs("<p class=\"error\">graph not drawn: ", x->f);
-		html_esc(x->f, why);
-		fputs("</p>", x->f);
-		x->stats->failed++;
-		free(why);
-	}
-	if (caption) {
-		fputs("<figcaption>", x->f);
-		html_esc(x->f, caption);
-		fputs("</figcaption>", x->f);
-	}
-	fputs("</figure>\n", x->f);
+	char *script = plot_script(p);
+	html_figure(x, script, caption);
 	free(script);
 }
 
@@ -198,27 +201,55 @@ static bool html_scaling_col(const char *name)
 	       !fnmatch("*cpus*", name, FNM_CASEFOLD);
 }
 
+/* A column that is a reference for the measurement (pft's "linear"). */
+static bool html_ideal_col(const char *name)
+{
+	return !fnmatch("linear*", name, FNM_CASEFOLD) || !fnmatch("ideal*", name, FNM_CASEFOLD);
+}
+
+/* The ideal for the primary column: the table's own reference column when
+ * it has one, else perfect scaling from the first row when x counts tasks. */
+static void html_table_ideal(struct plot *p, const struct run_case *c, const struct table *proto, long ideal,
+			     const char *label)
+{
+	const struct plot_line *l = p->lines[p->nlines - 1];
+	bool scaling = html_scaling_col(proto->cols[0]);
+	if (ideal < 0 && (!scaling || !l->n || l->x[0] <= 0))
+		return;
+	char *name = xasprintf("%s linear ideal", label);
+	struct plot_line *line = plot_add_line(p, name, PLOT_DASHED);
+	if (ideal >= 0)
+		html_table_line(line, c, proto->name, proto->cols[0], proto->cols[ideal]);
+	else
+		for (size_t k = 0; k < l->n; k++)
+			plot_point(line, l->x[k], l->y[0] * l->x[k] / l->x[0]);
+	free(name);
+}
+
 static void html_table_plots(struct report_ctx *x, const char *case_name, const struct table *proto)
 {
 	const char *xcol = proto->cols[0];
-	bool scaling = html_scaling_col(xcol);
+	long ideal = -1, primary = -1;
 	for (size_t col = 1; col < proto->ncols; col++) {
+		if (html_ideal_col(proto->cols[col]) && ideal < 0)
+			ideal = (long)col;
+		else if (primary < 0)
+			primary = (long)col;
+	}
+	for (size_t col = 1; col < proto->ncols; col++) {
+		if ((long)col == ideal)
+			continue;
 		struct plot p;
 		char *title = xasprintf("%s: %s by %s", case_name, proto->cols[col], xcol);
 		plot_init(&p, title, xcol, proto->cols[col]);
 		p.width = 560;
 		p.height = 320;
 		for (size_t r = 0; r < x->n; r++) {
+			const struct run_case *c = html_case(x->runs[r], case_name);
 			struct plot_line *l = plot_add_line(&p, x->cmp->labels[r], PLOT_LINESPOINTS);
-			html_table_line(l, html_case(x->runs[r], case_name), proto->name, xcol, proto->cols[col]);
-			if (scaling && l->n && l->x[0] > 0) {
-				/* Perfect scaling from the first row: y grows with x. */
-				char *label = xasprintf("%s linear ideal", x->cmp->labels[r]);
-				struct plot_line *ideal = plot_add_line(&p, label, PLOT_DASHED);
-				for (size_t k = 0; k < l->n; k++)
-					plot_point(ideal, l->x[k], l->y[0] * l->x[k] / l->x[0]);
-				free(label);
-			}
+			html_table_line(l, c, proto->name, xcol, proto->cols[col]);
+			if ((long)col == primary)
+				html_table_ideal(&p, c, proto, ideal, x->cmp->labels[r]);
 		}
 		char *caption = xasprintf("table '%s', mean of the passing iterations per row", proto->name);
 		html_plot(x, &p, caption);
@@ -357,20 +388,7 @@ static void html_map_plots(struct report_ctx *x, const char *case_name)
 		for (size_t m = 0; res && m < res->nmaps; m++) {
 			char *title = xasprintf("%s %s: %s", x->cmp->labels[r], case_name, res->maps[m].name);
 			char *script = plot_map_script(res->maps[m].pages, strlen(res->maps[m].pages), title, 360, 300);
-			char *svg, *why;
-			fputs("<figure>", x->f);
-			if (plot_render(script, &svg, &why) == 0) {
-				fputs(svg, x->f);
-				x->stats->graphs++;
-				free(svg);
-			} else {
-				fputs("<p class=\"error\">map not drawn: ", x->f);
-				html_esc(x->f, why);
-				fputs("</p>", x->f);
-				x->stats->failed++;
-				free(why);
-			}
-			fputs("</figure>\n", x->f);
+			html_figure(x, script, NULL);
 			free(script);
 			free(title);
 		}
@@ -653,6 +671,41 @@ static void html_page(struct report_ctx *x)
 	strlist_free(&cases);
 }
 
+/* Draw every graph with one gnuplot and put each in its slot. */
+static char *html_fill(const char *page, size_t len, const struct strlist *scripts, struct report_stats *stats,
+		       size_t *outlen)
+{
+	char **svgs = xcalloc(scripts->n + 1, sizeof(char *)), *why = NULL;
+	stats->graphs = plot_render_batch((const char *const *)scripts->v, scripts->n, svgs, &why);
+	stats->failed = scripts->n - stats->graphs;
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, outlen);
+	for (const char *p = page, *end = page + len; p < end;) {
+		const char *open = memchr(p, HTML_SLOT_OPEN, (size_t)(end - p));
+		if (!open) {
+			fwrite(p, 1, (size_t)(end - p), f);
+			break;
+		}
+		fwrite(p, 1, (size_t)(open - p), f);
+		char *close;
+		size_t i = strtoul(open + 1, &close, 10);
+		p = close + 1;
+		if (i < scripts->n && svgs[i]) {
+			fputs(svgs[i], f);
+		} else {
+			fputs("<p class=\"error\">graph not drawn: ", f);
+			html_esc(f, why ? why : "gnuplot drew nothing");
+			fputs("</p>", f);
+		}
+	}
+	fclose(f);
+	for (size_t i = 0; i < scripts->n; i++)
+		free(svgs[i]);
+	free(svgs);
+	free(why);
+	return buf;
+}
+
 static int report_mkdir(const char *dir)
 {
 	char *p = xstrdup(dir);
@@ -686,6 +739,10 @@ int report_write(const char *dir, const struct run *const *runs, size_t n, const
 	html_page(&x);
 	fclose(x.f);
 	compare_free(&cmp);
+	char *page = html_fill(buf, len, &x.scripts, stats, &len);
+	free(buf);
+	buf = page;
+	strlist_free(&x.scripts);
 	char *path = xasprintf("%s/index.html", dir);
 	int rc = vmr_write_atomic(path, buf, len, 0644);
 	if (rc < 0)
