@@ -502,6 +502,8 @@ int sandbox_status(json_t **out)
 	       *zram = json_array();
 	json_object_set_new(o, "state_dir", json_string(state_dir()));
 	DIR *d = opendir(state_dir());
+	if (!d && errno != ENOENT)
+		vmr_warn("cannot read state directory %s: %s (its journals are not shown)", state_dir(), strerror(errno));
 	if (d) {
 		struct dirent *de;
 		while ((de = readdir(d))) {
