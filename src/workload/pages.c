@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "core/util.h"
@@ -13,6 +14,9 @@
 int pages_open(struct pages_map *pm)
 {
 	pm->buf = NULL;
+	pm->vec = NULL;
+	pm->nvec = 0;
+	pm->private_anon = false;
 	pm->fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
 	if (pm->fd < 0)
 		return -errno;
@@ -25,12 +29,35 @@ void pages_close(struct pages_map *pm)
 	if (pm->fd >= 0)
 		close(pm->fd);
 	free(pm->buf);
+	free(pm->vec);
 	pm->fd = -1;
 	pm->buf = NULL;
+	pm->vec = NULL;
+}
+
+/* True when mincore says all n pages are resident. */
+static bool pages_all_resident(struct pages_map *pm, const void *addr, size_t n)
+{
+	if (pm->nvec < n) {
+		free(pm->vec);
+		pm->vec = xmalloc(n);
+		pm->nvec = n;
+	}
+	if (mincore((void *)addr, n * vmr_page_size(), pm->vec) < 0)
+		return false;
+	unsigned char all = 1;
+	for (size_t i = 0; i < n; i++)
+		all &= pm->vec[i];
+	return all & 1;
 }
 
 size_t pages_state(struct pages_map *pm, const void *addr, size_t n, char *state, size_t *swapped)
 {
+	if (pm->private_anon && pages_all_resident(pm, addr, n)) {
+		memset(state, '#', n);
+		*swapped = 0;
+		return n;
+	}
 	size_t present = 0, ps = vmr_page_size();
 	uint64_t first = (uintptr_t)addr / ps;
 	*swapped = 0;
