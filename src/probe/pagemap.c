@@ -47,6 +47,10 @@ static int maps_parse_line(struct maps_vma *v, const char *p, const char *end,
 		return -1;
 	}
 	probe_skip_space(&p, end);
+	if (memchr(p, '\0', (size_t)(end - p))) {
+		probe_err(err, lineno, "path holds a NUL byte");
+		return -1;
+	}
 	v->path = xmalloc((size_t)(end - p) + 1);
 	memcpy(v->path, p, (size_t)(end - p));
 	v->path[end - p] = '\0';

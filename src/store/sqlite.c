@@ -534,7 +534,7 @@ static int store_match(struct store *st, const char *sql, const char *arg, int64
 	return 0;
 }
 
-int store_resolve(struct store *st, const char *spec, int64_t *run_id)
+static int store_resolve_how(struct store *st, const char *spec, int64_t *run_id, bool quiet)
 {
 	int64_t ids[2];
 	int n;
@@ -542,7 +542,8 @@ int store_resolve(struct store *st, const char *spec, int64_t *run_id)
 		if (store_match(st, "SELECT id FROM runs ORDER BY started DESC, id DESC LIMIT 1", NULL, ids, &n) < 0)
 			return -1;
 		if (!n) {
-			vmr_err("last: no runs stored in %s", st->path);
+			if (!quiet)
+				vmr_err("last: no runs stored in %s", st->path);
 			return -1;
 		}
 		*run_id = ids[0];
@@ -565,11 +566,23 @@ int store_resolve(struct store *st, const char *spec, int64_t *run_id)
 		*run_id = ids[0];
 		return 0;
 	}
+	if (quiet)
+		return -1;
 	if (n > 1)
 		vmr_err("%s: more than one run has this name (use its id; see vmregress list)", spec);
 	else
 		vmr_err("%s: no such run in %s (see vmregress list)", spec, st->path);
 	return -1;
+}
+
+int store_resolve(struct store *st, const char *spec, int64_t *run_id)
+{
+	return store_resolve_how(st, spec, run_id, false);
+}
+
+int store_resolve_quiet(struct store *st, const char *spec, int64_t *run_id)
+{
+	return store_resolve_how(st, spec, run_id, true);
 }
 
 static json_t *store_col_json(sqlite3_stmt *s, int i)

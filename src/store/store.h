@@ -90,6 +90,9 @@ void run_info_free_array(struct run_info *runs, size_t n);
 /* RUN is an id, a unique name, a UUID, or "last".  0 or -1 after an error
  * naming it. */
 int store_resolve(struct store *st, const char *spec, int64_t *run_id);
+/* The same without a message: 0 when spec names exactly one run, else -1
+ * (database errors are still reported). */
+int store_resolve_quiet(struct store *st, const char *spec, int64_t *run_id);
 /* Load a whole run: info, env, suite text, cases and every stored iteration. */
 int store_load_run(struct store *st, int64_t run_id, struct run **out);
 void run_free(struct run *r);

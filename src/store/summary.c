@@ -172,10 +172,10 @@ static void summary_print_case(FILE *f, const struct case_summary *cs)
 				outcome_name(cs->c->iters[k].outcome), cs->c->iters[k].reason);
 	if (!cs->nmetrics)
 		return;
-	fprintf(f, "  %-28s %-10s %14s %12s %14s %14s\n", "metric", "unit", "mean", "stddev", "min", "max");
+	fprintf(f, "  %-32s %-10s %14s %12s %14s %14s\n", "metric", "unit", "mean", "stddev", "min", "max");
 	for (size_t i = 0; i < cs->nmetrics; i++) {
 		const struct metric_summary *m = &cs->m[i];
-		fprintf(f, "  %-28s %-10s %14.6g %12.4g %14.6g %14.6g\n", m->name, m->unit, m->mean, m->stddev,
+		fprintf(f, "  %-32s %-10s %14.6g %12.4g %14.6g %14.6g\n", m->name, m->unit, m->mean, m->stddev,
 			m->min, m->max);
 	}
 }
