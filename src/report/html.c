@@ -135,7 +135,10 @@ static void html_metric_plots(struct report_ctx *x, const char *case_name, const
 					plot_point(l, (double)(i + 1), mt->value);
 			}
 		}
-		html_plot(x, &p, NULL);
+		double lo, hi;
+		plot_yrange(&p, &lo, &hi);
+		if (lo < hi) /* a flat line says nothing the table does not */
+			html_plot(x, &p, NULL);
 		plot_free(&p);
 		free(title);
 	}
@@ -587,22 +590,56 @@ static void html_cmp_cell(FILE *f, const struct cmp_row *row, size_t i, enum cmp
 	fputs("</td>", f);
 }
 
-static void html_compare(struct report_ctx *x)
+static void html_compare_head(struct report_ctx *x, bool stat)
 {
-	const struct comparison *cmp = x->cmp;
-	fprintf(x->f, "<h2 id=\"compare\">%s</h2>\n", x->n > 1 ? "Comparison" : "Summary");
-	if (x->n > 1)
-		fprintf(x->f, "<p class=\"note\">Against the base run %s. Positive changes are better, negative worse; "
-			      "*change* is significant by Welch's t-test at alpha %g (shaded green when better, red "
-			      "when worse); ?change? has fewer than two iterations on a side.</p>\n",
-			cmp->labels[0], cmp->alpha);
-	fputs("<table><tr><th>stat</th><th>case</th><th>metric</th><th>unit</th>", x->f);
+	fprintf(x->f, "<table><tr>%s<th>case</th><th>metric</th><th>unit</th>", stat ? "<th>stat</th>" : "");
 	for (size_t r = 0; r < x->n; r++) {
 		fputs("<th>", x->f);
-		html_esc(x->f, cmp->labels[r]);
+		html_esc(x->f, x->cmp->labels[r]);
 		fputs("</th>", x->f);
 	}
 	fputs("</tr>\n", x->f);
+}
+
+/* One row per metric: the mean and its spread, the change and p. */
+static void html_compare_short(struct report_ctx *x)
+{
+	const struct comparison *cmp = x->cmp;
+	char mean[64], sd[64];
+	html_compare_head(x, false);
+	for (size_t k = 0; k < cmp->nrows; k++) {
+		const struct cmp_row *row = &cmp->rows[k];
+		fputs("<tr>", x->f);
+		html_td(x->f, row->case_name);
+		html_td(x->f, row->metric);
+		html_td(x->f, row->unit);
+		for (size_t r = 0; r < x->n; r++) {
+			const struct cmp_cell *c = &row->cells[r];
+			if (!c->present) {
+				fputs("<td class=\"num\">-</td>", x->f);
+				continue;
+			}
+			char open, close;
+			cmp_markers(c, CMP_STAT_MEAN, &open, &close);
+			fprintf(x->f, "<td class=\"num %s\">%s <small>&plusmn;%s</small>", r ? cmp_verdict_name(c->verdict) : "",
+				cmp_fmt_num(mean, sizeof(mean), c->s.mean), cmp_fmt_num(sd, sizeof(sd), c->s.stddev));
+			if (r && isfinite(c->change_pct))
+				fprintf(x->f, "<br>%c%+.2f%%%c", open, c->change_pct, close);
+			if (r && !c->w.too_few && isfinite(c->w.p))
+				fprintf(x->f, " <small>p=%.2g</small>", c->w.p);
+			fputs("</td>", x->f);
+		}
+		fputs("</tr>\n", x->f);
+	}
+	fputs("</table>\n", x->f);
+}
+
+/* Every statistic, as the text format has them. */
+static void html_compare_full(struct report_ctx *x)
+{
+	const struct comparison *cmp = x->cmp;
+	fputs("<details><summary>All statistics (Min, mean, Stddev, CoeffVar, Max)</summary>\n", x->f);
+	html_compare_head(x, true);
 	for (size_t k = 0; k < cmp->nrows; k++) {
 		const struct cmp_row *row = &cmp->rows[k];
 		for (int s = 0; s < CMP_NSTATS; s++) {
@@ -616,7 +653,21 @@ static void html_compare(struct report_ctx *x)
 			fputs("</tr>\n", x->f);
 		}
 	}
-	fputs("</table>\n", x->f);
+	fputs("</table></details>\n", x->f);
+}
+
+static void html_compare(struct report_ctx *x)
+{
+	const struct comparison *cmp = x->cmp;
+	fprintf(x->f, "<h2 id=\"compare\">%s</h2>\n", x->n > 1 ? "Comparison" : "Summary");
+	if (x->n > 1)
+		fprintf(x->f, "<p class=\"note\">Mean &plusmn; standard deviation per run, and the change against the base "
+			      "run %s: positive is better, negative worse. *change* is significant by Welch's t-test at "
+			      "alpha %g (shaded green when better, red when worse); ?change? has fewer than two iterations "
+			      "on a side.</p>\n",
+			cmp->labels[0], cmp->alpha);
+	html_compare_short(x);
+	html_compare_full(x);
 	if (cmp->left_out.n) {
 		fputs("<p>Left out of the comparison:</p><ul>\n", x->f);
 		for (size_t i = 0; i < cmp->left_out.n; i++) {

@@ -37,6 +37,40 @@ for want in 'Case fault-zero' 'fault-latency distribution (CDF)' 'pswpin over ti
 	grep -qF "$want" "$R/index.html" && ok "page has '$want'" || not_ok "page has '$want'"
 done
 
+# A real small run: two runs of the null workload stored in a fresh results
+# file, compared and reported straight from the store.
+DB=$T_TMP/results.db
+cat > "$T_TMP/tiny.ini" <<'INI'
+[global]
+iterations = 3
+no-sandbox = yes
+probe-period = 5ms
+monitor-interval = 50ms
+
+[spin]
+workload = null
+spin = 5ms
+INI
+run "$VMR" run "$T_TMP/tiny.ini" --db "$DB" --name spin5 --quiet
+expect_rc "a tiny null run is stored" 0
+sed -i 's/spin = 5ms/spin = 15ms/' "$T_TMP/tiny.ini"
+run "$VMR" run "$T_TMP/tiny.ini" --db "$DB" --name spin15 --quiet
+expect_rc "a second tiny run is stored" 0
+run "$VMR" compare spin5 last --db "$DB"
+expect_rc "compare of stored runs exits 0" 0
+expect_out "a changed case option is a setting that differs" '^  case\.spin\..*spin +5000000 +15000000$'
+expect_out "the workload's time is compared" '^Amean +spin +time +[0-9.]+ \( +0\.00%\)'
+expect_out "counters that never moved are named, not shown" "metrics of case 'spin' are zero in every run"
+R=$T_TMP/real
+run "$VMR" report spin5 spin15 --db "$DB" -o "$R" --json
+expect_rc "report of stored runs exits 0" 0
+graphs=$(jq -r .graphs <<< "$OUT" 2>/dev/null)
+n=$(svg_check "$R/index.html")
+[ "$n" = "$graphs" ] && [ "${graphs:-0}" -ge 3 ] && ok "real run: every graph is a non-empty inline SVG ($n)" \
+	|| not_ok "real run: every graph is a non-empty inline SVG (found $n, report says $graphs)"
+grep -qF 'spin: time per iteration' "$R/index.html" && ok "real run: the workload's metric is drawn" \
+	|| not_ok "real run: the workload's metric is drawn"
+
 # In a browser: no console errors, every graph in the DOM, pixels on screen.
 if ! command -v chromium >/dev/null; then
 	skip "report renders in headless chromium" "chromium not installed (scripts/deps installs it)"
