@@ -108,10 +108,30 @@ static const struct run_case *html_case(const struct run *r, const char *name)
 	return NULL;
 }
 
-/* Metric values per iteration, runs overlaid. */
+/* Whether a metric of a case changed significantly in some run. */
+static bool html_metric_significant(const struct report_ctx *x, const char *case_name, const char *metric)
+{
+	for (size_t i = 0; i < x->cmp->nrows; i++) {
+		const struct cmp_row *row = &x->cmp->rows[i];
+		if (strcmp(row->case_name, case_name) || strcmp(row->metric, metric))
+			continue;
+		for (size_t r = 1; r < x->cmp->nruns; r++)
+			if (row->cells[r].significant)
+				return true;
+	}
+	return false;
+}
+
+/* Metric values per iteration, runs overlaid: the workload's own first
+ * metrics (it reports them before the runner adds rusage and counters)
+ * and any that changed significantly, at most a dozen. */
 static void html_metric_plots(struct report_ctx *x, const char *case_name, const struct strlist *metrics)
 {
-	for (size_t m = 0; m < metrics->n; m++) {
+	size_t drawn = 0;
+	for (size_t m = 0; m < metrics->n && drawn < 12; m++) {
+		if (m >= 4 && !html_metric_significant(x, case_name, metrics->v[m]))
+			continue;
+		drawn++;
 		struct plot p;
 		const char *unit = "";
 		for (size_t r = 0; r < x->n; r++) {
@@ -378,6 +398,63 @@ static void html_series_plot(struct report_ctx *x, const char *case_name, const 
 	free(title);
 }
 
+/* The monitor records dozens of series per case; these are the ones worth
+ * a graph, each group on one plot with the runs overlaid. */
+static const struct html_series_group {
+	const char *title, *unit;
+	const char *names[3];
+} html_monitor_groups[] = {
+	{ "swap in and out", "pages per interval", { "vmstat.pswpin", "vmstat.pswpout" } },
+	{ "memory pressure (PSI)", "% of the interval stalled", { "pressure.some", "pressure.full" } },
+	{ "free memory", "bytes", { "meminfo.MemFree", "meminfo.MemAvailable" } },
+	{ "sandbox memory", "bytes", { "memcg.usage_bytes", "memcg.swap_bytes" } },
+	{ "reclaim scanning", "pages per interval", { "vmstat.pgscan_kswapd", "vmstat.pgscan_direct" } },
+};
+
+static bool html_monitor_series(const char *name)
+{
+	return !strncmp(name, "vmstat.", 7) || !strncmp(name, "meminfo.", 8) || !strncmp(name, "pressure.", 9) ||
+	       !strncmp(name, "memcg.", 6);
+}
+
+static void html_series_group(struct report_ctx *x, const char *case_name, const struct html_series_group *g)
+{
+	struct plot p;
+	char *title = xasprintf("%s: %s", case_name, g->title);
+	plot_init(&p, title, "seconds", g->unit);
+	p.width = 560;
+	p.height = 320;
+	for (size_t r = 0; r < x->n; r++)
+		for (size_t k = 0; k < ARRAY_SIZE(g->names) && g->names[k]; k++) {
+			const struct series *s = html_first_series(html_case(x->runs[r], case_name), g->names[k]);
+			if (!s)
+				continue;
+			char *label = xasprintf("%s %s", x->cmp->labels[r], strchr(g->names[k], '.') + 1);
+			struct plot_line *l = plot_add_line(&p, label, PLOT_LINES);
+			for (size_t i = 0; i < s->n; i++)
+				plot_point(l, s->t[i], s->v[i]);
+			free(label);
+		}
+	html_plot(x, &p, "monitor, first iteration per run");
+	plot_free(&p);
+	free(title);
+}
+
+static void html_series_plots(struct report_ctx *x, const char *case_name, const struct strlist *series)
+{
+	size_t monitor = 0;
+	for (size_t i = 0; i < series->n; i++) {
+		if (html_monitor_series(series->v[i]))
+			monitor++;
+		else
+			html_series_plot(x, case_name, series->v[i]);
+	}
+	if (!monitor)
+		return;
+	for (size_t g = 0; g < ARRAY_SIZE(html_monitor_groups); g++)
+		html_series_group(x, case_name, &html_monitor_groups[g]);
+}
+
 static void html_map_plots(struct report_ctx *x, const char *case_name)
 {
 	if (!x->o->graphs)
@@ -483,8 +560,7 @@ static void html_case_section(struct report_ctx *x, const char *case_name, size_
 		html_table_plots(x, case_name, protos[i]);
 	for (size_t i = 0; i < hists.n; i++)
 		html_hist_plot(x, case_name, hists.v[i]);
-	for (size_t i = 0; i < series.n; i++)
-		html_series_plot(x, case_name, series.v[i]);
+	html_series_plots(x, case_name, &series);
 	html_map_plots(x, case_name);
 	html_metric_plots(x, case_name, &metrics);
 	fputs("</div>\n", x->f);

@@ -318,7 +318,7 @@ static const char *compare_env_lookup(const struct strlist *keys, const struct s
 static bool compare_env_volatile(const char *key)
 {
 	static const char *const globs[] = { "*uptime*", "*boot_id*", "*MemFree*", "*MemAvailable*",
-					     "*mem_free*", "*mem_available*", "*loadavg*" };
+					     "*mem_free*", "*mem_available*", "*loadavg*", "*used_bytes*" };
 	for (size_t i = 0; i < ARRAY_SIZE(globs); i++)
 		if (fnmatch(globs[i], key, FNM_CASEFOLD) == 0)
 			return true;

@@ -32,7 +32,7 @@ grep -q 'sysctl.vm.page-cluster</td><td>3</td><td>0</td>' "$R/index.html" && ok 
 	|| not_ok "environment diff in the page"
 grep -q 'class="num improved">1013486469.20 \*+17.57%\*' "$R/index.html" && ok "significant improvement marked" \
 	|| not_ok "significant improvement marked"
-for want in 'Case fault-zero' 'fault-latency distribution (CDF)' 'pswpin over time' 'pc0 fault-zero: pass2' \
+for want in 'Case fault-zero' 'fault-latency distribution (CDF)' 'fault-zero: swap in and out' 'fault-zero: memory pressure (PSI)' 'fault-zero: free memory' 'pc0 fault-zero: pass2' \
 	    'access-time over the trace' 'faults_per_sec by tasks' 'linear ideal' '<title>page-cluster 3 against 0</title>'; do
 	grep -qF "$want" "$R/index.html" && ok "page has '$want'" || not_ok "page has '$want'"
 done
