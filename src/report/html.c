@@ -388,8 +388,8 @@ static void html_series_plot(struct report_ctx *x, const char *case_name, const 
 	p.width = 560;
 	p.height = 320;
 	for (size_t r = 0; r < x->n; r++) {
-		struct plot_line *l = plot_add_line(&p, x->cmp->labels[r], PLOT_LINES);
 		const struct series *s = html_first_series(html_case(x->runs[r], case_name), name);
+		struct plot_line *l = plot_add_line(&p, x->cmp->labels[r], s && s->n <= 25 ? PLOT_LINESPOINTS : PLOT_LINES);
 		for (size_t k = 0; s && k < s->n; k++)
 			plot_point(l, s->t[k], s->v[k]);
 	}
@@ -430,12 +430,15 @@ static void html_series_group(struct report_ctx *x, const char *case_name, const
 			if (!s)
 				continue;
 			char *label = xasprintf("%s %s", x->cmp->labels[r], strchr(g->names[k], '.') + 1);
-			struct plot_line *l = plot_add_line(&p, label, PLOT_LINES);
+			struct plot_line *l = plot_add_line(&p, label, s->n <= 25 ? PLOT_LINESPOINTS : PLOT_LINES);
 			for (size_t i = 0; i < s->n; i++)
 				plot_point(l, s->t[i], s->v[i]);
 			free(label);
 		}
-	html_plot(x, &p, "monitor, first iteration per run");
+	double lo, hi;
+	plot_yrange(&p, &lo, &hi);
+	if (lo != 0 || hi != 0) /* nothing swapped or scanned: the tables say so */
+		html_plot(x, &p, "monitor, first iteration per run");
 	plot_free(&p);
 	free(title);
 }
@@ -757,10 +760,12 @@ static void html_compare(struct report_ctx *x)
 
 /* ---- the page ---- */
 
-static void html_case_names(const struct run *const *runs, size_t n, struct strlist *out)
+static void html_case_names(const struct run *const *runs, size_t n, const char *glob, struct strlist *out)
 {
 	for (size_t r = 0; r < n; r++)
 		for (size_t c = 0; c < runs[r]->ncases; c++) {
+			if (glob && fnmatch(glob, runs[r]->cases[c].name, 0))
+				continue;
 			size_t j = 0;
 			while (j < out->n && strcmp(out->v[j], runs[r]->cases[c].name))
 				j++;
@@ -778,7 +783,7 @@ static void html_page(struct report_ctx *x)
 	html_esc(x->f, title);
 	fputs("</h1>\n", x->f);
 	struct strlist cases = { 0 };
-	html_case_names(x->runs, x->n, &cases);
+	html_case_names(x->runs, x->n, x->o->cases, &cases);
 	fputs("<p>Contents: <a href=\"#runs\">runs</a> · <a href=\"#env\">environment</a> · "
 	      "<a href=\"#compare\">comparison</a>", x->f);
 	for (size_t i = 0; i < cases.n; i++) {
@@ -858,7 +863,7 @@ int report_write(const char *dir, const struct run *const *runs, size_t n, const
 	if (report_mkdir(dir) < 0)
 		return -1;
 	struct comparison cmp;
-	compare_runs(runs, n, &(struct compare_opts){ .alpha = o->alpha }, &cmp);
+	compare_runs(runs, n, &(struct compare_opts){ .alpha = o->alpha, .cases = o->cases }, &cmp);
 	char *buf = NULL;
 	size_t len = 0;
 	struct report_ctx x = { .f = open_memstream(&buf, &len), .runs = runs, .n = n, .cmp = &cmp, .o = o,

@@ -144,3 +144,7 @@ expect_rc "unknown case exits 2" 2
 run "$VMR" plot-map "$B:fault-zero"
 expect_rc "plot-map without -o exits 2" 2
 [ ! -e "$T_TMP/x.svg" ] && ok "nothing written after plot-map errors" || not_ok "nothing written after plot-map errors"
+run "$VMR" report "$A" "$B" -o "$T_TMP/r6" --cases 'reread*' --no-graphs
+expect_rc "report --cases exits 0" 0
+grep -q 'Case reread' "$T_TMP/r6/index.html" && ! grep -q 'Case fault-zero' "$T_TMP/r6/index.html" \
+	&& ok "report --cases shows only matching cases" || not_ok "report --cases shows only matching cases"
