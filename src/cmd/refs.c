@@ -7,7 +7,6 @@
 #include "cmd/cmd.h"
 #include "core/util.h"
 #include "refs/gen.h"
-#include "refs/prng.h"
 #include "refs/record.h"
 #include "refs/stats.h"
 #include "refs/trace.h"
@@ -174,14 +173,7 @@ static int refs_randomize_cmd(struct refs_cmd *o, char **pos, int npos)
 	if (refs_out_init(&out, &h) < 0)
 		goto close_trace;
 	memcpy(out.body, t.refs, h.references * 4);
-	struct prng r;
-	prng_seed(&r, h.seed);
-	for (uint64_t i = h.references; i > 1; i--) {
-		uint64_t j = prng_below_exact(&r, i);
-		uint32_t tmp = out.body[i - 1];
-		out.body[i - 1] = out.body[j];
-		out.body[j] = tmp;
-	}
+	refs_shuffle(out.body, h.references, h.seed);
 	rc = refs_out_write(&out, o->output) < 0 ? VMR_EXIT_CANNOT : VMR_EXIT_OK;
 	refs_out_free(&out);
 close_trace:

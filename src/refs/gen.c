@@ -457,3 +457,15 @@ void refs_generate(uint32_t *out, uint64_t pages, uint64_t refs, enum refs_patte
 		gen_one(g, pat, out, refs);
 	free(g);
 }
+
+void refs_shuffle(uint32_t *v, uint64_t n, uint64_t seed)
+{
+	struct prng r;
+	prng_seed(&r, seed);
+	for (uint64_t i = n; i > 1; i--) {
+		uint64_t j = prng_below_exact(&r, i);
+		uint32_t t = v[i - 1];
+		v[i - 1] = v[j];
+		v[j] = t;
+	}
+}

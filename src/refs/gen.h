@@ -78,4 +78,8 @@ void refs_gen_describe(enum refs_pattern pat, const struct refs_params *p, char 
 void refs_generate(uint32_t *out, uint64_t pages, uint64_t refs, enum refs_pattern pat,
 		   const struct refs_params *p, uint64_t seed);
 
+/* Shuffle v[0..n) in place (Fisher-Yates from the end, j =
+ * prng_below_exact(i + 1)): the same multiset, an order fixed by the seed. */
+void refs_shuffle(uint32_t *v, uint64_t n, uint64_t seed);
+
 #endif

@@ -1,12 +1,17 @@
 #include "refs/record.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <linux/perf_event.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -18,6 +23,8 @@
 #define PM_PFN_MASK ((1ull << 55) - 1)
 #define IDLE_BITMAP "/sys/kernel/mm/page_idle/bitmap"
 #define SCAN_CHUNK 1024
+#define PERF_RING_PAGES 256 /* data pages per thread: 64k faults per interval */
+#define MAX_THREADS 256
 
 struct vec {
 	uint64_t *v;
@@ -38,8 +45,117 @@ struct rec {
 	int method;
 	int pagemap_fd, idle_fd, clear_fd;
 	struct vec prev, vpn, ent, all;
-	uint64_t samples;
+	uint64_t samples, lost;
+	size_t nperf;
+	struct rec_perf {
+		int fd;
+		void *ring;
+		size_t ring_len;
+	} perf[MAX_THREADS];
 };
+
+/* ---- page faults through a software perf event per thread ---- */
+
+static int rec_perf_open_one(struct rec *r, int tid)
+{
+	struct perf_event_attr a = {
+		.type = PERF_TYPE_SOFTWARE,
+		.size = sizeof(a),
+		.config = PERF_COUNT_SW_PAGE_FAULTS,
+		.sample_period = 1,
+		.sample_type = PERF_SAMPLE_ADDR,
+		.disabled = 1,
+	};
+	int fd = (int)syscall(SYS_perf_event_open, &a, tid, -1, -1, PERF_FLAG_FD_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	size_t len = (PERF_RING_PAGES + 1) * vmr_page_size();
+	void *ring = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (ring == MAP_FAILED) {
+		close(fd);
+		return -1;
+	}
+	r->perf[r->nperf++] = (struct rec_perf){ fd, ring, len };
+	return 0;
+}
+
+static int rec_perf_open(struct rec *r)
+{
+	char path[64];
+	snprintf(path, sizeof(path), "/proc/%d/task", (int)r->cfg->pid);
+	DIR *d = opendir(path);
+	if (!d)
+		return -1;
+	struct dirent *e;
+	while ((e = readdir(d)) && r->nperf < MAX_THREADS) {
+		if (e->d_name[0] == '.')
+			continue;
+		if (rec_perf_open_one(r, atoi(e->d_name)) < 0 && errno != ESRCH) {
+			closedir(d);
+			return -1;
+		}
+	}
+	closedir(d);
+	for (size_t i = 0; i < r->nperf; i++)
+		ioctl(r->perf[i].fd, PERF_EVENT_IOC_ENABLE, 0);
+	return r->nperf ? 0 : -1;
+}
+
+static void rec_perf_drain_one(struct rec *r, struct rec_perf *p)
+{
+	struct perf_event_mmap_page *meta = p->ring;
+	unsigned char *data = (unsigned char *)p->ring + vmr_page_size();
+	uint64_t size = PERF_RING_PAGES * vmr_page_size(), ps = vmr_page_size();
+	uint64_t head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE), tail = meta->data_tail;
+	while (tail + sizeof(struct perf_event_header) <= head) {
+		unsigned char rec[64];
+		struct perf_event_header h;
+		for (size_t i = 0; i < sizeof(h); i++)
+			((unsigned char *)&h)[i] = data[(tail + i) % size];
+		if (h.size < sizeof(h) || tail + h.size > head)
+			break;
+		size_t n = h.size < sizeof(rec) ? h.size : sizeof(rec);
+		for (size_t i = 0; i < n; i++)
+			rec[i] = data[(tail + i) % size];
+		uint64_t v;
+		memcpy(&v, rec + sizeof(h), 8);
+		if (h.type == PERF_RECORD_SAMPLE && n >= sizeof(h) + 8)
+			vec_push(&r->all, v / ps);
+		else if (h.type == PERF_RECORD_LOST && n >= sizeof(h) + 16)
+			r->lost += ((uint64_t *)(void *)(rec + sizeof(h)))[1];
+		tail += h.size;
+	}
+	__atomic_store_n(&meta->data_tail, tail, __ATOMIC_RELEASE);
+}
+
+static void rec_perf_drain(struct rec *r)
+{
+	for (size_t i = 0; i < r->nperf; i++)
+		rec_perf_drain_one(r, &r->perf[i]);
+}
+
+/* Whether soft-dirty bits work here: clear our own, write a page, look. */
+static int rec_soft_dirty_works(void)
+{
+	int ok = 0, fd = open("/proc/self/clear_refs", O_WRONLY | O_CLOEXEC);
+	int pm = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+	volatile char *p = mmap(NULL, vmr_page_size(), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (fd >= 0 && pm >= 0 && p != MAP_FAILED) {
+		p[0] = 1;
+		uint64_t e = 0;
+		if (write(fd, "4", 1) == 1) {
+			p[0] = 2;
+			ok = pread(pm, &e, 8, (off_t)((uintptr_t)p / vmr_page_size() * 8)) == 8 && (e & PM_SOFT_DIRTY);
+		}
+	}
+	if (p != MAP_FAILED)
+		munmap((void *)p, vmr_page_size());
+	if (fd >= 0)
+		close(fd);
+	if (pm >= 0)
+		close(pm);
+	return ok;
+}
 
 static int rec_vma_wanted(const char *line, uint64_t *start, uint64_t *end)
 {
@@ -144,15 +260,24 @@ static int rec_open(struct rec *r)
 		vmr_err("refs record: --pid %d: no such process", pid);
 		return -1;
 	}
+	r->method = r->cfg->method;
+	if (r->method == REFS_REC_AUTO)
+		r->method = access(IDLE_BITMAP, R_OK | W_OK) == 0 ? REFS_REC_IDLE
+			    : rec_soft_dirty_works()              ? REFS_REC_SOFT_DIRTY
+								  : REFS_REC_FAULTS;
+	if (r->method == REFS_REC_FAULTS) {
+		if (rec_perf_open(r) < 0) {
+			vmr_errno("refs record: cannot sample page faults of --pid %d with perf", pid);
+			return errno == ESRCH || errno == ENOENT ? -1 : -2;
+		}
+		return 0;
+	}
 	snprintf(path, sizeof(path), "/proc/%d/pagemap", pid);
 	r->pagemap_fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (r->pagemap_fd < 0) {
 		vmr_errno("refs record: cannot open %s", path);
 		return errno == ENOENT ? -1 : -2;
 	}
-	r->method = r->cfg->method;
-	if (r->method == REFS_REC_AUTO)
-		r->method = access(IDLE_BITMAP, R_OK | W_OK) == 0 ? REFS_REC_IDLE : REFS_REC_SOFT_DIRTY;
 	if (r->method == REFS_REC_IDLE) {
 		r->idle_fd = open(IDLE_BITMAP, O_RDWR | O_CLOEXEC);
 		if (r->idle_fd < 0) {
@@ -160,6 +285,10 @@ static int rec_open(struct rec *r)
 			return -2;
 		}
 		return 0;
+	}
+	if (!rec_soft_dirty_works()) {
+		vmr_err("refs record: soft-dirty bits are not available (a kernel without CONFIG_MEM_SOFT_DIRTY)");
+		return -2;
 	}
 	snprintf(path, sizeof(path), "/proc/%d/clear_refs", pid);
 	r->clear_fd = open(path, O_WRONLY | O_CLOEXEC);
@@ -178,6 +307,10 @@ static void rec_close(struct rec *r)
 		close(r->idle_fd);
 	if (r->clear_fd >= 0)
 		close(r->clear_fd);
+	for (size_t i = 0; i < r->nperf; i++) {
+		munmap(r->perf[i].ring, r->perf[i].ring_len);
+		close(r->perf[i].fd);
+	}
 	free(r->prev.v);
 	free(r->vpn.v);
 	free(r->ent.v);
@@ -191,8 +324,28 @@ static void rec_sleep_until(uint64_t t_ns)
 		;
 }
 
+static int rec_process_alive(const struct rec *r)
+{
+	return kill(r->cfg->pid, 0) == 0 || errno != ESRCH;
+}
+
+static int rec_loop_faults(struct rec *r)
+{
+	uint64_t t0 = vmr_now_ns(), next = t0;
+	while (next - t0 < r->cfg->duration_ns && rec_process_alive(r)) {
+		next += r->cfg->interval_ns;
+		rec_sleep_until(next);
+		rec_perf_drain(r);
+		r->samples++;
+	}
+	rec_perf_drain(r);
+	return 0;
+}
+
 static int rec_loop(struct rec *r)
 {
+	if (r->method == REFS_REC_FAULTS)
+		return rec_loop_faults(r);
 	if (rec_scan(r) < 0) {
 		vmr_err("refs record: --pid %d: the process exited", (int)r->cfg->pid);
 		return -1;
@@ -259,10 +412,11 @@ static int rec_build(struct rec *r, struct refs_out *out)
 	}
 	struct refs_header h = { .page_size = (uint32_t)vmr_page_size(), .flags = REFS_FLAG_SAMPLED,
 				 .pages = nu, .references = r->all.n };
-	snprintf(h.desc, sizeof(h.desc), "recorded pid=%d comm=%s method=%s interval=%s duration=%s samples=%" PRIu64,
-		 (int)r->cfg->pid, comm, r->method == REFS_REC_IDLE ? "idle" : "soft-dirty",
-		 units_format_time(iv, sizeof(iv), r->cfg->interval_ns),
-		 units_format_time(du, sizeof(du), r->cfg->duration_ns), r->samples);
+	static const char *const names[] = { "auto", "idle", "soft-dirty", "faults" };
+	snprintf(h.desc, sizeof(h.desc),
+		 "recorded pid=%d comm=%s method=%s interval=%s duration=%s samples=%" PRIu64 " lost=%" PRIu64,
+		 (int)r->cfg->pid, comm, names[r->method], units_format_time(iv, sizeof(iv), r->cfg->interval_ns),
+		 units_format_time(du, sizeof(du), r->cfg->duration_ns), r->samples, r->lost);
 	int rc = refs_out_init(out, &h);
 	if (rc == 0)
 		for (size_t i = 0; i < r->all.n; i++)

@@ -5,15 +5,23 @@
  *  - idle page tracking (/sys/kernel/mm/page_idle/bitmap, where the kernel
  *    has it): mark the process's present pages idle, and after the interval
  *    the pages no longer idle were read or written;
- *  - otherwise soft-dirty bits: write 4 to /proc/PID/clear_refs, and after
- *    the interval the pages whose pagemap entry has the soft-dirty bit (55)
- *    were written.  Reads of pages already present are not seen.
- * Either way, pages that became present during the interval were faulted in,
- * hence referenced.  Each sample appends its referenced pages in address
- * order; the trace's page index is a page's rank among every page the
- * recording saw, so the replay region is as small as the pages touched.
- * The header is flagged sampled: the order within an interval and repeated
- * references within it are lost. */
+ *  - soft-dirty bits (where the kernel has them): write 4 to
+ *    /proc/PID/clear_refs, and after the interval the pages whose pagemap
+ *    entry has the soft-dirty bit (55) were written.  Reads of pages already
+ *    present are not seen.
+ *  With both, pages that became present during the interval were faulted
+ *  in, hence referenced; each sample appends its referenced pages in
+ *  address order.
+ *  - otherwise page faults: a software perf event per thread samples every
+ *    page fault with its address (PERF_SAMPLE_ADDR), in order.  Only
+ *    references that fault are seen (first touches, swap-ins, refaults of
+ *    reclaimed pages): that is the process's paging behaviour, which is
+ *    what a replay under memory pressure exercises.
+ * The trace's page index is a page's rank among every page the recording
+ * saw, so the replay region is as small as the pages touched.  The header
+ * is flagged sampled and its description names the method: references
+ * that were not seen (and, with the first two, the order within an
+ * interval) are lost. */
 #ifndef VMR_RECORD_H
 #define VMR_RECORD_H
 
@@ -23,12 +31,13 @@
 #include "refs/trace.h"
 
 enum refs_record_method {
-	REFS_REC_AUTO,        /* idle page tracking where present, else soft-dirty */
+	REFS_REC_AUTO,        /* the first that works: idle, soft-dirty, faults */
 	REFS_REC_IDLE,
 	REFS_REC_SOFT_DIRTY,
+	REFS_REC_FAULTS,
 };
 
-#define REFS_REC_METHODS "auto|idle|soft-dirty"
+#define REFS_REC_METHODS "auto|idle|soft-dirty|faults"
 
 struct refs_record_cfg {
 	pid_t pid;

@@ -67,8 +67,9 @@ static uint32_t refs_crc(uint32_t crc, const unsigned char *p, size_t len)
 	return crc;
 }
 
-static uint32_t refs_checksum(const unsigned char *buf, size_t len)
+uint32_t refs_checksum(const void *image, size_t len)
 {
+	const unsigned char *buf = image;
 	uint32_t crc = (uint32_t)crc32(0, Z_NULL, 0);
 	crc = refs_crc(crc, buf, OFF_CHECKSUM);
 	return refs_crc(crc, buf + OFF_CHECKSUM + 4, len - OFF_CHECKSUM - 4);
@@ -128,9 +129,6 @@ static int refs_parse_fields(const struct refs_header *h, const unsigned char *p
 		return refs_bad(err, errlen, "corrupt header: a region of 0 pages");
 	if (h->pages > REFS_MAX_PAGES)
 		return refs_bad(err, errlen, "too large: %" PRIu64 " pages (at most %llu)", h->pages, REFS_MAX_PAGES);
-	if (h->references > REFS_MAX_REFERENCES)
-		return refs_bad(err, errlen, "too large: %" PRIu64 " references (at most %llu)", h->references,
-				REFS_MAX_REFERENCES);
 	size_t dl = strlen(h->desc);
 	if (dl != get32(p, OFF_DESC_LEN))
 		return refs_bad(err, errlen, "corrupt header: the description holds a NUL byte");
@@ -167,8 +165,9 @@ int refs_parse(const void *buf, size_t len, unsigned flags, struct refs_header *
 	size_t hl = 0;
 	if (refs_parse_fixed(p, len, h, &hl, err, errlen) < 0)
 		return -1;
-	if (refs_parse_fields(h, p, hl, err, errlen) < 0)
-		return -1;
+	if (h->references > REFS_MAX_REFERENCES)
+		return refs_bad(err, errlen, "too large: %" PRIu64 " references (at most %llu)", h->references,
+				REFS_MAX_REFERENCES);
 	uint64_t want = h->references * 4, have = len - hl;
 	if (have < want)
 		return refs_bad(err, errlen, "truncated: the header says %" PRIu64 " references (%" PRIu64
@@ -182,6 +181,8 @@ int refs_parse(const void *buf, size_t len, unsigned flags, struct refs_header *
 			return refs_bad(err, errlen, "corrupted: checksum 0x%08" PRIx32 " does not match the contents "
 					"(0x%08" PRIx32 ")", h->checksum, c);
 	}
+	if (refs_parse_fields(h, p, hl, err, errlen) < 0)
+		return -1;
 	*body = (const uint32_t *)(p + hl);
 	return refs_parse_body(h, *body, err, errlen);
 }

@@ -63,6 +63,10 @@ static inline uint32_t refs_at(const uint32_t *refs, uint64_t i)
 	return le32toh(refs[i]);
 }
 
+/* The checksum of a whole file image (len >= 52): CRC-32 of every byte but
+ * the checksum field's four. */
+uint32_t refs_checksum(const void *image, size_t len);
+
 /* Options of refs_parse. */
 enum refs_parse_flags {
 	REFS_PARSE_NO_CHECKSUM = 1u << 0, /* skip the CRC (fuzzing reaches deeper) */
