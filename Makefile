@@ -14,7 +14,8 @@ CFLAGS  += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2 \
 LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm
 
 SRC      := $(sort $(wildcard src/*.c src/*/*.c))
-LIBSRC   := $(filter-out src/main.c,$(SRC))
+# Commands are wiring around main.c (cmd_print_json, the table): not library.
+LIBSRC   := $(filter-out src/main.c src/cmd/%.c,$(SRC))
 OBJ      := $(SRC:src/%.c=build/obj/%.o)
 LIBOBJ   := $(LIBSRC:src/%.c=build/obj/%.o)
 ASANOBJ  := $(SRC:src/%.c=build/asan/%.o)
