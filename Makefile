@@ -14,8 +14,9 @@ CFLAGS  += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2 \
 LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm
 
 SRC      := $(sort $(wildcard src/*.c src/*/*.c))
-# Commands are wiring around main.c (cmd_print_json, the table): not library.
-LIBSRC   := $(filter-out src/main.c src/cmd/%.c,$(SRC))
+# Unit tests and fuzz targets link the library: everything but the command
+# line (main.c and the command files, which call into main.c).
+LIBSRC   := $(filter-out src/main.c src/cmd/%,$(SRC))
 OBJ      := $(SRC:src/%.c=build/obj/%.o)
 LIBOBJ   := $(LIBSRC:src/%.c=build/obj/%.o)
 ASANOBJ  := $(SRC:src/%.c=build/asan/%.o)
