@@ -18,6 +18,7 @@
 
 #include "core/util.h"
 #include "probe/trace.h"
+#include "sandbox/journal.h"
 
 #define TRACE_BUFFER_KB "4096"     /* per CPU: seconds of reclaim events */
 #define TRACE_MNT_PREFIX "vmregress-tracefs-"
@@ -289,10 +290,18 @@ static void session_restore(struct trace_session *ts)
 	ts->undo = NULL;
 }
 
+/* Named like everything else vmregress makes on the host, after its owner
+ * and the owner's start time, so cleanup never mistakes a reused PID. */
 static int session_make_instance(struct trace_session *ts)
 {
-	static unsigned seq;
-	ts->inst_name = xasprintf("instances/" TRACE_INSTANCE_PREFIX "%d-%u", (int)getpid(), seq++);
+	static int seq;
+	struct journal_owner self;
+	char name[64];
+	int e = journal_self(&self);
+	if (e < 0)
+		return e;
+	journal_name(name, sizeof(name), &self, seq++);
+	ts->inst_name = xasprintf("instances/%s", name);
 	if (mkdirat(ts->root_fd, ts->inst_name, 0700) < 0 && errno != EEXIST)
 		return -errno;
 	ts->inst_fd = openat(ts->root_fd, ts->inst_name, O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -603,29 +612,34 @@ char *trace_settings_snapshot(void)
 	return s;
 }
 
-/* The pid in "vmregress-<pid>-<seq>" (instances) or
- * ".../vmregress-tracefs-<pid>-XXXXXX" (a private mount point). */
-static pid_t name_pid(const char *s, const char *prefix)
+/* The pid in ".../vmregress-tracefs-<pid>-XXXXXX", a private mount point. */
+static pid_t mount_pid(const char *s)
 {
-	const char *p = strstr(s, prefix);
+	const char *p = strstr(s, TRACE_MNT_PREFIX);
 	if (!p)
 		return 0;
-	p += strlen(prefix);
+	p += strlen(TRACE_MNT_PREFIX);
 	char *end;
 	long pid = strtol(p, &end, 10);
 	return end != p && *end == '-' && pid > 0 ? (pid_t)pid : 0;
 }
 
-static bool pid_alive(pid_t pid)
+static void cleanup_action(json_t *actions, const char *action, const char *what, const char *path, int pid,
+			   const char *error)
 {
-	return kill(pid, 0) == 0 || errno == EPERM;
+	json_t *o = json_pack("{s:s,s:s,s:s,s:s}", "action", action, "what", what, "path", path, "from", "orphan");
+	if (pid > 0)
+		json_object_set_new(o, "owner_pid", json_integer(pid));
+	if (error)
+		json_object_set_new(o, "error", json_string(error));
+	json_array_append_new(actions, o);
 }
 
-static int cleanup_mounts(bool verbose)
+static int cleanup_mounts(json_t *actions)
 {
 	FILE *f = fopen("/proc/self/mountinfo", "re");
 	char line[4096], mnt[1024];
-	int undone = 0;
+	int failed = 0;
 	if (!f)
 		return 0;
 	while (fgets(line, sizeof(line), f)) {
@@ -633,47 +647,56 @@ static int cleanup_mounts(bool verbose)
 		if (!sep || strncmp(sep + 3, "tracefs ", 8) ||
 		    sscanf(line, "%*s %*s %*s %*s %1023s", mnt) != 1)
 			continue;
-		pid_t pid = name_pid(mnt, TRACE_MNT_PREFIX);
-		if (!pid || pid_alive(pid) || umount2(mnt, MNT_DETACH) < 0)
+		pid_t pid = mount_pid(mnt);
+		if (!pid || kill(pid, 0) == 0 || errno != ESRCH)
 			continue;
-		rmdir(mnt);
-		if (verbose)
-			fprintf(stderr, "vmregress: unmounted tracefs left at %s\n", mnt);
-		undone++;
+		int e = umount2(mnt, MNT_DETACH) < 0 ? errno : 0;
+		if (!e)
+			rmdir(mnt);
+		cleanup_action(actions, e ? "failed" : "unmounted", "tracefs", mnt, pid, e ? strerror(e) : NULL);
+		failed |= e != 0;
 	}
 	fclose(f);
-	return undone;
+	return failed ? -1 : 0;
 }
 
-int trace_cleanup(bool verbose)
+static int cleanup_instances(int ifd, json_t *actions)
 {
-	int undone = cleanup_mounts(verbose);
+	DIR *d = fdopendir(ifd);
+	struct dirent *de;
+	int failed = 0;
+	if (!d) {
+		close(ifd);
+		return 0;
+	}
+	while ((de = readdir(d))) {
+		struct journal_owner o;
+		int seq;
+		if (journal_name_parse(de->d_name, NULL, &o, &seq) < 0 || journal_owner_alive(&o))
+			continue;
+		/* Removing an instance turns its events off and frees its
+		 * buffer; the host's own tracing settings were never touched. */
+		char *path = xasprintf("instances/%s", de->d_name);
+		int e = unlinkat(ifd, de->d_name, AT_REMOVEDIR) < 0 ? errno : 0;
+		cleanup_action(actions, e ? "failed" : "removed", "tracing instance", path, o.pid, e ? strerror(e) : NULL);
+		failed |= e != 0;
+		free(path);
+	}
+	closedir(d);
+	return failed ? -1 : 0;
+}
+
+int trace_cleanup_report(json_t *actions)
+{
+	int rc = cleanup_mounts(actions);
+	if (!vmr_is_root())
+		return rc;
 	int fd = tracefs_open();
 	if (fd < 0)
-		return errno == EPERM || errno == ENODEV ? undone : -1;
+		return rc; /* no tracefs: nothing of ours can be there */
 	int ifd = openat(fd, "instances", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = ifd >= 0 ? fdopendir(ifd) : NULL;
-	struct dirent *de;
-	while (d && (de = readdir(d))) {
-		pid_t pid = name_pid(de->d_name, TRACE_INSTANCE_PREFIX);
-		if (strncmp(de->d_name, TRACE_INSTANCE_PREFIX, strlen(TRACE_INSTANCE_PREFIX)) || !pid ||
-		    pid_alive(pid))
-			continue;
-		/* Removing an instance turns its events off and frees its buffer;
-		 * the host's own tracing settings were never touched. */
-		if (unlinkat(ifd, de->d_name, AT_REMOVEDIR) < 0) {
-			vmr_warn("cannot remove tracing instance %s: %s", de->d_name, strerror(errno));
-			continue;
-		}
-		if (verbose)
-			fprintf(stderr, "vmregress: removed tracing instance %s of dead process %d\n", de->d_name,
-				(int)pid);
-		undone++;
-	}
-	if (d)
-		closedir(d);
-	else if (ifd >= 0)
-		close(ifd);
+	if (ifd >= 0 && cleanup_instances(ifd, actions) < 0)
+		rc = -1;
 	close(fd);
-	return undone;
+	return rc;
 }

@@ -36,6 +36,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include <jansson.h>
+
 #include "core/hist.h"
 
 /* What to trace: a mask of these. */
@@ -204,12 +206,13 @@ char *trace_settings_snapshot(void);
 struct trace_resolved *trace_resolve_events(int events_dirfd, unsigned kinds, size_t *n);
 void trace_resolved_free(struct trace_resolved *r, size_t n);
 
-/* Remove instances left by vmregress processes that no longer run (and a
- * private tracefs mount a killed process left).  Returns how many things
- * were undone, or -1. */
-int trace_cleanup(bool verbose);
-
-/* The instance name for a pid: "vmregress-<pid>". */
-#define TRACE_INSTANCE_PREFIX "vmregress-"
+/* Remove tracing instances whose owner is gone (instances are named
+ * "vmregress-PID-START-SEQ" like the sandbox's cgroups, so a reused PID is
+ * never mistaken for the owner), and a private tracefs mount a killed
+ * process left.  Appends one object per thing done to actions, in the
+ * shape `vmregress cleanup` prints: {"action", "what", "path",
+ * "owner_pid", "from", "error"}.  Returns 0, or -1 when something could
+ * not be undone (its object has "error"). */
+int trace_cleanup_report(json_t *actions);
 
 #endif

@@ -251,9 +251,18 @@ static void check_kill9(const char *before)
 	waitpid(pid, NULL, 0);
 	CHECK(started, "kill -9: the victim was tracing");
 	char *mid = trace_settings_snapshot();
-	char *name = xasprintf("instance: " TRACE_INSTANCE_PREFIX "%d-", (int)pid);
+	char *name = xasprintf("instance: vmregress-%d-", (int)pid);
 	CHECK(mid && strstr(mid, name), "kill -9: its instance is left behind");
-	CHECK(trace_cleanup(false) >= 1, "kill -9: cleanup removed something");
+	json_t *actions = json_array();
+	int rc = trace_cleanup_report(actions);
+	bool removed = false;
+	size_t i;
+	json_t *a;
+	json_array_foreach(actions, i, a)
+		removed |= json_integer_value(json_object_get(a, "owner_pid")) == pid &&
+			   !strcmp(json_string_value(json_object_get(a, "action")), "removed");
+	CHECK(rc == 0 && removed, "kill -9: cleanup removed its instance");
+	json_decref(actions);
 	char *after = trace_settings_snapshot();
 	CHECK(after && !strcmp(before, after), "kill -9: after cleanup tracing settings are as before");
 	free(name);
