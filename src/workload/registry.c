@@ -2,7 +2,7 @@
 
 #include "workload/workload.h"
 
-extern const struct workload wl_null, wl_fault, wl_alloc, wl_reread, wl_mmap001, wl_mtest01;
+extern const struct workload wl_null, wl_fault, wl_alloc, wl_reread, wl_mmap001, wl_mtest01, wl_pft;
 
 const struct workload *const workloads[] = {
 	&wl_null,
@@ -11,6 +11,7 @@ const struct workload *const workloads[] = {
 	&wl_reread,
 	&wl_mmap001,
 	&wl_mtest01,
+	&wl_pft,
 	NULL,
 };
 
