@@ -154,6 +154,53 @@ static void add_timeline(struct result *r, const char *name, const struct trace_
 	}
 }
 
+static int table_col(const struct table *t, const char *name)
+{
+	for (size_t i = 0; i < t->ncols; i++)
+		if (!strcmp(t->cols[i], name))
+			return (int)i;
+	return -1;
+}
+
+static void stalls_in(const struct trace_stalls *t, uint64_t from, uint64_t to, double *n, double *ns)
+{
+	*n = *ns = 0;
+	for (size_t i = 0; i < t->n; i++)
+		if (t->v[i].start_ns >= from && t->v[i].start_ns < to) {
+			*n += 1;
+			*ns += (double)t->v[i].dur_ns;
+		}
+}
+
+/* Split stalls by the workload's passes when its "passes" table says when
+ * each pass started (start_ns, CLOCK_MONOTONIC: the trace clock) and how
+ * long it took (time_ns). */
+static void add_per_pass(const struct trace_stats *s, struct result *r)
+{
+	const struct table *passes = NULL;
+	for (size_t i = 0; i < r->ntables; i++)
+		if (!strcmp(r->tables[i].name, "passes"))
+			passes = &r->tables[i];
+	int cstart = passes ? table_col(passes, "start_ns") : -1, ctime = passes ? table_col(passes, "time_ns") : -1;
+	int cpass = passes ? table_col(passes, "pass") : -1;
+	if (cstart < 0 || ctime < 0)
+		return;
+	static const char *const cols[] = { "pass", "direct_stalls", "direct_stall_ns", "memcg_stalls", "memcg_stall_ns" };
+	struct table *t = result_table(r, "reclaim-stalls-per-pass", ARRAY_SIZE(cols), cols);
+	passes = NULL; /* result_table may have moved the tables */
+	for (size_t i = 0; i < r->ntables; i++)
+		if (!strcmp(r->tables[i].name, "passes"))
+			passes = &r->tables[i];
+	for (size_t row = 0; passes && row < passes->nrows; row++) {
+		const double *c = passes->cells + row * passes->ncols;
+		uint64_t from = (uint64_t)c[cstart], to = from + (uint64_t)c[ctime];
+		double out[5] = { cpass >= 0 ? c[cpass] : (double)row };
+		stalls_in(&s->pair[TRACE_PAIR_DIRECT].timeline, from, to, &out[1], &out[2]);
+		stalls_in(&s->pair[TRACE_PAIR_MEMCG].timeline, from, to, &out[3], &out[4]);
+		table_add_row(t, out);
+	}
+}
+
 static void add_info(const struct trace_stats *s, const struct trace_resolved *res, size_t nres,
 		     uint64_t dropped, json_t *skipped, struct result *r)
 {
@@ -192,7 +239,97 @@ void trace_stats_to_result(const struct trace_stats *s, const struct trace_resol
 		add_hist(r, hist_names[i], s->pair[i].hist);
 	add_timeline(r, "direct-reclaim-stalls", &s->pair[TRACE_PAIR_DIRECT].timeline, case_start_ns);
 	add_timeline(r, "memcg-reclaim-stalls", &s->pair[TRACE_PAIR_MEMCG].timeline, case_start_ns);
+	add_per_pass(s, r);
 	add_info(s, res, nres, dropped, skipped, r);
+}
+
+/* ---- the text report ---- */
+
+static void report_metric(FILE *f, const struct result *r, const char *name)
+{
+	const struct metric *m = result_find_metric(r, name);
+	char buf[64];
+	if (!m)
+		return;
+	if (!strcmp(m->unit, "ns"))
+		units_format_time(buf, sizeof(buf), (uint64_t)m->value);
+	else
+		snprintf(buf, sizeof(buf), "%.6g %s", m->value, m->unit);
+	fprintf(f, "  %-28s %s\n", name, buf);
+}
+
+static void report_hist(FILE *f, const struct result *r, const char *name)
+{
+	const struct named_hist *nh = result_find_hist(r, name);
+	char p50[32], p99[32], max[32];
+	if (!nh || !nh->h->count)
+		return;
+	units_format_time(p50, sizeof(p50), (uint64_t)hist_percentile(nh->h, 50));
+	units_format_time(p99, sizeof(p99), (uint64_t)hist_percentile(nh->h, 99));
+	units_format_time(max, sizeof(max), nh->h->max);
+	fprintf(f, "  %-28s p50 %s  p99 %s  max %s\n", name, p50, p99, max);
+}
+
+static void report_per_pass(FILE *f, const struct result *r)
+{
+	for (size_t i = 0; i < r->ntables; i++) {
+		const struct table *t = &r->tables[i];
+		if (strcmp(t->name, "reclaim-stalls-per-pass"))
+			continue;
+		fprintf(f, "\n  %6s %14s %14s %14s %14s\n", "pass", "direct stalls", "direct time", "memcg stalls",
+			"memcg time");
+		for (size_t row = 0; row < t->nrows; row++) {
+			const double *c = t->cells + row * t->ncols;
+			char d[32], m[32];
+			units_format_time(d, sizeof(d), (uint64_t)c[2]);
+			units_format_time(m, sizeof(m), (uint64_t)c[4]);
+			fprintf(f, "  %6.0f %14.0f %14s %14.0f %14s\n", c[0], c[1], d, c[3], m);
+		}
+	}
+}
+
+static void report_skipped(FILE *f, const struct result *r, const char *key)
+{
+	const char *name;
+	json_t *why;
+	json_object_foreach(json_object_get(r->info, key), name, why)
+		fprintf(f, "  %-28s skipped: %s\n", name, json_string_value(why));
+}
+
+void trace_hooks_report(FILE *f, const struct result *r)
+{
+	static const char *const names[] = {
+		"direct-reclaim-stalls", "direct-reclaim-stall-time", "memcg-reclaim-stalls",
+		"memcg-reclaim-stall-time", "kswapd-wakes", "kswapd-active-time", "reclaim-scanned-pages",
+		"reclaim-reclaimed-pages", "reclaim-scanned-per-stall", "reclaim-reclaimed-per-stall",
+		"reclaim-efficiency", "reclaim-writeback-pages", "page-faults-user", "filemap-added-pages",
+		"filemap-deleted-pages", "filemap-faults", "compaction-runs", "compaction-time",
+		"compaction-successes", "direct-compaction-stalls", "kcompactd-wakes", "trace-dropped-events",
+		"perf-page-faults", "perf-minor-faults", "perf-major-faults", "perf-context-switches",
+		"perf-cpu-migrations", "perf-task-clock", "perf-dtlb-read-misses",
+	};
+	bool traced = json_object_get(r->info, "trace") || json_object_get(r->info, "trace-skipped");
+	bool profiled = json_object_get(r->info, "profile-skipped") || json_object_get(r->info, "perf-unsupported") ||
+			result_find_metric(r, "perf-page-faults");
+	if (!traced && !profiled)
+		return;
+	fputs("\nInside the kernel\n", f);
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++)
+		report_metric(f, r, names[i]);
+	report_hist(f, r, "direct-reclaim-stall");
+	report_hist(f, r, "memcg-reclaim-stall");
+	report_hist(f, r, "compaction");
+	report_per_pass(f, r);
+	report_skipped(f, r, "trace-skipped");
+	report_skipped(f, r, "perf-unsupported");
+	report_skipped(f, r, "profile-skipped");
+	json_t *top = json_object_get(r->info, "profile-top-kernel-symbols"), *e;
+	size_t i;
+	if (json_array_size(top))
+		fputs("\n  top kernel symbols (perf record, cpu-clock)\n", f);
+	json_array_foreach(top, i, e)
+		fprintf(f, "  %6.2f%%  %s\n", json_real_value(json_object_get(e, "percent")),
+			json_string_value(json_object_get(e, "symbol")));
 }
 
 /* ---- the trace hook ---- */

@@ -20,6 +20,9 @@
  *   hists    direct-reclaim-stall, memcg-reclaim-stall, compaction (ns)
  *   series   direct-reclaim-stalls, memcg-reclaim-stalls: at each stall's
  *            start (s since the case started), its duration (ns)
+ *   table    reclaim-stalls-per-pass (pass, direct_stalls, direct_stall_ns,
+ *            memcg_stalls, memcg_stall_ns), when the workload's "passes"
+ *            table has start_ns (CLOCK_MONOTONIC) and time_ns columns
  *   info     "trace": events read, dropped, tracepoints used;
  *            "trace-skipped": {metric: why} for tracepoints the kernel lacks,
  *            or {"trace": why} when tracing cannot run here at all.
@@ -30,6 +33,7 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "core/options.h"
 #include "core/result.h"
@@ -57,6 +61,10 @@ struct trace_hooks *trace_hooks_new(const struct trace_cfg *cfg);
 /* The hooks to add to a runner_cfg (owned by th). */
 struct runner_hook *trace_hooks_list(struct trace_hooks *th, size_t *n);
 void trace_hooks_free(struct trace_hooks *th);
+
+/* The "Inside the kernel" section of a text report: what the hooks added
+ * to r (nothing when they added nothing).  A formatter: reads r only. */
+void trace_hooks_report(FILE *f, const struct result *r);
 
 /* Turn folded trace statistics into metrics, histograms, series and info
  * on r.  res lists the tracepoints found (a metric whose tracepoint is
