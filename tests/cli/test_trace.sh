@@ -98,3 +98,24 @@ expect_out "cleanup removed the tracing instance" "removed tracing instance inst
 after=$(snapshot)
 if [ "$before" = "$after" ]; then ok "tracing settings as before after kill -9 and cleanup"; else
 	not_ok "tracing settings as before after kill -9 and cleanup"; diff <(echo "$before") <(echo "$after") | sed 's/^/# /'; fi
+
+# Suite files take trace = and profile =; vmregress run stores what was traced.
+cat > "$T_TMP/traced.ini" <<'INI'
+[global]
+mem = 32M
+swap = file:64M
+[fault-zero]
+workload = fault
+level = zero
+passes = 1
+trace = reclaim
+INI
+run "$VMR" run "$T_TMP/traced.ini" --db "$T_TMP/r.db" --json -q
+expect_rc "run: a suite with trace = reclaim" 0
+check "run: the case's options echo trace = reclaim" jqe '.cases[0].options.trace.trace == "reclaim"' <<< "$OUT"
+check "run: the stored result has the stall metrics" jqe \
+	'.cases[0].results[0].metrics | map(select(.name == "memcg-reclaim-stalls" and .value > 0)) | length == 1' <<< "$OUT"
+printf '[c]\nworkload = null\ntrace = sometimes\n' > "$T_TMP/bad.ini"
+run "$VMR" run "$T_TMP/bad.ini" --db "$T_TMP/r.db"
+expect_rc "run: a bad trace = in a suite is a usage error" 2
+expect_err "run: the error names the file and line" "bad.ini:3: trace"
