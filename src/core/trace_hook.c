@@ -404,6 +404,7 @@ static int profile_hook_start(void *arg, pid_t child, struct sandbox *sb)
 	c->why_profile = perf_profile_supported();
 	if (!c->why_profile) {
 		const char *tmp = getenv("TMPDIR");
+		/* perf_cleanup_report looks for what a killed process left here */
 		if (perf_profile_start(&c->pp, child, tmp && *tmp ? tmp : "/tmp") < 0) {
 			c->pp = NULL;
 			c->why_profile = "perf record did not start (see the error above)";

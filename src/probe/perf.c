@@ -1,5 +1,6 @@
 /* perf_event_open counters on a workload child, and perf record profiles. */
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/perf_event.h>
@@ -347,4 +348,57 @@ json_t *perf_profile_stop(struct perf_profile *pp, size_t max)
 		vmr_warn("profile: perf report found no samples in %s", pp->data);
 	profile_free(pp);
 	return top;
+}
+
+/* ---- cleanup ---- */
+
+static const char *perf_tmpdir(void)
+{
+	const char *t = getenv("TMPDIR");
+	return t && *t ? t : "/tmp";
+}
+
+/* Remove one profile directory of a dead process: only the files perf and
+ * the profile made, then the directory (which fails if anything else is in
+ * it, and then stays). */
+static int perf_remove_dir(const char *dir)
+{
+	static const char *const files[] = { "perf.data", "perf.data.old", "ctl", "ack" };
+	for (size_t i = 0; i < ARRAY_SIZE(files); i++) {
+		char *p = xasprintf("%s/%s", dir, files[i]);
+		unlink(p);
+		free(p);
+	}
+	return rmdir(dir) < 0 ? -errno : 0;
+}
+
+int perf_cleanup_report(json_t *actions)
+{
+	const char *tmp = perf_tmpdir();
+	DIR *d = opendir(tmp);
+	struct dirent *de;
+	int rc = 0;
+	if (!d)
+		return 0;
+	while ((de = readdir(d))) {
+		static const char prefix[] = "vmregress-perf-";
+		char *end;
+		if (strncmp(de->d_name, prefix, sizeof(prefix) - 1))
+			continue;
+		long pid = strtol(de->d_name + sizeof(prefix) - 1, &end, 10);
+		if (pid <= 0 || *end != '-' || kill((pid_t)pid, 0) == 0 || errno != ESRCH)
+			continue;
+		char *path = xasprintf("%s/%s", tmp, de->d_name);
+		int e = perf_remove_dir(path);
+		json_t *o = json_pack("{s:s,s:s,s:s,s:s,s:i}", "action", e ? "failed" : "removed", "what",
+				      "profile directory", "path", path, "from", "orphan", "owner_pid", (int)pid);
+		if (e) {
+			json_object_set_new(o, "error", json_string(strerror(-e)));
+			rc = -1;
+		}
+		json_array_append_new(actions, o);
+		free(path);
+	}
+	closedir(d);
+	return rc;
 }

@@ -50,4 +50,9 @@ int perf_profile_start(struct perf_profile **pp, pid_t pid, const char *dir);
  * perf failed.  Frees pp. */
 json_t *perf_profile_stop(struct perf_profile *pp, size_t max);
 
+/* Remove profile directories (TMPDIR or /tmp, vmregress-perf-PID-*) whose
+ * process is gone, adding one action object each to actions (the shape
+ * `vmregress cleanup` prints).  0, or -1 when one could not be removed. */
+int perf_cleanup_report(json_t *actions);
+
 #endif

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "core/util.h"
+#include "probe/perf.h"
 #include "probe/trace.h"
 #include "sandbox/journal.h"
 
@@ -198,6 +199,7 @@ struct trace_undo {
 struct trace_session {
 	int root_fd;            /* tracefs */
 	int inst_fd;            /* instances/<name> */
+	int on_fd;              /* its tracing_on, open for the signal handler */
 	char *inst_name;
 	unsigned kinds;
 	struct trace_resolved *res;
@@ -308,7 +310,109 @@ static int session_make_instance(struct trace_session *ts)
 	return ts->inst_fd < 0 ? -errno : 0;
 }
 
-int trace_session_open(struct trace_session **out, unsigned kinds, char **why)
+/* ---- signals ----
+ *
+ * A signal that ends vmregress (SIGINT, SIGTERM, SIGHUP) must not leave an
+ * instance tracing: the handler turns each open session's tracing off,
+ * closes its files and removes its instance, with async-signal-safe calls
+ * only, then hands the signal on to the handler that was there before (the
+ * sandbox's, which undoes the sandbox and re-raises).  While this thread
+ * holds files of an instance open (setting it up or tearing it down) the
+ * signal waits for the section to end, because an open file keeps the
+ * instance from being removed; the reader thread's trace_pipe is closed by
+ * the handler and let go within one poll period.  An instance that is still
+ * busy after that stays, with tracing off, for `vmregress cleanup`. */
+
+#define TRACE_MAX_SESSIONS 8
+static const int trace_sigs[] = { SIGINT, SIGTERM, SIGHUP };
+static struct trace_session *volatile trace_live[TRACE_MAX_SESSIONS];
+static struct sigaction trace_old_sa[ARRAY_SIZE(trace_sigs)];
+static pid_t trace_handler_pid;
+static int trace_busy;
+static volatile sig_atomic_t trace_pending;
+
+static void trace_on_signal(int sig);
+
+static void trace_enter(void)
+{
+	__atomic_add_fetch(&trace_busy, 1, __ATOMIC_SEQ_CST);
+}
+
+static void trace_leave(void)
+{
+	if (__atomic_sub_fetch(&trace_busy, 1, __ATOMIC_SEQ_CST) == 0 && trace_pending)
+		trace_on_signal(trace_pending);
+}
+
+static void trace_undo_signal_safe(struct trace_session *ts)
+{
+	int on = ts->on_fd, pipe = ts->pipe_fd;
+	ts->on_fd = ts->pipe_fd = -1;
+	if (on >= 0) {
+		(void)!write(on, "0", 1);
+		close(on);
+	}
+	if (pipe >= 0)
+		close(pipe);
+	/* open files of the instance hold it; its O_PATH descriptor does not */
+	for (int tries = 0; tries < 40; tries++) {
+		if (unlinkat(ts->root_fd, ts->inst_name, AT_REMOVEDIR) == 0 || errno != EBUSY)
+			break;
+		struct timespec pause = { 0, 5000000 };
+		nanosleep(&pause, NULL);
+	}
+}
+
+static void trace_on_signal(int sig)
+{
+	size_t k = 0;
+	while (k < ARRAY_SIZE(trace_sigs) && trace_sigs[k] != sig)
+		k++;
+	if (getpid() == trace_handler_pid && __atomic_load_n(&trace_busy, __ATOMIC_SEQ_CST) > 0) {
+		trace_pending = sig;
+		return;
+	}
+	trace_pending = 0;
+	if (getpid() == trace_handler_pid)
+		for (int i = 0; i < TRACE_MAX_SESSIONS; i++) {
+			struct trace_session *ts = __atomic_exchange_n(&trace_live[i], NULL, __ATOMIC_SEQ_CST);
+			if (ts)
+				trace_undo_signal_safe(ts);
+		}
+	const struct sigaction *old = k < ARRAY_SIZE(trace_sigs) ? &trace_old_sa[k] : NULL;
+	if (old && old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN && !(old->sa_flags & SA_SIGINFO)) {
+		old->sa_handler(sig);
+		return;
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* Install the handler once per process, keeping whatever was there. */
+static void trace_install_signal_handler(void)
+{
+	if (trace_handler_pid == getpid())
+		return;
+	struct sigaction sa = { .sa_handler = trace_on_signal };
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < ARRAY_SIZE(trace_sigs); i++)
+		sigaddset(&sa.sa_mask, trace_sigs[i]);
+	for (size_t i = 0; i < ARRAY_SIZE(trace_sigs); i++)
+		sigaction(trace_sigs[i], &sa, &trace_old_sa[i]);
+	trace_handler_pid = getpid();
+}
+
+static void trace_register(struct trace_session *ts, bool add)
+{
+	for (int i = 0; i < TRACE_MAX_SESSIONS; i++) {
+		struct trace_session *want = add ? NULL : ts;
+		if (__atomic_compare_exchange_n(&trace_live[i], &want, add ? ts : NULL, false, __ATOMIC_SEQ_CST,
+						__ATOMIC_SEQ_CST))
+			return;
+	}
+}
+
+static int session_open(struct trace_session **out, unsigned kinds, char **why)
 {
 	*out = NULL;
 	*why = NULL;
@@ -317,7 +421,7 @@ int trace_session_open(struct trace_session **out, unsigned kinds, char **why)
 		return -2;
 	}
 	struct trace_session *ts = xcalloc(1, sizeof(*ts));
-	ts->inst_fd = ts->pipe_fd = -1;
+	ts->inst_fd = ts->pipe_fd = ts->on_fd = -1;
 	ts->kinds = kinds;
 	ts->root_fd = tracefs_open();
 	if (ts->root_fd < 0) {
@@ -329,6 +433,9 @@ int trace_session_open(struct trace_session **out, unsigned kinds, char **why)
 		*why = xasprintf("cannot create a tracing instance: %s", strerror(-e));
 		goto close_root;
 	}
+	ts->on_fd = openat(ts->inst_fd, "tracing_on", O_WRONLY | O_CLOEXEC);
+	trace_install_signal_handler();
+	trace_register(ts, true);
 	int evfd = openat(ts->inst_fd, "events", O_PATH | O_DIRECTORY | O_CLOEXEC);
 	if (evfd < 0) {
 		*why = xasprintf("tracing instance has no events directory: %s", strerror(errno));
@@ -347,6 +454,9 @@ restore:
 	session_restore(ts);
 	trace_resolved_free(ts->res, ts->nres);
 rm_instance:
+	trace_register(ts, false);
+	if (ts->on_fd >= 0)
+		close(ts->on_fd);
 	if (ts->inst_fd >= 0)
 		close(ts->inst_fd);
 	unlinkat(ts->root_fd, ts->inst_name, AT_REMOVEDIR);
@@ -437,6 +547,8 @@ static void *trace_reader(void *arg)
 			continue;
 		if (stopping) /* drained: EAGAIN (or EOF/error) after tracing stopped */
 			break;
+		if (n == 0) /* EOF while tracing: someone turned it off; do not spin */
+			usleep(10000);
 	}
 	free(buf);
 	return NULL;
@@ -479,8 +591,9 @@ static int session_enable_events(struct trace_session *ts, const char *on)
 	return 0;
 }
 
-int trace_session_start(struct trace_session *ts, const pid_t *pids, size_t npids,
-			struct trace_stats *stats)
+static int session_stop(struct trace_session *ts, uint64_t *dropped);
+
+static int session_start(struct trace_session *ts, const pid_t *pids, size_t npids, struct trace_stats *stats)
 {
 	ts->stats = stats;
 	atomic_store(&ts->stopping, false);
@@ -501,7 +614,7 @@ int trace_session_start(struct trace_session *ts, const pid_t *pids, size_t npid
 	}
 	ts->reader_running = true;
 	if (session_set(ts, "tracing_on", "1") < 0) {
-		trace_session_stop(ts, NULL);
+		session_stop(ts, NULL);
 		return -1;
 	}
 	return 0;
@@ -513,7 +626,7 @@ disable:
 	return -1;
 }
 
-int trace_session_stop(struct trace_session *ts, uint64_t *dropped)
+static int session_stop(struct trace_session *ts, uint64_t *dropped)
 {
 	int rc = 0;
 	if (tfs_write(ts->inst_fd, "tracing_on", "0", false) < 0)
@@ -535,13 +648,16 @@ int trace_session_stop(struct trace_session *ts, uint64_t *dropped)
 	return rc;
 }
 
-void trace_session_close(struct trace_session *ts)
+static void session_close(struct trace_session *ts)
 {
 	if (!ts)
 		return;
 	if (ts->reader_running)
-		trace_session_stop(ts, NULL);
+		session_stop(ts, NULL);
+	trace_register(ts, false);
 	session_restore(ts);
+	if (ts->on_fd >= 0)
+		close(ts->on_fd);
 	close(ts->inst_fd);
 	if (unlinkat(ts->root_fd, ts->inst_name, AT_REMOVEDIR) < 0)
 		vmr_warn("cannot remove tracing instance %s: %s", ts->inst_name, strerror(errno));
@@ -549,6 +665,40 @@ void trace_session_close(struct trace_session *ts)
 	trace_resolved_free(ts->res, ts->nres);
 	free(ts->inst_name);
 	free(ts);
+}
+
+/* The public calls hold the instance's files open: signals wait for them. */
+int trace_session_open(struct trace_session **out, unsigned kinds, char **why)
+{
+	trace_enter();
+	int rc = session_open(out, kinds, why);
+	trace_leave();
+	return rc;
+}
+
+int trace_session_start(struct trace_session *ts, const pid_t *pids, size_t npids, struct trace_stats *stats)
+{
+	trace_enter();
+	int rc = session_start(ts, pids, npids, stats);
+	trace_leave();
+	return rc;
+}
+
+int trace_session_stop(struct trace_session *ts, uint64_t *dropped)
+{
+	trace_enter();
+	int rc = session_stop(ts, dropped);
+	trace_leave();
+	return rc;
+}
+
+void trace_session_close(struct trace_session *ts)
+{
+	if (!ts)
+		return;
+	trace_enter();
+	session_close(ts);
+	trace_leave();
 }
 
 /* ---- snapshot and cleanup ---- */
@@ -689,6 +839,8 @@ static int cleanup_instances(int ifd, json_t *actions)
 int trace_cleanup_report(json_t *actions)
 {
 	int rc = cleanup_mounts(actions);
+	if (perf_cleanup_report(actions) < 0)
+		rc = -1;
 	if (!vmr_is_root())
 		return rc;
 	int fd = tracefs_open();

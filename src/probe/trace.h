@@ -208,11 +208,11 @@ void trace_resolved_free(struct trace_resolved *r, size_t n);
 
 /* Remove tracing instances whose owner is gone (instances are named
  * "vmregress-PID-START-SEQ" like the sandbox's cgroups, so a reused PID is
- * never mistaken for the owner), and a private tracefs mount a killed
- * process left.  Appends one object per thing done to actions, in the
- * shape `vmregress cleanup` prints: {"action", "what", "path",
- * "owner_pid", "from", "error"}.  Returns 0, or -1 when something could
- * not be undone (its object has "error"). */
+ * never mistaken for the owner), a private tracefs mount a killed process
+ * left, and profile directories (perf_cleanup_report).  Appends one object
+ * per thing done to actions, in the shape `vmregress cleanup` prints:
+ * {"action", "what", "path", "owner_pid", "from", "error"}.  Returns 0, or
+ * -1 when something could not be undone (its object has "error"). */
 int trace_cleanup_report(json_t *actions);
 
 #endif

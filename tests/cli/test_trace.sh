@@ -81,6 +81,20 @@ check "each counter is a metric or said unsupported with a reason" jqe \
 check "profile: top kernel symbols, or why not" jqe \
 	'(.info["profile-top-kernel-symbols"] | length > 0) or (.info["profile-skipped"].profile | type == "string")' <<< "$OUT"
 
+# SIGTERM in the middle of a traced case: the instance goes with the process.
+"$VMR" test fault --level zero --mem 32M --passes 1000 --trace reclaim > /dev/null 2>&1 &
+victim=$!
+seen=
+for _ in $(seq 100); do
+	if snapshot | grep -q "^instance: vmregress-$victim-"; then seen=1; break; fi
+	sleep 0.1
+done
+{ kill -TERM "$victim"; wait "$victim"; } 2> /dev/null
+[ -n "$seen" ] && ok "SIGTERM: the case was tracing" || not_ok "SIGTERM: the case was tracing"
+after=$(snapshot)
+if [ "$before" = "$after" ]; then ok "SIGTERM: tracing settings as before, without cleanup"; else
+	not_ok "SIGTERM: tracing settings as before, without cleanup"; diff <(echo "$before") <(echo "$after") | sed 's/^/# /'; fi
+
 # kill -9 in the middle of a traced case leaves an instance; cleanup removes
 # it (and the sandbox) and the host's tracing is as before.
 "$VMR" test fault --level zero --mem 32M --passes 1000 --trace all > /dev/null 2>&1 &
