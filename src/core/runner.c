@@ -15,6 +15,7 @@
 
 #include "core/rusage.h"
 #include "core/util.h"
+#include "probe/vmstat.h"
 
 /* The /proc/vmstat event counters whose change over a run is kept as
  * "vmstat-NAME" metrics.  Counters the kernel lacks are left out. */
@@ -29,6 +30,7 @@ static const char *const runner_vmstat_names[] = {
 };
 #define RUNNER_NVMSTAT (sizeof(runner_vmstat_names) / sizeof(runner_vmstat_names[0]))
 
+/* A snapshot of the counters above, taken through the vmstat probe. */
 struct runner_vmstat {
 	bool have[RUNNER_NVMSTAT];
 	uint64_t v[RUNNER_NVMSTAT];
@@ -36,24 +38,14 @@ struct runner_vmstat {
 
 static void runner_vmstat_read(struct runner_vmstat *s)
 {
-	char *buf;
+	struct vmstat vs;
+	char err[PROBE_ERR_MAX];
 	memset(s, 0, sizeof(*s));
-	if (vmr_read_file("/proc/vmstat", &buf, NULL) < 0)
-		return;
-	for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
-		char *sp = strchr(line, ' ');
-		if (!sp)
-			continue;
-		*sp = '\0';
-		for (size_t i = 0; i < RUNNER_NVMSTAT; i++) {
-			if (!strcmp(line, runner_vmstat_names[i])) {
-				s->have[i] = true;
-				s->v[i] = strtoull(sp + 1, NULL, 10);
-				break;
-			}
-		}
-	}
-	free(buf);
+	vmstat_init(&vs);
+	if (vmstat_read(&vs, NULL, err) == 0)
+		for (size_t i = 0; i < RUNNER_NVMSTAT; i++)
+			s->have[i] = vmstat_get(&vs, runner_vmstat_names[i], &s->v[i]) == 0;
+	vmstat_free(&vs);
 }
 
 static void runner_vmstat_metrics(struct result *r, const struct runner_vmstat *a,
