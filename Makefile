@@ -60,6 +60,11 @@ build/helpers/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $<
 
+# Benchmarks of vmregress's own code link the library like the unit tests.
+build/bench/%: bench/%.c $(LIBOBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(LIBOBJ) $(LDLIBS)
+
 # Fuzz targets link the library objects built by clang with libFuzzer.
 build/fuzz/%: fuzz/%.c $(LIBSRC)
 	@mkdir -p $(dir $@)

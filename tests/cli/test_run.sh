@@ -71,6 +71,14 @@ run "$VMR" run "$T_TMP/small.ini" --db "$DB" --name small-one --quiet
 expect_rc "a used run name is refused" 2
 run "$VMR" show small-two --db "$DB"; expect_rc "show of an unknown run exits 2" 2; expect_err "unknown run is named" "small-two: no such run"
 
+# --- two runs writing one file at the same time --------------------------
+"$VMR" run "$T_TMP/small.ini" --db "$DB" --name together-a --quiet >/dev/null 2>"$T_TMP/a.err" & pa=$!
+"$VMR" run "$T_TMP/small.ini" --db "$DB" --name together-b --quiet >/dev/null 2>"$T_TMP/b.err" & pb=$!
+wait "$pa"; ra=$?; wait "$pb"; rb=$?
+[ "$ra" = 0 ] && [ "$rb" = 0 ] && ok "two runs can write one results file at once" || not_ok "concurrent runs exited $ra and $rb: $(cat "$T_TMP/a.err" "$T_TMP/b.err" | head -3)"
+n=$("$VMR" list --db "$DB" --json | jq '[.[] | select(.name | startswith("together-")) | select(.status == "complete") | .iterations] | add')
+[ "$n" = 10 ] && ok "both concurrent runs stored every iteration" || not_ok "concurrent runs stored $n iterations, want 10"
+
 # --- kill -9 in the middle ---------------------------------------------
 cat > "$T_TMP/long.ini" <<'EOF'
 [global]
@@ -118,7 +126,7 @@ passes = 2
 EOF
 	run "$VMR" run "$T_TMP/swap.ini" --db "$DB" --json --quiet
 	if [ "$RC" = 3 ]; then
-		skip "monitor series of a swapping case" "cannot build a sandbox here: ${ERR:0:120}"
+		skip "monitor series of a swapping case" "cannot build a sandbox here: $(tail -1 <<< "$ERR" | cut -c1-160)"
 	else
 		expect_rc "swapping case runs" 0
 		res=$(jq '.cases[0].results[0]' <<< "$OUT")
