@@ -36,7 +36,7 @@ unsigned trace_what_kinds(int what)
 enum tm_id {
 	TM_DIRECT_STALLS, TM_DIRECT_TIME, TM_DIRECT_MAX, TM_MEMCG_STALLS, TM_MEMCG_TIME, TM_MEMCG_MAX,
 	TM_KSWAPD_WAKES, TM_KSWAPD_ACTIVE, TM_SCANNED, TM_RECLAIMED, TM_SCANNED_PER_STALL,
-	TM_RECLAIMED_PER_STALL, TM_EFFICIENCY, TM_WRITEBACK, TM_FAULTS_USER, TM_FILEMAP_ADDS,
+	TM_RECLAIMED_PER_STALL, TM_EFFICIENCY, TM_WRITEBACK, TM_FILEMAP_ADDS,
 	TM_FILEMAP_DELETES, TM_FILEMAP_FAULTS, TM_COMPACTION_RUNS, TM_COMPACTION_TIME,
 	TM_COMPACTION_SUCCESS, TM_DIRECT_COMPACTION, TM_KCOMPACTD_WAKES,
 };
@@ -63,7 +63,6 @@ static const struct trace_metric trace_metrics[] = {
 	{ TM_RECLAIMED_PER_STALL, "reclaim-reclaimed-per-stall", "pages", BETTER_HIGHER, { "memcg-reclaim-end", "direct-reclaim-end" } },
 	{ TM_EFFICIENCY, "reclaim-efficiency", "%", BETTER_HIGHER, { "lru-shrink-inactive" } },
 	{ TM_WRITEBACK, "reclaim-writeback-pages", "pages", BETTER_LOWER, { "writeback" } },
-	{ TM_FAULTS_USER, "page-faults-user", "faults", BETTER_LOWER, { "page-fault-user" } },
 	{ TM_FILEMAP_ADDS, "filemap-added-pages", "pages", BETTER_LOWER, { "filemap-add" } },
 	{ TM_FILEMAP_DELETES, "filemap-deleted-pages", "pages", BETTER_LOWER, { "filemap-delete" } },
 	{ TM_FILEMAP_FAULTS, "filemap-faults", "faults", BETTER_LOWER, { "filemap-fault" } },
@@ -98,7 +97,6 @@ static double trace_metric_value(enum tm_id id, const struct trace_stats *s)
 	case TM_RECLAIMED_PER_STALL: return ratio((double)(d->reclaimed_pages + m->reclaimed_pages), (double)(d->count + m->count));
 	case TM_EFFICIENCY: return 100 * ratio((double)s->reclaimed_pages, (double)s->scanned_pages);
 	case TM_WRITEBACK: return (double)s->writeback_pages;
-	case TM_FAULTS_USER: return (double)s->page_faults_user;
 	case TM_FILEMAP_ADDS: return (double)s->filemap_adds;
 	case TM_FILEMAP_DELETES: return (double)s->filemap_deletes;
 	case TM_FILEMAP_FAULTS: return (double)s->filemap_faults;
@@ -302,7 +300,7 @@ void trace_hooks_report(FILE *f, const struct result *r)
 		"direct-reclaim-stalls", "direct-reclaim-stall-time", "memcg-reclaim-stalls",
 		"memcg-reclaim-stall-time", "kswapd-wakes", "kswapd-active-time", "reclaim-scanned-pages",
 		"reclaim-reclaimed-pages", "reclaim-scanned-per-stall", "reclaim-reclaimed-per-stall",
-		"reclaim-efficiency", "reclaim-writeback-pages", "page-faults-user", "filemap-added-pages",
+		"reclaim-efficiency", "reclaim-writeback-pages", "filemap-added-pages",
 		"filemap-deleted-pages", "filemap-faults", "compaction-runs", "compaction-time",
 		"compaction-successes", "direct-compaction-stalls", "kcompactd-wakes", "trace-dropped-events",
 		"perf-page-faults", "perf-minor-faults", "perf-major-faults", "perf-context-switches",

@@ -15,7 +15,7 @@
  *            kswapd-wakes, kswapd-active-time, reclaim-scanned-pages,
  *            reclaim-reclaimed-pages, reclaim-scanned-per-stall,
  *            reclaim-reclaimed-per-stall, reclaim-efficiency,
- *            reclaim-writeback-pages, page-faults-user, filemap-*,
+ *            reclaim-writeback-pages, filemap-*,
  *            compaction-*, trace-dropped-events
  *   hists    direct-reclaim-stall, memcg-reclaim-stall, compaction (ns)
  *   series   direct-reclaim-stalls, memcg-reclaim-stalls: at each stall's

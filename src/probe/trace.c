@@ -38,7 +38,8 @@ static const struct trace_event_want trace_wants[] = {
 	{ "wakeup-kswapd", TRACE_RECLAIM, CANDS("vmscan/mm_vmscan_wakeup_kswapd") },
 	{ "lru-shrink-inactive", TRACE_RECLAIM, CANDS("vmscan/mm_vmscan_lru_shrink_inactive") },
 	{ "writeback", TRACE_RECLAIM, CANDS("vmscan/mm_vmscan_write_folio", "vmscan/mm_vmscan_writepage") },
-	{ "page-fault-user", TRACE_FAULTS, CANDS("exceptions/page_fault_user") },
+	/* Not exceptions/page_fault_user: an event per fault costs more than
+	 * the fault, and perf's page-fault counters (--profile) count them. */
 	{ "filemap-add", TRACE_FAULTS, CANDS("filemap/mm_filemap_add_to_page_cache") },
 	{ "filemap-delete", TRACE_FAULTS, CANDS("filemap/mm_filemap_delete_from_page_cache") },
 	{ "filemap-fault", TRACE_FAULTS, CANDS("filemap/mm_filemap_fault") },
