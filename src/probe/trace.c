@@ -5,7 +5,6 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -22,6 +21,7 @@
 #include "sandbox/journal.h"
 
 #define TRACE_BUFFER_KB "4096"     /* per CPU: seconds of reclaim events */
+#define TRACE_READ_PERIOD_MS 100
 #define TRACE_MNT_PREFIX "vmregress-tracefs-"
 
 /* ---- the events wanted, by role ---- */
@@ -524,6 +524,30 @@ static size_t find_kthreads(const char *prefix, pid_t *out, size_t max)
 	return n;
 }
 
+/* Read what the buffer holds now, until it is empty.  False on EOF or an
+ * error other than "empty". */
+static bool reader_drain(struct trace_session *ts, char *buf, size_t cap, size_t *len)
+{
+	for (;;) {
+		ssize_t n = read(ts->pipe_fd, buf + *len, cap - *len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return n < 0 && errno == EAGAIN;
+		*len += (size_t)n;
+		size_t used = trace_stats_feed(ts->stats, buf, *len);
+		memmove(buf, buf + used, *len - used);
+		*len -= used;
+		if (*len == cap) /* a line longer than the buffer: drop it */
+			*len = 0;
+	}
+}
+
+/* Drain the buffer every TRACE_READ_PERIOD_MS rather than on every event:
+ * waking on each event would put a context switch beside each one, on the
+ * CPUs the workload runs on.  The period is short next to what the
+ * per-CPU buffers hold (TRACE_BUFFER_KB), and the kernel's dropped-event
+ * count says if it ever was not. */
 static void *trace_reader(void *arg)
 {
 	struct trace_session *ts = arg;
@@ -531,24 +555,10 @@ static void *trace_reader(void *arg)
 	char *buf = xmalloc(cap);
 	for (;;) {
 		bool stopping = atomic_load(&ts->stopping);
-		struct pollfd p = { .fd = ts->pipe_fd, .events = POLLIN };
-		if (!stopping)
-			poll(&p, 1, 50);
-		ssize_t n = read(ts->pipe_fd, buf + len, cap - len);
-		if (n > 0) {
-			len += (size_t)n;
-			size_t used = trace_stats_feed(ts->stats, buf, len);
-			memmove(buf, buf + used, len - used);
-			len -= used;
-			if (len == cap) /* a line longer than the buffer: drop it */
-				len = 0;
-			continue;
-		}
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (stopping) /* drained: EAGAIN (or EOF/error) after tracing stopped */
+		reader_drain(ts, buf, cap, &len);
+		if (stopping) /* the last drain after tracing stopped */
 			break;
-		if (n == 0) /* EOF while tracing: someone turned it off; do not spin */
+		for (int i = 0; i < TRACE_READ_PERIOD_MS / 10 && !atomic_load(&ts->stopping); i++)
 			usleep(10000);
 	}
 	free(buf);
