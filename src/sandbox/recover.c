@@ -444,8 +444,13 @@ static json_t *recover_journal_status(const char *path, const char *name)
 		} else {
 			json_object_set_new(c, "path", json_string(recs[i].path));
 		}
-		if (recs[i].type == JREC_KNOB)
+		if (recs[i].type == JREC_KNOB) {
+			char now[JOURNAL_VALUE_MAX];
+			const struct knob *k = knob_find(recs[i].path);
 			json_object_set_new(c, "old_value", json_string(recs[i].value));
+			if (k && knob_read(k, now, sizeof(now)) == 0)
+				json_object_set_new(c, "value", json_string(now));
+		}
 		json_array_append_new(ch, c);
 	}
 	json_object_set_new(o, "changes", ch);

@@ -105,7 +105,10 @@ refuse "kernel refuses a knob value" 2 "the kernel refused it" --mem 64M --swap 
 "$VMR" sandbox exec --mem 64M --swap none --set vm.page-cluster=3 -- sleep 30 2>/dev/null {SB_LOCK_FD}<&- &
 holder=$!; SB_PIDS+=("$holder")
 wait_built || not_ok "a knob-holding sandbox came up"
-refuse "a second sandbox setting knobs" 3 "another vmregress is setting knobs" --mem 64M --swap none --set vm.swappiness=60
+run "$VMR" sandbox exec --mem 64M --swap none --timeout 300ms --set vm.swappiness=60 -- true
+expect_rc "a second sandbox setting knobs waits, then gives up: exit 3" 3
+expect_err "it says it waits" "^vmregress: warning: waiting for another vmregress that is setting knobs"
+expect_err "and why it gave up" "another vmregress kept the knobs .* longer than --timeout"
 run "$VMR" sandbox exec --mem 64M --swap none -- true
 expect_rc "a sandbox without --set runs beside it" 0
 kill -TERM "$holder"; wait "$holder" 2>/dev/null
