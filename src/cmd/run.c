@@ -1,7 +1,10 @@
 /* vmregress run SUITE: every case of a suite, each iteration in a sandbox
  * with the monitor and the latency probe beside it, stored as one run. */
+#include <pthread.h>
 #include <stdlib.h>
+#include <time.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cmd/cmd.h"
@@ -58,7 +61,16 @@ const struct opt run_cmd_opts[] = {
 struct run_progress {
 	bool tty, quiet;
 	size_t done, total;
-	uint64_t t0;
+	uint64_t t0, t_done;        /* start, and when the last iteration ended */
+	/* on a terminal, a thread redraws the line every second while an
+	 * iteration runs, so the elapsed time moves */
+	pthread_t ticker;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool ticking;
+	const struct suite *s;
+	size_t ci;
+	long it;
 };
 
 static void run_fmt_secs(char *buf, size_t len, double s)
@@ -78,8 +90,15 @@ static void run_progress(struct run_progress *p, const struct suite *s, size_t c
 	if (p->quiet || (!p->tty && state[0] == 'r'))
 		return;
 	const struct suite_case *c = &s->cases[ci];
-	double el = (double)(vmr_now_ns() - p->t0) / 1e9;
-	double left = p->done ? el / (double)p->done * (double)(p->total - p->done) : -1;
+	uint64_t now = vmr_now_ns();
+	double el = (double)(now - p->t0) / 1e9, left = -1;
+	/* the mean iteration so far, times what is left, less the time the
+	 * current one has run */
+	if (p->done) {
+		double per = (double)(p->t_done - p->t0) / 1e9 / (double)p->done;
+		left = per * (double)(p->total - p->done) - (state[0] == 'r' ? (double)(now - p->t_done) / 1e9 : 0);
+		left = left < 0 ? 0 : left;
+	}
 	char e[32], l[32];
 	run_fmt_secs(e, sizeof(e), el);
 	run_fmt_secs(l, sizeof(l), left);
@@ -87,6 +106,46 @@ static void run_progress(struct run_progress *p, const struct suite *s, size_t c
 		p->done + (state[0] == 'r' ? 1 : 0), p->total, c->name, c->w->name, it + 1, c->set.iterations, state, e,
 		l, p->tty ? "" : "\n");
 	fflush(stderr);
+}
+
+static void *run_ticker(void *arg)
+{
+	struct run_progress *p = arg;
+	pthread_mutex_lock(&p->lock);
+	while (p->ticking) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_sec += 1;
+		pthread_cond_timedwait(&p->cond, &p->lock, &ts);
+		if (p->ticking)
+			run_progress(p, p->s, p->ci, p->it, "running");
+	}
+	pthread_mutex_unlock(&p->lock);
+	return NULL;
+}
+
+static void run_ticker_start(struct run_progress *p, const struct suite *s, size_t ci, long it)
+{
+	run_progress(p, s, ci, it, "running");
+	if (!p->tty || p->quiet)
+		return;
+	p->s = s;
+	p->ci = ci;
+	p->it = it;
+	p->ticking = true;
+	if (pthread_create(&p->ticker, NULL, run_ticker, p) != 0)
+		p->ticking = false;
+}
+
+static void run_ticker_stop(struct run_progress *p)
+{
+	pthread_mutex_lock(&p->lock);
+	bool was = p->ticking;
+	p->ticking = false;
+	pthread_cond_signal(&p->cond);
+	pthread_mutex_unlock(&p->lock);
+	if (was)
+		pthread_join(p->ticker, NULL);
 }
 
 static int run_overrides(struct suite *s, const struct run_opts *o)
@@ -109,10 +168,17 @@ static int run_overrides(struct suite *s, const struct run_opts *o)
 		return -1;
 	if (o->profile && suite_override(s, trace_opts, "profile", "yes", "--profile") < 0)
 		return -1;
+	for (size_t i = 0; i < s->ncases; i++)
+		if (sandbox_cfg_check(&s->cases[i].sandbox) < 0)
+			return -1;
+	return 0;
+}
+
+/* The workloads' own checks of their options, once traces are in place. */
+static int run_validate(struct suite *s)
+{
 	for (size_t i = 0; i < s->ncases; i++) {
 		struct suite_case *c = &s->cases[i];
-		if (sandbox_cfg_check(&c->sandbox) < 0)
-			return -1;
 		if (c->w->validate && c->w->validate(c->wopts) < 0)
 			return -1;
 	}
@@ -161,9 +227,11 @@ static int run_iteration(struct run_state *rs, size_t ci, long it, struct runner
 {
 	struct suite_case *c = &rs->suite->cases[ci];
 	struct result r;
-	run_progress(&rs->prog, rs->suite, ci, it, "running");
+	run_ticker_start(&rs->prog, rs->suite, ci, it);
 	runner_run(c->w, c->wopts, rs->sb, cfg, &r);
+	run_ticker_stop(&rs->prog);
 	rs->prog.done++;
+	rs->prog.t_done = vmr_now_ns();
 	if (r.outcome != OUTCOME_PASS && r.outcome != OUTCOME_SKIP)
 		rs->any_failed = true;
 	run_progress(&rs->prog, rs->suite, ci, it, outcome_name(r.outcome));
@@ -262,6 +330,8 @@ static int run_suite(struct suite *s, const struct run_opts *o)
 {
 	struct run_state rs = { .suite = s, .o = o };
 	rs.prog = (struct run_progress){ .tty = isatty(2), .quiet = o->quiet, .t0 = vmr_now_ns() };
+	pthread_mutex_init(&rs.prog.lock, NULL);
+	pthread_cond_init(&rs.prog.cond, NULL);
 	for (size_t i = 0; i < s->ncases; i++)
 		rs.prog.total += (size_t)s->cases[i].set.iterations;
 	char *path = o->db ? xstrdup(o->db) : store_default_path();
@@ -285,6 +355,8 @@ static int run_suite(struct suite *s, const struct run_opts *o)
 	if (!rc)
 		rc = prc ? prc : rs.any_failed ? VMR_EXIT_FAIL : VMR_EXIT_OK;
 close_store:
+	pthread_mutex_destroy(&rs.prog.lock);
+	pthread_cond_destroy(&rs.prog.cond);
 	json_decref(rs.out);
 	json_decref(rs.sb_echo);
 	free(rs.case_ids);
@@ -292,6 +364,93 @@ close_store:
 free_path:
 	free(path);
 	return rc;
+}
+
+/* Reference traces made for the run (refs-generate), one per distinct
+ * argument string, in a directory removed when the run ends. */
+struct run_traces {
+	char *dir;
+	struct strlist args, paths;
+};
+
+static void run_traces_free(struct run_traces *t)
+{
+	for (size_t i = 0; i < t->paths.n; i++)
+		unlink(t->paths.v[i]);
+	if (t->dir)
+		rmdir(t->dir);
+	free(t->dir);
+	strlist_free(&t->args);
+	strlist_free(&t->paths);
+}
+
+/* `vmregress refs generate ARGS -o path`, run as a child of this binary. */
+static int run_trace_generate(const char *args, const char *path)
+{
+	char *copy = xstrdup(args), *save = NULL;
+	struct strlist av = { 0 };
+	strlist_add(&av, "vmregress");
+	strlist_add(&av, "refs");
+	strlist_add(&av, "generate");
+	for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
+		strlist_add(&av, w);
+	strlist_add(&av, "-o");
+	strlist_add(&av, path);
+	char **argv = xcalloc(av.n + 1, sizeof(char *));
+	memcpy(argv, av.v, av.n * sizeof(char *));
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		execv("/proc/self/exe", argv);
+		_exit(127);
+	}
+	int status = 0;
+	while (pid > 0 && waitpid(pid, &status, 0) < 0)
+		;
+	free(argv);
+	strlist_free(&av);
+	free(copy);
+	return pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+static int run_traces_make(struct suite *s, struct run_traces *t)
+{
+	for (size_t i = 0; i < s->ncases; i++) {
+		struct suite_case *c = &s->cases[i];
+		const char *args = c->set.refs_generate;
+		if (!args)
+			continue;
+		size_t k = 0;
+		while (k < t->args.n && strcmp(t->args.v[k], args))
+			k++;
+		if (k == t->args.n) {
+			if (!t->dir) {
+				const char *base = getenv("TMPDIR");
+				t->dir = xasprintf("%s/vmregress-traces-%ld-XXXXXX", base && *base ? base : "/var/tmp",
+						   (long)getpid());
+				if (!mkdtemp(t->dir)) {
+					vmr_errno("cannot make a directory for reference traces");
+					free(t->dir);
+					t->dir = NULL;
+					return -1;
+				}
+			}
+			char *path = xasprintf("%s/trace-%zu.refs", t->dir, k);
+			int rc = run_trace_generate(args, path);
+			strlist_add(&t->args, args);
+			strlist_add(&t->paths, path);
+			free(path);
+			if (rc < 0) {
+				vmr_err("%s: refs-generate '%s': cannot generate the trace", c->name, args);
+				return -1;
+			}
+		}
+		char where[256];
+		snprintf(where, sizeof(where), "%s: refs-generate", c->name);
+		if (opt_set(opt_find(c->w->opts, "refs"), c->wopts, t->paths.v[k], where) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 int cmd_run(int argc, char **argv)
@@ -302,6 +461,7 @@ int cmd_run(int argc, char **argv)
 	int npos, rc = VMR_EXIT_USAGE;
 	bool help = false;
 	struct suite s = { 0 };
+	struct run_traces traces = { 0 };
 	if (opt_parse(&set, 1, argc - 1, argv + 1, pos, &npos, &help) < 0)
 		goto free_opts;
 	if (help) {
@@ -313,10 +473,12 @@ int cmd_run(int argc, char **argv)
 		vmr_err("run: %s (usage: vmregress run SUITE|FILE [options])", npos ? "one suite at a time" : "which suite?");
 		goto free_opts;
 	}
-	if (suite_load(&s, pos[0]) < 0 || run_overrides(&s, &o) < 0)
+	if (suite_load(&s, pos[0]) < 0 || run_overrides(&s, &o) < 0 || run_traces_make(&s, &traces) < 0 ||
+	    run_validate(&s) < 0)
 		goto free_suite;
 	rc = run_suite(&s, &o);
 free_suite:
+	run_traces_free(&traces);
 	suite_free(&s);
 free_opts:
 	opt_free(run_cmd_opts, &o);
