@@ -108,10 +108,30 @@ static const struct run_case *html_case(const struct run *r, const char *name)
 	return NULL;
 }
 
-/* Metric values per iteration, runs overlaid. */
+/* Whether a metric of a case changed significantly in some run. */
+static bool html_metric_significant(const struct report_ctx *x, const char *case_name, const char *metric)
+{
+	for (size_t i = 0; i < x->cmp->nrows; i++) {
+		const struct cmp_row *row = &x->cmp->rows[i];
+		if (strcmp(row->case_name, case_name) || strcmp(row->metric, metric))
+			continue;
+		for (size_t r = 1; r < x->cmp->nruns; r++)
+			if (row->cells[r].significant)
+				return true;
+	}
+	return false;
+}
+
+/* Metric values per iteration, runs overlaid: the workload's own first
+ * metrics (it reports them before the runner adds rusage and counters)
+ * and any that changed significantly, at most a dozen. */
 static void html_metric_plots(struct report_ctx *x, const char *case_name, const struct strlist *metrics)
 {
-	for (size_t m = 0; m < metrics->n; m++) {
+	size_t drawn = 0;
+	for (size_t m = 0; m < metrics->n && drawn < 12; m++) {
+		if (m >= 4 && !html_metric_significant(x, case_name, metrics->v[m]))
+			continue;
+		drawn++;
 		struct plot p;
 		const char *unit = "";
 		for (size_t r = 0; r < x->n; r++) {
@@ -135,7 +155,10 @@ static void html_metric_plots(struct report_ctx *x, const char *case_name, const
 					plot_point(l, (double)(i + 1), mt->value);
 			}
 		}
-		html_plot(x, &p, NULL);
+		double lo, hi;
+		plot_yrange(&p, &lo, &hi);
+		if (lo < hi) /* a flat line says nothing the table does not */
+			html_plot(x, &p, NULL);
 		plot_free(&p);
 		free(title);
 	}
@@ -365,14 +388,74 @@ static void html_series_plot(struct report_ctx *x, const char *case_name, const 
 	p.width = 560;
 	p.height = 320;
 	for (size_t r = 0; r < x->n; r++) {
-		struct plot_line *l = plot_add_line(&p, x->cmp->labels[r], PLOT_LINES);
 		const struct series *s = html_first_series(html_case(x->runs[r], case_name), name);
+		struct plot_line *l = plot_add_line(&p, x->cmp->labels[r], s && s->n <= 25 ? PLOT_LINESPOINTS : PLOT_LINES);
 		for (size_t k = 0; s && k < s->n; k++)
 			plot_point(l, s->t[k], s->v[k]);
 	}
 	html_plot(x, &p, "first iteration that recorded it, per run");
 	plot_free(&p);
 	free(title);
+}
+
+/* The monitor records dozens of series per case; these are the ones worth
+ * a graph, each group on one plot with the runs overlaid. */
+static const struct html_series_group {
+	const char *title, *unit;
+	const char *names[3];
+} html_monitor_groups[] = {
+	{ "swap in and out", "pages per interval", { "vmstat.pswpin", "vmstat.pswpout" } },
+	{ "memory pressure (PSI)", "% of the interval stalled", { "pressure.some", "pressure.full" } },
+	{ "free memory", "bytes", { "meminfo.MemFree", "meminfo.MemAvailable" } },
+	{ "sandbox memory", "bytes", { "memcg.usage_bytes", "memcg.swap_bytes" } },
+	{ "reclaim scanning", "pages per interval", { "vmstat.pgscan_kswapd", "vmstat.pgscan_direct" } },
+};
+
+static bool html_monitor_series(const char *name)
+{
+	return !strncmp(name, "vmstat.", 7) || !strncmp(name, "meminfo.", 8) || !strncmp(name, "pressure.", 9) ||
+	       !strncmp(name, "memcg.", 6);
+}
+
+static void html_series_group(struct report_ctx *x, const char *case_name, const struct html_series_group *g)
+{
+	struct plot p;
+	char *title = xasprintf("%s: %s", case_name, g->title);
+	plot_init(&p, title, "seconds", g->unit);
+	p.width = 560;
+	p.height = 320;
+	for (size_t r = 0; r < x->n; r++)
+		for (size_t k = 0; k < ARRAY_SIZE(g->names) && g->names[k]; k++) {
+			const struct series *s = html_first_series(html_case(x->runs[r], case_name), g->names[k]);
+			if (!s)
+				continue;
+			char *label = xasprintf("%s %s", x->cmp->labels[r], strchr(g->names[k], '.') + 1);
+			struct plot_line *l = plot_add_line(&p, label, s->n <= 25 ? PLOT_LINESPOINTS : PLOT_LINES);
+			for (size_t i = 0; i < s->n; i++)
+				plot_point(l, s->t[i], s->v[i]);
+			free(label);
+		}
+	double lo, hi;
+	plot_yrange(&p, &lo, &hi);
+	if (lo != 0 || hi != 0) /* nothing swapped or scanned: the tables say so */
+		html_plot(x, &p, "monitor, first iteration per run");
+	plot_free(&p);
+	free(title);
+}
+
+static void html_series_plots(struct report_ctx *x, const char *case_name, const struct strlist *series)
+{
+	size_t monitor = 0;
+	for (size_t i = 0; i < series->n; i++) {
+		if (html_monitor_series(series->v[i]))
+			monitor++;
+		else
+			html_series_plot(x, case_name, series->v[i]);
+	}
+	if (!monitor)
+		return;
+	for (size_t g = 0; g < ARRAY_SIZE(html_monitor_groups); g++)
+		html_series_group(x, case_name, &html_monitor_groups[g]);
 }
 
 static void html_map_plots(struct report_ctx *x, const char *case_name)
@@ -480,8 +563,7 @@ static void html_case_section(struct report_ctx *x, const char *case_name, size_
 		html_table_plots(x, case_name, protos[i]);
 	for (size_t i = 0; i < hists.n; i++)
 		html_hist_plot(x, case_name, hists.v[i]);
-	for (size_t i = 0; i < series.n; i++)
-		html_series_plot(x, case_name, series.v[i]);
+	html_series_plots(x, case_name, &series);
 	html_map_plots(x, case_name);
 	html_metric_plots(x, case_name, &metrics);
 	fputs("</div>\n", x->f);
@@ -587,22 +669,56 @@ static void html_cmp_cell(FILE *f, const struct cmp_row *row, size_t i, enum cmp
 	fputs("</td>", f);
 }
 
-static void html_compare(struct report_ctx *x)
+static void html_compare_head(struct report_ctx *x, bool stat)
 {
-	const struct comparison *cmp = x->cmp;
-	fprintf(x->f, "<h2 id=\"compare\">%s</h2>\n", x->n > 1 ? "Comparison" : "Summary");
-	if (x->n > 1)
-		fprintf(x->f, "<p class=\"note\">Against the base run %s. Positive changes are better, negative worse; "
-			      "*change* is significant by Welch's t-test at alpha %g (shaded green when better, red "
-			      "when worse); ?change? has fewer than two iterations on a side.</p>\n",
-			cmp->labels[0], cmp->alpha);
-	fputs("<table><tr><th>stat</th><th>case</th><th>metric</th><th>unit</th>", x->f);
+	fprintf(x->f, "<table><tr>%s<th>case</th><th>metric</th><th>unit</th>", stat ? "<th>stat</th>" : "");
 	for (size_t r = 0; r < x->n; r++) {
 		fputs("<th>", x->f);
-		html_esc(x->f, cmp->labels[r]);
+		html_esc(x->f, x->cmp->labels[r]);
 		fputs("</th>", x->f);
 	}
 	fputs("</tr>\n", x->f);
+}
+
+/* One row per metric: the mean and its spread, the change and p. */
+static void html_compare_short(struct report_ctx *x)
+{
+	const struct comparison *cmp = x->cmp;
+	char mean[64], sd[64];
+	html_compare_head(x, false);
+	for (size_t k = 0; k < cmp->nrows; k++) {
+		const struct cmp_row *row = &cmp->rows[k];
+		fputs("<tr>", x->f);
+		html_td(x->f, row->case_name);
+		html_td(x->f, row->metric);
+		html_td(x->f, row->unit);
+		for (size_t r = 0; r < x->n; r++) {
+			const struct cmp_cell *c = &row->cells[r];
+			if (!c->present) {
+				fputs("<td class=\"num\">-</td>", x->f);
+				continue;
+			}
+			char open, close;
+			cmp_markers(c, CMP_STAT_MEAN, &open, &close);
+			fprintf(x->f, "<td class=\"num %s\">%s <small>&plusmn;%s</small>", r ? cmp_verdict_name(c->verdict) : "",
+				cmp_fmt_num(mean, sizeof(mean), c->s.mean), cmp_fmt_num(sd, sizeof(sd), c->s.stddev));
+			if (r && isfinite(c->change_pct))
+				fprintf(x->f, "<br>%c%+.2f%%%c", open, c->change_pct, close);
+			if (r && !c->w.too_few && isfinite(c->w.p))
+				fprintf(x->f, " <small>p=%.2g</small>", c->w.p);
+			fputs("</td>", x->f);
+		}
+		fputs("</tr>\n", x->f);
+	}
+	fputs("</table>\n", x->f);
+}
+
+/* Every statistic, as the text format has them. */
+static void html_compare_full(struct report_ctx *x)
+{
+	const struct comparison *cmp = x->cmp;
+	fputs("<details><summary>All statistics (Min, mean, Stddev, CoeffVar, Max)</summary>\n", x->f);
+	html_compare_head(x, true);
 	for (size_t k = 0; k < cmp->nrows; k++) {
 		const struct cmp_row *row = &cmp->rows[k];
 		for (int s = 0; s < CMP_NSTATS; s++) {
@@ -616,7 +732,21 @@ static void html_compare(struct report_ctx *x)
 			fputs("</tr>\n", x->f);
 		}
 	}
-	fputs("</table>\n", x->f);
+	fputs("</table></details>\n", x->f);
+}
+
+static void html_compare(struct report_ctx *x)
+{
+	const struct comparison *cmp = x->cmp;
+	fprintf(x->f, "<h2 id=\"compare\">%s</h2>\n", x->n > 1 ? "Comparison" : "Summary");
+	if (x->n > 1)
+		fprintf(x->f, "<p class=\"note\">Mean &plusmn; standard deviation per run, and the change against the base "
+			      "run %s: positive is better, negative worse. *change* is significant by Welch's t-test at "
+			      "alpha %g (shaded green when better, red when worse); ?change? has fewer than two iterations "
+			      "on a side.</p>\n",
+			cmp->labels[0], cmp->alpha);
+	html_compare_short(x);
+	html_compare_full(x);
 	if (cmp->left_out.n) {
 		fputs("<p>Left out of the comparison:</p><ul>\n", x->f);
 		for (size_t i = 0; i < cmp->left_out.n; i++) {
@@ -630,10 +760,12 @@ static void html_compare(struct report_ctx *x)
 
 /* ---- the page ---- */
 
-static void html_case_names(const struct run *const *runs, size_t n, struct strlist *out)
+static void html_case_names(const struct run *const *runs, size_t n, const char *glob, struct strlist *out)
 {
 	for (size_t r = 0; r < n; r++)
 		for (size_t c = 0; c < runs[r]->ncases; c++) {
+			if (glob && fnmatch(glob, runs[r]->cases[c].name, 0))
+				continue;
 			size_t j = 0;
 			while (j < out->n && strcmp(out->v[j], runs[r]->cases[c].name))
 				j++;
@@ -651,7 +783,7 @@ static void html_page(struct report_ctx *x)
 	html_esc(x->f, title);
 	fputs("</h1>\n", x->f);
 	struct strlist cases = { 0 };
-	html_case_names(x->runs, x->n, &cases);
+	html_case_names(x->runs, x->n, x->o->cases, &cases);
 	fputs("<p>Contents: <a href=\"#runs\">runs</a> · <a href=\"#env\">environment</a> · "
 	      "<a href=\"#compare\">comparison</a>", x->f);
 	for (size_t i = 0; i < cases.n; i++) {
@@ -731,7 +863,7 @@ int report_write(const char *dir, const struct run *const *runs, size_t n, const
 	if (report_mkdir(dir) < 0)
 		return -1;
 	struct comparison cmp;
-	compare_runs(runs, n, &(struct compare_opts){ .alpha = o->alpha }, &cmp);
+	compare_runs(runs, n, &(struct compare_opts){ .alpha = o->alpha, .cases = o->cases }, &cmp);
 	char *buf = NULL;
 	size_t len = 0;
 	struct report_ctx x = { .f = open_memstream(&buf, &len), .runs = runs, .n = n, .cmp = &cmp, .o = o,
