@@ -4,6 +4,7 @@
 
 #include "cmd/cmd.h"
 #include "core/util.h"
+#include "probe/trace.h"
 #include "sandbox/sandbox.h"
 
 struct cleanup_cmd {
@@ -56,6 +57,8 @@ int cmd_cleanup(int argc, char **argv)
 	}
 	json_t *actions = json_array();
 	int r = sandbox_cleanup_report(actions);
+	if (trace_cleanup_report(actions) < 0 && r >= 0)
+		r = -1;
 	rc = r == -2 ? VMR_EXIT_CANNOT : r < 0 ? VMR_EXIT_FAIL : VMR_EXIT_OK;
 	if (r == -2 && !json_array_size(actions)) {
 		json_decref(actions);

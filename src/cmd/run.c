@@ -12,6 +12,7 @@
 #include "core/probe.h"
 #include "core/runner.h"
 #include "core/suite.h"
+#include "core/trace_hook.h"
 #include "core/util.h"
 #include "probe/system.h"
 #include "store/store.h"
@@ -20,8 +21,9 @@
 struct run_opts {
 	char *iterations, *monitor_interval, *probe_period;  /* checked by suite_opts */
 	char *name, *db, *tag;
+	char *trace;                /* checked by trace_opts */
 	struct strlist set;
-	bool json, quiet, no_monitor, no_probe;
+	bool json, quiet, no_monitor, no_probe, profile;
 };
 
 const struct opt run_cmd_opts[] = {
@@ -41,6 +43,10 @@ const struct opt run_cmd_opts[] = {
 	  .help = "do not run the monitor" },
 	{ .name = "no-probe", .type = OPT_FLAG, .off = offsetof(struct run_opts, no_probe),
 	  .help = "do not run the latency probe" },
+	{ .name = "trace", .type = OPT_STR, .off = offsetof(struct run_opts, trace), .metavar = "WHAT",
+	  .help = "trace every case: none, reclaim, faults, compaction or all (suite files: trace = WHAT)" },
+	{ .name = "profile", .type = OPT_FLAG, .off = offsetof(struct run_opts, profile),
+	  .help = "perf counters and top kernel symbols for every case (suite files: profile = yes)" },
 	{ .name = "json", .type = OPT_FLAG, .off = offsetof(struct run_opts, json),
 	  .help = "print the run and every iteration's result as JSON" },
 	{ .name = "quiet", .type = OPT_FLAG, .off = offsetof(struct run_opts, quiet), .short_name = 'q',
@@ -158,6 +164,10 @@ static int run_overrides(struct suite *s, const struct run_opts *o)
 	for (size_t i = 0; i < o->set.n; i++)
 		if (suite_override(s, sandbox_opts, "set", o->set.v[i], "--set") < 0)
 			return -1;
+	if (o->trace && suite_override(s, trace_opts, "trace", o->trace, "--trace") < 0)
+		return -1;
+	if (o->profile && suite_override(s, trace_opts, "profile", "yes", "--profile") < 0)
+		return -1;
 	for (size_t i = 0; i < s->ncases; i++)
 		if (sandbox_cfg_check(&s->cases[i].sandbox) < 0)
 			return -1;
@@ -246,14 +256,18 @@ static int run_case(struct run_state *rs, size_t ci)
 		return rc;
 	struct monitor mon;
 	struct probe probe;
-	struct runner_hook hooks[2];
-	size_t nhooks = 0;
+	struct runner_hook hooks[4];
+	size_t nhooks = 0, ntrace;
 	monitor_init(&mon, c->set.monitor_interval_ns);
 	probe_init(&probe, c->set.probe_period_ns);
 	if (!c->set.no_monitor)
 		hooks[nhooks++] = monitor_hook(&mon);
 	if (!c->set.no_probe)
 		hooks[nhooks++] = probe_hook(&probe);
+	struct trace_hooks *th = trace_hooks_new(&c->trace);
+	struct runner_hook *trace_hooks = trace_hooks_list(th, &ntrace);
+	for (size_t i = 0; i < ntrace && nhooks < ARRAY_SIZE(hooks); i++)
+		hooks[nhooks++] = trace_hooks[i];
 	struct runner_cfg cfg = { .timeout_ns = c->sandbox.timeout_ns, .force = c->sandbox.force, .hooks = hooks,
 				  .nhooks = nhooks };
 	json_t *results = NULL;
@@ -264,6 +278,7 @@ static int run_case(struct run_state *rs, size_t ci)
 	}
 	for (long it = 0; it < c->set.iterations && !rc; it++)
 		rc = run_iteration(rs, ci, it, &cfg, results);
+	trace_hooks_free(th);
 	monitor_destroy(&mon);
 	probe_destroy(&probe);
 	return rc;

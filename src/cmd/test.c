@@ -5,6 +5,7 @@
 
 #include "cmd/cmd.h"
 #include "core/runner.h"
+#include "core/trace_hook.h"
 #include "core/util.h"
 #include "probe/pagemap.h"
 #include "sandbox/sandbox.h"
@@ -44,7 +45,8 @@ static int test_find_name(int argc, char **argv)
 			return i + 1 < argc ? i + 1 : -1;
 		if (argv[i][0] != '-')
 			return i;
-		if (test_takes_value(test_cmd_opts, argv[i]) || test_takes_value(sandbox_opts, argv[i]))
+		if (test_takes_value(test_cmd_opts, argv[i]) || test_takes_value(sandbox_opts, argv[i]) ||
+		    test_takes_value(trace_opts, argv[i]))
 			i++;
 	}
 	return -1;
@@ -71,6 +73,8 @@ static void test_help(FILE *f, const struct workload *w)
 		cmd_help(f, cmd_find("test"));
 		fputs("\nSandbox options:\n", f);
 		opt_help(f, sandbox_opts);
+		fputs("\nTracing options:\n", f);
+		opt_help(f, trace_opts);
 		fputs("\nWorkloads (see 'vmregress test NAME --help'):\n", f);
 		for (size_t i = 0; workloads[i]; i++)
 			fprintf(f, "  %-10s %s\n", workloads[i]->name, workloads[i]->summary);
@@ -84,6 +88,8 @@ static void test_help(FILE *f, const struct workload *w)
 	}
 	fputs("\nSandbox options:\n", f);
 	opt_help(f, sandbox_opts);
+	fputs("\nTracing options:\n", f);
+	opt_help(f, trace_opts);
 	fputs("\nOutput options:\n", f);
 	opt_help(f, test_cmd_opts + 1);
 }
@@ -200,7 +206,7 @@ static int test_open_sandbox(const struct workload *w, struct sandbox_cfg *cfg, 
 }
 
 static int test_run(const struct workload *w, void *wopts, struct sandbox_cfg *cfg,
-		    const struct test_opts *to)
+		    const struct trace_cfg *tc, const struct test_opts *to)
 {
 	struct sandbox *sb;
 	struct result r;
@@ -208,7 +214,10 @@ static int test_run(const struct workload *w, void *wopts, struct sandbox_cfg *c
 	if (rc != VMR_EXIT_OK)
 		return rc;
 	struct runner_cfg rcfg = { .timeout_ns = cfg->timeout_ns, .force = cfg->force };
+	struct trace_hooks *th = trace_hooks_new(tc);
+	rcfg.hooks = trace_hooks_list(th, &rcfg.nhooks);
 	runner_run(w, wopts, sb, &rcfg, &r);
+	trace_hooks_free(th);
 	sandbox_close(sb);
 	rc = test_exit_code(&r);
 	if (r.outcome != OUTCOME_PASS)
@@ -222,6 +231,7 @@ static int test_run(const struct workload *w, void *wopts, struct sandbox_cfg *c
 			w->report(stdout, &r);
 		else
 			test_report_generic(stdout, &r);
+		trace_hooks_report(stdout, &r);
 		if (to->map)
 			test_print_maps(stdout, &r);
 	}
@@ -233,13 +243,16 @@ int cmd_test(int argc, char **argv)
 {
 	struct test_opts to = { 0 };
 	struct sandbox_cfg cfg = { 0 };
+	struct trace_cfg tc;
 	opt_defaults(sandbox_opts, &cfg);
+	opt_defaults(trace_opts, &tc);
 	int at = test_find_name(argc, argv);
 	const struct workload *w = at > 0 ? workload_find(argv[at]) : NULL;
 	void *wopts = xcalloc(1, w && w->opts_size ? w->opts_size : 1);
 	struct optset sets[] = {
 		{ w ? w->opts : NULL, wopts, "Workload options" },
 		{ sandbox_opts, &cfg, "Sandbox options" },
+		{ trace_opts, &tc, "Tracing options" },
 		{ test_cmd_opts, &to, "Output options" },
 	};
 	char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
@@ -265,12 +278,13 @@ int cmd_test(int argc, char **argv)
 	} else if (w->validate && w->validate(wopts) < 0) {
 		rc = VMR_EXIT_USAGE;
 	} else {
-		rc = test_run(w, wopts, &cfg, &to);
+		rc = test_run(w, wopts, &cfg, &tc, &to);
 	}
 free_opts:
 	if (w)
 		opt_free(w->opts, wopts);
 	opt_free(sandbox_opts, &cfg);
+	opt_free(trace_opts, &tc);
 	free(wopts);
 	free(pos);
 	return rc;

@@ -407,18 +407,22 @@ close_go:
 	return -1;
 }
 
-static int runner_go(pid_t pid, struct sandbox *sb, int go_fd, struct result *r)
+/* Attach the child to the sandbox, start the hooks, then let it run: the
+ * hooks (perf counters, tracing) must see the workload from its first
+ * instruction.  Returns how many hooks started. */
+static size_t runner_go(const struct runner_cfg *cfg, pid_t pid, struct sandbox *sb, int go_fd,
+			uint64_t *t0, struct result *r)
 {
 	if (sb && sandbox_active(sb) && sandbox_attach(sb, pid) < 0) {
 		result_set_outcome(r, OUTCOME_ERROR, "cannot move the workload process into the sandbox");
-		return -1;
+		return 0;
 	}
-	if (runner_write_all(go_fd, "g", 1) < 0) {
+	size_t nhooks = runner_hooks_start(cfg, pid, sb, r);
+	*t0 = vmr_now_ns();
+	if (r->outcome == OUTCOME_PASS && runner_write_all(go_fd, "g", 1) < 0)
 		result_set_outcome(r, OUTCOME_ERROR, "cannot start the workload process: %s",
 				   strerror(errno));
-		return -1;
-	}
-	return 0;
+	return nhooks;
 }
 
 int runner_run(const struct workload *w, const void *wopts, struct sandbox *sb,
@@ -455,10 +459,8 @@ int runner_run(const struct workload *w, const void *wopts, struct sandbox *sb,
 		json_decref(sb_before);
 		goto remove_dir;
 	}
-	size_t nhooks = 0;
 	uint64_t t0 = vmr_now_ns();
-	if (runner_go(pid, sb, go[1], r) == 0)
-		nhooks = runner_hooks_start(cfg, pid, sb, r);
+	size_t nhooks = runner_go(cfg, pid, sb, go[1], &t0, r);
 	if (r->outcome != OUTCOME_PASS)
 		runner_kill(pid, sb);
 	close(go[1]);

@@ -188,6 +188,8 @@ static int suite_apply(struct suite_parser *p, size_t section, struct suite_case
 			obj = &c->set;
 		else if ((o = opt_find(sandbox_opts, kv->key)))
 			obj = &c->sandbox;
+		else if ((o = opt_find(trace_opts, kv->key)))
+			obj = &c->trace;
 		else if ((o = opt_find(c->w->opts, kv->key)))
 			obj = c->wopts;
 		else
@@ -219,7 +221,8 @@ static int suite_check_case_keys(struct suite_parser *p, size_t section, const s
 		const struct suite_pair *kv = &p->pairs[i];
 		if (kv->section != section || !strcmp(kv->key, "workload"))
 			continue;
-		if (!opt_find(suite_opts, kv->key) && !opt_find(sandbox_opts, kv->key) && !opt_find(w->opts, kv->key)) {
+		if (!opt_find(suite_opts, kv->key) && !opt_find(sandbox_opts, kv->key) && !opt_find(trace_opts, kv->key) &&
+		    !opt_find(w->opts, kv->key)) {
 			suite_fail(p, kv->line, "unknown option '%s' for workload %s (see vmregress test %s --help)", kv->key,
 				   w->name, w->name);
 			return -1;
@@ -268,6 +271,7 @@ static int suite_resolve_case(struct suite_parser *p, size_t section, long globa
 	c->line = p->sections[section].line;
 	opt_defaults(suite_opts, &c->set);
 	opt_defaults(sandbox_opts, &c->sandbox);
+	opt_defaults(trace_opts, &c->trace);
 	if (suite_case_workload(p, section, global, &c->w) < 0)
 		return -1;
 	c->wopts = xcalloc(1, c->w->opts_size ? c->w->opts_size : 1);
@@ -289,6 +293,7 @@ static void suite_case_free(struct suite_case *c)
 		free(c->wopts);
 	}
 	opt_free(sandbox_opts, &c->sandbox);
+	opt_free(trace_opts, &c->trace);
 	opt_free(suite_opts, &c->set);
 }
 
@@ -478,7 +483,8 @@ int suite_override(struct suite *s, const struct opt *table, const char *key, co
 	}
 	for (size_t i = 0; i < s->ncases; i++) {
 		struct suite_case *c = &s->cases[i];
-		void *obj = table == suite_opts ? (void *)&c->set : table == sandbox_opts ? (void *)&c->sandbox : c->wopts;
+		void *obj = table == suite_opts ? (void *)&c->set : table == sandbox_opts ? (void *)&c->sandbox
+			  : table == trace_opts ? (void *)&c->trace : c->wopts;
 		if (opt_set(o, obj, value, where) < 0)
 			return -1;
 	}
@@ -493,6 +499,8 @@ json_t *suite_case_json(const struct suite_case *c)
 			 "sandbox", opt_echo(sandbox_opts, &c->sandbox), "iterations", (json_int_t)c->set.iterations,
 			 "monitor-interval", (json_int_t)c->set.monitor_interval_ns, "probe-period",
 			 (json_int_t)c->set.probe_period_ns, "monitor", !c->set.no_monitor, "probe", !c->set.no_probe);
+	if (c->trace.trace || c->trace.profile)
+		json_object_set_new(j, "trace", opt_echo(trace_opts, &c->trace));
 	if (c->set.refs_generate)
 		json_object_set_new(j, "refs-generate", json_string(c->set.refs_generate));
 	return j;

@@ -15,7 +15,8 @@
  *
  * Every key is checked against the tables it may belong to: the suite's own
  * settings (suite_opts: iterations, monitor-interval, probe-period,
- * no-monitor, no-probe, description, refs-generate), the sandbox's (sandbox_opts) and the case's workload's option
+ * no-monitor, no-probe, description, refs-generate), the sandbox's (sandbox_opts),
+ * tracing's (trace_opts: trace, profile) and the case's workload's option
  * table.  The first bad line ends the parse with one error naming
  * "FILE:LINE".  A case resolves as: defaults, then [global] in file order,
  * then its own section in file order.
@@ -31,6 +32,7 @@
 #include <stdint.h>
 
 #include "core/options.h"
+#include "core/trace_hook.h"
 #include "sandbox/sandbox.h"
 #include "workload/workload.h"
 
@@ -55,6 +57,7 @@ struct suite_case {
 	void *wopts;                /* w->opts_size bytes, filled from w->opts */
 	struct sandbox_cfg sandbox;
 	struct suite_settings set;
+	struct trace_cfg trace;     /* trace = ..., profile = yes (trace_opts) */
 };
 
 struct suite {

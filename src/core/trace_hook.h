@@ -1,0 +1,76 @@
+/* --trace and --profile: runner hooks that look inside the kernel while a
+ * case runs.
+ *
+ *   struct trace_cfg tc;  opt_defaults(trace_opts, &tc);
+ *   ...parse with trace_opts among the command's optsets...
+ *   struct trace_hooks *th = trace_hooks_new(&tc);
+ *   size_t n;  struct runner_hook *h = trace_hooks_list(th, &n);
+ *   ...append h[0..n) to the runner_cfg's hooks, run cases...
+ *   trace_hooks_free(th);
+ *
+ * The trace hook creates a private tracing instance when a case starts,
+ * filters it to the case's child (and its children) plus kswapd, and
+ * removes it when the case stops, adding to the result:
+ *   metrics  direct-reclaim-stalls, direct-reclaim-stall-time, memcg-reclaim-*,
+ *            kswapd-wakes, kswapd-active-time, reclaim-scanned-pages,
+ *            reclaim-reclaimed-pages, reclaim-scanned-per-stall,
+ *            reclaim-reclaimed-per-stall, reclaim-efficiency,
+ *            reclaim-writeback-pages, filemap-*,
+ *            compaction-*, trace-dropped-events
+ *   hists    direct-reclaim-stall, memcg-reclaim-stall, compaction (ns)
+ *   series   direct-reclaim-stalls, memcg-reclaim-stalls: at each stall's
+ *            start (s since the case started), its duration (ns)
+ *   table    reclaim-stalls-per-pass (pass, direct_stalls, direct_stall_ns,
+ *            memcg_stalls, memcg_stall_ns), when the workload's "passes"
+ *            table has start_ns (CLOCK_MONOTONIC) and time_ns columns
+ *   info     "trace": events read, dropped, tracepoints used;
+ *            "trace-skipped": {metric: why} for tracepoints the kernel lacks,
+ *            or {"trace": why} when tracing cannot run here at all.
+ * The profile hook adds perf-* counter metrics, "perf-unsupported"
+ * {counter: why}, and "profile-top-kernel-symbols" [{symbol, percent}]. */
+#ifndef VMR_TRACE_HOOK_H
+#define VMR_TRACE_HOOK_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/options.h"
+#include "core/result.h"
+#include "core/runner.h"
+#include "probe/trace.h"
+
+enum trace_what { TRACE_WHAT_NONE, TRACE_WHAT_RECLAIM, TRACE_WHAT_FAULTS, TRACE_WHAT_COMPACTION, TRACE_WHAT_ALL };
+
+struct trace_cfg {
+	int trace;         /* enum trace_what: --trace none|reclaim|faults|compaction|all */
+	bool profile;      /* --profile */
+};
+
+/* The option table for the above; shared by test and run (and suite files). */
+extern const struct opt trace_opts[];
+
+/* The TRACE_* mask for a --trace choice. */
+unsigned trace_what_kinds(int what);
+
+struct trace_hooks;
+
+/* Hooks for cfg; never fails: what cannot run here is recorded in each
+ * result with its reason.  NULL when cfg asks for nothing. */
+struct trace_hooks *trace_hooks_new(const struct trace_cfg *cfg);
+/* The hooks to add to a runner_cfg (owned by th). */
+struct runner_hook *trace_hooks_list(struct trace_hooks *th, size_t *n);
+void trace_hooks_free(struct trace_hooks *th);
+
+/* The "Inside the kernel" section of a text report: what the hooks added
+ * to r (nothing when they added nothing).  A formatter: reads r only. */
+void trace_hooks_report(FILE *f, const struct result *r);
+
+/* Turn folded trace statistics into metrics, histograms, series and info
+ * on r.  res lists the tracepoints found (a metric whose tracepoint is
+ * missing is skipped with the reason); case_start_ns is the trace-clock
+ * time the case started; dropped is what the kernel lost. */
+void trace_stats_to_result(const struct trace_stats *s, const struct trace_resolved *res, size_t nres,
+			   uint64_t case_start_ns, uint64_t dropped, struct result *r);
+
+#endif

@@ -1,0 +1,135 @@
+#!/usr/bin/env bash
+# --trace and --profile on `vmregress test`, against the real kernel: a
+# fault case at level zero in a 32M sandbox reclaims; the traced reclaim is
+# checked against /proc/vmstat, and every tracing setting of the host is
+# compared before and after the case, and after kill -9 and cleanup.
+. "$(dirname "$0")/lib.sh"
+jqe() { jq -e "$@" > /dev/null; }
+
+run "$VMR" test fault --trace bogus
+expect_rc "an unknown --trace value is a usage error" 2
+expect_err "the error names --trace and the choices" "--trace.*bogus.*none\\|reclaim"
+if one_line_err; then ok "the error is one line"; else not_ok "the error is one line ($ERR)"; fi
+
+run "$VMR" test fault --help
+expect_out "help lists --trace and --profile" "--trace none\|reclaim.*--profile|--profile"
+
+if ! is_root || [ ! -w /sys/fs/cgroup/memory/cgroup.procs ] && [ ! -w /sys/fs/cgroup/cgroup.procs ]; then
+	skip "traced cases" "needs root and a memory cgroup"
+	exit 0
+fi
+if ! grep -qw tracefs /proc/filesystems; then
+	run "$VMR" test fault --level zero --mem 32M --passes 1 --trace reclaim --json
+	expect_rc "without tracefs the case still runs" 0
+	check "without tracefs tracing is skipped with a reason" \
+		jqe '.info["trace-skipped"].trace | type == "string"' <<< "$OUT"
+	exit 0
+fi
+
+# The host's tracing settings, read in a private mount namespace so that
+# looking does not mount anything on the host.
+snapshot() {
+	unshare -m --propagation private sh -c '
+		d=$(mktemp -d) && mount -t tracefs nodev "$d" && cd "$d" || exit 1
+		for f in tracing_on buffer_size_kb current_tracer trace_clock trace_options set_event \
+			 set_event_pid options/event-fork events/vmscan/*/enable events/vmscan/*/filter \
+			 events/compaction/*/enable events/filemap/*/enable; do
+			printf "%s: %s\n" "$f" "$(tr "\n" " " < "$f")"
+		done
+		ls instances | sed "s/^/instance: /"
+		cd / && umount "$d" && rmdir "$d"'
+}
+vmstat() { awk -v k="$1" '$1 == k { print $2 }' /proc/vmstat; }
+before=$(snapshot)
+[ -n "$before" ] && ok "snapshot of the host's tracing settings" || not_ok "snapshot of the host's tracing settings"
+
+steal0=$(( $(vmstat pgsteal_anon) + $(vmstat pgsteal_file) ))
+scan0=$(( $(vmstat pgscan_anon) + $(vmstat pgscan_file) ))
+run "$VMR" test fault --level zero --mem 32M --passes 1 --trace reclaim --json
+steal=$(( $(vmstat pgsteal_anon) + $(vmstat pgsteal_file) - steal0 ))
+scan=$(( $(vmstat pgscan_anon) + $(vmstat pgscan_file) - scan0 ))
+expect_rc "fault --level zero --trace reclaim runs" 0
+m() { jq -r --arg n "$1" '.metrics[] | select(.name == $n) | .value' <<< "$OUT"; }
+stalls=$(m memcg-reclaim-stalls) reclaimed=$(m reclaim-reclaimed-pages) scanned=$(m reclaim-scanned-pages)
+echo "# memcg stalls $stalls, traced reclaimed $reclaimed scanned $scanned; host pgsteal $steal pgscan $scan"
+check "1.25x the limit stalls in memcg reclaim" awk -v s="$stalls" 'BEGIN { exit !(s > 0) }'
+# The workload's reclaim is part of everything the host reclaimed in the
+# same time (kswapd and other cgroups can only add to the host's count).
+check "traced reclaimed pages <= host pgsteal delta" awk -v t="$reclaimed" -v h="$steal" 'BEGIN { exit !(t > 0 && t <= h) }'
+check "traced scanned pages <= host pgscan delta" awk -v t="$scanned" -v h="$scan" 'BEGIN { exit !(t >= 0 && t <= h) }'
+check "stall histogram and timeline stored" jqe \
+	'(.hists | map(select(.name == "memcg-reclaim-stall")) | length == 1) and
+	 (.series | map(select(.name == "memcg-reclaim-stalls")) | .[0].t | length > 0)' <<< "$OUT"
+check "metrics carry units and a better direction" jqe \
+	'.metrics[] | select(.name == "memcg-reclaim-stall-time") | .unit == "ns" and .better == "lower"' <<< "$OUT"
+check "no events dropped" jqe '.info.trace.dropped == 0' <<< "$OUT"
+after=$(snapshot)
+if [ "$before" = "$after" ]; then ok "tracing settings as before after the case"; else
+	not_ok "tracing settings as before after the case"; diff <(echo "$before") <(echo "$after") | sed 's/^/# /'; fi
+
+run "$VMR" test fault --level zero --mem 32M --passes 1 --trace reclaim
+expect_out "the text report shows the stalls" "memcg-reclaim-stalls +[1-9]"
+expect_out "and their latency percentiles" "memcg-reclaim-stall +p50"
+
+run "$VMR" test fault --level fast --mem 32M --passes 1 --profile --json
+expect_rc "--profile runs" 0
+check "perf counts page faults on the child" jqe \
+	'[.metrics[] | select(.name == "perf-page-faults") | .value > 0] == [true]' <<< "$OUT"
+check "each counter is a metric or said unsupported with a reason" jqe \
+	'([.metrics[].name] | index("perf-dtlb-read-misses")) != null or
+	 (.info["perf-unsupported"]["perf-dtlb-read-misses"] | type == "string")' <<< "$OUT"
+check "profile: top kernel symbols, or why not" jqe \
+	'(.info["profile-top-kernel-symbols"] | length > 0) or (.info["profile-skipped"].profile | type == "string")' <<< "$OUT"
+
+# SIGTERM in the middle of a traced case: the instance goes with the process.
+"$VMR" test fault --level zero --mem 32M --passes 1000 --trace reclaim > /dev/null 2>&1 &
+victim=$!
+seen=
+for _ in $(seq 100); do
+	if snapshot | grep -q "^instance: vmregress-$victim-"; then seen=1; break; fi
+	sleep 0.1
+done
+{ kill -TERM "$victim"; wait "$victim"; } 2> /dev/null
+[ -n "$seen" ] && ok "SIGTERM: the case was tracing" || not_ok "SIGTERM: the case was tracing"
+after=$(snapshot)
+if [ "$before" = "$after" ]; then ok "SIGTERM: tracing settings as before, without cleanup"; else
+	not_ok "SIGTERM: tracing settings as before, without cleanup"; diff <(echo "$before") <(echo "$after") | sed 's/^/# /'; fi
+
+# kill -9 in the middle of a traced case leaves an instance; cleanup removes
+# it (and the sandbox) and the host's tracing is as before.
+"$VMR" test fault --level zero --mem 32M --passes 1000 --trace all > /dev/null 2>&1 &
+victim=$!
+seen=
+for _ in $(seq 100); do
+	if snapshot | grep -q "^instance: vmregress-$victim-"; then seen=1; break; fi
+	sleep 0.1
+done
+{ kill -9 "$victim"; wait "$victim"; } 2> /dev/null
+[ -n "$seen" ] && ok "a traced case has its own instance" || not_ok "a traced case has its own instance"
+run "$VMR" cleanup
+expect_rc "cleanup after kill -9" 0
+expect_out "cleanup removed the tracing instance" "removed tracing instance instances/vmregress-$victim-"
+after=$(snapshot)
+if [ "$before" = "$after" ]; then ok "tracing settings as before after kill -9 and cleanup"; else
+	not_ok "tracing settings as before after kill -9 and cleanup"; diff <(echo "$before") <(echo "$after") | sed 's/^/# /'; fi
+
+# Suite files take trace = and profile =; vmregress run stores what was traced.
+cat > "$T_TMP/traced.ini" <<'INI'
+[global]
+mem = 32M
+swap = file:64M
+[fault-zero]
+workload = fault
+level = zero
+passes = 1
+trace = reclaim
+INI
+run "$VMR" run "$T_TMP/traced.ini" --db "$T_TMP/r.db" --json -q
+expect_rc "run: a suite with trace = reclaim" 0
+check "run: the case's options echo trace = reclaim" jqe '.cases[0].options.trace.trace == "reclaim"' <<< "$OUT"
+check "run: the stored result has the stall metrics" jqe \
+	'.cases[0].results[0].metrics | map(select(.name == "memcg-reclaim-stalls" and .value > 0)) | length == 1' <<< "$OUT"
+printf '[c]\nworkload = null\ntrace = sometimes\n' > "$T_TMP/bad.ini"
+run "$VMR" run "$T_TMP/bad.ini" --db "$T_TMP/r.db"
+expect_rc "run: a bad trace = in a suite is a usage error" 2
+expect_err "run: the error names the file and line" "bad.ini:3: trace"
