@@ -260,7 +260,9 @@ static void html_table_plots(struct report_ctx *x, const char *case_name, const 
 			primary = (long)col;
 	}
 	for (size_t col = 1; col < proto->ncols; col++) {
-		if ((long)col == ideal)
+		/* start_ns is a clock reading for attributing trace events, not
+		 * a measurement worth a graph. */
+		if ((long)col == ideal || !strcmp(proto->cols[col], "start_ns"))
 			continue;
 		struct plot p;
 		char *title = xasprintf("%s: %s by %s", case_name, proto->cols[col], xcol);

@@ -311,8 +311,10 @@ static size_t fault_pass(struct fault_state *st, struct hist *h, long pass)
 	return refd;
 }
 
+/* start_ns is CLOCK_MONOTONIC, the clock the tracer uses, so reclaim
+ * stalls can be attributed to the pass they fell in. */
 static const char *const fault_cols[] = { "pass", "refd", "present", "swapped", "time_ns",
-					  "major_faults", "minor_faults" };
+					  "major_faults", "minor_faults", "start_ns" };
 
 static void fault_corrupt(struct fault_state *st, struct result *r)
 {
@@ -369,7 +371,7 @@ static int fault_run(void *state, struct result *r)
 		snprintf(name, sizeof(name), "pass%ld", pass);
 		result_map(r, name, st->post, st->npages);
 		double row[] = { (double)pass, (double)refd, (double)present, (double)swapped,
-				 (double)(t1 - t0), (double)d.majflt, (double)d.minflt };
+				 (double)(t1 - t0), (double)d.majflt, (double)d.minflt, (double)t0 };
 		table_add_row(t, row);
 		if (pass == 0 && st->o.corrupt_page >= 0)
 			fault_corrupt(st, r);
