@@ -11,9 +11,18 @@
 
 #include "core/util.h"
 
+static bool store_is_pg_url(const char *loc)
+{
+	return !strncmp(loc, "postgresql://", 13) || !strncmp(loc, "postgres://", 11);
+}
+
 /* The back end a location names, and the location that back end opens. */
 static const struct store_backend *store_pick(const char *loc, const char **where)
 {
+	if (store_is_pg_url(loc)) {
+		*where = loc;
+		return &store_pg_backend;
+	}
 	*where = !strncmp(loc, "sqlite:", 7) ? loc + 7 : loc;
 	return &store_sqlite_backend;
 }
@@ -166,12 +175,17 @@ int store_find_uuid(struct store *st, const char *uuid, int64_t *run_id)
 	return st->be->find_uuid(st, uuid, run_id);
 }
 
+int store_import_run(struct store *st, const struct run *run, int64_t *run_id)
+{
+	return st->be->import_run(st, run, run_id);
+}
+
 int store_copy_run(struct store *from, int64_t run_id, struct store *to, int64_t *to_id)
 {
 	struct run *r = NULL;
 	if (store_load_run(from, run_id, &r) < 0)
 		return -1;
-	int rc = to->be->import_run(to, r, to_id);
+	int rc = store_import_run(to, r, to_id);
 	run_free(r);
 	return rc;
 }

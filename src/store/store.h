@@ -116,6 +116,8 @@ int store_find_uuid(struct store *st, const char *uuid, int64_t *run_id);
  * destination already had the run (nothing written), 0 when copied, -1
  * after an error.  *to_id: the run's id in the destination. */
 int store_copy_run(struct store *from, int64_t run_id, struct store *to, int64_t *to_id);
+/* The same for a run already loaded (store_load_run) from anywhere. */
+int store_import_run(struct store *st, const struct run *run, int64_t *run_id);
 
 /* The kernel release named by an environment fingerprint ("kernel" as a
  * string or {"release": ...}, or "uname": {"release": ...}); NULL if none. */
