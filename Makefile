@@ -98,7 +98,7 @@ build/vmregress.1: vmregress
 install: vmregress build/vmregress.1
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/vmregress/suites $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 0755 vmregress $(DESTDIR)$(PREFIX)/bin/vmregress
-	install -m 0644 suites/*.ini $(DESTDIR)$(PREFIX)/share/vmregress/suites/
+	$(if $(wildcard suites/*.ini),install -m 0644 $(wildcard suites/*.ini) $(DESTDIR)$(PREFIX)/share/vmregress/suites/)
 	install -m 0644 build/vmregress.1 $(DESTDIR)$(PREFIX)/share/man/man1/vmregress.1
 
 clean:

@@ -103,6 +103,11 @@ static void main_man(FILE *f)
 		fputc('\n', f);
 		man_text(f, c->summary);
 		fputc('\n', f);
+		if (c->details) {
+			fputs(".PP\n.nf\n", f);
+			man_text(f, c->details);
+			fputs("\n.fi\n", f);
+		}
 		opt_man(f, c->opts);
 	}
 	fputs(".SH EXIT STATUS\n0 ok, 1 a test failed, 2 usage or input error, 3 cannot run here "

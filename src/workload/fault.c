@@ -183,7 +183,7 @@ static void *fault_setup(const void *opts, const struct wl_env *env, struct resu
 	st->o = *(const struct fault_opts *)opts;
 	st->env = *env;
 	st->ps = env->page_size;
-	st->fd = st->pm.fd = -1;
+	st->fd = -1;
 	if (level_plan(st->o.level, st->o.pages, &st->o.size, env, &st->plan, &why) < 0) {
 		result_set_outcome(r, OUTCOME_ERROR, "%s", why);
 		goto free_state;

@@ -1,5 +1,5 @@
 /* The present/swapped state of a workload's own pages, from
- * /proc/self/pagemap read in big chunks (never one read per page).
+ * /proc/self/pagemap through the pagemap probe (never one read per page).
  *
  * For private anonymous memory a mincore() call comes first: when it finds
  * every page resident, every page is present and pagemap is not read.  That
@@ -16,9 +16,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "probe/pagemap.h"
+
 struct pages_map {
-	int fd;
-	uint64_t *buf;
+	struct pagemap pm;
+	bool open;
 	unsigned char *vec;      /* mincore's answer, when private_anon */
 	size_t nvec;
 	bool private_anon;       /* set by the caller: the range is MAP_PRIVATE|MAP_ANONYMOUS */

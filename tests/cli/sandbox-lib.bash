@@ -16,6 +16,7 @@ sb_teardown() {
 	local p
 	for p in "${SB_PIDS[@]}"; do kill -9 "$p" 2>/dev/null; done
 	wait 2>/dev/null
+	declare -F sb_extra_teardown >/dev/null && sb_extra_teardown
 	[ -d "${SB_STATE:-}" ] && VMREGRESS_STATE_DIR=$SB_STATE "$VMR" cleanup >/dev/null 2>&1
 	rm -rf "$T_TMP"
 }
@@ -52,9 +53,9 @@ ours_left() {
 # The paths a running sandbox's journal names (cgroup, swap) for later checks.
 journal_paths() { sed -n 's/^\(cgroup\|swapfile\|swapon\) \(\/[^ ]*\) .*/\2/p' "$SB_STATE"/*.journal 2>/dev/null; }
 # Wait until a journal with a cgroup record exists (the sandbox is built).
-wait_built() {
+wait_built() { # (it may wait for another run's knobs)
 	local i
-	for i in $(seq 100); do
+	for i in $(seq 1200); do
 		grep -qs '^cgroup ' "$SB_STATE"/*.journal && return 0
 		sleep 0.05
 	done
@@ -80,3 +81,8 @@ exec {SB_LOCK_FD}<"$SB_LOCK_DIR"
 knobs_watch() { flock -s "$SB_LOCK_FD"; }     # from a snapshot to its comparison
 knobs_change() { flock -x "$SB_LOCK_FD"; }    # while changing knobs
 knobs_release() { flock -u "$SB_LOCK_FD"; }
+# expect_rc with stdout shown (as comments) when it fails: cleanup's report.
+expect_rc_v() {
+	expect_rc "$@"
+	[ "$RC" = "$2" ] || sed 's/^/# /' <<< "$OUT"
+}

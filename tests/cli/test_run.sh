@@ -103,6 +103,11 @@ run "$VMR" export killed --db "$DB" --format json
 n=$(jq '[.[].iteration] | unique | length' <<< "$OUT")
 [ "$n" -ge 3 ] && [ "$n" -lt 40 ] && ok "finished iterations of the killed run are kept ($n of 40)" || not_ok "killed run iterations: $n"
 
+# --- a file that is not a results file ----------------------------------
+echo "not a database at all, just some text that is long enough" > "$T_TMP/junk.db"
+run "$VMR" list --db "$T_TMP/junk.db"; expect_rc "a file that is not a results file is refused" 2
+check "and says so in one line" one_line_err; expect_err "naming the file" "junk.db: not a vmregress results file"
+
 # --- delete ---------------------------------------------------------------
 run "$VMR" delete killed --db "$DB"; expect_rc "delete by name" 0
 run "$VMR" show killed --db "$DB"; expect_rc "a deleted run is gone" 2

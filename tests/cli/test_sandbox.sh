@@ -30,7 +30,6 @@ refuse "mem-high above mem" 2 "mem-high" --mem 64M --mem-high 128M
 total_kb=$(awk '/^MemTotal:/ {print $2}' /proc/meminfo)
 refuse "limit beyond free memory" 3 "not enough free memory" --mem $(( total_kb - 1024 ))K --swap none
 refuse "swap file beyond free disk" 3 "not enough disk" --mem 64M --swap file:900T
-refuse "kernel refuses a knob value" 2 "the kernel refused it" --mem 64M --swap none --set vm.page-cluster=banana
 mkdir -m 700 "$T_TMP/real"; ln -s "$T_TMP/real" "$T_TMP/link"
 VMREGRESS_STATE_DIR=$T_TMP/link run "$VMR" sandbox exec --mem 64M -- true
 expect_rc "symlinked state directory: exit 2" 2; expect_err "symlinked state directory: says so" 'is a symbolic link'
@@ -100,8 +99,19 @@ run "$VMR" sandbox exec --json --mem 64M --swap none --timeout 500ms -- sleep 20
 expect_rc "a command over --timeout ends with 124" 124
 check "the outcome is timeout, soon" jqc '.outcome == "timeout" and .elapsed_s < 5' <<< "$OUT"
 
-# Knobs apply inside and are restored after.
+# Knobs apply inside and are restored after; one sandbox holds them at a time.
 knobs_change
+refuse "kernel refuses a knob value" 2 "the kernel refused it" --mem 64M --swap none --set vm.page-cluster=banana
+"$VMR" sandbox exec --mem 64M --swap none --set vm.page-cluster=3 -- sleep 30 2>/dev/null {SB_LOCK_FD}<&- &
+holder=$!; SB_PIDS+=("$holder")
+wait_built || not_ok "a knob-holding sandbox came up"
+run "$VMR" sandbox exec --mem 64M --swap none --timeout 300ms --set vm.swappiness=60 -- true
+expect_rc "a second sandbox setting knobs waits, then gives up: exit 3" 3
+expect_err "it says it waits" "^vmregress: warning: waiting for another vmregress that is setting knobs"
+expect_err "and why it gave up" "another vmregress kept the knobs .* longer than --timeout"
+run "$VMR" sandbox exec --mem 64M --swap none -- true
+expect_rc "a sandbox without --set runs beside it" 0
+kill -TERM "$holder"; wait "$holder" 2>/dev/null
 old=$(cat /proc/sys/vm/page-cluster); new=$(( old == 4 ? 5 : 4 ))
 run "$VMR" sandbox exec --json --mem 64M --swap none --set vm.page-cluster=$new -- cat /proc/sys/vm/page-cluster
 expect_rc "exec with --set exits 0" 0

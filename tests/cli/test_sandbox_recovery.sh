@@ -45,7 +45,7 @@ run "$VMR" sandbox status --json
 check "status shows the dead owner's journal" jqc --argjson p "$VPID" \
 	'.journals | map(select(.owner_pid == $p and .owner_alive == false)) | length == 1' <<< "$OUT"
 run "$VMR" cleanup
-expect_rc "cleanup exits 0" 0
+expect_rc_v "cleanup exits 0" 0
 expect_out "cleanup says it restored the knob" "restored knob vm.page-cluster=$old \(left by pid $VPID\)"
 expect_out "cleanup says it removed the cgroup" "removed cgroup .*vmregress-$VPID-"
 check "cleanup restored the knob" [ "$(cat $knob)" = "$old" ]
@@ -93,7 +93,7 @@ rm -f "$j"
 j=$SB_STATE/vmregress-$$-$(start_of $$)-0.journal
 { crc "vmregress-journal 1 $$ $(start_of $$)"; crc "knob vm.page-cluster $new"; } > "$j"; chmod 600 "$j"
 run "$VMR" cleanup
-expect_rc "cleanup with a live owner's journal exits 0" 0
+expect_rc_v "cleanup with a live owner's journal exits 0" 0
 check "a live owner's journal is not acted on" [ -f "$j" ] && [ "$(cat $knob)" = "$old" ]
 rm -f "$j"
 
@@ -105,7 +105,7 @@ if [ -n "$memroot" ]; then
 	mkdir "$dead_cg" "$live_cg"
 	: > "$SB_STATE/swap/vmregress-$dp-1-0.swap"
 	run "$VMR" cleanup
-	expect_rc "cleanup of orphans exits 0" 0
+	expect_rc_v "cleanup of orphans exits 0" 0
 	check "a dead owner's orphaned cgroup is removed" [ ! -e "$dead_cg" ]
 	check "a dead owner's orphaned swap file is removed" [ ! -e "$SB_STATE/swap/vmregress-$dp-1-0.swap" ]
 	check "a live owner's cgroup is left alone" [ -d "$live_cg" ]

@@ -67,7 +67,7 @@ run as_nobody "$VMR" test null --fail;      expect_rc "a failed check exits 1" 1
 check "failure message is one line" one_line_err
 run as_nobody "$VMR" test null --error;     expect_rc "a set-up error exits 1" 1; expect_err "the set-up error is explained" 'error: asked to fail set-up'
 run as_nobody "$VMR" test null --crash --json; expect_rc "a crash exits 1" 1
-expect_err "a crash names the signal" 'killed by signal SIGSEGV'
+expect_err "a crash names the signal" 'killed by signal SIGABRT'
 run as_nobody "$VMR" test null --spin 30s --timeout 300ms --json; expect_rc "the watchdog stops a hung workload" 1
 expect_err "a timeout is explained" 'timed out after 300ms'
 expect_json "a timeout is an error outcome" '.outcome == "error"'

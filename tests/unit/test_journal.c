@@ -2,7 +2,9 @@
  * exactly what it wrote and refuse anything else: a flipped byte, a foreign
  * path, a record for another owner.  A torn last line is a change that was
  * never made and is ignored. */
+#include <errno.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "core/util.h"
 #include "sandbox/journal.h"
@@ -113,5 +115,29 @@ int main(void)
 	me.start += 1;
 	CHECK(!journal_owner_alive(&me), "same pid, other start time: not the owner");
 	CHECK_EQ_U(journal_crc32("123456789", 9), 0xcbf43926u, "CRC-32 check value");
+
+	/* on disk: created exclusively, appended, read back whole */
+	char dir[] = "/tmp/vmr-journal-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL, "temp dir");
+	char *path = xasprintf("%s/j.journal", dir), *lnk = xasprintf("%s/l.journal", dir);
+	int fd = journal_create(path, &owner);
+	CHECK(fd >= 0, "journal_create makes a new file");
+	for (int i = 0; i < 5 && fd >= 0; i++)
+		CHECK(journal_append(fd, &recs[i]) == 0, "append record %d", i);
+	if (fd >= 0)
+		close(fd);
+	CHECK(journal_create(path, &owner) == -EEXIST, "an existing journal is never reopened");
+	CHECK(symlink(path, lnk) == 0 && journal_create(lnk, &owner) < 0, "a symlink is never followed");
+	char *disk = NULL;
+	size_t dlen = 0;
+	CHECK(vmr_read_file(path, &disk, &dlen) == 0, "journal reads back");
+	n = disk ? parse(disk, dlen, out, why) : -1;
+	CHECK_EQ_U(n, 5, "what was appended parses (%s)", n < 0 ? why : "ok");
+	free(disk);
+	unlink(lnk);
+	unlink(path);
+	rmdir(dir);
+	free(path);
+	free(lnk);
 	T_DONE();
 }

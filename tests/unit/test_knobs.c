@@ -1,6 +1,8 @@
 /* --set reaches only allow-listed files: names with '/' or '..' never turn
  * into paths, and values cannot smuggle spaces or newlines into a journal. */
+#include "core/options.h"
 #include "sandbox/knobs.h"
+#include "sandbox/sandbox.h"
 #include "t.h"
 
 static void refused(const char *arg)
@@ -23,6 +25,13 @@ int main(void)
 	for (const struct knob *p = knobs; p->name; p++)
 		n++;
 	CHECK_EQ_U(n, 15, "fifteen knobs on the allow-list");
+
+	/* --set's help names the whole allow-list, and nothing else */
+	const struct opt *set = opt_find(sandbox_opts, "set");
+	int named = 0;
+	for (const struct knob *p = knobs; p->name; p++)
+		named += set && strstr(set->help, p->name) != NULL;
+	CHECK_EQ_U(named, 15, "--set help names every allow-listed knob");
 
 	refused("vm/../kernel/core_pattern=|/bin/sh");
 	refused("vm.swappiness/../../kernel/core_pattern=x");
