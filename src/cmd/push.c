@@ -71,15 +71,13 @@ int cmd_transfer(const char *from_loc, const char *to_loc, char **specs, int nsp
 	struct store *from = NULL, *to = NULL;
 	int64_t *ids = NULL;
 	size_t n = 0;
-	int rc = VMR_EXIT_CANNOT;
-	if (store_open(&from, from_loc, false) < 0)
+	/* A store that does not open, or a run it lacks, is bad input (2) as
+	 * in show and list; a copy that fails half-way cannot be done (3). */
+	int rc = VMR_EXIT_USAGE;
+	if (store_open(&from, from_loc, false) < 0 || transfer_select(from, specs, nspecs, all, &ids, &n) < 0 ||
+	    store_open(&to, to_loc, true) < 0)
 		goto close;
-	if (transfer_select(from, specs, nspecs, all, &ids, &n) < 0) {
-		rc = VMR_EXIT_USAGE;
-		goto close;
-	}
-	if (store_open(&to, to_loc, true) < 0)
-		goto close;
+	rc = VMR_EXIT_CANNOT;
 	json_t *rows = json_array();
 	size_t copied = 0, present = 0;
 	for (size_t i = 0; i < n; i++) {

@@ -57,7 +57,5 @@ void store_uuid(char *buf, size_t len);
 const char *store_env_host(const json_t *env);
 /* "<suite base name>-YYYYmmdd-HHMMSS" for a run begun at now.  Malloc'd. */
 char *store_default_name(const char *suite, double now);
-/* Free a run_info's strings and zero it. */
-void run_info_clear(struct run_info *ri);
 
 #endif

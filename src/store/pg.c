@@ -323,21 +323,35 @@ static int pg_case_add(struct store *st, int64_t run_id, const char *case_name, 
 static const char *const better_text[] = { "none", "lower", "higher" };
 static const char *const combine_text[] = { "amean", "hmean" };
 
+/* All of an iteration's metric rows in one statement: one round trip to
+ * the server, not one per metric. */
 static int pg_metrics_add(struct store *st, int64_t iter_id, const struct result *r)
 {
-	struct pg_num id, v;
-	pg_fmt_int(&id, iter_id);
+	if (!r->nmetrics)
+		return 0;
+	struct pg_num id, *v = xcalloc(r->nmetrics, sizeof(*v));
+	const char **p = xcalloc(1 + 5 * r->nmetrics, sizeof(*p));
+	size_t cap = 128 + 40 * r->nmetrics, len;
+	char *sql = xmalloc(cap);
+	len = (size_t)snprintf(sql, cap, "INSERT INTO metrics (iteration_id, name, unit, better, combine, value) VALUES ");
+	p[0] = pg_fmt_int(&id, iter_id);
 	for (size_t i = 0; i < r->nmetrics; i++) {
 		const struct metric *m = &r->metrics[i];
-		const char *p[] = { id.s, m->name, m->unit, better_text[m->better % 3], combine_text[m->combine % 2],
-				    pg_fmt_double(&v, m->value) };
-		PGresult *res = pg_query(st, "INSERT INTO metrics (iteration_id, name, unit, better, combine, value)"
-					     " VALUES ($1,$2,$3,$4,$5,$6)", 6, p, "cannot record a metric");
-		if (!res)
-			return -1;
-		PQclear(res);
+		size_t k = 1 + 5 * i;
+		p[k] = m->name;
+		p[k + 1] = m->unit;
+		p[k + 2] = better_text[m->better % 3];
+		p[k + 3] = combine_text[m->combine % 2];
+		p[k + 4] = pg_fmt_double(&v[i], m->value);
+		len += (size_t)snprintf(sql + len, cap - len, "%s($1,$%zu,$%zu,$%zu,$%zu,$%zu::float8)", i ? "," : "", k + 1,
+					k + 2, k + 3, k + 4, k + 5);
 	}
-	return 0;
+	PGresult *res = pg_query(st, sql, (int)(1 + 5 * r->nmetrics), p, "cannot record a metric");
+	PQclear(res);
+	free(sql);
+	free(p);
+	free(v);
+	return res ? 0 : -1;
 }
 
 /* One iteration's row and its metric rows, inside the caller's transaction. */

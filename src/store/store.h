@@ -98,6 +98,8 @@ int store_run_end(struct store *st, int64_t run_id, const char *status);
 /* Runs, newest first.  Free with run_info_free_array. */
 int store_list(struct store *st, struct run_info **runs, size_t *n);
 void run_info_free_array(struct run_info *runs, size_t n);
+/* Free one run_info's strings and zero it. */
+void run_info_clear(struct run_info *ri);
 /* RUN is an id, a unique name, a UUID, or "last".  0 or -1 after an error
  * naming it. */
 int store_resolve(struct store *st, const char *spec, int64_t *run_id);
