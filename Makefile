@@ -3,11 +3,13 @@
 PREFIX  ?= /usr/local
 DESTDIR ?=
 CC      ?= cc
-PKGS     = jansson gsl inih libbpf sqlite3 libpq
+PKGS     = jansson gsl inih libbpf sqlite3 zlib libpq
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
 CFLAGS  ?= -O2 -g
-CFLAGS  += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2 \
+# -ffp-contract=off: no fused multiply-add behind our back, so floating-point
+# results (trace generation) are the same bits on every CPU.
+CFLAGS  += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2 -ffp-contract=off \
            -D_GNU_SOURCE -DVMR_VERSION='"$(VERSION)"' -Isrc \
            -DVMR_SUITE_DIR='"$(PREFIX)/share/vmregress/suites"' \
            $(shell pkg-config --cflags $(PKGS) 2>/dev/null)

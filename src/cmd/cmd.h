@@ -46,7 +46,7 @@ extern const struct opt sense_cmd_opts[], test_cmd_opts[], refs_cmd_opts[], run_
 extern const struct opt push_cmd_opts[], pull_cmd_opts[];
 
 /* Longer help text of commands that have one (`help CMD`, the man page). */
-extern const char sense_cmd_details[];
+extern const char sense_cmd_details[], refs_cmd_details[];
 
 /* push and pull: copy the runs named by specs (or all) from one store into
  * another, each in one transaction, skipping runs the destination has (by

@@ -71,6 +71,15 @@ run "$VMR" run "$T_TMP/small.ini" --db "$DB" --name small-one --quiet
 expect_rc "a used run name is refused" 2
 run "$VMR" show small-two --db "$DB"; expect_rc "show of an unknown run exits 2" 2; expect_err "unknown run is named" "small-two: no such run"
 
+# --- the default results file -------------------------------------------
+XDG_DATA_HOME=$T_TMP/xdg "$VMR" run "$T_TMP/small.ini" --quiet --iterations 1 >/dev/null 2>&1
+[ -f "$T_TMP/xdg/vmregress/results.db" ] && ok "default file is \$XDG_DATA_HOME/vmregress/results.db" || not_ok "no results.db under XDG_DATA_HOME"
+mkdir -p "$T_TMP/home"
+HOME=$T_TMP/home XDG_DATA_HOME= "$VMR" run "$T_TMP/small.ini" --quiet --iterations 1 >/dev/null 2>&1
+[ -f "$T_TMP/home/.local/share/vmregress/results.db" ] && ok "else ~/.local/share/vmregress/results.db" || not_ok "no results.db under HOME"
+run env HOME="$T_TMP/home" XDG_DATA_HOME= "$VMR" list --json
+[ "$(jq length <<< "$OUT")" = 1 ] && ok "list reads the default file" || not_ok "list of the default file: ${OUT:0:200}"
+
 # --- two runs writing one file at the same time --------------------------
 "$VMR" run "$T_TMP/small.ini" --db "$DB" --name together-a --quiet >/dev/null 2>"$T_TMP/a.err" & pa=$!
 "$VMR" run "$T_TMP/small.ini" --db "$DB" --name together-b --quiet >/dev/null 2>"$T_TMP/b.err" & pb=$!
