@@ -236,6 +236,9 @@ fi
 PGFLEET=$(newdb fleetdb)
 vrun "$T_TMP/alpha.db" on-alpha alpha >/dev/null 2>&1
 vrun "$T_TMP/beta.db" on-beta beta >/dev/null 2>&1
+# Machine beta is other hardware: its fingerprint names another CPU and more memory.
+command -v sqlite3 >/dev/null && sqlite3 "$T_TMP/beta.db" \
+	"UPDATE runs SET env = json_set(env, '\$.cpu.model', 'Simulated CPU 9000', '\$.mem_total_bytes', 1099511627776)"
 run "$VMR" push on-alpha --db "$T_TMP/alpha.db" --to "$PGFLEET"; expect_rc "machine alpha pushes" 0
 run env VMREGRESS_HOST=beta "$VMR" push --all --db "$T_TMP/beta.db" --to "$PGFLEET"; expect_rc "machine beta pushes" 0
 run vrun "$PGFLEET" direct-gamma gamma; expect_rc "machine gamma runs straight into the database" 0
@@ -244,9 +247,16 @@ run "$VMR" list --db "$PGFLEET" --json
 	not_ok "hosts: ${OUT:0:300}"
 run "$VMR" compare on-alpha on-beta --db "$PGFLEET"; expect_rc "compare across hosts" 0
 expect_out "the environment diff shows the host names" "alpha +beta"
+expect_out "the host difference is marked as hardware" "hostname \(hardware\) +alpha +beta"
+if command -v sqlite3 >/dev/null; then
+	expect_out "a CPU difference is marked as hardware" "cpu.model \(hardware\) .* Simulated CPU 9000"
+	expect_out "a memory difference is marked as hardware" "mem_total_bytes \(hardware\) .* 1099511627776"
+fi
 run "$VMR" compare on-alpha on-beta direct-gamma --db "$PGFLEET" --json; expect_rc "compare --json across three hosts" 0
 [ "$(jq -r '.env_diff[] | select(.key == "hostname") | .values | join(",")' <<< "$OUT")" = "alpha,beta,gamma" ] &&
 	ok "the JSON environment diff has each host" || not_ok "env_diff: $(jq -c '.env_diff' <<< "$OUT" | head -c 300)"
+[ "$(jq -r '.env_diff[] | select(.key == "hostname") | .hardware' <<< "$OUT")" = true ] &&
+	ok "the JSON environment diff marks the host as hardware" || not_ok "env_diff hardware: $(jq -c '.env_diff' <<< "$OUT" | head -c 300)"
 
 # --- nothing stored holds a password --------------------------------------
 for d in clidb pushdb fleetdb; do
