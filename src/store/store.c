@@ -47,15 +47,59 @@ bool store_exists(const char *location)
 	return access(where, F_OK) == 0;
 }
 
-/* The '@' ending a URL's user information, or NULL. */
+/* The '@' ending a URL's user information, or NULL.  As libpq reads it:
+ * the first '@' before any '/', so "?" or "#" in a password still count. */
 static const char *store_url_userinfo_end(const char *auth)
 {
-	size_t hostlen = strcspn(auth, "/?#");
-	const char *at = NULL;
-	for (const char *p = auth; p < auth + hostlen; p++)
-		if (*p == '@')
-			at = p;
-	return at;
+	const char *p = auth + strcspn(auth, "@/");
+	return *p == '@' ? p : NULL;
+}
+
+static int store_hex(int c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* Whether a query parameter's name is "password" once percent-decoded,
+ * as libpq decodes it. */
+static bool store_param_is_password(const char *key, size_t len)
+{
+	static const char want[] = "password";
+	size_t n = 0;
+	for (size_t i = 0; i < len; i++, n++) {
+		int c = (unsigned char)key[i];
+		if (c == '%' && i + 2 < len && store_hex(key[i + 1]) >= 0 && store_hex(key[i + 2]) >= 0) {
+			c = store_hex(key[i + 1]) * 16 + store_hex(key[i + 2]);
+			i += 2;
+		}
+		if (n >= sizeof(want) - 1 || c != want[n])
+			return false;
+	}
+	return n == sizeof(want) - 1;
+}
+
+/* The query part with every password=VALUE's value masked.  Malloc'd. */
+static char *store_mask_query(const char *q)
+{
+	size_t cap = strlen(q) + 1, len = 0;
+	char *out = xmalloc(cap + 4 * (cap / 2 + 1));
+	while (*q) {
+		size_t seg = strcspn(q, "&"), key = strcspn(q, "=&");
+		if (key < seg && store_param_is_password(q, key)) {
+			memcpy(out + len, q, key + 1);
+			len += key + 1;
+			memcpy(out + len, "***", 3);
+			len += 3;
+		} else {
+			memcpy(out + len, q, seg);
+			len += seg;
+		}
+		q += seg;
+		if (*q == '&')
+			out[len++] = *q++;
+	}
+	out[len] = '\0';
+	return out;
 }
 
 char *store_mask_url(const char *location)
@@ -69,17 +113,16 @@ char *store_mask_url(const char *location)
 	const char *at = store_url_userinfo_end(auth);
 	const char *colon = at ? memchr(auth, ':', (size_t)(at - auth)) : NULL;
 	char *out = colon ? xasprintf("%.*s:***%s", (int)(colon - location), location, at) : xstrdup(location);
-	/* password=... among the query parameters */
-	for (char *p = strstr(out, "password="); p; p = strstr(p + 1, "password=")) {
-		if (p != out && p[-1] != '?' && p[-1] != '&')
-			continue;
-		char *v = p + 9, *end = v + strcspn(v, "&#");
-		char *masked = xasprintf("%.*s***%s", (int)(v - out), out, end);
-		p = masked + (v - out);
-		free(out);
-		out = masked;
-	}
-	return out;
+	/* password=... among the query parameters, after the first '?' that
+	 * follows the (masked) user information */
+	char *q = strchr(out + (sep - location) + 3, '?');
+	if (!q)
+		return out;
+	char *query = store_mask_query(q + 1);
+	char *masked = xasprintf("%.*s?%s", (int)(q - out), out, query);
+	free(query);
+	free(out);
+	return masked;
 }
 
 int store_open(struct store **st, const char *path, bool create)
