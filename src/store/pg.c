@@ -257,7 +257,11 @@ static int pg_open(struct store **out, const char *url, bool create)
 {
 	struct store *st = xcalloc(1, sizeof(*st));
 	st->path = store_mask_url(url);
-	st->pg = PQconnectdb(url);
+	/* Later keywords win: the URL's own settings override these defaults.
+	 * Without a timeout a machine whose server is down would hang. */
+	static const char *const keys[] = { "connect_timeout", "fallback_application_name", "dbname", NULL };
+	const char *vals[] = { "10", "vmregress", url, NULL };
+	st->pg = PQconnectdbParams(keys, vals, 1);
 	if (!st->pg || PQstatus(st->pg) != CONNECTION_OK) {
 		char *clean = pg_clean_message(st->pg, st->pg ? PQerrorMessage(st->pg) : "out of memory");
 		vmr_err("cannot connect to %s: %s", st->path, clean);
