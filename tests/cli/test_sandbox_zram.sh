@@ -25,6 +25,36 @@ knobs_release
 left=$(ours_left "$T_TMP/zram.json")
 check "nothing of ours is left ($left)" [ -z "$left" ]
 
+# Reusing a free device instead of hot-adding one: it is reset, not removed.
+free_dev=
+for d in /sys/block/zram*; do
+	[ -e "$d/disksize" ] && [ "$(cat "$d/disksize")" = 0 ] && ! grep -q "^/dev/${d##*/} " /proc/swaps &&
+		{ free_dev=${d##*/}; break; }
+done
+if [ -n "$free_dev" ]; then
+	# an algorithm other than the device's, to see that it is put back
+	algo0=$(sed 's/.*\[\([^]]*\)\].*/\1/' "/sys/block/$free_dev/comp_algorithm")
+	other=$(tr -d '[]' < "/sys/block/$free_dev/comp_algorithm" | tr ' ' '\n' | grep -vx "$algo0" | grep . | head -1)
+	run "$VMR" sandbox exec --json --mem 64M --swap "zram:128M:${other:-$algo0}" --zram-reuse -- "$MEMFILL" 96
+	if [ "$RC" = 3 ] && grep -q "no free zram device" <<< "$ERR"; then
+		skip "reusing a free zram device" "another run took the free devices meanwhile"
+	else
+		echo "$OUT" > "$T_TMP/reuse.json"
+		expect_rc "a reused zram device takes the pages and gives them back intact" 0
+		rdev=$(jq -r '.sandbox.swap.device' "$T_TMP/reuse.json")
+		check "it swapped to the reused device $rdev" jqc '.pswpout > 0' "$T_TMP/reuse.json"
+		check "the reused device is still there, reset" [ -e "/sys/block/${rdev#/dev/}" ] &&
+			[ "$(cat "/sys/block/${rdev#/dev/}/disksize")" = 0 ]
+		check "it ran with ${other:-$algo0}" jqc --arg a "${other:-$algo0}" '.sandbox.swap.algorithm == $a' "$T_TMP/reuse.json"
+		[ "$rdev" = "/dev/$free_dev" ] &&
+			check "its algorithm is $algo0 again" grep -q "\[$algo0\]" "/sys/block/$free_dev/comp_algorithm"
+		left=$(ours_left "$T_TMP/reuse.json")
+		check "nothing of ours is left ($left)" [ -z "$left" ]
+	fi
+else
+	skip "reusing a free zram device" "no free zram device here"
+fi
+
 run "$VMR" sandbox exec --mem 64M --swap zram:64M:nosuchalgo -- true
 expect_rc "an unknown zram algorithm: exit 2" 2
 expect_err "it lists the algorithms there are" "zram compression algorithm 'nosuchalgo' is not one of: "
@@ -33,7 +63,7 @@ check "the refused device is not left behind" [ -z "$(ours_left)" ]
 # kill -9, the journal lost too: the header tag proves the device ours.
 "$VMR" sandbox exec --mem 64M --swap zram:64M -- sleep 30 2>/dev/null {SB_LOCK_FD}<&- &
 vpid=$!; SB_PIDS+=("$vpid")
-wait_built || not_ok "zram sandbox came up"
+wait_built "$vpid" || not_ok "zram sandbox came up"
 zid=$(sed -n 's/^zram \([0-9]*\) .*/\1/p' "$SB_STATE"/*.journal)
 kill -9 "$vpid"; wait "$vpid" 2>/dev/null
 rm -f "$SB_STATE"/*.journal
@@ -52,7 +82,7 @@ check "the orphaned zram device is off swap and removed" [ ! -e "/sys/block/zram
 if command -v mkswap >/dev/null; then
 	"$VMR" sandbox exec --mem 64M --swap zram:64M -- sleep 30 2>/dev/null {SB_LOCK_FD}<&- &
 	vpid=$!; SB_PIDS+=("$vpid")
-	wait_built || not_ok "zram sandbox came up"
+	wait_built "$vpid" || not_ok "zram sandbox came up"
 	zid=$(sed -n 's/^zram \([0-9]*\) .*/\1/p' "$SB_STATE"/*.journal)
 	kill -9 "$vpid"; wait "$vpid" 2>/dev/null
 	FOREIGN=$zid
@@ -64,7 +94,7 @@ if command -v mkswap >/dev/null; then
 	}
 	swapoff "/dev/zram$zid"; echo 1 > "/sys/block/zram$zid/reset"
 	echo 64M > "/sys/block/zram$zid/disksize"
-	mkswap -L someone-else "/dev/zram$zid" >/dev/null && swapon -p 1 "/dev/zram$zid"
+	mkswap -L someone-else "/dev/zram$zid" >/dev/null && swapon "/dev/zram$zid"
 	run "$VMR" cleanup
 	expect_rc_v "cleanup with a reused zram id exits 0" 0
 	check "someone else's swap on /dev/zram$zid is still on" grep -q "^/dev/zram$zid " /proc/swaps
