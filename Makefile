@@ -3,7 +3,7 @@
 PREFIX  ?= /usr/local
 DESTDIR ?=
 CC      ?= cc
-PKGS     = jansson gsl inih libbpf sqlite3 zlib
+PKGS     = jansson gsl inih libbpf sqlite3 zlib libpq
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
 CFLAGS  ?= -O2 -g

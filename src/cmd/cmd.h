@@ -35,15 +35,24 @@ int cmd_plot_map(int argc, char **argv);
 int cmd_sandbox(int argc, char **argv);
 int cmd_cleanup(int argc, char **argv);
 int cmd_matrix(int argc, char **argv);
+int cmd_push(int argc, char **argv);
+int cmd_pull(int argc, char **argv);
 
 /* Each command file defines its option table for help: */
 extern const struct opt sense_cmd_opts[], test_cmd_opts[], refs_cmd_opts[], run_cmd_opts[],
 	list_cmd_opts[], show_cmd_opts[], export_cmd_opts[], delete_cmd_opts[], compare_cmd_opts[],
 	report_cmd_opts[], plot_map_cmd_opts[], sandbox_cmd_opts[], cleanup_cmd_opts[],
 	matrix_cmd_opts[];
+extern const struct opt push_cmd_opts[], pull_cmd_opts[];
 
 /* Longer help text of commands that have one (`help CMD`, the man page). */
 extern const char sense_cmd_details[], refs_cmd_details[];
+
+/* push and pull: copy the runs named by specs (or all) from one store into
+ * another, each in one transaction, skipping runs the destination has (by
+ * UUID).  Prints one line per run and a total, or JSON.  An exit code. */
+int cmd_transfer(const char *from, const char *to, char **specs, int nspecs, bool all,
+		 bool json);
 
 /* Write a JSON document to stdout (indented, newline-terminated) and free it. */
 int cmd_print_json(json_t *j);

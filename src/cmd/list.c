@@ -1,6 +1,7 @@
 /* vmregress list: the stored runs, newest first. */
+#include <fnmatch.h>
 #include <stdlib.h>
-#include <unistd.h>
+#include <string.h>
 
 #include "cmd/cmd.h"
 #include "core/util.h"
@@ -8,24 +9,48 @@
 
 struct list_opts {
 	char *db;
+	char *host, *kernel;
 	bool json;
 };
 
 const struct opt list_cmd_opts[] = {
 	{ .name = "db", .type = OPT_STR, .off = offsetof(struct list_opts, db), .metavar = "PATH",
 	  .help = "the results file (default $XDG_DATA_HOME/vmregress/results.db)" },
+	{ .name = "host", .type = OPT_STR, .off = offsetof(struct list_opts, host), .metavar = "GLOB",
+	  .help = "only runs of hosts whose name matches (fnmatch)" },
+	{ .name = "kernel", .type = OPT_STR, .off = offsetof(struct list_opts, kernel), .metavar = "GLOB",
+	  .help = "only runs under kernel releases that match (fnmatch)" },
 	{ .name = "json", .type = OPT_FLAG, .off = offsetof(struct list_opts, json), .help = "print JSON" },
 	OPT_END,
 };
 
+static bool list_match(const char *glob, const char *value)
+{
+	return !glob || (value && fnmatch(glob, value, 0) == 0);
+}
+
+/* Keep the runs --host and --kernel select, in order. */
+static void list_filter(const struct list_opts *o, struct run_info *runs, size_t *n)
+{
+	size_t kept = 0;
+	for (size_t i = 0; i < *n; i++) {
+		if (list_match(o->host, runs[i].host) && list_match(o->kernel, runs[i].kernel))
+			runs[kept++] = runs[i];
+		else
+			run_info_clear(&runs[i]);
+	}
+	*n = kept;
+}
+
 static void list_print(const struct run_info *runs, size_t n)
 {
-	printf("%-5s %-32s %-22s %-12s %-10s %s\n", "ID", "NAME", "KERNEL", "SUITE", "STATUS", "WHEN");
+	printf("%-5s %-32s %-22s %-16s %-12s %-10s %s\n", "ID", "NAME", "KERNEL", "HOST", "SUITE", "STATUS", "WHEN");
 	for (size_t i = 0; i < n; i++) {
 		char when[40];
 		const struct run_info *r = &runs[i];
-		printf("%-5lld %-32s %-22s %-12s %-10s %s\n", (long long)r->id, r->name, r->kernel ? r->kernel : "-",
-		       r->suite ? r->suite : "-", r->status, store_format_time(when, sizeof(when), r->started));
+		printf("%-5lld %-32s %-22s %-16s %-12s %-10s %s\n", (long long)r->id, r->name, r->kernel ? r->kernel : "-",
+		       r->host ? r->host : "-", r->suite ? r->suite : "-", r->status,
+		       store_format_time(when, sizeof(when), r->started));
 	}
 }
 
@@ -52,12 +77,13 @@ int cmd_list(int argc, char **argv)
 	char *path = o.db ? xstrdup(o.db) : store_default_path();
 	struct store *st = NULL;
 	/* No results file yet is an empty list, not an error. */
-	if (access(path, F_OK) == 0) {
+	if (store_exists(path)) {
 		if (store_open(&st, path, false) < 0)
 			goto close_store;
 		rc = VMR_EXIT_CANNOT;
 		if (store_list(st, &runs, &n) < 0)
 			goto close_store;
+		list_filter(&o, runs, &n);
 	}
 	rc = VMR_EXIT_OK;
 	if (o.json) {

@@ -137,7 +137,8 @@ json_t *compare_to_json(const struct comparison *cmp)
 		json_t *vals = json_array();
 		for (size_t i = 0; i < cmp->nruns; i++)
 			json_array_append_new(vals, json_string(cmp->env[k].values[i]));
-		json_array_append_new(env, json_pack("{ss so}", "key", cmp->env[k].key, "values", vals));
+		json_array_append_new(env, json_pack("{ss so sb}", "key", cmp->env[k].key, "values", vals, "hardware",
+						     cmp->env[k].hardware));
 	}
 	for (size_t r = 0; r < cmp->nrows; r++) {
 		const struct cmp_row *row = &cmp->rows[r];
@@ -240,7 +241,7 @@ static void text_env(FILE *f, const struct comparison *cmp)
 	int kw = 3;
 	int *vw = xcalloc(cmp->nruns, sizeof(int));
 	for (size_t k = 0; k < cmp->nenv; k++) {
-		kw = MAX(kw, (int)strlen(cmp->env[k].key));
+		kw = MAX(kw, (int)strlen(cmp->env[k].key) + (cmp->env[k].hardware ? 11 : 0));
 		for (size_t i = 0; i < cmp->nruns; i++)
 			vw[i] = MAX(vw[i], MAX((int)strlen(cmp->env[k].values[i]), (int)strlen(cmp->labels[i])));
 	}
@@ -250,7 +251,8 @@ static void text_env(FILE *f, const struct comparison *cmp)
 		fprintf(f, "  %-*s", i + 1 < cmp->nruns ? vw[i] : 0, cmp->labels[i]);
 	fputc('\n', f);
 	for (size_t k = 0; k < cmp->nenv; k++) {
-		fprintf(f, "  %-*s", kw, cmp->env[k].key);
+		fprintf(f, "  %s%-*s", cmp->env[k].key, kw - (int)strlen(cmp->env[k].key),
+			cmp->env[k].hardware ? " (hardware)" : "");
 		for (size_t i = 0; i < cmp->nruns; i++)
 			fprintf(f, "  %-*s", i + 1 < cmp->nruns ? vw[i] : 0, cmp->env[k].values[i]);
 		fputc('\n', f);
@@ -359,7 +361,7 @@ static void md_env(FILE *f, const struct comparison *cmp)
 	for (size_t k = 0; k < cmp->nenv; k++) {
 		fputs("| ", f);
 		md_text(f, cmp->env[k].key);
-		fputs(" |", f);
+		fputs(cmp->env[k].hardware ? " (hardware) |" : " |", f);
 		for (size_t i = 0; i < cmp->nruns; i++) {
 			fputc(' ', f);
 			md_text(f, cmp->env[k].values[i]);

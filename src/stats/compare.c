@@ -313,6 +313,17 @@ static const char *compare_env_lookup(const struct strlist *keys, const struct s
 	return NULL;
 }
 
+/* Keys naming the machine itself: runs from a fleet's shared store may come
+ * from different hardware, and a reader must see that first. */
+static bool compare_env_hardware(const char *key)
+{
+	static const char *const globs[] = { "hostname", "cpu.*", "mem_total_bytes", "numa*", "page_size" };
+	for (size_t i = 0; i < ARRAY_SIZE(globs); i++)
+		if (fnmatch(globs[i], key, 0) == 0)
+			return true;
+	return false;
+}
+
 /* Keys that change from one boot or one minute to the next say nothing
  * about the setting under test. */
 static bool compare_env_volatile(const char *key, const char *value)
@@ -474,6 +485,7 @@ static void compare_env_diff(struct comparison *cmp, const struct compare_opts *
 		cmp->env = xrealloc(cmp->env, (cmp->nenv + 1) * sizeof(*cmp->env));
 		struct cmp_env_diff *d = &cmp->env[cmp->nenv++];
 		d->key = xstrdup(all.v[k]);
+		d->hardware = compare_env_hardware(d->key);
 		d->values = xcalloc(cmp->nruns, sizeof(char *));
 		for (size_t i = 0; i < cmp->nruns; i++) {
 			const char *v = compare_env_lookup(&keys[i], &vals[i], all.v[k]);

@@ -59,6 +59,7 @@ struct cmp_row {
 struct cmp_env_diff {
 	char *key;
 	char **values;           /* one per run; "-" where a run lacks the key */
+	bool hardware;           /* host, CPU, memory, NUMA: the runs ran on different machines */
 };
 
 struct compare_opts {

@@ -1,5 +1,5 @@
 /* The results store on SQLite: schema, migrations, reads and writes. */
-#include "store/store.h"
+#include "store/backend.h"
 
 #include <errno.h>
 #include <sqlite3.h>
@@ -12,11 +12,6 @@
 #include <unistd.h>
 
 #include "core/util.h"
-
-struct store {
-	sqlite3 *db;
-	char *path;
-};
 
 /* Migration i takes a file from version i to version i + 1.  Never edit one
  * that has shipped: add the next. */
@@ -107,15 +102,6 @@ static void store_rollback(struct store *st)
 	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
-char *store_default_path(void)
-{
-	const char *xdg = getenv("XDG_DATA_HOME");
-	if (xdg && *xdg == '/')
-		return xasprintf("%s/vmregress/results.db", xdg);
-	const char *home = getenv("HOME");
-	return xasprintf("%s/.local/share/vmregress/results.db", home && *home ? home : "/root");
-}
-
 /* mkdir -p of the directory holding path. */
 static int store_mkdirs(const char *path)
 {
@@ -188,12 +174,7 @@ rollback:
 	return -1;
 }
 
-const char *store_path(const struct store *st)
-{
-	return st->path;
-}
-
-int store_open(struct store **out, const char *path, bool create)
+static int sqlite_open(struct store **out, const char *path, bool create)
 {
 	struct store *st = xcalloc(1, sizeof(*st));
 	st->path = xstrdup(path);
@@ -227,61 +208,13 @@ free_st:
 	return -1;
 }
 
-void store_close(struct store *st)
+static void sqlite_close(struct store *st)
 {
 	if (!st)
 		return;
 	sqlite3_close(st->db);
 	free(st->path);
 	free(st);
-}
-
-static void store_uuid(char *buf, size_t len)
-{
-	unsigned char b[16];
-	if (getrandom(b, sizeof(b), 0) != (ssize_t)sizeof(b)) {
-		uint64_t t = vmr_now_ns() ^ (uint64_t)getpid() << 32;
-		for (size_t i = 0; i < sizeof(b); i++, t = t * 6364136223846793005ull + 1442695040888963407ull)
-			b[i] = (unsigned char)(t >> 56);
-	}
-	b[6] = (b[6] & 0x0f) | 0x40; /* version 4 */
-	b[8] = (b[8] & 0x3f) | 0x80; /* RFC 4122 variant */
-	snprintf(buf, len, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1],
-		 b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
-}
-
-const char *store_env_kernel(const json_t *env)
-{
-	json_t *k = json_object_get(env, "kernel");
-	if (json_is_string(k))
-		return json_string_value(k);
-	if (json_is_object(k) && json_is_string(json_object_get(k, "release")))
-		return json_string_value(json_object_get(k, "release"));
-	json_t *u = json_object_get(env, "uname");
-	if (json_is_string(json_object_get(u, "release")))
-		return json_string_value(json_object_get(u, "release"));
-	return NULL;
-}
-
-static const char *store_env_host(const json_t *env)
-{
-	static const char *const keys[] = { "host", "hostname", "nodename" };
-	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
-		if (json_is_string(json_object_get(env, keys[i])))
-			return json_string_value(json_object_get(env, keys[i]));
-	json_t *u = json_object_get(env, "uname");
-	if (json_is_string(json_object_get(u, "nodename")))
-		return json_string_value(json_object_get(u, "nodename"));
-	return NULL;
-}
-
-char *store_format_time(char *buf, size_t len, double t)
-{
-	time_t s = (time_t)t;
-	struct tm tm;
-	gmtime_r(&s, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	return buf;
 }
 
 static void store_bind_text(sqlite3_stmt *s, int i, const char *v)
@@ -303,20 +236,7 @@ static int store_step_done(struct store *st, sqlite3_stmt *s, const char *what)
 	return ok ? 0 : -1;
 }
 
-static char *store_default_name(const char *suite, double now)
-{
-	time_t s = (time_t)now;
-	struct tm tm;
-	char when[32];
-	localtime_r(&s, &tm);
-	strftime(when, sizeof(when), "%Y%m%d-%H%M%S", &tm);
-	const char *base = suite ? strrchr(suite, '/') : NULL;
-	base = base ? base + 1 : suite ? suite : "run";
-	size_t n = strcspn(base, ".");
-	return xasprintf("%.*s-%s", (int)(n ? n : strlen(base)), base, when);
-}
-
-int store_run_begin(struct store *st, const char *name, const char *suite, const char *suite_text,
+static int sqlite_run_begin(struct store *st, const char *name, const char *suite, const char *suite_text,
 		    json_t *env, const char *tag, int64_t *run_id)
 {
 	char uuid[40];
@@ -350,7 +270,7 @@ free_text:
 	return rc;
 }
 
-int store_case_add(struct store *st, int64_t run_id, const char *case_name, const char *workload,
+static int sqlite_case_add(struct store *st, int64_t run_id, const char *case_name, const char *workload,
 		   json_t *options, int64_t *case_id)
 {
 	char *opts = options ? json_dumps(options, JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
@@ -399,7 +319,8 @@ static int store_metrics_add(struct store *st, int64_t iter_id, const struct res
 	return 0;
 }
 
-int store_result_add(struct store *st, int64_t case_id, int iteration, const struct result *r)
+/* One iteration's row and its metric rows, inside the caller's transaction. */
+static int sqlite_iteration_insert(struct store *st, int64_t case_id, int iteration, const struct result *r)
 {
 	json_t *j = result_to_json(r);
 	char *text = json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(17));
@@ -409,32 +330,35 @@ int store_result_add(struct store *st, int64_t case_id, int iteration, const str
 		vmr_err("%s: cannot serialise a result", st->path);
 		return -1;
 	}
-	if (store_begin(st) < 0)
-		goto free_text;
 	sqlite3_stmt *s = store_prepare(st, "INSERT INTO iterations (case_id, iteration, outcome, reason, result)"
 					    " VALUES (?,?,?,?,?)");
 	if (!s)
-		goto rollback;
+		goto free_text;
 	sqlite3_bind_int64(s, 1, case_id);
 	sqlite3_bind_int(s, 2, iteration);
 	store_bind_text(s, 3, outcome_name(r->outcome));
 	store_bind_text(s, 4, r->reason);
 	store_bind_text(s, 5, text);
 	if (store_step_done(st, s, "cannot record an iteration") < 0)
-		goto rollback;
-	if (store_metrics_add(st, sqlite3_last_insert_rowid(st->db), r) < 0)
-		goto rollback;
-	rc = store_commit(st);
-	if (rc == 0)
 		goto free_text;
-rollback:
-	store_rollback(st);
+	rc = store_metrics_add(st, sqlite3_last_insert_rowid(st->db), r);
 free_text:
 	free(text);
 	return rc;
 }
 
-int store_run_end(struct store *st, int64_t run_id, const char *status)
+static int sqlite_result_add(struct store *st, int64_t case_id, int iteration, const struct result *r)
+{
+	if (store_begin(st) < 0)
+		return -1;
+	if (sqlite_iteration_insert(st, case_id, iteration, r) < 0) {
+		store_rollback(st);
+		return -1;
+	}
+	return store_commit(st);
+}
+
+static int sqlite_run_end(struct store *st, int64_t run_id, const char *status)
 {
 	sqlite3_stmt *s = store_prepare(st, "UPDATE runs SET status = ?, ended = ? WHERE id = ?");
 	if (!s)
@@ -471,26 +395,7 @@ static void store_row_info(sqlite3_stmt *s, struct run_info *ri)
 	ri->niterations = (size_t)sqlite3_column_int64(s, 11);
 }
 
-static void run_info_clear(struct run_info *ri)
-{
-	free(ri->uuid);
-	free(ri->name);
-	free(ri->suite);
-	free(ri->status);
-	free(ri->kernel);
-	free(ri->host);
-	free(ri->tag);
-	memset(ri, 0, sizeof(*ri));
-}
-
-void run_info_free_array(struct run_info *runs, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		run_info_clear(&runs[i]);
-	free(runs);
-}
-
-int store_list(struct store *st, struct run_info **runs, size_t *n)
+static int sqlite_list(struct store *st, struct run_info **runs, size_t *n)
 {
 	sqlite3_stmt *s = store_prepare(st, "SELECT " RUN_INFO_COLS " FROM runs r ORDER BY r.started DESC, r.id DESC");
 	if (!s)
@@ -534,7 +439,7 @@ static int store_match(struct store *st, const char *sql, const char *arg, int64
 	return 0;
 }
 
-static int store_resolve_how(struct store *st, const char *spec, int64_t *run_id, bool quiet)
+static int sqlite_resolve(struct store *st, const char *spec, int64_t *run_id, bool quiet)
 {
 	int64_t ids[2];
 	int n;
@@ -573,16 +478,6 @@ static int store_resolve_how(struct store *st, const char *spec, int64_t *run_id
 	else
 		vmr_err("%s: no such run in %s (see vmregress list)", spec, st->path);
 	return -1;
-}
-
-int store_resolve(struct store *st, const char *spec, int64_t *run_id)
-{
-	return store_resolve_how(st, spec, run_id, false);
-}
-
-int store_resolve_quiet(struct store *st, const char *spec, int64_t *run_id)
-{
-	return store_resolve_how(st, spec, run_id, true);
 }
 
 static json_t *store_col_json(sqlite3_stmt *s, int i)
@@ -670,7 +565,7 @@ static int store_load_iters(struct store *st, struct run_case *c)
 	return rc == SQLITE_DONE ? 0 : store_fail(st, "cannot read a case's iterations");
 }
 
-int store_load_run(struct store *st, int64_t run_id, struct run **out)
+static int sqlite_load_run(struct store *st, int64_t run_id, struct run **out)
 {
 	struct run *r = xcalloc(1, sizeof(*r));
 	/* One read transaction: a run being written meanwhile is seen whole at
@@ -692,28 +587,7 @@ free_run:
 	return -1;
 }
 
-void run_free(struct run *r)
-{
-	if (!r)
-		return;
-	run_info_clear(&r->info);
-	json_decref(r->env);
-	free(r->suite_text);
-	for (size_t i = 0; i < r->ncases; i++) {
-		struct run_case *c = &r->cases[i];
-		free(c->name);
-		free(c->workload);
-		json_decref(c->options);
-		for (size_t k = 0; k < c->niter; k++)
-			result_free(&c->iters[k]);
-		free(c->iters);
-		free(c->iter_no);
-	}
-	free(r->cases);
-	free(r);
-}
-
-int store_delete_run(struct store *st, int64_t run_id)
+static int sqlite_delete_run(struct store *st, int64_t run_id)
 {
 	if (store_begin(st) < 0)
 		return -1;
@@ -733,12 +607,91 @@ rollback:
 	return -1;
 }
 
-json_t *run_info_to_json(const struct run_info *ri)
+static int sqlite_find_uuid(struct store *st, const char *uuid, int64_t *run_id)
 {
-	char a[40], b[40];
-	return json_pack("{sI ss ss ss? ss ss? ss? ss ss? ss? sI sI}", "id", (json_int_t)ri->id, "uuid", ri->uuid,
-			 "name", ri->name, "suite", ri->suite, "status", ri->status, "kernel", ri->kernel, "host",
-			 ri->host, "started", store_format_time(a, sizeof(a), ri->started), "ended",
-			 ri->ended ? store_format_time(b, sizeof(b), ri->ended) : NULL, "tag", ri->tag, "cases",
-			 (json_int_t)ri->ncases, "iterations", (json_int_t)ri->niterations);
+	int64_t ids[2];
+	int n;
+	if (store_match(st, "SELECT id FROM runs WHERE uuid = ?1", uuid, ids, &n) < 0)
+		return -1;
+	if (n)
+		*run_id = ids[0];
+	return n > 0;
 }
+
+static int sqlite_import_info(struct store *st, const struct run *run, int64_t *run_id)
+{
+	const struct run_info *ri = &run->info;
+	char *envtext = run->env ? json_dumps(run->env, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(17)) : NULL;
+	int rc = -1;
+	sqlite3_stmt *s = store_prepare(st, "INSERT INTO runs (uuid, name, suite, suite_text, status, kernel, host,"
+					    " started, ended, tag, env) VALUES (?,?,?,?,?,?,?,?,?,?,?)");
+	if (!s)
+		goto free_env;
+	store_bind_text(s, 1, ri->uuid);
+	store_bind_text(s, 2, ri->name);
+	store_bind_text(s, 3, ri->suite);
+	store_bind_text(s, 4, run->suite_text);
+	store_bind_text(s, 5, ri->status);
+	store_bind_text(s, 6, ri->kernel);
+	store_bind_text(s, 7, ri->host);
+	sqlite3_bind_double(s, 8, ri->started);
+	if (ri->ended)
+		sqlite3_bind_double(s, 9, ri->ended);
+	store_bind_text(s, 10, ri->tag);
+	store_bind_text(s, 11, envtext ? envtext : "{}");
+	rc = store_step_done(st, s, "cannot record the run");
+	if (rc == 0)
+		*run_id = sqlite3_last_insert_rowid(st->db);
+free_env:
+	free(envtext);
+	return rc;
+}
+
+static int sqlite_import_case(struct store *st, int64_t run_id, const struct run_case *c)
+{
+	int64_t case_id;
+	if (sqlite_case_add(st, run_id, c->name, c->workload, c->options, &case_id) < 0)
+		return -1;
+	for (size_t k = 0; k < c->niter; k++)
+		if (sqlite_iteration_insert(st, case_id, c->iter_no[k], &c->iters[k]) < 0)
+			return -1;
+	return 0;
+}
+
+/* BEGIN IMMEDIATE holds the write lock from the UUID check to the commit,
+ * so two processes importing one run store it once. */
+static int sqlite_import_run(struct store *st, const struct run *run, int64_t *run_id)
+{
+	if (store_begin(st) < 0)
+		return -1;
+	int found = sqlite_find_uuid(st, run->info.uuid, run_id);
+	if (found != 0) {
+		store_rollback(st);
+		return found;
+	}
+	if (sqlite_import_info(st, run, run_id) < 0)
+		goto rollback;
+	for (size_t i = 0; i < run->ncases; i++)
+		if (sqlite_import_case(st, *run_id, &run->cases[i]) < 0)
+			goto rollback;
+	return store_commit(st) < 0 ? -1 : 0;
+rollback:
+	store_rollback(st);
+	return -1;
+}
+
+const struct store_backend store_sqlite_backend = {
+	.name = "sqlite",
+	.open = sqlite_open,
+	.close = sqlite_close,
+	.run_begin = sqlite_run_begin,
+	.case_add = sqlite_case_add,
+	.result_add = sqlite_result_add,
+	.run_end = sqlite_run_end,
+	.list = sqlite_list,
+	.resolve = sqlite_resolve,
+	.load_run = sqlite_load_run,
+	.delete_run = sqlite_delete_run,
+	.find_uuid = sqlite_find_uuid,
+	.import_run = sqlite_import_run,
+};

@@ -1,6 +1,7 @@
-/* The results store: one SQLite file (PostgreSQL later behind the same
- * interface).  A run holds cases; a case holds iterations; an iteration
- * holds one struct result.  Writes are transactional per iteration, so a run
+/* The results store: one SQLite file, or a PostgreSQL database shared by a
+ * fleet of machines, behind one interface (back ends: store/backend.h).
+ * A run holds cases; a case holds iterations; an iteration holds one struct
+ * result.  Writes are transactional per iteration, so a run
  * killed at any moment leaves a sound database and the run `incomplete`.
  *
  * A run is written as it goes: store_run_begin (status `incomplete` from the
@@ -58,16 +59,26 @@ struct run {
 	struct run_case *cases;
 };
 
-/* The default path: $XDG_DATA_HOME/vmregress/results.db or
- * ~/.local/share/vmregress/results.db.  Malloc'd. */
+/* The default location: $VMREGRESS_DB if set, else
+ * $XDG_DATA_HOME/vmregress/results.db or ~/.local/share/vmregress/results.db.
+ * Malloc'd. */
 char *store_default_path(void);
 /* Open (creating the file and its directory, and migrating, when create) a
- * store.  Without create a missing file is an error naming it.  0 or -1
- * after a one-line error. */
+ * store.  path is a file, "sqlite:FILE", or "postgresql://..." (also
+ * "postgres://...", libpq's URL; the database must exist, its tables are
+ * created on first use).  Without create a missing file is an error naming
+ * it.  0 or -1 after a one-line error. */
 int store_open(struct store **st, const char *path, bool create);
 void store_close(struct store *st);
-/* The file's path, as opened. */
+/* The location as opened, for messages: a URL has its password masked. */
 const char *store_path(const struct store *st);
+/* "sqlite" or "postgresql". */
+const char *store_backend_name(const struct store *st);
+/* Whether a location may hold runs: false only for a missing file. */
+bool store_exists(const char *location);
+/* location with any password (user:PASSWORD@, password=PASSWORD) replaced
+ * by "***", for printing.  Malloc'd. */
+char *store_mask_url(const char *location);
 
 /* Begin a run: status `incomplete`, a fresh UUID, the start time, kernel
  * and host taken from env (see store_env_kernel), env and suite_text stored
@@ -87,6 +98,8 @@ int store_run_end(struct store *st, int64_t run_id, const char *status);
 /* Runs, newest first.  Free with run_info_free_array. */
 int store_list(struct store *st, struct run_info **runs, size_t *n);
 void run_info_free_array(struct run_info *runs, size_t n);
+/* Free one run_info's strings and zero it. */
+void run_info_clear(struct run_info *ri);
 /* RUN is an id, a unique name, a UUID, or "last".  0 or -1 after an error
  * naming it. */
 int store_resolve(struct store *st, const char *spec, int64_t *run_id);
@@ -97,6 +110,16 @@ int store_resolve_quiet(struct store *st, const char *spec, int64_t *run_id);
 int store_load_run(struct store *st, int64_t run_id, struct run **out);
 void run_free(struct run *r);
 int store_delete_run(struct store *st, int64_t run_id);
+/* 1 and the run's id when a run has this UUID, 0 when none, -1 on error. */
+int store_find_uuid(struct store *st, const char *uuid, int64_t *run_id);
+/* Copy a run, as it is, from one store into another (any back ends), keyed
+ * by its UUID and written in one transaction: the destination then holds
+ * the whole run or none of it, however the copy ends.  1 when the
+ * destination already had the run (nothing written), 0 when copied, -1
+ * after an error.  *to_id: the run's id in the destination. */
+int store_copy_run(struct store *from, int64_t run_id, struct store *to, int64_t *to_id);
+/* The same for a run already loaded (store_load_run) from anywhere. */
+int store_import_run(struct store *st, const struct run *run, int64_t *run_id);
 
 /* The kernel release named by an environment fingerprint ("kernel" as a
  * string or {"release": ...}, or "uname": {"release": ...}); NULL if none. */

@@ -1,0 +1,679 @@
+/* The results store on PostgreSQL (libpq): one database shared by a fleet of
+ * machines.  The same schema in meaning as sqlite.c, and the same answers.
+ *
+ * Concurrency: every write that must be whole is one transaction; the
+ * schema is created under an advisory lock so machines opening a fresh
+ * database at once create it once; imports insert the run row with ON
+ * CONFLICT (uuid) DO NOTHING, which waits for a concurrent import of the
+ * same run to end, so a run pushed from two places at once is stored once.
+ *
+ * Credentials: st->path is the URL with its password masked, and every
+ * server or libpq message has the password cut out before it is printed. */
+#include "store/backend.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <libpq-fe.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+
+#include "core/util.h"
+
+/* Migration i takes a database from version i to version i + 1, as
+ * sqlite.c's do.  Never edit one that has shipped: add the next. */
+static const char *const pg_migrations[] = {
+	/* 0 -> 1: runs, cases, iterations, metric rows */
+	"CREATE TABLE runs ("
+	"  id BIGSERIAL PRIMARY KEY,"
+	"  uuid TEXT NOT NULL UNIQUE,"
+	"  name TEXT NOT NULL,"
+	"  suite TEXT,"
+	"  suite_text TEXT,"
+	"  status TEXT NOT NULL CHECK (status IN ('complete','incomplete','failed')),"
+	"  kernel TEXT,"
+	"  host TEXT,"
+	"  started DOUBLE PRECISION NOT NULL,"
+	"  ended DOUBLE PRECISION,"
+	"  tag TEXT,"
+	"  env TEXT NOT NULL DEFAULT '{}');"
+	"CREATE INDEX runs_name ON runs(name);"
+	"CREATE TABLE cases ("
+	"  id BIGSERIAL PRIMARY KEY,"
+	"  run_id BIGINT NOT NULL REFERENCES runs(id) ON DELETE CASCADE,"
+	"  seq INTEGER NOT NULL,"
+	"  name TEXT NOT NULL,"
+	"  workload TEXT NOT NULL,"
+	"  options TEXT NOT NULL DEFAULT '{}',"
+	"  UNIQUE (run_id, seq));"
+	"CREATE TABLE iterations ("
+	"  id BIGSERIAL PRIMARY KEY,"
+	"  case_id BIGINT NOT NULL REFERENCES cases(id) ON DELETE CASCADE,"
+	"  iteration INTEGER NOT NULL,"
+	"  outcome TEXT NOT NULL,"
+	"  reason TEXT,"
+	"  result TEXT NOT NULL,"
+	"  UNIQUE (case_id, iteration));"
+	"CREATE TABLE metrics ("
+	"  iteration_id BIGINT NOT NULL REFERENCES iterations(id) ON DELETE CASCADE,"
+	"  name TEXT NOT NULL,"
+	"  unit TEXT NOT NULL,"
+	"  better TEXT NOT NULL,"
+	"  combine TEXT NOT NULL,"
+	"  value DOUBLE PRECISION,"
+	"  PRIMARY KEY (iteration_id, name));"
+	"CREATE INDEX metrics_name ON metrics(name);",
+};
+
+/* Any number: the key of the advisory lock taken while migrating. */
+#define PG_MIGRATE_LOCK 0x766d7267 /* "vmrg" */
+
+/* msg's first line with the connection's password cut out.  Malloc'd. */
+static char *pg_clean_message(PGconn *conn, const char *msg)
+{
+	char *out = xasprintf("%.*s", (int)strcspn(msg ? msg : "", "\n"), msg ? msg : "");
+	const char *pass = conn ? PQpass(conn) : NULL;
+	if (!pass || !*pass)
+		return out;
+	size_t plen = strlen(pass);
+	for (char *p = strstr(out, pass); p; p = strstr(p, pass)) {
+		memcpy(p, "***", 3);
+		memmove(p + 3, p + plen, strlen(p + plen) + 1);
+		p += 3;
+	}
+	return out;
+}
+
+/* Report a failed call: a result's primary message, else the
+ * connection's.  Always -1. */
+static int pg_fail(struct store *st, const char *what, const PGresult *res)
+{
+	const char *m = res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
+	char *clean = pg_clean_message(st->pg, m ? m : PQerrorMessage(st->pg));
+	vmr_err("%s: %s: %s", st->path, what, *clean ? clean : "the server gave no reason");
+	free(clean);
+	return -1;
+}
+
+/* Run a statement with text parameters (NULL is SQL NULL).  The result, or
+ * NULL after reporting. */
+static PGresult *pg_query(struct store *st, const char *sql, int nparams, const char *const *params,
+			  const char *what)
+{
+	PGresult *res = PQexecParams(st->pg, sql, nparams, NULL, params, NULL, NULL, 0);
+	ExecStatusType s = PQresultStatus(res);
+	if (s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK)
+		return res;
+	pg_fail(st, what, res);
+	PQclear(res);
+	return NULL;
+}
+
+/* Statements without parameters, several at once (the simple protocol). */
+static int pg_exec(struct store *st, const char *sql, const char *what)
+{
+	PGresult *res = PQexec(st->pg, sql);
+	ExecStatusType s = PQresultStatus(res);
+	int rc = s == PGRES_COMMAND_OK || s == PGRES_TUPLES_OK ? 0 : pg_fail(st, what, res);
+	PQclear(res);
+	return rc;
+}
+
+static int pg_begin(struct store *st)
+{
+	return pg_exec(st, "BEGIN", "cannot start a transaction");
+}
+
+static int pg_commit(struct store *st)
+{
+	return pg_exec(st, "COMMIT", "cannot commit");
+}
+
+static void pg_rollback(struct store *st)
+{
+	PQclear(PQexec(st->pg, "ROLLBACK"));
+}
+
+static char *pg_col_text(const PGresult *res, int row, int col)
+{
+	return PQgetisnull(res, row, col) ? NULL : xstrdup(PQgetvalue(res, row, col));
+}
+
+static int64_t pg_col_int64(const PGresult *res, int row, int col)
+{
+	return strtoll(PQgetvalue(res, row, col), NULL, 10);
+}
+
+static double pg_col_double(const PGresult *res, int row, int col)
+{
+	return PQgetisnull(res, row, col) ? 0 : strtod(PQgetvalue(res, row, col), NULL);
+}
+
+static json_t *pg_col_json(const PGresult *res, int row, int col)
+{
+	json_t *j = PQgetisnull(res, row, col) ? NULL : json_loads(PQgetvalue(res, row, col), 0, NULL);
+	return j ? j : json_object();
+}
+
+/* Numbers as parameters: 17 significant digits keep a double exact. */
+struct pg_num {
+	char s[40];
+};
+
+static const char *pg_fmt_double(struct pg_num *n, double v)
+{
+	if (isnan(v))
+		return NULL; /* as SQLite stores a NaN: NULL */
+	snprintf(n->s, sizeof(n->s), "%.17g", v);
+	return n->s;
+}
+
+static const char *pg_fmt_int(struct pg_num *n, int64_t v)
+{
+	snprintf(n->s, sizeof(n->s), "%" PRId64, v);
+	return n->s;
+}
+
+/* The id in the first row of an INSERT ... RETURNING id. */
+static int pg_insert_id(struct store *st, const char *sql, int nparams, const char *const *params,
+			const char *what, int64_t *id)
+{
+	PGresult *res = pg_query(st, sql, nparams, params, what);
+	if (!res)
+		return -1;
+	int ok = PQntuples(res) == 1;
+	if (ok)
+		*id = pg_col_int64(res, 0, 0);
+	PQclear(res);
+	return ok ? 0 : -1;
+}
+
+static int pg_schema_version(struct store *st, int *v)
+{
+	PGresult *res = pg_query(st, "SELECT to_regclass('schema_version') IS NOT NULL", 0, NULL,
+				 "cannot read the schema version");
+	if (!res)
+		return -1;
+	bool have = !strcmp(PQgetvalue(res, 0, 0), "t");
+	PQclear(res);
+	*v = 0;
+	if (!have)
+		return 0;
+	res = pg_query(st, "SELECT version FROM schema_version", 0, NULL, "cannot read the schema version");
+	if (!res)
+		return -1;
+	if (PQntuples(res) == 1)
+		*v = (int)pg_col_int64(res, 0, 0);
+	PQclear(res);
+	return 0;
+}
+
+static int pg_migrate(struct store *st)
+{
+	int v;
+	if (pg_begin(st) < 0)
+		return -1;
+	char *lock = xasprintf("SELECT pg_advisory_xact_lock(%d)", PG_MIGRATE_LOCK);
+	int rc = pg_exec(st, lock, "cannot lock the schema");
+	free(lock);
+	if (rc < 0 || pg_schema_version(st, &v) < 0)
+		goto rollback;
+	if (v > (int)ARRAY_SIZE(pg_migrations)) {
+		vmr_err("%s: schema version %d is newer than this vmregress knows (%d)", st->path, v,
+			(int)ARRAY_SIZE(pg_migrations));
+		goto rollback;
+	}
+	if (v == ARRAY_SIZE(pg_migrations)) {
+		pg_rollback(st);
+		return 0;
+	}
+	if (v == 0 && pg_exec(st, "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);"
+				  "DELETE FROM schema_version; INSERT INTO schema_version VALUES (0)",
+			      "cannot create the schema") < 0)
+		goto rollback;
+	for (; v < (int)ARRAY_SIZE(pg_migrations); v++) {
+		if (pg_exec(st, pg_migrations[v], "cannot migrate the schema") < 0)
+			goto rollback;
+		char *sql = xasprintf("UPDATE schema_version SET version = %d", v + 1);
+		rc = pg_exec(st, sql, "cannot record the schema version");
+		free(sql);
+		if (rc < 0)
+			goto rollback;
+	}
+	return pg_commit(st);
+rollback:
+	pg_rollback(st);
+	return -1;
+}
+
+static void pg_notice_quiet(void *arg, const char *msg)
+{
+	(void)arg;
+	(void)msg;
+}
+
+static int pg_open(struct store **out, const char *url, bool create)
+{
+	struct store *st = xcalloc(1, sizeof(*st));
+	st->path = store_mask_url(url);
+	/* Later keywords win: the URL's own settings override these defaults.
+	 * Without a timeout a machine whose server is down would hang. */
+	static const char *const keys[] = { "connect_timeout", "fallback_application_name", "dbname", NULL };
+	const char *vals[] = { "10", "vmregress", url, NULL };
+	st->pg = PQconnectdbParams(keys, vals, 1);
+	if (!st->pg || PQstatus(st->pg) != CONNECTION_OK) {
+		char *clean = pg_clean_message(st->pg, st->pg ? PQerrorMessage(st->pg) : "out of memory");
+		vmr_err("cannot connect to %s: %s", st->path, clean);
+		free(clean);
+		goto finish;
+	}
+	PQsetNoticeProcessor(st->pg, pg_notice_quiet, NULL);
+	/* The schema is created on first use whatever create says: the database
+	 * itself is what must exist, and connecting proved that. */
+	if (pg_exec(st, "SET client_min_messages = warning", "cannot set up the session") < 0 || pg_migrate(st) < 0)
+		goto finish;
+	*out = st;
+	return 0;
+finish:
+	PQfinish(st->pg);
+	free(st->path);
+	free(st);
+	return -1;
+}
+
+static void pg_close(struct store *st)
+{
+	PQfinish(st->pg);
+	free(st->path);
+	free(st);
+}
+
+static int pg_run_begin(struct store *st, const char *name, const char *suite, const char *suite_text, json_t *env,
+			const char *tag, int64_t *run_id)
+{
+	char uuid[40];
+	struct utsname u;
+	struct pg_num now;
+	double t = vmr_wall_s();
+	store_uuid(uuid, sizeof(uuid));
+	uname(&u);
+	const char *kernel = store_env_kernel(env), *host = store_env_host(env);
+	char *dflt = name ? NULL : store_default_name(suite, t);
+	char *envtext = env ? json_dumps(env, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(17)) : NULL;
+	const char *p[] = { uuid, name ? name : dflt, suite, suite_text, kernel ? kernel : u.release,
+			    host ? host : u.nodename, pg_fmt_double(&now, t), tag, envtext ? envtext : "{}" };
+	int rc = pg_insert_id(st, "INSERT INTO runs (uuid, name, suite, suite_text, status, kernel, host, started, tag,"
+				  " env) VALUES ($1,$2,$3,$4,'incomplete',$5,$6,$7,$8,$9) RETURNING id",
+			      9, p, "cannot record the run", run_id);
+	free(envtext);
+	free(dflt);
+	return rc;
+}
+
+static int pg_case_add(struct store *st, int64_t run_id, const char *case_name, const char *workload,
+		       json_t *options, int64_t *case_id)
+{
+	struct pg_num rid;
+	char *opts = options ? json_dumps(options, JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
+	const char *p[] = { pg_fmt_int(&rid, run_id), case_name, workload, opts ? opts : "{}" };
+	int rc = pg_insert_id(st, "INSERT INTO cases (run_id, seq, name, workload, options) VALUES"
+				  " ($1, (SELECT COUNT(*) FROM cases WHERE run_id = $1), $2, $3, $4) RETURNING id",
+			      4, p, "cannot record a case", case_id);
+	free(opts);
+	return rc;
+}
+
+static const char *const better_text[] = { "none", "lower", "higher" };
+static const char *const combine_text[] = { "amean", "hmean" };
+
+/* All of an iteration's metric rows in one statement: one round trip to
+ * the server, not one per metric. */
+static int pg_metrics_add(struct store *st, int64_t iter_id, const struct result *r)
+{
+	if (!r->nmetrics)
+		return 0;
+	struct pg_num id, *v = xcalloc(r->nmetrics, sizeof(*v));
+	const char **p = xcalloc(1 + 5 * r->nmetrics, sizeof(*p));
+	size_t cap = 128 + 40 * r->nmetrics, len;
+	char *sql = xmalloc(cap);
+	len = (size_t)snprintf(sql, cap, "INSERT INTO metrics (iteration_id, name, unit, better, combine, value) VALUES ");
+	p[0] = pg_fmt_int(&id, iter_id);
+	for (size_t i = 0; i < r->nmetrics; i++) {
+		const struct metric *m = &r->metrics[i];
+		size_t k = 1 + 5 * i;
+		p[k] = m->name;
+		p[k + 1] = m->unit;
+		p[k + 2] = better_text[m->better % 3];
+		p[k + 3] = combine_text[m->combine % 2];
+		p[k + 4] = pg_fmt_double(&v[i], m->value);
+		len += (size_t)snprintf(sql + len, cap - len, "%s($1,$%zu,$%zu,$%zu,$%zu,$%zu::float8)", i ? "," : "", k + 1,
+					k + 2, k + 3, k + 4, k + 5);
+	}
+	PGresult *res = pg_query(st, sql, (int)(1 + 5 * r->nmetrics), p, "cannot record a metric");
+	PQclear(res);
+	free(sql);
+	free(p);
+	free(v);
+	return res ? 0 : -1;
+}
+
+/* One iteration's row and its metric rows, inside the caller's transaction. */
+static int pg_iteration_insert(struct store *st, int64_t case_id, int iteration, const struct result *r)
+{
+	json_t *j = result_to_json(r);
+	char *text = json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(17));
+	json_decref(j);
+	if (!text) {
+		vmr_err("%s: cannot serialise a result", st->path);
+		return -1;
+	}
+	struct pg_num cid, it;
+	int64_t iter_id;
+	const char *p[] = { pg_fmt_int(&cid, case_id), pg_fmt_int(&it, iteration), outcome_name(r->outcome), r->reason,
+			    text };
+	int rc = pg_insert_id(st, "INSERT INTO iterations (case_id, iteration, outcome, reason, result)"
+				  " VALUES ($1,$2,$3,$4,$5) RETURNING id", 5, p, "cannot record an iteration", &iter_id);
+	free(text);
+	return rc < 0 ? -1 : pg_metrics_add(st, iter_id, r);
+}
+
+static int pg_result_add(struct store *st, int64_t case_id, int iteration, const struct result *r)
+{
+	if (pg_begin(st) < 0)
+		return -1;
+	if (pg_iteration_insert(st, case_id, iteration, r) < 0) {
+		pg_rollback(st);
+		return -1;
+	}
+	return pg_commit(st);
+}
+
+static int pg_run_end(struct store *st, int64_t run_id, const char *status)
+{
+	struct pg_num now, rid;
+	const char *p[] = { status, pg_fmt_double(&now, vmr_wall_s()), pg_fmt_int(&rid, run_id) };
+	PGresult *res = pg_query(st, "UPDATE runs SET status = $1, ended = $2 WHERE id = $3", 3, p,
+				 "cannot record the run's end");
+	PQclear(res);
+	return res ? 0 : -1;
+}
+
+#define RUN_INFO_COLS "r.id, r.uuid, r.name, r.suite, r.status, r.kernel, r.host, r.started, r.ended, r.tag," \
+	" (SELECT COUNT(*) FROM cases c WHERE c.run_id = r.id)," \
+	" (SELECT COUNT(*) FROM iterations i JOIN cases c ON i.case_id = c.id WHERE c.run_id = r.id)"
+
+static void pg_row_info(const PGresult *res, int row, struct run_info *ri)
+{
+	ri->id = pg_col_int64(res, row, 0);
+	ri->uuid = pg_col_text(res, row, 1);
+	ri->name = pg_col_text(res, row, 2);
+	ri->suite = pg_col_text(res, row, 3);
+	ri->status = pg_col_text(res, row, 4);
+	ri->kernel = pg_col_text(res, row, 5);
+	ri->host = pg_col_text(res, row, 6);
+	ri->started = pg_col_double(res, row, 7);
+	ri->ended = pg_col_double(res, row, 8);
+	ri->tag = pg_col_text(res, row, 9);
+	ri->ncases = (size_t)pg_col_int64(res, row, 10);
+	ri->niterations = (size_t)pg_col_int64(res, row, 11);
+}
+
+static int pg_list(struct store *st, struct run_info **runs, size_t *n)
+{
+	PGresult *res = pg_query(st, "SELECT " RUN_INFO_COLS " FROM runs r ORDER BY r.started DESC, r.id DESC", 0, NULL,
+				 "cannot list runs");
+	*runs = NULL;
+	*n = 0;
+	if (!res)
+		return -1;
+	int rows = PQntuples(res);
+	*runs = xcalloc((size_t)rows + 1, sizeof(**runs));
+	for (int i = 0; i < rows; i++)
+		pg_row_info(res, i, &(*runs)[i]);
+	*n = (size_t)rows;
+	PQclear(res);
+	return 0;
+}
+
+/* The ids of runs matching one query with at most one parameter, up to 2. */
+static int pg_match(struct store *st, const char *sql, const char *arg, int64_t ids[2], int *n)
+{
+	PGresult *res = pg_query(st, sql, arg ? 1 : 0, &arg, "cannot look up a run");
+	if (!res)
+		return -1;
+	*n = 0;
+	for (int i = 0; i < PQntuples(res) && *n < 2; i++)
+		ids[(*n)++] = pg_col_int64(res, i, 0);
+	PQclear(res);
+	return 0;
+}
+
+static int pg_resolve(struct store *st, const char *spec, int64_t *run_id, bool quiet)
+{
+	int64_t ids[2];
+	int n;
+	if (!strcmp(spec, "last")) {
+		if (pg_match(st, "SELECT id FROM runs ORDER BY started DESC, id DESC LIMIT 1", NULL, ids, &n) < 0)
+			return -1;
+		if (!n) {
+			if (!quiet)
+				vmr_err("last: no runs stored in %s", st->path);
+			return -1;
+		}
+		*run_id = ids[0];
+		return 0;
+	}
+	char *end;
+	errno = 0;
+	long long id = strtoll(spec, &end, 10);
+	if (*spec && !*end && !errno) {
+		if (pg_match(st, "SELECT id FROM runs WHERE id = $1::bigint", spec, ids, &n) < 0)
+			return -1;
+		if (n) {
+			*run_id = id;
+			return 0;
+		}
+	}
+	if (pg_match(st, "SELECT id FROM runs WHERE name = $1 OR uuid = $1", spec, ids, &n) < 0)
+		return -1;
+	if (n == 1) {
+		*run_id = ids[0];
+		return 0;
+	}
+	if (quiet)
+		return -1;
+	if (n > 1)
+		vmr_err("%s: more than one run has this name (use its id; see vmregress list)", spec);
+	else
+		vmr_err("%s: no such run in %s (see vmregress list)", spec, st->path);
+	return -1;
+}
+
+static int pg_load_info(struct store *st, int64_t run_id, struct run *r)
+{
+	struct pg_num rid;
+	const char *p[] = { pg_fmt_int(&rid, run_id) };
+	PGresult *res = pg_query(st, "SELECT " RUN_INFO_COLS ", r.env, r.suite_text FROM runs r WHERE r.id = $1", 1, p,
+				 "cannot read a run");
+	if (!res)
+		return -1;
+	int rows = PQntuples(res);
+	if (rows == 1) {
+		pg_row_info(res, 0, &r->info);
+		r->env = pg_col_json(res, 0, 12);
+		r->suite_text = pg_col_text(res, 0, 13);
+	} else {
+		vmr_err("run %lld: no such run in %s", (long long)run_id, st->path);
+	}
+	PQclear(res);
+	return rows == 1 ? 0 : -1;
+}
+
+static int pg_load_cases(struct store *st, struct run *r)
+{
+	struct pg_num rid;
+	const char *p[] = { pg_fmt_int(&rid, r->info.id) };
+	PGresult *res = pg_query(st, "SELECT id, name, workload, options FROM cases WHERE run_id = $1 ORDER BY seq", 1, p,
+				 "cannot read a run's cases");
+	if (!res)
+		return -1;
+	int rows = PQntuples(res);
+	r->cases = xcalloc((size_t)rows + 1, sizeof(*r->cases));
+	for (int i = 0; i < rows; i++) {
+		struct run_case *c = &r->cases[r->ncases++];
+		c->id = pg_col_int64(res, i, 0);
+		c->name = pg_col_text(res, i, 1);
+		c->workload = pg_col_text(res, i, 2);
+		c->options = pg_col_json(res, i, 3);
+	}
+	PQclear(res);
+	return 0;
+}
+
+static int pg_load_iters(struct store *st, struct run_case *c)
+{
+	struct pg_num cid;
+	const char *p[] = { pg_fmt_int(&cid, c->id) };
+	PGresult *res = pg_query(st, "SELECT iteration, result FROM iterations WHERE case_id = $1 ORDER BY iteration", 1,
+				 p, "cannot read a case's iterations");
+	if (!res)
+		return -1;
+	int rows = PQntuples(res);
+	c->iters = xcalloc((size_t)rows + 1, sizeof(*c->iters));
+	c->iter_no = xcalloc((size_t)rows + 1, sizeof(*c->iter_no));
+	for (int i = 0; i < rows; i++) {
+		json_error_t jerr;
+		json_t *j = json_loads(PQgetvalue(res, i, 1), 0, &jerr);
+		const char *why = "not JSON";
+		int no = (int)pg_col_int64(res, i, 0);
+		if (!j || result_from_json(j, &c->iters[c->niter], &why) < 0) {
+			vmr_err("%s: case %s iteration %d: stored result is damaged: %s", st->path, c->name, no + 1, why);
+			json_decref(j);
+			PQclear(res);
+			return -1;
+		}
+		json_decref(j);
+		c->iter_no[c->niter++] = no;
+	}
+	PQclear(res);
+	return 0;
+}
+
+static int pg_load_run(struct store *st, int64_t run_id, struct run **out)
+{
+	struct run *r = xcalloc(1, sizeof(*r));
+	/* One snapshot: a run being written meanwhile is seen whole at one
+	 * moment. */
+	if (pg_exec(st, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", "cannot start a transaction") < 0)
+		goto free_run;
+	if (pg_load_info(st, run_id, r) < 0 || pg_load_cases(st, r) < 0)
+		goto rollback;
+	for (size_t i = 0; i < r->ncases; i++)
+		if (pg_load_iters(st, &r->cases[i]) < 0)
+			goto rollback;
+	pg_rollback(st);
+	*out = r;
+	return 0;
+rollback:
+	pg_rollback(st);
+free_run:
+	run_free(r);
+	return -1;
+}
+
+static int pg_delete_run(struct store *st, int64_t run_id)
+{
+	struct pg_num rid;
+	const char *p[] = { pg_fmt_int(&rid, run_id) };
+	PGresult *res = pg_query(st, "DELETE FROM runs WHERE id = $1", 1, p, "cannot delete the run");
+	if (!res)
+		return -1;
+	bool one = !strcmp(PQcmdTuples(res), "1");
+	PQclear(res);
+	if (!one) {
+		vmr_err("run %lld: no such run in %s", (long long)run_id, st->path);
+		return -1;
+	}
+	return 0;
+}
+
+static int pg_find_uuid(struct store *st, const char *uuid, int64_t *run_id)
+{
+	int64_t ids[2];
+	int n;
+	if (pg_match(st, "SELECT id FROM runs WHERE uuid = $1", uuid, ids, &n) < 0)
+		return -1;
+	if (n)
+		*run_id = ids[0];
+	return n > 0;
+}
+
+/* The run row, unless a run with its UUID exists: then 1. */
+static int pg_import_info(struct store *st, const struct run *run, int64_t *run_id)
+{
+	const struct run_info *ri = &run->info;
+	struct pg_num started, ended;
+	char *envtext = run->env ? json_dumps(run->env, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(17)) : NULL;
+	const char *p[] = { ri->uuid, ri->name, ri->suite, run->suite_text, ri->status, ri->kernel, ri->host,
+			    pg_fmt_double(&started, ri->started), ri->ended ? pg_fmt_double(&ended, ri->ended) : NULL,
+			    ri->tag, envtext ? envtext : "{}" };
+	PGresult *res = pg_query(st, "INSERT INTO runs (uuid, name, suite, suite_text, status, kernel, host, started,"
+				     " ended, tag, env) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11)"
+				     " ON CONFLICT (uuid) DO NOTHING RETURNING id", 11, p, "cannot record the run");
+	free(envtext);
+	if (!res)
+		return -1;
+	int rc = PQntuples(res) == 1 ? 0 : 1;
+	if (rc == 0)
+		*run_id = pg_col_int64(res, 0, 0);
+	PQclear(res);
+	return rc;
+}
+
+static int pg_import_case(struct store *st, int64_t run_id, const struct run_case *c)
+{
+	int64_t case_id;
+	if (pg_case_add(st, run_id, c->name, c->workload, c->options, &case_id) < 0)
+		return -1;
+	for (size_t k = 0; k < c->niter; k++)
+		if (pg_iteration_insert(st, case_id, c->iter_no[k], &c->iters[k]) < 0)
+			return -1;
+	return 0;
+}
+
+static int pg_import_run(struct store *st, const struct run *run, int64_t *run_id)
+{
+	if (pg_begin(st) < 0)
+		return -1;
+	int rc = pg_import_info(st, run, run_id);
+	if (rc == 1) {
+		pg_rollback(st);
+		return pg_find_uuid(st, run->info.uuid, run_id) < 0 ? -1 : 1;
+	}
+	if (rc < 0)
+		goto rollback;
+	for (size_t i = 0; i < run->ncases; i++)
+		if (pg_import_case(st, *run_id, &run->cases[i]) < 0)
+			goto rollback;
+	return pg_commit(st) < 0 ? -1 : 0;
+rollback:
+	pg_rollback(st);
+	return -1;
+}
+
+const struct store_backend store_pg_backend = {
+	.name = "postgresql",
+	.open = pg_open,
+	.close = pg_close,
+	.run_begin = pg_run_begin,
+	.case_add = pg_case_add,
+	.result_add = pg_result_add,
+	.run_end = pg_run_end,
+	.list = pg_list,
+	.resolve = pg_resolve,
+	.load_run = pg_load_run,
+	.delete_run = pg_delete_run,
+	.find_uuid = pg_find_uuid,
+	.import_run = pg_import_run,
+};

@@ -1,0 +1,345 @@
+/* The store's front: picks a back end from the location, forwards each call
+ * to it, and holds what both back ends share (UUIDs, names, run structs,
+ * masking credentials in URLs, copying runs between stores). */
+#include "store/backend.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/util.h"
+
+static bool store_is_pg_url(const char *loc)
+{
+	return !strncmp(loc, "postgresql://", 13) || !strncmp(loc, "postgres://", 11);
+}
+
+/* The back end a location names, and the location that back end opens. */
+static const struct store_backend *store_pick(const char *loc, const char **where)
+{
+	if (store_is_pg_url(loc)) {
+		*where = loc;
+		return &store_pg_backend;
+	}
+	*where = !strncmp(loc, "sqlite:", 7) ? loc + 7 : loc;
+	return &store_sqlite_backend;
+}
+
+char *store_default_path(void)
+{
+	const char *env = getenv("VMREGRESS_DB");
+	if (env && *env)
+		return xstrdup(env);
+	const char *xdg = getenv("XDG_DATA_HOME");
+	if (xdg && *xdg == '/')
+		return xasprintf("%s/vmregress/results.db", xdg);
+	const char *home = getenv("HOME");
+	return xasprintf("%s/.local/share/vmregress/results.db", home && *home ? home : "/root");
+}
+
+bool store_exists(const char *location)
+{
+	const char *where;
+	if (store_pick(location, &where) != &store_sqlite_backend)
+		return true;
+	return access(where, F_OK) == 0;
+}
+
+/* The '@' ending a URL's user information, or NULL.  As libpq reads it:
+ * the first '@' before any '/', so "?" or "#" in a password still count. */
+static const char *store_url_userinfo_end(const char *auth)
+{
+	const char *p = auth + strcspn(auth, "@/");
+	return *p == '@' ? p : NULL;
+}
+
+static int store_hex(int c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+/* Whether a query parameter's name is "password" once percent-decoded,
+ * as libpq decodes it. */
+static bool store_param_is_password(const char *key, size_t len)
+{
+	static const char want[] = "password";
+	size_t n = 0;
+	for (size_t i = 0; i < len; i++, n++) {
+		int c = (unsigned char)key[i];
+		if (c == '%' && i + 2 < len && store_hex(key[i + 1]) >= 0 && store_hex(key[i + 2]) >= 0) {
+			c = store_hex(key[i + 1]) * 16 + store_hex(key[i + 2]);
+			i += 2;
+		}
+		if (n >= sizeof(want) - 1 || c != want[n])
+			return false;
+	}
+	return n == sizeof(want) - 1;
+}
+
+/* The query part with every password=VALUE's value masked.  Malloc'd. */
+static char *store_mask_query(const char *q)
+{
+	size_t cap = strlen(q) + 1, len = 0;
+	char *out = xmalloc(cap + 4 * (cap / 2 + 1));
+	while (*q) {
+		size_t seg = strcspn(q, "&"), key = strcspn(q, "=&");
+		if (key < seg && store_param_is_password(q, key)) {
+			memcpy(out + len, q, key + 1);
+			len += key + 1;
+			memcpy(out + len, "***", 3);
+			len += 3;
+		} else {
+			memcpy(out + len, q, seg);
+			len += seg;
+		}
+		q += seg;
+		if (*q == '&')
+			out[len++] = *q++;
+	}
+	out[len] = '\0';
+	return out;
+}
+
+char *store_mask_url(const char *location)
+{
+	if (!location)
+		return NULL;
+	const char *sep = strstr(location, "://");
+	if (!sep)
+		return xstrdup(location);
+	const char *auth = sep + 3;
+	const char *at = store_url_userinfo_end(auth);
+	const char *colon = at ? memchr(auth, ':', (size_t)(at - auth)) : NULL;
+	char *out = colon ? xasprintf("%.*s:***%s", (int)(colon - location), location, at) : xstrdup(location);
+	/* password=... among the query parameters, after the first '?' that
+	 * follows the (masked) user information */
+	char *q = strchr(out + (sep - location) + 3, '?');
+	if (!q)
+		return out;
+	char *query = store_mask_query(q + 1);
+	char *masked = xasprintf("%.*s?%s", (int)(q - out), out, query);
+	free(query);
+	free(out);
+	return masked;
+}
+
+int store_open(struct store **st, const char *path, bool create)
+{
+	const char *where;
+	const struct store_backend *be = store_pick(path, &where);
+	if (be->open(st, where, create) < 0)
+		return -1;
+	(*st)->be = be;
+	return 0;
+}
+
+void store_close(struct store *st)
+{
+	if (st)
+		st->be->close(st);
+}
+
+const char *store_path(const struct store *st)
+{
+	return st->path;
+}
+
+const char *store_backend_name(const struct store *st)
+{
+	return st->be->name;
+}
+
+/* VMREGRESS_HOST names the host in a run's fingerprint instead of the real
+ * one, so tests can play several machines on one.  Hidden: not for users. */
+static json_t *store_env_for_run(json_t *env)
+{
+	const char *host = getenv("VMREGRESS_HOST");
+	if (!host || !*host)
+		return json_incref(env);
+	json_t *e = env ? json_deep_copy(env) : json_object();
+	json_object_set_new(e, "hostname", json_string(host));
+	return e;
+}
+
+int store_run_begin(struct store *st, const char *name, const char *suite, const char *suite_text, json_t *env,
+		    const char *tag, int64_t *run_id)
+{
+	json_t *e = store_env_for_run(env);
+	int rc = st->be->run_begin(st, name, suite, suite_text, e, tag, run_id);
+	json_decref(e);
+	return rc;
+}
+
+int store_case_add(struct store *st, int64_t run_id, const char *case_name, const char *workload, json_t *options,
+		   int64_t *case_id)
+{
+	return st->be->case_add(st, run_id, case_name, workload, options, case_id);
+}
+
+int store_result_add(struct store *st, int64_t case_id, int iteration, const struct result *r)
+{
+	return st->be->result_add(st, case_id, iteration, r);
+}
+
+int store_run_end(struct store *st, int64_t run_id, const char *status)
+{
+	return st->be->run_end(st, run_id, status);
+}
+
+int store_list(struct store *st, struct run_info **runs, size_t *n)
+{
+	return st->be->list(st, runs, n);
+}
+
+int store_resolve(struct store *st, const char *spec, int64_t *run_id)
+{
+	return st->be->resolve(st, spec, run_id, false);
+}
+
+int store_resolve_quiet(struct store *st, const char *spec, int64_t *run_id)
+{
+	return st->be->resolve(st, spec, run_id, true);
+}
+
+int store_load_run(struct store *st, int64_t run_id, struct run **out)
+{
+	return st->be->load_run(st, run_id, out);
+}
+
+int store_delete_run(struct store *st, int64_t run_id)
+{
+	return st->be->delete_run(st, run_id);
+}
+
+int store_find_uuid(struct store *st, const char *uuid, int64_t *run_id)
+{
+	return st->be->find_uuid(st, uuid, run_id);
+}
+
+int store_import_run(struct store *st, const struct run *run, int64_t *run_id)
+{
+	return st->be->import_run(st, run, run_id);
+}
+
+int store_copy_run(struct store *from, int64_t run_id, struct store *to, int64_t *to_id)
+{
+	struct run *r = NULL;
+	if (store_load_run(from, run_id, &r) < 0)
+		return -1;
+	int rc = store_import_run(to, r, to_id);
+	run_free(r);
+	return rc;
+}
+
+void store_uuid(char *buf, size_t len)
+{
+	unsigned char b[16];
+	if (getrandom(b, sizeof(b), 0) != (ssize_t)sizeof(b)) {
+		uint64_t t = vmr_now_ns() ^ (uint64_t)getpid() << 32;
+		for (size_t i = 0; i < sizeof(b); i++, t = t * 6364136223846793005ull + 1442695040888963407ull)
+			b[i] = (unsigned char)(t >> 56);
+	}
+	b[6] = (b[6] & 0x0f) | 0x40; /* version 4 */
+	b[8] = (b[8] & 0x3f) | 0x80; /* RFC 4122 variant */
+	snprintf(buf, len, "%02x%02x%02x%02x-%02x%02x-%02x%02x-%02x%02x-%02x%02x%02x%02x%02x%02x", b[0], b[1],
+		 b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]);
+}
+
+const char *store_env_kernel(const json_t *env)
+{
+	json_t *k = json_object_get(env, "kernel");
+	if (json_is_string(k))
+		return json_string_value(k);
+	if (json_is_object(k) && json_is_string(json_object_get(k, "release")))
+		return json_string_value(json_object_get(k, "release"));
+	json_t *u = json_object_get(env, "uname");
+	if (json_is_string(json_object_get(u, "release")))
+		return json_string_value(json_object_get(u, "release"));
+	return NULL;
+}
+
+const char *store_env_host(const json_t *env)
+{
+	static const char *const keys[] = { "host", "hostname", "nodename" };
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++)
+		if (json_is_string(json_object_get(env, keys[i])))
+			return json_string_value(json_object_get(env, keys[i]));
+	json_t *u = json_object_get(env, "uname");
+	if (json_is_string(json_object_get(u, "nodename")))
+		return json_string_value(json_object_get(u, "nodename"));
+	return NULL;
+}
+
+char *store_format_time(char *buf, size_t len, double t)
+{
+	time_t s = (time_t)t;
+	struct tm tm;
+	gmtime_r(&s, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	return buf;
+}
+
+char *store_default_name(const char *suite, double now)
+{
+	time_t s = (time_t)now;
+	struct tm tm;
+	char when[32];
+	localtime_r(&s, &tm);
+	strftime(when, sizeof(when), "%Y%m%d-%H%M%S", &tm);
+	const char *base = suite ? strrchr(suite, '/') : NULL;
+	base = base ? base + 1 : suite ? suite : "run";
+	size_t n = strcspn(base, ".");
+	return xasprintf("%.*s-%s", (int)(n ? n : strlen(base)), base, when);
+}
+
+void run_info_clear(struct run_info *ri)
+{
+	free(ri->uuid);
+	free(ri->name);
+	free(ri->suite);
+	free(ri->status);
+	free(ri->kernel);
+	free(ri->host);
+	free(ri->tag);
+	memset(ri, 0, sizeof(*ri));
+}
+
+void run_info_free_array(struct run_info *runs, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		run_info_clear(&runs[i]);
+	free(runs);
+}
+
+void run_free(struct run *r)
+{
+	if (!r)
+		return;
+	run_info_clear(&r->info);
+	json_decref(r->env);
+	free(r->suite_text);
+	for (size_t i = 0; i < r->ncases; i++) {
+		struct run_case *c = &r->cases[i];
+		free(c->name);
+		free(c->workload);
+		json_decref(c->options);
+		for (size_t k = 0; k < c->niter; k++)
+			result_free(&c->iters[k]);
+		free(c->iters);
+		free(c->iter_no);
+	}
+	free(r->cases);
+	free(r);
+}
+
+json_t *run_info_to_json(const struct run_info *ri)
+{
+	char a[40], b[40];
+	return json_pack("{sI ss ss ss? ss ss? ss? ss ss? ss? sI sI}", "id", (json_int_t)ri->id, "uuid", ri->uuid,
+			 "name", ri->name, "suite", ri->suite, "status", ri->status, "kernel", ri->kernel, "host",
+			 ri->host, "started", store_format_time(a, sizeof(a), ri->started), "ended",
+			 ri->ended ? store_format_time(b, sizeof(b), ri->ended) : NULL, "tag", ri->tag, "cases",
+			 (json_int_t)ri->ncases, "iterations", (json_int_t)ri->niterations);
+}

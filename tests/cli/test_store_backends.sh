@@ -1,0 +1,268 @@
+# The results store on both back ends: the store test suite and the
+# command-line checks run once against a SQLite file and once against a
+# throwaway PostgreSQL server (tests/pg-setup); push and pull copy runs
+# between them idempotently; 8 processes pushing 50 runs each into one
+# server all land whole, once; a pushing client killed with -9 leaves the
+# whole run or none; two machines (host names set with VMREGRESS_HOST) share
+# one database and compare; no password shows in messages or stored data.
+. "$(dirname "$0")/lib.sh"
+ROOT=$(cd "$(dirname "$0")/../.." && pwd)
+. "$ROOT/tests/pg-setup"
+case "$VMR" in *asan*) UNIT=$ROOT/build/unit-asan ;; *) UNIT=$ROOT/build/unit ;; esac
+trap 'pg_stop; rm -rf "$T_TMP"' EXIT
+
+cat > "$T_TMP/tiny.ini" <<'EOF'
+[global]
+iterations = 2
+no-sandbox = yes
+
+[a]
+workload = null
+spin = 1ms
+EOF
+vrun() { # vrun DB NAME [HOST]: one tiny run
+	VMREGRESS_HOST=${3:-} "$VMR" run "$T_TMP/tiny.ini" --db "$1" --name "$2" --quiet --no-monitor --no-probe
+}
+
+# --- the command-line store checks, against either back end --------------
+cli_checks() { # cli_checks LABEL LOCATION
+	local l=$1 db=$2
+	run vrun "$db" "$l-one" alpha; expect_rc "$l: a run is stored" 0
+	run vrun "$db" "$l-two" beta; expect_rc "$l: a second run is stored" 0
+	run "$VMR" list --db "$db" --json; expect_rc "$l: list" 0
+	[ "$(jq -r '[.[].name] | join(",")' <<< "$OUT")" = "$l-two,$l-one" ] && ok "$l: list is newest first" ||
+		not_ok "$l: list: ${OUT:0:300}"
+	[ "$(jq -r '[.[] | "\(.host):\(.cases):\(.iterations):\(.status)"] | join(",")' <<< "$OUT")" = \
+		"beta:1:2:complete,alpha:1:2:complete" ] && ok "$l: hosts, counts and status listed" ||
+		not_ok "$l: list fields: ${OUT:0:300}"
+	run "$VMR" list --db "$db" --host alpha --json
+	[ "$(jq -r '[.[].name] | join(",")' <<< "$OUT")" = "$l-one" ] && ok "$l: list --host" || not_ok "$l: list --host: ${OUT:0:200}"
+	run "$VMR" list --db "$db" --host 'b*' --kernel "$(uname -r)" --json
+	[ "$(jq -r '[.[].name] | join(",")' <<< "$OUT")" = "$l-two" ] && ok "$l: list --host GLOB --kernel" ||
+		not_ok "$l: list --host --kernel: ${OUT:0:200}"
+	run "$VMR" list --db "$db" --kernel '0.0.*'
+	[ "$(grep -c . <<< "$OUT")" = 1 ] && ok "$l: list --kernel of no run prints the header only" ||
+		not_ok "$l: list --kernel: ${OUT:0:200}"
+	run "$VMR" list --db "$db"
+	grep -qE "^[0-9]+ +$l-one +[^ ]+ +alpha " <<< "$OUT" && ok "$l: list shows the host" || not_ok "$l: list text: ${OUT:0:300}"
+	run "$VMR" show "$l-one" --db "$db" --json; expect_rc "$l: show" 0
+	[ "$(jq -r '.env.hostname' <<< "$OUT")" = alpha ] && ok "$l: the environment names the host" ||
+		not_ok "$l: env hostname: $(jq -c '.env.hostname' <<< "$OUT")"
+	run "$VMR" export "$l-one" --db "$db" --format csv; expect_rc "$l: export" 0
+	[ "$(grep -c "^$l-one,a," <<< "$OUT")" -ge 2 ] && ok "$l: export has both iterations" || not_ok "$l: export: ${OUT:0:300}"
+	run env VMREGRESS_DB="$db" "$VMR" show last --json; expect_rc "$l: VMREGRESS_DB selects the store" 0
+	[ "$(jq -r '.name // .info.name // .run.name' <<< "$OUT")" = "$l-two" ] && ok "$l: last is the newest run" ||
+		not_ok "$l: show last: ${OUT:0:200}"
+	run "$VMR" show nosuch --db "$db"; expect_rc "$l: an unknown run exits 2" 2
+	one_line_err && expect_err "$l: an unknown run is named" "nosuch: no such run" || not_ok "$l: error is not one line: $ERR"
+	run "$VMR" delete "$l-two" --db "$db"; expect_rc "$l: delete" 0
+	run "$VMR" list --db "$db" --json
+	[ "$(jq length <<< "$OUT")" = 1 ] && ok "$l: the deleted run is gone" || not_ok "$l: after delete: ${OUT:0:200}"
+}
+
+cli_checks sqlite "$T_TMP/cli.db"
+cli_checks sqlite-prefix "sqlite:$T_TMP/cli-prefix.db"
+[ -f "$T_TMP/cli-prefix.db" ] && ok "sqlite:FILE names a file" || not_ok "sqlite:FILE did not create the file"
+
+if ! pg_start; then
+	skip "the PostgreSQL back end" "$PG_SKIP"
+	exit 0
+fi
+ok "a throwaway PostgreSQL server started"
+newdb() { # newdb NAME: a fresh database for one group of checks; prints its URL
+	pg_psql "CREATE DATABASE $1 OWNER fleet" >/dev/null && echo "postgresql://fleet:$PG_PASS@/$1?host=$PG_DIR"
+}
+
+# --- the store test suite against PostgreSQL ------------------------------
+if url=$(newdb unitdb); then
+	VMR_TEST_STORE=$url "$UNIT/test_store_backends" 2>"$T_TMP/unit.err" > "$T_TMP/unit.out"
+	rc=$?
+	sed -E 's/^(not ok|ok) - /\1 - postgresql: /' "$T_TMP/unit.out"
+	grep -q '^# back end: postgresql' "$T_TMP/unit.out" && ok "the store suite ran against postgresql" ||
+		not_ok "the store suite did not run against postgresql"
+	[ "$rc" = 0 ] || grep -q '^not ok' "$T_TMP/unit.out" || not_ok "postgresql store suite exited $rc: $(tail -2 "$T_TMP/unit.err")"
+	grep -q "$PG_PASS" "$T_TMP/unit.err" && not_ok "the password shows in the suite's messages" ||
+		ok "no password in the suite's messages"
+fi
+
+# --- the command-line checks against PostgreSQL ---------------------------
+PGCLI=$(newdb clidb) && cli_checks postgresql "$PGCLI"
+
+# --- credentials ---------------------------------------------------------
+BAD="postgresql://fleet:wrong-$PG_PASS@/clidb?host=$PG_DIR"
+run "$VMR" list --db "$BAD"; expect_rc "a wrong password exits 2" 2
+one_line_err && ok "a wrong password is a one-line error" || not_ok "wrong password: $ERR"
+expect_err "the URL is shown with its password masked" "postgresql://fleet:\*\*\*@/clidb"
+grep -q "$PG_PASS" <<< "$ERR" && not_ok "the password shows in an error: $ERR" || ok "the password is not in the error"
+run "$VMR" show nosuch --db "$PGCLI"
+grep -q "$PG_PASS" <<< "$ERR" && not_ok "the password shows in a run error" || ok "no password in a run error"
+run "$VMR" push "$T_TMP/nofile" --to "postgresql://fleet:$PG_PASS@/nodb?host=$PG_DIR" --db "$T_TMP/cli.db"
+grep -q "$PG_PASS" <<< "$ERR" && not_ok "the password shows in a push error" || ok "no password in a push error"
+
+# --- push and pull -------------------------------------------------------
+LOCAL=$T_TMP/local.db
+for n in p1 p2 p3; do vrun "$LOCAL" "$n" alpha >/dev/null 2>&1; done
+PGPUSH=$(newdb pushdb)
+run "$VMR" push --all --db "$LOCAL" --to "$PGPUSH"; expect_rc "push --all" 0
+expect_out "push counts what it copied" "^3 copied, 0 already there, into postgresql://fleet:\*\*\*@/pushdb"
+grep -q "$PG_PASS" <<< "$OUT$ERR" && not_ok "push printed the password" || ok "push prints no password"
+run "$VMR" push --all --db "$LOCAL" --to "$PGPUSH" --json; expect_rc "push again" 0
+[ "$(jq -r '[.[].result] | join(",")' <<< "$OUT")" = "present,present,present" ] && ok "pushing twice stores once" ||
+	not_ok "second push: ${OUT:0:300}"
+run "$VMR" push p2 --db "$LOCAL" --to "$PGPUSH"; expect_out "push of one run already there" "^present "
+[ "$("$VMR" list --db "$PGPUSH" --json | jq length)" = 3 ] && ok "the server holds three runs" || not_ok "server runs after pushes"
+same_export() { # same_export RUN DB_A DB_B
+	[ "$("$VMR" export "$1" --db "$2" --format json)" = "$("$VMR" export "$1" --db "$3" --format json)" ] &&
+		[ "$("$VMR" show "$1" --db "$2" --json | jq -S 'del(.id, .info.id, .run.id)')" = \
+		  "$("$VMR" show "$1" --db "$3" --json | jq -S 'del(.id, .info.id, .run.id)')" ]
+}
+same_export p2 "$LOCAL" "$PGPUSH" && ok "a pushed run equals the local one" || not_ok "pushed run differs"
+run "$VMR" pull p1 p3 --from "$PGPUSH" --db "$T_TMP/pulled.db"; expect_rc "pull two runs" 0
+expect_out "pull counts what it copied" "^2 copied, 0 already there"
+same_export p3 "$LOCAL" "$T_TMP/pulled.db" && ok "a pulled run equals the original" || not_ok "pulled run differs"
+run "$VMR" pull --all --from "$PGPUSH" --db "$T_TMP/pulled.db"; expect_out "pull --all copies only what is missing" "^1 copied, 2 already there"
+run "$VMR" push --db "$LOCAL" --to "$PGPUSH"; expect_rc "push without runs exits 2" 2
+run "$VMR" push p1 --db "$LOCAL"; expect_rc "push without --to exits 2" 2
+run "$VMR" pull p1 --db "$LOCAL"; expect_rc "pull without --from exits 2" 2
+run "$VMR" push nosuch --db "$LOCAL" --to "$PGPUSH"; expect_rc "push of an unknown run exits 2" 2
+expect_err "push names the unknown run" "nosuch: no such run"
+
+# --- many machines pushing at once ----------------------------------------
+# Sources of 50 runs each: one real run cloned with SQL under fresh UUIDs.
+clone_runs() { # clone_runs DB N PREFIX: DB's only run becomes N runs named PREFIX-K
+	sqlite3 "$1" <<EOF
+PRAGMA foreign_keys = ON;
+UPDATE runs SET uuid = lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' ||
+  substr(lower(hex(randomblob(2))), 2) || '-a' || substr(lower(hex(randomblob(2))), 2) || '-' ||
+  lower(hex(randomblob(6))), name = '$3-0';
+WITH RECURSIVE n(k) AS (SELECT 1 UNION ALL SELECT k + 1 FROM n WHERE k < $2 - 1)
+INSERT INTO runs (uuid, name, suite, suite_text, status, kernel, host, started, ended, tag, env)
+  SELECT lower(hex(randomblob(4))) || '-' || lower(hex(randomblob(2))) || '-4' ||
+  substr(lower(hex(randomblob(2))), 2) || '-a' || substr(lower(hex(randomblob(2))), 2) || '-' ||
+  lower(hex(randomblob(6))),
+  '$3-' || k, suite, suite_text, status, kernel, host, started + k, ended + k, tag, env
+  FROM runs, n WHERE runs.name = '$3-0';
+INSERT INTO cases (run_id, seq, name, workload, options)
+  SELECT r.id, c.seq, c.name, c.workload, c.options FROM runs r, cases c, runs o
+  WHERE o.name = '$3-0' AND c.run_id = o.id AND r.id <> o.id;
+INSERT INTO iterations (case_id, iteration, outcome, reason, result)
+  SELECT nc.id, i.iteration, i.outcome, i.reason, i.result FROM runs o JOIN cases oc ON oc.run_id = o.id
+  JOIN iterations i ON i.case_id = oc.id JOIN cases nc ON nc.seq = oc.seq AND nc.run_id <> o.id
+  WHERE o.name = '$3-0';
+INSERT INTO metrics (iteration_id, name, unit, better, combine, value)
+  SELECT ni.id, m.name, m.unit, m.better, m.combine, m.value FROM runs o JOIN cases oc ON oc.run_id = o.id
+  JOIN iterations oi ON oi.case_id = oc.id JOIN metrics m ON m.iteration_id = oi.id
+  JOIN cases nc ON nc.seq = oc.seq AND nc.run_id <> o.id
+  JOIN iterations ni ON ni.case_id = nc.id AND ni.iteration = oi.iteration
+  WHERE o.name = '$3-0';
+EOF
+}
+if ! command -v sqlite3 >/dev/null; then
+	skip "8 processes pushing 50 runs each" "no sqlite3 command (Debian: sqlite3) to build the sources"
+else
+	vrun "$T_TMP/seed.db" seed >/dev/null 2>&1
+	for w in 1 2 3 4 5 6 7 8; do
+		cp "$T_TMP/seed.db" "$T_TMP/m$w.db" && clone_runs "$T_TMP/m$w.db" 50 "m$w"
+	done
+	n=$("$VMR" list --db "$T_TMP/m8.db" --json | jq '[.[] | select(.iterations == 2)] | length')
+	[ "$n" = 50 ] && ok "each source holds 50 whole runs" || not_ok "a source holds $n whole runs"
+	PGMANY=$(newdb manydb)
+	t0=$(date +%s%N)
+	pids=()
+	for w in 1 2 3 4 5 6 7 8; do
+		"$VMR" push --all --db "$T_TMP/m$w.db" --to "$PGMANY" --json > "$T_TMP/push$w.json" 2>"$T_TMP/push$w.err" &
+		pids+=($!)
+	done
+	bad=0
+	for p in "${pids[@]}"; do wait "$p" || bad=$((bad + 1)); done
+	ms=$((($(date +%s%N) - t0) / 1000000))
+	secs=$((ms / 1000)).$(printf '%03d' $((ms % 1000)))
+	echo "# 8 processes x 50 runs pushed in ${secs}s" >&2
+	[ "$bad" = 0 ] && ok "8 processes pushing 50 runs each all succeed (${secs}s)" ||
+		not_ok "$bad pushing processes failed: $(cat "$T_TMP"/push*.err | head -3)"
+	run "$VMR" list --db "$PGMANY" --json
+	[ "$(jq length <<< "$OUT")" = 400 ] && ok "all 400 runs arrived" || not_ok "$(jq length <<< "$OUT") runs arrived, want 400"
+	[ "$(jq '[.[] | select(.cases == 1 and .iterations == 2 and .status == "complete")] | length' <<< "$OUT")" = 400 ] &&
+		ok "every run arrived whole" || not_ok "some runs are not whole"
+	[ "$(jq '[.[].uuid] | unique | length' <<< "$OUT")" = 400 ] && ok "every run arrived once" || not_ok "duplicate runs"
+	[ "$(PG_DB=manydb pg_psql "SELECT count(*) FROM iterations")" = 800 ] &&
+		ok "800 iterations, no strays" || not_ok "iteration rows: $(PG_DB=manydb pg_psql "SELECT count(*) FROM iterations")"
+	# The same runs pushed from four places at once still land once.
+	pids=()
+	for w in 1 2 3 4; do "$VMR" push --all --db "$T_TMP/m1.db" --to "$PGMANY" >/dev/null 2>&1 & pids+=($!); done
+	bad=0
+	for p in "${pids[@]}"; do wait "$p" || bad=$((bad + 1)); done
+	[ "$bad" = 0 ] && [ "$("$VMR" list --db "$PGMANY" --json | jq length)" = 400 ] &&
+		ok "the same runs pushed from four processes at once land once" || not_ok "concurrent re-push: $bad failed"
+
+	# --- kill -9 in the middle of a push --------------------------------------
+	# One run of 800 iterations, so a push takes long enough to kill.
+	cp "$T_TMP/seed.db" "$T_TMP/big.db"
+	sqlite3 "$T_TMP/big.db" <<'EOF'
+UPDATE runs SET name = 'big';
+WITH RECURSIVE n(k) AS (SELECT 2 UNION ALL SELECT k + 1 FROM n WHERE k < 799)
+INSERT INTO iterations (case_id, iteration, outcome, reason, result)
+  SELECT case_id, k, outcome, reason, result FROM iterations, n WHERE iteration = 0;
+INSERT INTO metrics (iteration_id, name, unit, better, combine, value)
+  SELECT i.id, m.name, m.unit, m.better, m.combine, m.value FROM iterations i, iterations o
+  JOIN metrics m ON m.iteration_id = o.id WHERE o.iteration = 0 AND i.iteration > 1;
+EOF
+	uuid=$("$VMR" list --db "$T_TMP/big.db" --json | jq -r '.[0].uuid')
+	PGKILL=$(newdb killdb)
+	inrun() { PG_DB=killdb pg_psql "SELECT count(*) FROM iterations i JOIN cases c ON i.case_id = c.id JOIN runs r ON c.run_id = r.id WHERE r.uuid = '$uuid'"; }
+	killed_mid=0
+	for attempt in 1 2 3; do
+		"$VMR" push big --db "$T_TMP/big.db" --to "$PGKILL" >/dev/null 2>&1 &
+		pid=$!
+		for _ in $(seq 200); do
+			[ "$(PG_DB=killdb pg_psql "SELECT count(*) FROM pg_stat_activity WHERE usename = 'fleet' AND xact_start IS NOT NULL")" -gt 0 ] && break
+			sleep 0.01
+		done
+		sleep 0.$((attempt * 2))
+		kill -9 "$pid" 2>/dev/null && killed_mid=$((killed_mid + 1))
+		wait "$pid" 2>/dev/null
+		n=$(inrun)
+		[ "$n" = 0 ] || [ "$n" = 800 ] && ok "killed push $attempt: the server holds the whole run or none ($n of 800)" ||
+			not_ok "killed push $attempt: the server holds $n of 800 iterations"
+		[ "$n" = 800 ] && break
+	done
+	[ "$killed_mid" -gt 0 ] && ok "a push was killed mid-run" || not_ok "no push was still running to kill"
+	run "$VMR" push big --db "$T_TMP/big.db" --to "$PGKILL"; expect_rc "the push is retried" 0
+	[ "$(inrun)" = 800 ] && [ "$("$VMR" list --db "$PGKILL" --json | jq length)" = 1 ] &&
+		ok "after a killed push, pushing again stores the whole run once" || not_ok "after retry: $(inrun) iterations"
+fi
+
+# --- two machines, one database -------------------------------------------
+PGFLEET=$(newdb fleetdb)
+vrun "$T_TMP/alpha.db" on-alpha alpha >/dev/null 2>&1
+vrun "$T_TMP/beta.db" on-beta beta >/dev/null 2>&1
+# Machine beta is other hardware: its fingerprint names another CPU and more memory.
+command -v sqlite3 >/dev/null && sqlite3 "$T_TMP/beta.db" \
+	"UPDATE runs SET env = json_set(env, '\$.cpu.model', 'Simulated CPU 9000', '\$.mem_total_bytes', 1099511627776)"
+run "$VMR" push on-alpha --db "$T_TMP/alpha.db" --to "$PGFLEET"; expect_rc "machine alpha pushes" 0
+run env VMREGRESS_HOST=beta "$VMR" push --all --db "$T_TMP/beta.db" --to "$PGFLEET"; expect_rc "machine beta pushes" 0
+run vrun "$PGFLEET" direct-gamma gamma; expect_rc "machine gamma runs straight into the database" 0
+run "$VMR" list --db "$PGFLEET" --json
+[ "$(jq -r '[.[].host] | sort | join(",")' <<< "$OUT")" = "alpha,beta,gamma" ] && ok "the database holds runs of three hosts" ||
+	not_ok "hosts: ${OUT:0:300}"
+run "$VMR" compare on-alpha on-beta --db "$PGFLEET"; expect_rc "compare across hosts" 0
+expect_out "the environment diff shows the host names" "alpha +beta"
+expect_out "the host difference is marked as hardware" "hostname \(hardware\) +alpha +beta"
+if command -v sqlite3 >/dev/null; then
+	expect_out "a CPU difference is marked as hardware" "cpu.model \(hardware\) .* Simulated CPU 9000"
+	expect_out "a memory difference is marked as hardware" "mem_total_bytes \(hardware\) .* 1099511627776"
+fi
+run "$VMR" compare on-alpha on-beta direct-gamma --db "$PGFLEET" --json; expect_rc "compare --json across three hosts" 0
+[ "$(jq -r '.env_diff[] | select(.key == "hostname") | .values | join(",")' <<< "$OUT")" = "alpha,beta,gamma" ] &&
+	ok "the JSON environment diff has each host" || not_ok "env_diff: $(jq -c '.env_diff' <<< "$OUT" | head -c 300)"
+[ "$(jq -r '.env_diff[] | select(.key == "hostname") | .hardware' <<< "$OUT")" = true ] &&
+	ok "the JSON environment diff marks the host as hardware" || not_ok "env_diff hardware: $(jq -c '.env_diff' <<< "$OUT" | head -c 300)"
+
+# --- nothing stored holds a password --------------------------------------
+for d in clidb pushdb fleetdb; do
+	if "$PG_BINDIR/pg_dump" -h "$PG_DIR" -U postgres -d "$d" > "$T_TMP/$d.sql" 2>/dev/null; then
+		grep -q "$PG_PASS" "$T_TMP/$d.sql" && not_ok "database $d stores the password" || ok "database $d stores no password"
+	else
+		not_ok "pg_dump of $d failed"
+	fi
+done

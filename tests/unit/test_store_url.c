@@ -1,0 +1,44 @@
+/* Printing a store's location never shows a password: user:PASSWORD@ and
+ * password=PASSWORD are masked the way libpq reads them, and files and
+ * password-less URLs print as they are. */
+#include <stdlib.h>
+
+#include "store/store.h"
+#include "t.h"
+
+static const struct {
+	const char *in, *want;
+} cases[] = {
+	{ "postgresql://fleet:s3cret@db.example.org/vmr", "postgresql://fleet:***@db.example.org/vmr" },
+	{ "postgres://fleet:s3cret@db:5432/vmr?sslmode=require", "postgres://fleet:***@db:5432/vmr?sslmode=require" },
+	{ "postgresql://fleet@db/vmr?password=s3cret&sslmode=require",
+	  "postgresql://fleet@db/vmr?password=***&sslmode=require" },
+	{ "postgresql:///vmr?host=/run/pg&password=a&password=b", "postgresql:///vmr?host=/run/pg&password=***&password=***" },
+	/* libpq ends the user information at the first '@' before a '/' */
+	{ "postgresql://u:p?w#d@h/db", "postgresql://u:***@h/db" },
+	{ "postgresql://u:p@ss@h/db", "postgresql://u:***@ss@h/db" },
+	{ "postgresql://u:@h/db", "postgresql://u:***@h/db" },
+	/* libpq decodes parameter names; a password runs to the next '&' */
+	{ "postgresql://h/db?%70assword=s3cret", "postgresql://h/db?%70assword=***" },
+	{ "postgresql://h/db?password=s3#cret&x=1", "postgresql://h/db?password=***&x=1" },
+	/* a parameter merely ending in "password" is another one */
+	{ "postgresql://h/db?xpassword=1", "postgresql://h/db?xpassword=1" },
+	{ "postgresql://fleet@db/vmr", "postgresql://fleet@db/vmr" },
+	{ "postgresql://db/vmr", "postgresql://db/vmr" },
+	{ "/var/lib/vmregress/results.db", "/var/lib/vmregress/results.db" },
+	{ "sqlite:results.db", "sqlite:results.db" },
+};
+
+int main(void)
+{
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		char *got = store_mask_url(cases[i].in);
+		CHECK_STR(got, cases[i].want, "mask %s", cases[i].in);
+		free(got);
+	}
+	CHECK(store_mask_url(NULL) == NULL, "NULL stays NULL");
+	CHECK(store_exists("postgresql://db/vmr") && !store_exists("/nonexistent/results.db") &&
+	      !store_exists("sqlite:/nonexistent/results.db") && store_exists("sqlite:/"),
+	      "a database may hold runs, a missing file does not");
+	T_DONE();
+}
