@@ -86,7 +86,8 @@ int vmallocinfo_parse(struct vmallocinfo *vi, const char *buf, size_t len, char 
 		if (vmalloc_line(vi, line, line + ll, &cap, l.lineno, err) < 0)
 			goto fail;
 	}
-	qsort(vi->callers, vi->ncallers, sizeof(*vi->callers), vmalloc_caller_cmp);
+	if (vi->ncallers) /* qsort's base may not be NULL, even for no elements */
+		qsort(vi->callers, vi->ncallers, sizeof(*vi->callers), vmalloc_caller_cmp);
 	return 0;
 fail:
 	vmallocinfo_free(vi);
