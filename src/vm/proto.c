@@ -268,7 +268,10 @@ int proto_parse(const char *log, size_t len, struct proto_result *res, char *why
 		size_t n = (size_t)(nl - p);
 		while (n && p[n - 1] == '\r')
 			n--;
-		r = proto_line(p, n, &o, res, why, whylen);
+		/* terminal escapes or a message without a newline may come first */
+		const char *at = memmem(p, n, "VMR-", 4);
+		if (at)
+			r = proto_line(at, n - (size_t)(at - p), &o, res, why, whylen);
 		p = nl + 1;
 	}
 	if (r == 0 && o.active)

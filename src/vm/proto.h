@@ -16,9 +16,10 @@
  * "1" is the protocol version, <label> names what the payload is ("result",
  * "db", "env", "log"), <rc> is the exit status of the guest command that
  * produced it, <len> the payload length in bytes and <crc32> the IEEE CRC-32
- * (as zlib's crc32()) of the payload, 8 lowercase hex digits.  Lines are
- * matched from their start after a trailing '\r' is dropped; any other line
- * (kernel messages, shell noise) is ignored, inside a frame or not.  VMR-DONE
+ * (as zlib's crc32()) of the payload, 8 lowercase hex digits.  A line is
+ * read from its first "VMR-" (firmware's terminal escapes may precede it)
+ * after a trailing '\r' is dropped; any other line (kernel messages, shell
+ * noise) is ignored, inside a frame or not.  VMR-DONE
  * says the guest sent everything it meant to: output without it was cut
  * short (panic, hang, watchdog). */
 #ifndef VMR_PROTO_H

@@ -65,7 +65,7 @@ static void test_noise(void)
 	const char *log =
 		"[    0.000000] Linux version 6.1.0\r\n"
 		"garbage \x01\x02\xff line\r\n"
-		"VMR-BEGIN 1 env 0 5 3610a686\r\n"
+		"\033c\033[?7l\033[2JVMR-BEGIN 1 env 0 5 3610a686\r\n"
 		"[    1.234] random: crng init done\r\n"
 		"VMR-D aGVsbG8=\r\n"
 		"VMR-END 3610a686\r\n"
@@ -78,7 +78,7 @@ static void test_noise(void)
 	char why[200];
 	int r = parse(log, &res, why);
 	const struct proto_frame *env = proto_find(&res, "env"), *result = proto_find(&res, "result");
-	CHECK(r == 0 && res.done && res.n == 2, "two frames among kernel messages and CRLF (%s)", why);
+	CHECK(r == 0 && res.done && res.n == 2, "two frames among kernel messages, terminal escapes and CRLF (%s)", why);
 	CHECK(env && env->len == 5 && !memcmp(env->data, "hello", 5), "first frame's payload");
 	CHECK(result && result->rc == 1 && !strcmp((char *)result->data, "ok"), "second frame's rc and payload");
 	CHECK(proto_find(&res, "db") == NULL, "no frame of a label that was not sent");
