@@ -15,8 +15,8 @@ LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm
 
 SRC      := $(sort $(wildcard src/*.c src/*/*.c))
 # Unit tests and fuzz targets link the library: everything but the command
-# table and the commands, which need main.c.
-LIBSRC   := $(filter-out src/main.c src/cmd/%.c,$(SRC))
+# line (main.c and the command files, which call into main.c).
+LIBSRC   := $(filter-out src/main.c src/cmd/%,$(SRC))
 OBJ      := $(SRC:src/%.c=build/obj/%.o)
 LIBOBJ   := $(LIBSRC:src/%.c=build/obj/%.o)
 ASANOBJ  := $(SRC:src/%.c=build/asan/%.o)

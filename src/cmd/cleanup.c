@@ -1,11 +1,77 @@
-/* Placeholder until the 'cleanup' command lands. */
+/* vmregress cleanup: undo what killed vmregress processes left behind. */
+#include <stdlib.h>
+#include <string.h>
+
 #include "cmd/cmd.h"
 #include "core/util.h"
+#include "sandbox/sandbox.h"
 
-const struct opt cleanup_cmd_opts[] = { OPT_END };
+struct cleanup_cmd {
+	bool json;
+};
+
+const struct opt cleanup_cmd_opts[] = {
+	{ .name = "json", .type = OPT_FLAG, .off = offsetof(struct cleanup_cmd, json),
+	  .help = "print what was done as one JSON document", .flags = OPTF_NO_ECHO },
+	OPT_END,
+};
+
+static void cleanup_text(json_t *actions)
+{
+	size_t i;
+	json_t *a;
+	if (!json_array_size(actions)) {
+		puts("nothing to clean up");
+		return;
+	}
+	json_array_foreach(actions, i, a) {
+		const char *err = json_string_value(json_object_get(a, "error"));
+		printf("%s %s %s", json_string_value(json_object_get(a, "action")),
+		       json_string_value(json_object_get(a, "what")), json_string_value(json_object_get(a, "path")));
+		if (json_object_get(a, "owner_pid"))
+			printf(" (left by pid %d)", (int)json_integer_value(json_object_get(a, "owner_pid")));
+		if (err)
+			printf(": %s", err);
+		putchar('\n');
+	}
+}
 
 int cmd_cleanup(int argc, char **argv)
 {
-	vmr_err("cleanup: not available in this build");
-	return VMR_EXIT_CANNOT;
+	struct cleanup_cmd o = { 0 };
+	struct optset sets[] = { { cleanup_cmd_opts, &o, "Options" } };
+	char **pos = xcalloc((size_t)argc + 1, sizeof(char *));
+	int npos = 0, rc = VMR_EXIT_USAGE;
+	bool help = false;
+	if (opt_parse(sets, 1, argc - 1, argv + 1, pos, &npos, &help) < 0)
+		goto free_pos;
+	if (help) {
+		cmd_help(stdout, cmd_find("cleanup"));
+		rc = VMR_EXIT_OK;
+		goto free_pos;
+	}
+	if (npos) {
+		vmr_err("cleanup: '%s' is not an argument of cleanup", pos[0]);
+		goto free_pos;
+	}
+	json_t *actions = json_array();
+	int r = sandbox_cleanup_report(actions);
+	rc = r == -2 ? VMR_EXIT_CANNOT : r < 0 ? VMR_EXIT_FAIL : VMR_EXIT_OK;
+	if (r == -2 && !json_array_size(actions)) {
+		json_decref(actions);
+		goto free_pos;
+	}
+	if (o.json) {
+		json_t *doc = json_object();
+		json_object_set_new(doc, "actions", actions);
+		json_object_set_new(doc, "clean", json_boolean(r >= 0));
+		if (cmd_print_json(doc) != VMR_EXIT_OK)
+			rc = VMR_EXIT_CANNOT;
+	} else {
+		cleanup_text(actions);
+		json_decref(actions);
+	}
+free_pos:
+	free(pos);
+	return rc;
 }

@@ -1,11 +1,68 @@
-/* Placeholder until the 'export' command lands. */
+/* vmregress export RUN: tidy rows (run, case, iteration, metric, unit,
+ * value), ready for pandas or R. */
+#include <stdlib.h>
+
 #include "cmd/cmd.h"
 #include "core/util.h"
+#include "store/store.h"
+#include "store/summary.h"
 
-const struct opt export_cmd_opts[] = { OPT_END };
+struct export_opts {
+	char *db;
+	int format;
+};
+
+const struct opt export_cmd_opts[] = {
+	{ .name = "db", .type = OPT_STR, .off = offsetof(struct export_opts, db), .metavar = "PATH",
+	  .help = "the results file (default $XDG_DATA_HOME/vmregress/results.db)" },
+	{ .name = "format", .type = OPT_ENUM, .off = offsetof(struct export_opts, format), .def = "csv",
+	  .choices = "csv|json", .help = "csv (a header line, then one row per value) or json (an array of rows)" },
+	OPT_END,
+};
 
 int cmd_export(int argc, char **argv)
 {
-	vmr_err("export: not available in this build");
-	return VMR_EXIT_CANNOT;
+	struct export_opts o = { 0 };
+	opt_defaults(export_cmd_opts, &o);
+	struct optset set = { export_cmd_opts, &o, NULL };
+	char **pos = xcalloc((size_t)argc + 1, sizeof(char *));
+	int npos, rc = VMR_EXIT_USAGE;
+	bool help = false;
+	if (opt_parse(&set, 1, argc - 1, argv + 1, pos, &npos, &help) < 0)
+		goto free_opts;
+	if (help) {
+		cmd_help(stdout, cmd_find("export"));
+		rc = VMR_EXIT_OK;
+		goto free_opts;
+	}
+	if (npos != 1) {
+		vmr_err("export: %s (usage: vmregress export RUN --format csv|json)",
+			npos ? "too many arguments" : "which run?");
+		goto free_opts;
+	}
+	char *path = o.db ? xstrdup(o.db) : store_default_path();
+	struct store *st = NULL;
+	struct run *run = NULL;
+	int64_t id;
+	if (store_open(&st, path, false) < 0 || store_resolve(st, pos[0], &id) < 0)
+		goto close_store;
+	rc = VMR_EXIT_CANNOT;
+	if (store_load_run(st, id, &run) < 0)
+		goto close_store;
+	if (o.format == 1) {
+		rc = cmd_print_json(summary_rows_json(run));
+	} else {
+		summary_rows_csv(stdout, run);
+		rc = fflush(stdout) == EOF ? VMR_EXIT_CANNOT : VMR_EXIT_OK;
+		if (rc)
+			vmr_errno("cannot write to standard output");
+	}
+	run_free(run);
+close_store:
+	store_close(st);
+	free(path);
+free_opts:
+	opt_free(export_cmd_opts, &o);
+	free(pos);
+	return rc;
 }

@@ -1,11 +1,229 @@
-/* Placeholder until the 'sandbox' command lands. */
-#include "cmd/cmd.h"
-#include "core/util.h"
+/* vmregress sandbox status | sandbox exec [sandbox options] -- CMD [ARGS...] */
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
 
-const struct opt sandbox_cmd_opts[] = { OPT_END };
+#include "cmd/cmd.h"
+#include "core/units.h"
+#include "core/util.h"
+#include "sandbox/exec.h"
+#include "sandbox/sandbox.h"
+
+struct sandbox_cmd {
+	bool json;
+};
+
+const struct opt sandbox_cmd_opts[] = {
+	{ .name = "json", .type = OPT_FLAG, .off = offsetof(struct sandbox_cmd, json),
+	  .help = "print one JSON document on standard output (exec: the command's own output goes to "
+	  "standard error)", .flags = OPTF_NO_ECHO },
+	OPT_END,
+};
+
+static void sandbox_cmd_help(void)
+{
+	cmd_help(stdout, cmd_find("sandbox"));
+	fputs("\nSandbox options (exec):\n", stdout);
+	opt_help(stdout, sandbox_opts);
+}
+
+static const char *sandbox_owner(json_t *o, char *buf, size_t len)
+{
+	json_t *pid = json_object_get(o, "owner_pid");
+	if (!pid)
+		return "owner unknown";
+	snprintf(buf, len, "pid %d, %s", (int)json_integer_value(pid),
+		 json_is_true(json_object_get(o, "owner_alive")) ? "running" : "gone: 'vmregress cleanup' undoes it");
+	return buf;
+}
+
+static const char *sandbox_str(json_t *o, const char *key)
+{
+	const char *s = json_string_value(json_object_get(o, key));
+	return s ? s : "";
+}
+
+static void sandbox_status_text(json_t *st)
+{
+	char own[160], a[32], b[32];
+	size_t i, j;
+	json_t *x, *c;
+	printf("state directory: %s\n", sandbox_str(st, "state_dir"));
+	if (!json_is_true(json_object_get(st, "changed"))) {
+		puts("nothing on this host is changed by vmregress");
+		return;
+	}
+	json_array_foreach(json_object_get(st, "journals"), i, x) {
+		printf("journal %s (%s)\n", sandbox_str(x, "path"), sandbox_owner(x, own, sizeof(own)));
+		if (json_object_get(x, "error"))
+			printf("  unreadable: %s\n", sandbox_str(x, "error"));
+		json_array_foreach(json_object_get(x, "changes"), j, c) {
+			printf("  %s %s", sandbox_str(c, "what"), sandbox_str(c, "path"));
+			if (json_object_get(c, "old_value"))
+				printf(" (was %s)", sandbox_str(c, "old_value"));
+			putchar('\n');
+		}
+	}
+	json_array_foreach(json_object_get(st, "cgroups"), i, x)
+		printf("cgroup %s (%s)\n", sandbox_str(x, "path"), sandbox_owner(x, own, sizeof(own)));
+	json_array_foreach(json_object_get(st, "swaps"), i, x)
+		printf("swap %s (%s): %s, %s used, priority %d\n", sandbox_str(x, "path"), sandbox_owner(x, own, sizeof(own)),
+		       units_format_size(a, sizeof(a), (uint64_t)json_integer_value(json_object_get(x, "size_bytes"))),
+		       units_format_size(b, sizeof(b), (uint64_t)json_integer_value(json_object_get(x, "used_bytes"))),
+		       (int)json_integer_value(json_object_get(x, "priority")));
+	json_array_foreach(json_object_get(st, "zram"), i, x)
+		printf("zram %s (%s): %s\n", sandbox_str(x, "path"), sandbox_owner(x, own, sizeof(own)),
+		       units_format_size(a, sizeof(a), (uint64_t)json_integer_value(json_object_get(x, "disksize_bytes"))));
+}
+
+static int sandbox_cmd_status(const struct sandbox_cmd *o)
+{
+	json_t *st;
+	if (sandbox_status(&st) < 0)
+		return VMR_EXIT_CANNOT;
+	if (o->json)
+		return cmd_print_json(st);
+	sandbox_status_text(st);
+	json_decref(st);
+	return VMR_EXIT_OK;
+}
+
+static void sandbox_exec_text(FILE *f, char *const argv[], const struct exec_result *r)
+{
+	char a[32];
+	double cpu = r->elapsed_s > 0 ? 100.0 * (r->user_s + r->system_s) / r->elapsed_s : 0;
+	int el_min = (int)(r->elapsed_s / 60);
+	fputs("\tCommand being timed: \"", f);
+	for (int i = 0; argv[i]; i++)
+		fprintf(f, "%s%s", i ? " " : "", argv[i]);
+	fputs("\"\n", f);
+	fprintf(f, "\tUser time (seconds): %.2f\n", r->user_s);
+	fprintf(f, "\tSystem time (seconds): %.2f\n", r->system_s);
+	fprintf(f, "\tPercent of CPU this job got: %.0f%%\n", cpu);
+	fprintf(f, "\tElapsed (wall clock) time (h:mm:ss or m:ss): %d:%05.2f\n", el_min, r->elapsed_s - 60.0 * el_min);
+	fprintf(f, "\tMaximum resident set size (kbytes): %llu\n", (unsigned long long)r->max_rss_kb);
+	fprintf(f, "\tMajor (requiring I/O) page faults: %llu\n", (unsigned long long)r->major_faults);
+	fprintf(f, "\tMinor (reclaiming a frame) page faults: %llu\n", (unsigned long long)r->minor_faults);
+	fprintf(f, "\tVoluntary context switches: %llu\n", (unsigned long long)r->voluntary_switches);
+	fprintf(f, "\tInvoluntary context switches: %llu\n", (unsigned long long)r->involuntary_switches);
+	fprintf(f, "\tSwap-ins (pages, /proc/vmstat pswpin): %llu\n", (unsigned long long)r->pswpin);
+	fprintf(f, "\tSwap-outs (pages, /proc/vmstat pswpout): %llu\n", (unsigned long long)r->pswpout);
+	fprintf(f, "\tSandbox swap in use, peak: %s\n", units_format_size(a, sizeof(a), r->swap_peak_bytes));
+	fprintf(f, "\tSandbox OOM kills: %llu\n", (unsigned long long)r->oom_kills);
+	fprintf(f, "\tOutcome: %s\n", exec_outcome_name(r->outcome));
+	if (r->outcome == EXEC_EXITED)
+		fprintf(f, "\tExit status: %d\n", r->exit_status);
+	else if (r->signal)
+		fprintf(f, "\tCommand terminated by signal %d\n", r->signal);
+}
+
+/* The command's own exit status, as a shell would report it. */
+static int sandbox_exec_status(const struct exec_result *r)
+{
+	if (r->outcome == EXEC_TIMEOUT)
+		return 124;
+	if (r->outcome == EXEC_EXITED)
+		return r->exit_status;
+	return 128 + r->signal;
+}
+
+static int sandbox_cmd_exec(const struct sandbox_cmd *o, struct sandbox_cfg *cfg, char **argv)
+{
+	struct sandbox *sb;
+	struct exec_result r;
+	if (sandbox_cfg_check(cfg) < 0)
+		return VMR_EXIT_USAGE;
+	sandbox_install_signal_handlers();
+	int e = sandbox_open(&sb, cfg);
+	if (e < 0)
+		return e == -1 ? VMR_EXIT_USAGE : VMR_EXIT_CANNOT;
+	json_t *desc = sandbox_describe(sb);
+	fflush(stdout);
+	int saved_stdout = -1;
+	if (o->json) {
+		/* one JSON document on stdout: the command writes to stderr */
+		saved_stdout = dup(STDOUT_FILENO);
+		dup2(STDERR_FILENO, STDOUT_FILENO);
+	}
+	e = exec_run(sb, argv, cfg->no_sandbox ? 0 : cfg->timeout_ns, &r);
+	if (saved_stdout >= 0) {
+		dup2(saved_stdout, STDOUT_FILENO);
+		close(saved_stdout);
+	}
+	sandbox_close(sb);
+	if (e < 0) {
+		json_decref(desc);
+		return e == -1 ? VMR_EXIT_USAGE : VMR_EXIT_CANNOT;
+	}
+	int rc = sandbox_exec_status(&r);
+	if (o->json) {
+		json_t *j = exec_result_json(&r);
+		json_t *cmd = json_array();
+		for (int i = 0; argv[i]; i++)
+			json_array_append_new(cmd, json_string(argv[i]));
+		json_object_set_new(j, "command", cmd);
+		json_object_set_new(j, "sandbox", desc);
+		json_object_set(j, "before", r.before);
+		json_object_set(j, "after", r.after);
+		if (cmd_print_json(j) != VMR_EXIT_OK)
+			rc = VMR_EXIT_CANNOT;
+	} else {
+		json_decref(desc);
+		sandbox_exec_text(stderr, argv, &r);
+	}
+	exec_result_free(&r);
+	return rc;
+}
 
 int cmd_sandbox(int argc, char **argv)
 {
-	vmr_err("sandbox: not available in this build");
-	return VMR_EXIT_CANNOT;
+	struct sandbox_cmd o = { 0 };
+	struct sandbox_cfg cfg;
+	int dd = argc, npos = 0, rc = VMR_EXIT_USAGE;
+	bool help = false;
+	for (int i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--")) {
+			dd = i;
+			break;
+		}
+	opt_defaults(sandbox_opts, &cfg);
+	struct optset sets[] = { { sandbox_cmd_opts, &o, "Options" }, { sandbox_opts, &cfg, "Sandbox options" } };
+	char **pos = xcalloc((size_t)argc + 1, sizeof(char *));
+	if (opt_parse(sets, ARRAY_SIZE(sets), dd - 1, argv + 1, pos, &npos, &help) < 0)
+		goto free_pos;
+	if (help) {
+		sandbox_cmd_help();
+		rc = VMR_EXIT_OK;
+		goto free_pos;
+	}
+	if (npos == 0) {
+		vmr_err("sandbox: say 'status' or 'exec -- CMD [ARGS...]'");
+		goto free_pos;
+	}
+	if (!strcmp(pos[0], "status")) {
+		if (npos > 1 || dd < argc || cfg.set.n) {
+			vmr_err("sandbox status: '%s' is not an option of status", npos > 1 ? pos[1] : "--");
+			goto free_pos;
+		}
+		rc = sandbox_cmd_status(&o);
+	} else if (!strcmp(pos[0], "exec")) {
+		/* the command: after "--", or the words after "exec" */
+		char **cmdv = dd < argc ? argv + dd + 1 : pos + 1;
+		if (dd < argc && npos > 1) {
+			vmr_err("sandbox exec: '%s' before '--' is not an option", pos[1]);
+			goto free_pos;
+		}
+		if (!cmdv[0]) {
+			vmr_err("sandbox exec: no command given (sandbox exec [options] -- CMD [ARGS...])");
+			goto free_pos;
+		}
+		rc = sandbox_cmd_exec(&o, &cfg, cmdv);
+	} else {
+		vmr_err("sandbox: unknown subcommand '%s' (status or exec)", pos[0]);
+	}
+free_pos:
+	free(pos);
+	opt_free(sandbox_opts, &cfg);
+	return rc;
 }

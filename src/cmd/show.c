@@ -1,11 +1,64 @@
-/* Placeholder until the 'show' command lands. */
+/* vmregress show RUN: a stored run's environment and per-case summaries. */
+#include <stdlib.h>
+
 #include "cmd/cmd.h"
 #include "core/util.h"
+#include "store/store.h"
+#include "store/summary.h"
 
-const struct opt show_cmd_opts[] = { OPT_END };
+struct show_opts {
+	char *db;
+	bool json;
+};
+
+const struct opt show_cmd_opts[] = {
+	{ .name = "db", .type = OPT_STR, .off = offsetof(struct show_opts, db), .metavar = "PATH",
+	  .help = "the results file (default $XDG_DATA_HOME/vmregress/results.db)" },
+	{ .name = "json", .type = OPT_FLAG, .off = offsetof(struct show_opts, json), .help = "print JSON" },
+	OPT_END,
+};
 
 int cmd_show(int argc, char **argv)
 {
-	vmr_err("show: not available in this build");
-	return VMR_EXIT_CANNOT;
+	struct show_opts o = { 0 };
+	struct optset set = { show_cmd_opts, &o, NULL };
+	char **pos = xcalloc((size_t)argc + 1, sizeof(char *));
+	int npos, rc = VMR_EXIT_USAGE;
+	bool help = false;
+	if (opt_parse(&set, 1, argc - 1, argv + 1, pos, &npos, &help) < 0)
+		goto free_opts;
+	if (help) {
+		cmd_help(stdout, cmd_find("show"));
+		rc = VMR_EXIT_OK;
+		goto free_opts;
+	}
+	if (npos != 1) {
+		vmr_err("show: %s (usage: vmregress show RUN [--json])", npos ? "too many arguments" : "which run?");
+		goto free_opts;
+	}
+	char *path = o.db ? xstrdup(o.db) : store_default_path();
+	struct store *st = NULL;
+	struct run *run = NULL;
+	int64_t id;
+	if (store_open(&st, path, false) < 0)
+		goto close_store;
+	if (store_resolve(st, pos[0], &id) < 0)
+		goto close_store;
+	rc = VMR_EXIT_CANNOT;
+	if (store_load_run(st, id, &run) < 0)
+		goto close_store;
+	if (o.json) {
+		rc = cmd_print_json(summary_to_json(run, true));
+	} else {
+		summary_print(stdout, run, true);
+		rc = VMR_EXIT_OK;
+	}
+	run_free(run);
+close_store:
+	store_close(st);
+	free(path);
+free_opts:
+	opt_free(show_cmd_opts, &o);
+	free(pos);
+	return rc;
 }

@@ -1,11 +1,261 @@
-/* Placeholder until the 'test' command lands. */
-#include "cmd/cmd.h"
-#include "core/util.h"
+/* vmregress test: run one workload once, inside a sandbox, and print its
+ * report (the workload's own layout when it has one, else a generic one). */
+#include <stdlib.h>
+#include <string.h>
 
-const struct opt test_cmd_opts[] = { OPT_END };
+#include "cmd/cmd.h"
+#include "core/runner.h"
+#include "core/util.h"
+#include "sandbox/sandbox.h"
+#include "workload/workload.h"
+
+struct test_opts {
+	bool list;
+	bool json;
+	bool map;
+};
+
+const struct opt test_cmd_opts[] = {
+	{ .name = "list", .type = OPT_FLAG, .off = offsetof(struct test_opts, list),
+	  .help = "list the workloads with their summaries", .flags = OPTF_NO_ECHO },
+	{ .name = "json", .type = OPT_FLAG, .off = offsetof(struct test_opts, json),
+	  .help = "print the result as one JSON document", .flags = OPTF_NO_ECHO },
+	{ .name = "map", .type = OPT_FLAG, .off = offsetof(struct test_opts, map),
+	  .help = "print the present/swapped map of each pass after the report", .flags = OPTF_NO_ECHO },
+	OPT_END,
+};
+
+static bool test_takes_value(const struct opt *opts, const char *arg)
+{
+	const char *name = arg + 2;
+	if (strncmp(arg, "--", 2) || strchr(name, '='))
+		return false;
+	const struct opt *o = opt_find(opts, name);
+	return o && o->type != OPT_FLAG;
+}
+
+/* The workload's name: the first word that is not an option or the value
+ * of one of test's or the sandbox's options. */
+static int test_find_name(int argc, char **argv)
+{
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			return i + 1 < argc ? i + 1 : -1;
+		if (argv[i][0] != '-')
+			return i;
+		if (test_takes_value(test_cmd_opts, argv[i]) || test_takes_value(sandbox_opts, argv[i]))
+			i++;
+	}
+	return -1;
+}
+
+static int test_list(bool json)
+{
+	if (json) {
+		json_t *a = json_array();
+		for (size_t i = 0; workloads[i]; i++)
+			json_array_append_new(a, json_pack("{ss ss sb}", "name", workloads[i]->name,
+							   "summary", workloads[i]->summary,
+							   "needs_root", workloads[i]->needs_root));
+		return cmd_print_json(a);
+	}
+	for (size_t i = 0; workloads[i]; i++)
+		printf("  %-10s %s\n", workloads[i]->name, workloads[i]->summary);
+	return VMR_EXIT_OK;
+}
+
+static void test_help(FILE *f, const struct workload *w)
+{
+	if (!w) {
+		cmd_help(f, cmd_find("test"));
+		fputs("\nSandbox options:\n", f);
+		opt_help(f, sandbox_opts);
+		fputs("\nWorkloads (see 'vmregress test NAME --help'):\n", f);
+		for (size_t i = 0; workloads[i]; i++)
+			fprintf(f, "  %-10s %s\n", workloads[i]->name, workloads[i]->summary);
+		return;
+	}
+	fprintf(f, "usage: vmregress test %s [workload options] [sandbox options] [--json] [--map]\n\n"
+		"%s\n", w->name, w->summary);
+	if (w->opts && w->opts->name) {
+		fputs("\nWorkload options:\n", f);
+		opt_help(f, w->opts);
+	}
+	fputs("\nSandbox options:\n", f);
+	opt_help(f, sandbox_opts);
+	fputs("\nOutput options:\n", f);
+	opt_help(f, test_cmd_opts + 1);
+}
+
+static void test_print_metric(FILE *f, const struct metric *m)
+{
+	char buf[64];
+	if (!strcmp(m->unit, "ns") && m->value >= 0)
+		units_format_time(buf, sizeof(buf), (uint64_t)m->value);
+	else if (!strcmp(m->unit, "bytes") && m->value >= 0)
+		units_format_size(buf, sizeof(buf), (uint64_t)m->value);
+	else
+		snprintf(buf, sizeof(buf), "%.10g %s", m->value, m->unit);
+	fprintf(f, "  %-32s %s\n", m->name, buf);
+}
+
+static void test_print_table(FILE *f, const struct table *t)
+{
+	fprintf(f, "\nTable %s\n ", t->name);
+	for (size_t c = 0; c < t->ncols; c++)
+		fprintf(f, " %14s", t->cols[c]);
+	fputc('\n', f);
+	for (size_t r = 0; r < t->nrows; r++) {
+		fputc(' ', f);
+		for (size_t c = 0; c < t->ncols; c++)
+			fprintf(f, " %14.10g", t->cells[r * t->ncols + c]);
+		fputc('\n', f);
+	}
+}
+
+static void test_print_hist(FILE *f, const struct named_hist *nh)
+{
+	static const double pcts[] = { 50, 90, 99, 99.9 };
+	const struct hist *h = nh->h;
+	fprintf(f, "\nHistogram %s (%s): count %llu", nh->name, nh->unit, (unsigned long long)h->count);
+	if (h->count) {
+		fprintf(f, " min %llu mean %.0f", (unsigned long long)h->min, hist_mean(h));
+		for (size_t i = 0; i < ARRAY_SIZE(pcts); i++)
+			fprintf(f, " p%g %.0f", pcts[i], hist_percentile(h, pcts[i]));
+		fprintf(f, " max %llu", (unsigned long long)h->max);
+	}
+	fputc('\n', f);
+}
+
+/* The report for workloads without a layout of their own. */
+static void test_report_generic(FILE *f, const struct result *r)
+{
+	fprintf(f, "%s: %s%s%s\n\nMetrics\n", r->workload, outcome_name(r->outcome),
+		r->reason ? ": " : "", r->reason ? r->reason : "");
+	for (size_t i = 0; i < r->nmetrics; i++)
+		test_print_metric(f, &r->metrics[i]);
+	for (size_t i = 0; i < r->ntables; i++)
+		test_print_table(f, &r->tables[i]);
+	for (size_t i = 0; i < r->nhists; i++)
+		test_print_hist(f, &r->hists[i]);
+}
+
+/* One character per page ('#' present, 's' swapped, '.' neither), 64 to a
+ * line, each line headed by its first page's index. */
+static void test_print_maps(FILE *f, const struct result *r)
+{
+	for (size_t i = 0; i < r->nmaps; i++) {
+		const char *p = r->maps[i].pages;
+		size_t n = strlen(p);
+		fprintf(f, "\nMap %s (%zu pages: # present, s swapped, . neither)\n", r->maps[i].name, n);
+		for (size_t off = 0; off < n; off += 64)
+			fprintf(f, "%8zu %.*s\n", off, (int)(n - off < 64 ? n - off : 64), p + off);
+	}
+}
+
+static int test_exit_code(const struct result *r)
+{
+	switch (r->outcome) {
+	case OUTCOME_PASS:
+		return VMR_EXIT_OK;
+	case OUTCOME_SKIP:
+		return VMR_EXIT_CANNOT;
+	default:
+		return VMR_EXIT_FAIL;
+	}
+}
+
+static int test_open_sandbox(const struct workload *w, struct sandbox_cfg *cfg, struct sandbox **sb)
+{
+	*sb = NULL;
+	if (sandbox_cfg_check(cfg) < 0)
+		return VMR_EXIT_USAGE;
+	/* Without root, a workload that does not need a sandbox runs bare so
+	 * that the harness can be tested by anyone. */
+	if (!vmr_is_root() && !w->needs_root)
+		return VMR_EXIT_OK;
+	sandbox_install_signal_handlers();
+	int rc = sandbox_open(sb, cfg);
+	if (rc == -1)
+		return VMR_EXIT_USAGE;
+	if (rc < 0)
+		return VMR_EXIT_CANNOT;
+	return VMR_EXIT_OK;
+}
+
+static int test_run(const struct workload *w, void *wopts, struct sandbox_cfg *cfg,
+		    const struct test_opts *to)
+{
+	struct sandbox *sb;
+	struct result r;
+	int rc = test_open_sandbox(w, cfg, &sb);
+	if (rc != VMR_EXIT_OK)
+		return rc;
+	struct runner_cfg rcfg = { .timeout_ns = cfg->timeout_ns, .force = cfg->force };
+	runner_run(w, wopts, sb, &rcfg, &r);
+	sandbox_close(sb);
+	rc = test_exit_code(&r);
+	if (r.outcome != OUTCOME_PASS)
+		vmr_err("test %s: %s: %s", w->name, outcome_name(r.outcome), r.reason ? r.reason : "no reason given");
+	if (to->json) {
+		int prc = cmd_print_json(result_to_json(&r));
+		if (prc != VMR_EXIT_OK)
+			rc = prc;
+	} else {
+		if (w->report)
+			w->report(stdout, &r);
+		else
+			test_report_generic(stdout, &r);
+		if (to->map)
+			test_print_maps(stdout, &r);
+	}
+	result_free(&r);
+	return rc;
+}
 
 int cmd_test(int argc, char **argv)
 {
-	vmr_err("test: not available in this build");
-	return VMR_EXIT_CANNOT;
+	struct test_opts to = { 0 };
+	struct sandbox_cfg cfg = { 0 };
+	opt_defaults(sandbox_opts, &cfg);
+	int at = test_find_name(argc, argv);
+	const struct workload *w = at > 0 ? workload_find(argv[at]) : NULL;
+	void *wopts = xcalloc(1, w && w->opts_size ? w->opts_size : 1);
+	struct optset sets[] = {
+		{ w ? w->opts : NULL, wopts, "Workload options" },
+		{ sandbox_opts, &cfg, "Sandbox options" },
+		{ test_cmd_opts, &to, "Output options" },
+	};
+	char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
+	int npos, rc = VMR_EXIT_USAGE;
+	bool help = false;
+	if (w)
+		opt_defaults(w->opts, wopts);
+	if (at > 0 && !w) {
+		vmr_err("test: unknown workload '%s' (see vmregress test --list)", argv[at]);
+		goto free_opts;
+	}
+	if (opt_parse(sets, ARRAY_SIZE(sets), argc - 1, argv + 1, pos, &npos, &help) < 0)
+		goto free_opts;
+	if (help) {
+		test_help(stdout, w);
+		rc = VMR_EXIT_OK;
+	} else if (npos > 1) {
+		vmr_err("test: unexpected argument '%s' (one workload at a time)", pos[1]);
+	} else if (to.list) {
+		rc = test_list(to.json);
+	} else if (!w) {
+		vmr_err("test: no workload named (see vmregress test --list)");
+	} else if (w->validate && w->validate(wopts) < 0) {
+		rc = VMR_EXIT_USAGE;
+	} else {
+		rc = test_run(w, wopts, &cfg, &to);
+	}
+free_opts:
+	if (w)
+		opt_free(w->opts, wopts);
+	opt_free(sandbox_opts, &cfg);
+	free(wopts);
+	free(pos);
+	return rc;
 }

@@ -255,7 +255,7 @@ json_t *result_to_json(const struct result *r)
 						       r->hists[i].unit, "hist", hist_to_json(r->hists[i].h)));
 	for (size_t i = 0; i < r->nmaps; i++)
 		json_array_append_new(maps, json_pack("{ss ss}", "name", r->maps[i].name, "pages", r->maps[i].pages));
-	return json_pack("{ss ss ss? sO sO so so so so so}", "workload", r->workload, "outcome",
+	return json_pack("{ss ss ss* sO sO so so so so so}", "workload", r->workload, "outcome",
 			 outcome_name(r->outcome), "reason", r->reason,
 			 "options", r->options, "info", r->info, "metrics", result_metrics_json(r),
 			 "tables", result_tables_json(r), "hists", hists, "maps", maps, "series",

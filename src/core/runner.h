@@ -32,6 +32,7 @@ struct runner_cfg {
 	const char *workdir;          /* for workload files; NULL = a temp dir */
 	struct runner_hook *hooks;
 	size_t nhooks;
+	bool force;                   /* sandbox --force, passed to the workload */
 };
 
 /* Run one iteration.  Always fills r (result_init is done here); returns 0

@@ -71,10 +71,26 @@ json_t *sandbox_describe(const struct sandbox *sb);
  * re-raise.  Called once by commands that open sandboxes. */
 void sandbox_install_signal_handlers(void);
 
-/* Undo what a dead vmregress left (journal, orphaned cgroups, swap files,
- * zram devices).  Returns the number of things undone, or -1. */
+/* Undo what dead vmregress processes left: their journals (only when every
+ * line checks out) and orphaned cgroups, swap files and zram devices that
+ * are provably vmregress's (named or tagged with their owner's PID and start
+ * time) and whose owner is gone.  Never touches what a live process owns.
+ * With verbose, says what it did on stderr.  Returns the number of things
+ * undone, or -1 when something was refused (a corrupt or foreign journal, a
+ * step that failed) after saying why; the rest is still done. */
 int sandbox_cleanup(bool verbose);
-/* Print what is currently changed on the host by vmregress. */
+/* The same, filling actions (a JSON array) with one object per thing done
+ * or refused: {"action", "what", "path", "owner_pid", "from", "error"}. */
+int sandbox_cleanup_report(json_t *actions);
+/* Called before building a sandbox (sandbox_open does it; `test` and `run`
+ * may call it first to say so early): undo what killed vmregress processes
+ * left, saying so on stderr.  0 when the host is clean now; -2 when it is
+ * not and cannot be made so automatically (exit 3, message printed). */
+int sandbox_recover(void);
+
+/* What vmregress has changed on the host right now (live and dead owners):
+ * {"state_dir", "changed", "journals": [...], "cgroups": [...],
+ *  "swaps": [...], "zram": [...]}.  Returns 0, or -1 after reporting. */
 int sandbox_status(json_t **out);
 
 #endif

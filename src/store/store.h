@@ -1,7 +1,17 @@
 /* The results store: one SQLite file (PostgreSQL later behind the same
  * interface).  A run holds cases; a case holds iterations; an iteration
  * holds one struct result.  Writes are transactional per iteration, so a run
- * killed at any moment leaves a sound database and the run `incomplete`. */
+ * killed at any moment leaves a sound database and the run `incomplete`.
+ *
+ * A run is written as it goes: store_run_begin (status `incomplete` from the
+ * first moment, so a run killed with -9 needs no repair), store_case_add for
+ * every case of the plan, store_result_add after every iteration, and
+ * store_run_end with `complete` or `failed`.  Each iteration is kept whole
+ * (the result JSON, so histograms, maps and series can be read back) and as
+ * one row per metric, for queries across runs.
+ *
+ * Several processes may use one file at the same time: the database is in
+ * WAL mode and waits up to a few seconds for a lock. */
 #ifndef VMR_STORE_H
 #define VMR_STORE_H
 
@@ -13,6 +23,9 @@
 
 struct store;
 
+/* The schema version this build writes; older files are migrated on open. */
+#define STORE_SCHEMA_VERSION 1
+
 struct run_info {
 	int64_t id;
 	char *uuid;
@@ -23,14 +36,18 @@ struct run_info {
 	char *host;
 	double started, ended;/* seconds since the epoch; ended 0 if not ended */
 	char *tag;            /* e.g. the matrix name; may be NULL */
+	size_t ncases;        /* cases in the plan */
+	size_t niterations;   /* iterations stored, over all cases */
 };
 
 struct run_case {
+	int64_t id;
 	char *name;           /* section name in the suite */
 	char *workload;
 	json_t *options;      /* resolved options */
 	size_t niter;
 	struct result *iters; /* iteration i at iters[i] */
+	int *iter_no;         /* the stored iteration numbers (0-based), niter of them */
 };
 
 struct run {
@@ -44,25 +61,51 @@ struct run {
 /* The default path: $XDG_DATA_HOME/vmregress/results.db or
  * ~/.local/share/vmregress/results.db.  Malloc'd. */
 char *store_default_path(void);
-/* Open (creating and migrating when create) a store.  0 or -1 after a
- * one-line error. */
+/* Open (creating the file and its directory, and migrating, when create) a
+ * store.  Without create a missing file is an error naming it.  0 or -1
+ * after a one-line error. */
 int store_open(struct store **st, const char *path, bool create);
 void store_close(struct store *st);
+/* The file's path, as opened. */
+const char *store_path(const struct store *st);
 
+/* Begin a run: status `incomplete`, a fresh UUID, the start time, kernel
+ * and host taken from env (see store_env_kernel), env and suite_text stored
+ * as given.  name may be NULL: "<suite>-<YYYYmmdd-HHMMSS>". */
 int store_run_begin(struct store *st, const char *name, const char *suite, const char *suite_text,
 		    json_t *env, const char *tag, int64_t *run_id);
+/* Add a case to the plan (in suite order). options: the resolved options
+ * (the store takes its own reference). */
 int store_case_add(struct store *st, int64_t run_id, const char *case_name, const char *workload,
 		   json_t *options, int64_t *case_id);
+/* Store one finished iteration (0-based) of a case, atomically: the result
+ * JSON and one row per metric.  Storing an iteration twice is an error. */
 int store_result_add(struct store *st, int64_t case_id, int iteration, const struct result *r);
+/* Set the final status (complete | incomplete | failed) and the end time. */
 int store_run_end(struct store *st, int64_t run_id, const char *status);
 
 /* Runs, newest first.  Free with run_info_free_array. */
 int store_list(struct store *st, struct run_info **runs, size_t *n);
 void run_info_free_array(struct run_info *runs, size_t n);
-/* RUN is an id, a unique name, or "last".  0 or -1 after an error naming it. */
+/* RUN is an id, a unique name, a UUID, or "last".  0 or -1 after an error
+ * naming it. */
 int store_resolve(struct store *st, const char *spec, int64_t *run_id);
+/* The same without a message: 0 when spec names exactly one run, else -1
+ * (database errors are still reported). */
+int store_resolve_quiet(struct store *st, const char *spec, int64_t *run_id);
+/* Load a whole run: info, env, suite text, cases and every stored iteration. */
 int store_load_run(struct store *st, int64_t run_id, struct run **out);
 void run_free(struct run *r);
 int store_delete_run(struct store *st, int64_t run_id);
+
+/* The kernel release named by an environment fingerprint ("kernel" as a
+ * string or {"release": ...}, or "uname": {"release": ...}); NULL if none. */
+const char *store_env_kernel(const json_t *env);
+/* A run's summary as JSON: id, uuid, name, suite, status, kernel, host,
+ * started, ended (ISO 8601 UTC; ended null while unfinished), tag, cases,
+ * iterations. */
+json_t *run_info_to_json(const struct run_info *ri);
+/* Seconds since the epoch as "2026-11-30T11:16:42Z" into buf. */
+char *store_format_time(char *buf, size_t len, double t);
 
 #endif

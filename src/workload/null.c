@@ -1,5 +1,6 @@
 /* null: does nothing measurable, so the harness can test itself without root
  * or a sandbox.  Its options exercise every option type. */
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,6 +11,7 @@ struct null_opts {
 	uint64_t spin_ns;
 	bool fail;
 	bool error;
+	bool crash;
 };
 
 static const struct opt null_opts[] = {
@@ -19,6 +21,8 @@ static const struct opt null_opts[] = {
 	  .help = "report a failed check, to test the harness", .flags = OPTF_HIDDEN },
 	{ .name = "error", .type = OPT_FLAG, .off = offsetof(struct null_opts, error),
 	  .help = "report a set-up error, to test the harness", .flags = OPTF_HIDDEN },
+	{ .name = "crash", .type = OPT_FLAG, .off = offsetof(struct null_opts, crash),
+	  .help = "die of SIGSEGV, to test the harness", .flags = OPTF_HIDDEN },
 	OPT_END,
 };
 
@@ -46,6 +50,8 @@ static int null_run(void *state, struct result *r)
 	while (vmr_now_ns() - t0 < st->spin_ns)
 		;
 	result_metric_def(r, &null_metrics[0], (double)(vmr_now_ns() - t0));
+	if (st->crash)
+		raise(SIGSEGV);
 	if (st->fail)
 		result_set_outcome(r, OUTCOME_FAIL, "asked to fail");
 	return 0;

@@ -2,10 +2,16 @@
 
 #include "workload/workload.h"
 
-extern const struct workload wl_null;
+extern const struct workload wl_null, wl_fault, wl_alloc, wl_reread, wl_mmap001, wl_mtest01, wl_pft;
 
 const struct workload *const workloads[] = {
 	&wl_null,
+	&wl_fault,
+	&wl_alloc,
+	&wl_reread,
+	&wl_mmap001,
+	&wl_mtest01,
+	&wl_pft,
 	NULL,
 };
 

@@ -24,6 +24,7 @@ struct wl_env {
 	uint64_t page_size;
 	const char *workdir;    /* a directory for files the workload creates */
 	const char *cgroup;     /* the sandbox's cgroup directory, or NULL */
+	bool force;             /* --force: sizes beyond free memory allowed unsandboxed */
 };
 
 struct workload {
@@ -33,6 +34,9 @@ struct workload {
 	size_t opts_size;                /* sizeof the options struct */
 	const struct metric_def *metrics;/* terminated by { .name = NULL } */
 	bool needs_root;                 /* needs a sandbox (root) to make sense */
+	/* Optional: check option combinations after parsing, before anything
+	 * runs; print a one-line error and return -1 (a usage error, exit 2). */
+	int (*validate)(const void *opts);
 	/* NULL when it can run here, else the reason (static string). */
 	const char *(*supported)(const void *opts, const struct wl_env *env);
 	/* Allocate state; return NULL and set the result's outcome on failure. */

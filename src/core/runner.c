@@ -1,0 +1,420 @@
+#include "core/runner.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/rusage.h"
+#include "core/util.h"
+
+/* The /proc/vmstat event counters whose change over a run is kept as
+ * "vmstat-NAME" metrics.  Counters the kernel lacks are left out. */
+static const char *const runner_vmstat_names[] = {
+	"pgpgin", "pgpgout", "pswpin", "pswpout", "pgfault", "pgmajfault",
+	"pgfree", "pgactivate", "pgdeactivate", "pgrefill",
+	"pgscan_kswapd", "pgscan_direct", "pgsteal_kswapd", "pgsteal_direct",
+	"pgscan_anon", "pgscan_file", "pgsteal_anon", "pgsteal_file",
+	"workingset_refault_anon", "workingset_refault_file", "swap_ra", "swap_ra_hit",
+	"zswpin", "zswpout", "allocstall_normal", "allocstall_movable",
+	"compact_stall", "thp_fault_alloc", "thp_fault_fallback", "oom_kill",
+};
+#define RUNNER_NVMSTAT (sizeof(runner_vmstat_names) / sizeof(runner_vmstat_names[0]))
+
+struct runner_vmstat {
+	bool have[RUNNER_NVMSTAT];
+	uint64_t v[RUNNER_NVMSTAT];
+};
+
+static void runner_vmstat_read(struct runner_vmstat *s)
+{
+	char *buf;
+	memset(s, 0, sizeof(*s));
+	if (vmr_read_file("/proc/vmstat", &buf, NULL) < 0)
+		return;
+	for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
+		char *sp = strchr(line, ' ');
+		if (!sp)
+			continue;
+		*sp = '\0';
+		for (size_t i = 0; i < RUNNER_NVMSTAT; i++) {
+			if (!strcmp(line, runner_vmstat_names[i])) {
+				s->have[i] = true;
+				s->v[i] = strtoull(sp + 1, NULL, 10);
+				break;
+			}
+		}
+	}
+	free(buf);
+}
+
+static void runner_vmstat_metrics(struct result *r, const struct runner_vmstat *a,
+				  const struct runner_vmstat *b)
+{
+	for (size_t i = 0; i < RUNNER_NVMSTAT; i++) {
+		if (!a->have[i] || !b->have[i])
+			continue;
+		char name[64];
+		snprintf(name, sizeof(name), "vmstat-%s", runner_vmstat_names[i]);
+		result_metric(r, name, "events", BETTER_NONE, COMBINE_AMEAN,
+			      (double)(b->v[i] - a->v[i]));
+	}
+}
+
+static uint64_t runner_vmstat_get(const struct runner_vmstat *s, const char *name)
+{
+	for (size_t i = 0; i < RUNNER_NVMSTAT; i++)
+		if (!strcmp(runner_vmstat_names[i], name))
+			return s->v[i];
+	return 0;
+}
+
+/* Workload files go to a fresh directory on a disk-backed file system
+ * ($TMPDIR, else /var/tmp: /tmp may be tmpfs, which is memory). */
+static char *runner_workdir_make(void)
+{
+	const char *base = getenv("TMPDIR");
+	if (!base || !*base)
+		base = "/var/tmp";
+	char *dir = xasprintf("%s/vmregress-%ld-XXXXXX", base, (long)getpid());
+	if (!mkdtemp(dir)) {
+		free(dir);
+		return NULL;
+	}
+	return dir;
+}
+
+/* Remove what a killed workload may have left, then the directory. */
+static void runner_workdir_remove(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (d) {
+		struct dirent *e;
+		while ((e = readdir(d))) {
+			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+				continue;
+			char *p = xasprintf("%s/%s", dir, e->d_name);
+			unlink(p);
+			free(p);
+		}
+		closedir(d);
+	}
+	rmdir(dir);
+}
+
+static void runner_env(const struct sandbox *sb, const struct runner_cfg *cfg, const char *workdir,
+		       struct wl_env *env)
+{
+	memset(env, 0, sizeof(*env));
+	env->sandboxed = sb && sandbox_active(sb);
+	env->limit_bytes = env->sandboxed ? sandbox_limit_bytes(sb) : 0;
+	env->swap_bytes = env->sandboxed ? sandbox_swap_bytes(sb) : 0;
+	env->cgroup = env->sandboxed ? sandbox_cgroup_path(sb) : NULL;
+	env->page_size = vmr_page_size();
+	env->workdir = workdir;
+	env->force = cfg && cfg->force;
+}
+
+static int runner_write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* In the child: wait for the go byte, run the workload, send the result. */
+static __attribute__((noreturn)) void runner_child(const struct workload *w, const void *wopts,
+						   const struct wl_env *env, int go_fd, int out_fd)
+{
+	char go;
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	setpgid(0, 0);
+	ssize_t n;
+	do
+		n = read(go_fd, &go, 1);
+	while (n < 0 && errno == EINTR);
+	if (n != 1)
+		_exit(125);
+	close(go_fd);
+
+	struct result r;
+	result_init(&r, w->name);
+	void *state = w->setup ? w->setup(wopts, env, &r) : NULL;
+	if (w->setup && !state && r.outcome == OUTCOME_PASS)
+		result_set_outcome(&r, OUTCOME_ERROR, "set-up failed");
+	if (state || !w->setup) {
+		if (w->run)
+			w->run(state, &r);
+		if (w->teardown)
+			w->teardown(state, &r);
+	}
+	json_t *j = result_to_json(&r);
+	char *s = json_dumps(j, JSON_COMPACT);
+	int rc = s && runner_write_all(out_fd, s, strlen(s)) == 0 ? 0 : 124;
+	_exit(rc);
+}
+
+struct runner_wait {
+	int status;
+	struct rusage ru;
+	bool timed_out;
+	char *buf;
+	size_t len, cap;
+};
+
+static void runner_buf_read(int fd, struct runner_wait *wt)
+{
+	for (;;) {
+		if (wt->cap - wt->len < 65536) {
+			wt->cap = wt->cap ? wt->cap * 2 : 262144;
+			wt->buf = xrealloc(wt->buf, wt->cap);
+		}
+		ssize_t n = read(fd, wt->buf + wt->len, wt->cap - wt->len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		wt->len += (size_t)n;
+	}
+	if (wt->buf)
+		wt->buf[wt->len] = '\0';
+}
+
+static void runner_kill(pid_t pid, struct sandbox *sb)
+{
+	if (sb && sandbox_active(sb))
+		sandbox_kill_all(sb);
+	kill(-pid, SIGKILL);
+	kill(pid, SIGKILL);
+}
+
+/* Read the child's result until it exits; the watchdog kills it after
+ * timeout_ns.  The pipe is non-blocking, so a grandchild that inherited it
+ * cannot keep the runner waiting once the child itself has exited. */
+static void runner_wait_child(pid_t pid, int out_fd, struct sandbox *sb, uint64_t timeout_ns,
+			      uint64_t t0, struct runner_wait *wt)
+{
+	for (;;) {
+		struct pollfd p = { .fd = out_fd, .events = POLLIN };
+		poll(&p, 1, 50);
+		runner_buf_read(out_fd, wt);
+		pid_t got = wait4(pid, &wt->status, WNOHANG, &wt->ru);
+		if (got == pid) {
+			runner_buf_read(out_fd, wt);
+			return;
+		}
+		if (got < 0 && errno != EINTR) {
+			wt->status = -1;
+			return;
+		}
+		if (timeout_ns && !wt->timed_out && vmr_now_ns() - t0 > timeout_ns) {
+			wt->timed_out = true;
+			runner_kill(pid, sb);
+		}
+	}
+}
+
+static void runner_classify(struct result *r, struct runner_wait *wt, uint64_t timeout_ns,
+			    bool oom_rose)
+{
+	const char *why;
+	struct result child;
+	if (wt->timed_out) {
+		char t[32];
+		result_set_outcome(r, OUTCOME_ERROR, "timed out after %s",
+				   units_format_time(t, sizeof(t), timeout_ns));
+		return;
+	}
+	if (wt->status != -1 && WIFSIGNALED(wt->status)) {
+		int sig = WTERMSIG(wt->status);
+		if (sig == SIGKILL && oom_rose)
+			result_set_outcome(r, OUTCOME_OOM, "killed by the OOM killer");
+		else
+			result_set_outcome(r, OUTCOME_ERROR, "workload process killed by signal SIG%s",
+					   sigabbrev_np(sig) ? sigabbrev_np(sig) : "?");
+		return;
+	}
+	json_error_t jerr;
+	json_t *j = wt->len ? json_loadb(wt->buf, wt->len, 0, &jerr) : NULL;
+	if (!j) {
+		if (wt->status == -1 || !WIFEXITED(wt->status))
+			result_set_outcome(r, OUTCOME_ERROR, "lost the workload process");
+		else
+			result_set_outcome(r, OUTCOME_ERROR, "workload process exited with status %d "
+					   "without a result", WEXITSTATUS(wt->status));
+		return;
+	}
+	if (result_from_json(j, &child, &why) < 0) {
+		result_set_outcome(r, OUTCOME_ERROR, "workload process sent a malformed result: %s", why);
+	} else {
+		result_free(r);
+		*r = child;
+	}
+	json_decref(j);
+}
+
+static void runner_sandbox_info(struct result *r, struct sandbox *sb, json_t *before)
+{
+	if (!sb || !sandbox_active(sb)) {
+		json_decref(before);
+		return;
+	}
+	result_info_set(r, "sandbox", sandbox_describe(sb));
+	if (before)
+		result_info_set(r, "sandbox-before", before);
+	json_t *after = sandbox_stats(sb);
+	if (after)
+		result_info_set(r, "sandbox-after", after);
+}
+
+static void runner_hooks_stop(const struct runner_cfg *cfg, size_t nstarted, struct result *r)
+{
+	for (size_t i = 0; i < nstarted; i++)
+		if (cfg->hooks[i].stop)
+			cfg->hooks[i].stop(cfg->hooks[i].ctx, r);
+}
+
+static size_t runner_hooks_start(const struct runner_cfg *cfg, pid_t pid, struct sandbox *sb,
+				 struct result *r)
+{
+	size_t i;
+	for (i = 0; cfg && i < cfg->nhooks; i++) {
+		struct runner_hook *h = &cfg->hooks[i];
+		if (h->start && h->start(h->ctx, pid, sb) < 0) {
+			result_set_outcome(r, OUTCOME_ERROR, "cannot start %s", h->name);
+			break;
+		}
+	}
+	return i;
+}
+
+static int runner_fork(const struct workload *w, const void *wopts, const struct wl_env *env,
+		       int go[2], int out[2], struct result *r)
+{
+	if (pipe2(go, O_CLOEXEC) < 0) {
+		result_set_outcome(r, OUTCOME_ERROR, "cannot make a pipe: %s", strerror(errno));
+		return -1;
+	}
+	if (pipe2(out, O_CLOEXEC) < 0) {
+		result_set_outcome(r, OUTCOME_ERROR, "cannot make a pipe: %s", strerror(errno));
+		goto close_go;
+	}
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		result_set_outcome(r, OUTCOME_ERROR, "cannot fork: %s", strerror(errno));
+		goto close_out;
+	}
+	if (pid == 0) {
+		close(go[1]);
+		close(out[0]);
+		runner_child(w, wopts, env, go[0], out[1]);
+	}
+	close(go[0]);
+	close(out[1]);
+	fcntl(out[0], F_SETFL, O_NONBLOCK);
+	return pid;
+close_out:
+	close(out[0]);
+	close(out[1]);
+close_go:
+	close(go[0]);
+	close(go[1]);
+	return -1;
+}
+
+static int runner_go(pid_t pid, struct sandbox *sb, int go_fd, struct result *r)
+{
+	if (sb && sandbox_active(sb) && sandbox_attach(sb, pid) < 0) {
+		result_set_outcome(r, OUTCOME_ERROR, "cannot move the workload process into the sandbox");
+		return -1;
+	}
+	if (runner_write_all(go_fd, "g", 1) < 0) {
+		result_set_outcome(r, OUTCOME_ERROR, "cannot start the workload process: %s",
+				   strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int runner_run(const struct workload *w, const void *wopts, struct sandbox *sb,
+	       const struct runner_cfg *cfg, struct result *r)
+{
+	int ret = -1, go[2], out[2];
+	struct wl_env env;
+	struct runner_wait wt = { 0 };
+	result_init(r, w->name);
+	char *own_dir = cfg && cfg->workdir ? NULL : runner_workdir_make();
+	const char *workdir = own_dir ? own_dir : cfg ? cfg->workdir : NULL;
+	if (!workdir) {
+		result_set_outcome(r, OUTCOME_ERROR, "cannot make a work directory: %s", strerror(errno));
+		goto echo;
+	}
+	runner_env(sb, cfg, workdir, &env);
+	const char *why = w->supported ? w->supported(wopts, &env) : NULL;
+	if (why) {
+		result_set_outcome(r, OUTCOME_SKIP, "%s", why);
+		ret = 0;
+		goto remove_dir;
+	}
+	struct runner_vmstat vm0, vm1;
+	runner_vmstat_read(&vm0);
+	bool sandboxed = sb && sandbox_active(sb);
+	json_t *sb_before = sandboxed ? sandbox_stats(sb) : NULL;
+	uint64_t oom0 = sandboxed ? sandbox_oom_kills(sb) : 0;
+	uint64_t timeout_ns = cfg ? cfg->timeout_ns : 0;
+
+	pid_t pid = runner_fork(w, wopts, &env, go, out, r);
+	if (pid < 0) {
+		json_decref(sb_before);
+		goto remove_dir;
+	}
+	size_t nhooks = 0;
+	uint64_t t0 = vmr_now_ns();
+	if (runner_go(pid, sb, go[1], r) == 0)
+		nhooks = runner_hooks_start(cfg, pid, sb, r);
+	if (r->outcome != OUTCOME_PASS)
+		runner_kill(pid, sb);
+	close(go[1]);
+	bool harness_failed = r->outcome != OUTCOME_PASS;
+	runner_wait_child(pid, out[0], sb, timeout_ns, t0, &wt);
+	uint64_t elapsed = vmr_now_ns() - t0;
+	close(out[0]);
+	runner_vmstat_read(&vm1);
+
+	if (!harness_failed) {
+		bool oom_rose = sandboxed ? sandbox_oom_kills(sb) > oom0
+					  : runner_vmstat_get(&vm1, "oom_kill") > runner_vmstat_get(&vm0, "oom_kill");
+		runner_classify(r, &wt, timeout_ns, oom_rose);
+	}
+	runner_hooks_stop(cfg, nhooks, r);
+	if (wt.status != -1)
+		rusage_metrics(r, &wt.ru, elapsed);
+	runner_vmstat_metrics(r, &vm0, &vm1);
+	runner_sandbox_info(r, sb, sb_before);
+	ret = harness_failed ? -1 : 0;
+remove_dir:
+	if (own_dir)
+		runner_workdir_remove(own_dir);
+echo:
+	free(own_dir);
+	free(wt.buf);
+	json_decref(r->options);
+	r->options = opt_echo(w->opts, wopts);
+	return ret;
+}

@@ -1,0 +1,83 @@
+/* Suite files: the plan of a run, in INI form like fio's job files.
+ *
+ *   ; comments start with ; or #
+ *   [global]                  ; settings for every case
+ *   iterations = 3
+ *   mem = 128M                ; sandbox options (vmregress test --help)
+ *   swap = zram:256M
+ *   set = vm.page-cluster=3   ; repeatable
+ *   passes = 5                ; a workload option: every case whose workload has it
+ *
+ *   [fault-zero]              ; one section per case, named by the section
+ *   workload = fault
+ *   level = zero
+ *   iterations = 5            ; any global setting may be overridden
+ *
+ * Every key is checked against the tables it may belong to: the suite's own
+ * settings (suite_opts: iterations, monitor-interval, probe-period,
+ * description), the sandbox's (sandbox_opts) and the case's workload's option
+ * table.  The first bad line ends the parse with one error naming
+ * "FILE:LINE".  A case resolves as: defaults, then [global] in file order,
+ * then its own section in file order. */
+#ifndef VMR_SUITE_H
+#define VMR_SUITE_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "core/options.h"
+#include "sandbox/sandbox.h"
+#include "workload/workload.h"
+
+/* Settings of the suite itself, global or per case. */
+struct suite_settings {
+	long iterations;            /* default 1 */
+	uint64_t monitor_interval_ns;/* default 1s, at least 50ms */
+	uint64_t probe_period_ns;   /* default 10ms */
+	bool no_monitor, no_probe;
+	char *description;
+};
+
+extern const struct opt suite_opts[];
+
+struct suite_case {
+	char *name;                 /* the section's name */
+	unsigned line;              /* line of its [section] header */
+	const struct workload *w;
+	void *wopts;                /* w->opts_size bytes, filled from w->opts */
+	struct sandbox_cfg sandbox;
+	struct suite_settings set;
+};
+
+struct suite {
+	char *name;                 /* built-in name ("quick") or the path given */
+	char *path;                 /* the file read */
+	char *text;                 /* its whole text, stored with the run */
+	struct suite_settings global;
+	size_t ncases;
+	struct suite_case *cases;
+};
+
+/* Find a suite: a path (contains '/' or names an existing file), else a
+ * built-in name looked up as NAME.ini in ./suites beside the binary, then in
+ * VMR_SUITE_DIR.  Malloc'd path, or NULL after an error naming the places
+ * looked in. */
+char *suite_find(const char *spec);
+/* Find, read and parse.  0, or -1 after one error line (exit code 2). */
+int suite_load(struct suite *s, const char *spec);
+/* Parse text; file names it in errors.  0, or -1 after one error line. */
+int suite_parse(struct suite *s, const char *file, const char *text);
+void suite_free(struct suite *s);
+
+/* Apply a setting to every case after parsing (the command line's
+ * overrides: --iterations, --set ...).  table is suite_opts or sandbox_opts;
+ * where names the source in errors.  0 or -1. */
+int suite_override(struct suite *s, const struct opt *table, const char *key, const char *value,
+		   const char *where);
+
+/* The resolved options of a case as stored with the run:
+ * {"workload": name, "options": {...}, "sandbox": {...}, "iterations": N,
+ *  "monitor-interval": ns, "probe-period": ns}. */
+json_t *suite_case_json(const struct suite_case *c);
+
+#endif

@@ -1,0 +1,38 @@
+/* Running an external program inside a sandbox and measuring it as
+ * /usr/bin/time -v does, plus the sandbox's swap traffic.  Measurement only:
+ * formatting is the caller's. */
+#ifndef VMR_EXEC_H
+#define VMR_EXEC_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "sandbox/sandbox.h"
+
+enum exec_outcome { EXEC_EXITED, EXEC_SIGNALED, EXEC_OOM, EXEC_TIMEOUT };
+
+struct exec_result {
+	enum exec_outcome outcome;
+	int exit_status;            /* EXEC_EXITED */
+	int signal;                 /* EXEC_SIGNALED, EXEC_OOM */
+	double user_s, system_s, elapsed_s;
+	uint64_t max_rss_kb, major_faults, minor_faults;
+	uint64_t voluntary_switches, involuntary_switches;
+	uint64_t pswpin, pswpout;   /* /proc/vmstat deltas, pages */
+	uint64_t swap_peak_bytes;   /* the cgroup's swap usage, highest sampled */
+	uint64_t oom_kills;         /* in the cgroup, during the run */
+	json_t *before, *after;     /* sandbox_stats */
+};
+
+/* Fork, move the child into sb before it runs anything, exec argv, wait with
+ * a watchdog of timeout_ns (0: none).  Returns 0 when the program ran
+ * (whatever its outcome); -1 when it could not be started (bad command:
+ * exit 2) or -2 (the sandbox refused it: exit 3), after reporting. */
+int exec_run(struct sandbox *sb, char *const argv[], uint64_t timeout_ns, struct exec_result *r);
+/* The outcome's name: "exited", "signaled", "oom", "timeout". */
+const char *exec_outcome_name(enum exec_outcome o);
+/* The result as JSON (without before/after, which the caller may add). */
+json_t *exec_result_json(const struct exec_result *r);
+void exec_result_free(struct exec_result *r);
+
+#endif

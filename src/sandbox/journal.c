@@ -1,0 +1,424 @@
+#include "sandbox/journal.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sandbox/knobs.h"
+
+int journal_proc_start(int pid, unsigned long long *start)
+{
+	char path[64], buf[1024];
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	ssize_t n = read(fd, buf, sizeof(buf) - 1);
+	int e = n < 0 ? errno : 0;
+	close(fd);
+	if (n <= 0)
+		return e ? -e : -EIO;
+	buf[n] = '\0';
+	/* comm may hold spaces and parentheses: fields restart after the last ')' */
+	char *p = strrchr(buf, ')');
+	if (!p)
+		return -EIO;
+	p++;
+	for (int field = 3; field < 22; field++) {
+		p = strchr(p + 1, ' ');
+		if (!p)
+			return -EIO;
+	}
+	char *end;
+	errno = 0;
+	*start = strtoull(p + 1, &end, 10);
+	return errno || end == p + 1 ? -EIO : 0;
+}
+
+int journal_self(struct journal_owner *o)
+{
+	o->pid = (int)getpid();
+	return journal_proc_start(o->pid, &o->start);
+}
+
+bool journal_owner_alive(const struct journal_owner *o)
+{
+	unsigned long long start;
+	if (o->pid <= 0 || journal_proc_start(o->pid, &start) < 0)
+		return false;
+	return start == o->start;
+}
+
+char *journal_name(char *buf, size_t len, const struct journal_owner *o, int seq)
+{
+	snprintf(buf, len, "vmregress-%d-%llu-%d", o->pid, o->start, seq);
+	return buf;
+}
+
+static int journal_number(const char **p, unsigned long long *v)
+{
+	const char *s = *p;
+	if (*s < '0' || *s > '9')
+		return -1;
+	unsigned long long n = 0;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		if (n > (ULLONG_MAX - 9) / 10)
+			return -1;
+		n = n * 10 + (unsigned)(*s - '0');
+	}
+	*v = n;
+	*p = s;
+	return 0;
+}
+
+int journal_name_parse(const char *name, const char *suffix, struct journal_owner *o, int *seq)
+{
+	static const char prefix[] = "vmregress-";
+	unsigned long long pid, start, sq;
+	if (strncmp(name, prefix, sizeof(prefix) - 1))
+		return -1;
+	const char *p = name + sizeof(prefix) - 1;
+	if (journal_number(&p, &pid) < 0 || *p++ != '-' || journal_number(&p, &start) < 0 ||
+	    *p++ != '-' || journal_number(&p, &sq) < 0)
+		return -1;
+	if (strcmp(p, suffix ? suffix : ""))
+		return -1;
+	if (pid == 0 || pid > 0x3fffffff || sq > 0xffffff)
+		return -1;
+	o->pid = (int)pid;
+	o->start = start;
+	*seq = (int)sq;
+	return 0;
+}
+
+uint32_t journal_crc32(const void *buf, size_t len)
+{
+	const unsigned char *p = buf;
+	uint32_t crc = 0xffffffffu;
+	while (len--) {
+		crc ^= *p++;
+		for (int k = 0; k < 8; k++)
+			crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1u)));
+	}
+	return ~crc;
+}
+
+static const char *const jrec_names[] = {
+	[JREC_KNOB] = "knob", [JREC_SWAPFILE] = "swapfile", [JREC_SWAPON] = "swapon",
+	[JREC_ZRAM] = "zram", [JREC_CGROUP] = "cgroup",
+};
+
+/* A word in a journal: printable, no spaces, not empty. */
+static bool journal_word_ok(const char *s)
+{
+	if (!*s)
+		return false;
+	for (; *s; s++)
+		if (*s <= ' ' || *s > '~' || *s == '#')
+			return false;
+	return true;
+}
+
+static int journal_text(char *buf, size_t len, const struct jrec *r)
+{
+	switch (r->type) {
+	case JREC_KNOB:
+		return snprintf(buf, len, "knob %s %s", r->path, r->value);
+	case JREC_ZRAM:
+		return snprintf(buf, len, "zram %d %s", r->id, r->value);
+	case JREC_SWAPFILE:
+	case JREC_SWAPON:
+	case JREC_CGROUP:
+		return snprintf(buf, len, "%s %s", jrec_names[r->type], r->path);
+	}
+	return -1;
+}
+
+int journal_format(char *buf, size_t len, const struct jrec *r)
+{
+	char text[JOURNAL_PATH_MAX + JOURNAL_VALUE_MAX + 32];
+	int n = journal_text(text, sizeof(text), r);
+	if (n < 0 || (size_t)n >= sizeof(text))
+		return -1;
+	int m = snprintf(buf, len, "%s #%08" PRIx32 "\n", text, journal_crc32(text, (size_t)n));
+	return m < 0 || (size_t)m >= len ? -1 : m;
+}
+
+/* Split "TEXT #crc" and check the checksum; *tlen is the text's length. */
+static int journal_check_crc(const char *line, size_t len, size_t *tlen, const char **why)
+{
+	if (len < 11 || line[len - 10] != ' ' || line[len - 9] != '#') {
+		*why = "no checksum";
+		return -1;
+	}
+	uint32_t want = 0;
+	for (size_t i = len - 8; i < len; i++) {
+		char c = line[i];
+		int v = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10 : -1;
+		if (v < 0) {
+			*why = "no checksum";
+			return -1;
+		}
+		want = want << 4 | (uint32_t)v;
+	}
+	*tlen = len - 10;
+	if (journal_crc32(line, *tlen) != want) {
+		*why = "bad checksum";
+		return -1;
+	}
+	return 0;
+}
+
+/* Copy the next space-separated word of [*p, end) into out. */
+static int journal_word(const char **p, const char *end, char *out, size_t len)
+{
+	const char *s = *p;
+	while (s < end && *s == ' ')
+		s++;
+	const char *w = s;
+	while (s < end && *s != ' ')
+		s++;
+	size_t n = (size_t)(s - w);
+	if (n == 0 || n >= len)
+		return -1;
+	memcpy(out, w, n);
+	out[n] = '\0';
+	*p = s;
+	return journal_word_ok(out) ? 0 : -1;
+}
+
+int journal_parse_line(const char *line, size_t len, struct jrec *r, const char **why)
+{
+	size_t tlen;
+	if (memchr(line, '\0', len)) {
+		*why = "contains a NUL byte";
+		return -1;
+	}
+	if (journal_check_crc(line, len, &tlen, why) < 0)
+		return -1;
+	const char *p = line, *end = line + tlen;
+	char kind[16], arg[JOURNAL_PATH_MAX];
+	memset(r, 0, sizeof(*r));
+	if (journal_word(&p, end, kind, sizeof(kind)) < 0) {
+		*why = "no record type";
+		return -1;
+	}
+	*why = "malformed record";
+	if (journal_word(&p, end, arg, sizeof(arg)) < 0)
+		return -1;
+	if (!strcmp(kind, "knob")) {
+		r->type = JREC_KNOB;
+		if (!knob_find(arg)) {
+			*why = "knob not on the allow-list";
+			return -1;
+		}
+		strcpy(r->path, arg);
+		if (journal_word(&p, end, r->value, sizeof(r->value)) < 0)
+			return -1;
+	} else if (!strcmp(kind, "zram")) {
+		const char *q = arg;
+		unsigned long long id;
+		r->type = JREC_ZRAM;
+		if (journal_number(&q, &id) < 0 || *q || id > 9999)
+			return -1;
+		r->id = (int)id;
+		if (journal_word(&p, end, r->value, sizeof(r->value)) < 0 ||
+		    (strcmp(r->value, "added") && strcmp(r->value, "reused")))
+			return -1;
+	} else {
+		size_t i;
+		for (i = JREC_SWAPFILE; i <= JREC_CGROUP; i++)
+			if (!strcmp(kind, jrec_names[i]))
+				break;
+		if (i > JREC_CGROUP) {
+			*why = "unknown record type";
+			return -1;
+		}
+		r->type = (enum jrec_type)i;
+		if (arg[0] != '/' || strstr(arg, "/../") || strstr(arg, "/./") || strstr(arg, "//")) {
+			*why = "path is not absolute and plain";
+			return -1;
+		}
+		strcpy(r->path, arg);
+	}
+	while (p < end && *p == ' ')
+		p++;
+	if (p != end) {
+		*why = "trailing words";
+		return -1;
+	}
+	return 0;
+}
+
+static int journal_parse_header(const char *line, size_t len, struct journal_owner *o, const char **why)
+{
+	size_t tlen;
+	if (journal_check_crc(line, len, &tlen, why) < 0)
+		return -1;
+	char text[128];
+	if (tlen >= sizeof(text)) {
+		*why = "not a vmregress journal";
+		return -1;
+	}
+	memcpy(text, line, tlen);
+	text[tlen] = '\0';
+	int ver, pid, n = 0;
+	unsigned long long start;
+	if (sscanf(text, JOURNAL_MAGIC " %d %d %llu%n", &ver, &pid, &start, &n) != 3 ||
+	    (size_t)n != tlen || pid <= 0) {
+		*why = "not a vmregress journal";
+		return -1;
+	}
+	if (ver != JOURNAL_VERSION) {
+		*why = "journal version unknown to this vmregress";
+		return -1;
+	}
+	o->pid = pid;
+	o->start = start;
+	return 0;
+}
+
+/* The base name of a path and its directory, without changing the path. */
+static const char *journal_base(const char *path, char *dir, size_t dlen)
+{
+	const char *slash = strrchr(path, '/');
+	size_t n = slash ? (size_t)(slash - path) : 0;
+	if (n >= dlen)
+		n = dlen - 1;
+	memcpy(dir, path, n);
+	dir[n] = '\0';
+	return slash ? slash + 1 : path;
+}
+
+/* A record's paths must be ones vmregress makes for this owner. */
+static const char *journal_check_rec(const struct jrec *r, const struct journal_owner *o, const char *swapdir,
+				     const struct jrec *recs, size_t n)
+{
+	char dir[JOURNAL_PATH_MAX];
+	struct journal_owner ro;
+	int seq;
+	const char *base = journal_base(r->path, dir, sizeof(dir));
+	switch (r->type) {
+	case JREC_KNOB:
+	case JREC_ZRAM:
+		return NULL;
+	case JREC_CGROUP:
+		if (journal_name_parse(base, NULL, &ro, &seq) < 0 || ro.pid != o->pid || ro.start != o->start)
+			return "cgroup not named for this journal's owner";
+		return NULL;
+	case JREC_SWAPFILE:
+		if (journal_name_parse(base, ".swap", &ro, &seq) < 0 || ro.pid != o->pid || ro.start != o->start)
+			return "swap file not named for this journal's owner";
+		if (swapdir && strcmp(dir, swapdir))
+			return "swap file outside the state directory";
+		return NULL;
+	case JREC_SWAPON:
+		if (!strncmp(r->path, "/dev/zram", 9)) {
+			const char *q = r->path + 9;
+			unsigned long long id;
+			if (journal_number(&q, &id) == 0 && !*q)
+				return NULL;
+		}
+		for (size_t i = 0; i < n; i++)
+			if (recs[i].type == JREC_SWAPFILE && !strcmp(recs[i].path, r->path))
+				return NULL;
+		return "swapon of a device this journal did not create";
+	}
+	return "unknown record type";
+}
+
+int journal_parse(const char *buf, size_t len, const char *swapdir, struct journal_owner *owner,
+		  struct jrec *recs, size_t max, char *why, size_t whylen)
+{
+	size_t n = 0, lineno = 0;
+	const char *p = buf, *end = buf + len;
+	const char *reason;
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			break;  /* a write cut short: its change was never made */
+		size_t llen = (size_t)(nl - p);
+		lineno++;
+		if (lineno == 1) {
+			if (journal_parse_header(p, llen, owner, &reason) < 0)
+				goto bad;
+		} else {
+			if (n >= max) {
+				reason = "too many records";
+				goto bad;
+			}
+			if (journal_parse_line(p, llen, &recs[n], &reason) < 0)
+				goto bad;
+			if ((reason = journal_check_rec(&recs[n], owner, swapdir, recs, n)))
+				goto bad;
+			n++;
+		}
+		p = nl + 1;
+	}
+	if (lineno == 0) {
+		snprintf(why, whylen, "no header line");
+		return -1;
+	}
+	return (int)n;
+bad:
+	snprintf(why, whylen, "line %zu: %s", lineno, reason);
+	return -1;
+}
+
+static int journal_write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t w = write(fd, buf, len);
+		if (w < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		buf += w;
+		len -= (size_t)w;
+	}
+	return fsync(fd) < 0 ? -errno : 0;
+}
+
+static void journal_sync_dir(const char *path)
+{
+	char dir[JOURNAL_PATH_MAX * 2];
+	journal_base(path, dir, sizeof(dir));
+	int fd = open(dir[0] ? dir : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0) {
+		fsync(fd);
+		close(fd);
+	}
+}
+
+int journal_create(const char *path, const struct journal_owner *o)
+{
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_APPEND | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	char text[128], line[160];
+	int n = snprintf(text, sizeof(text), JOURNAL_MAGIC " %d %d %llu", JOURNAL_VERSION, o->pid, o->start);
+	int m = snprintf(line, sizeof(line), "%s #%08" PRIx32 "\n", text, journal_crc32(text, (size_t)n));
+	int e = journal_write_all(fd, line, (size_t)m);
+	if (e < 0) {
+		close(fd);
+		unlink(path);
+		return e;
+	}
+	journal_sync_dir(path);
+	return fd;
+}
+
+int journal_append(int fd, const struct jrec *r)
+{
+	char line[JOURNAL_PATH_MAX + JOURNAL_VALUE_MAX + 48];
+	int n = journal_format(line, sizeof(line), r);
+	if (n < 0)
+		return -ENAMETOOLONG;
+	return journal_write_all(fd, line, (size_t)n);
+}

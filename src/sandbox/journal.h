@@ -1,0 +1,88 @@
+/* The sandbox journal: one append-only text file per sandbox, naming its
+ * owner (PID and the start time from /proc/PID/stat, so that a reused PID is
+ * not mistaken for the owner) and, before each change to the host, a record
+ * of how to undo it.  Every line carries a CRC-32 of its text; every append
+ * is fsync'd before the change is made.
+ *
+ *   vmregress-journal 1 PID START #crc
+ *   knob vm.swappiness 60 #crc          old value, restored on undo
+ *   swapfile /var/lib/vmregress/swap/vmregress-PID-START-SEQ.swap #crc
+ *   swapon /var/lib/vmregress/swap/vmregress-PID-START-SEQ.swap #crc
+ *   zram 1 added #crc                   "added" (hot_add) or "reused"
+ *   swapon /dev/zram1 #crc
+ *   cgroup /sys/fs/cgroup/memory/vmregress-PID-START-SEQ #crc
+ *
+ * Undo walks the records backwards.  Every undo is idempotent, because a
+ * record is written before its change and the change may never have been
+ * made.  A journal is only acted on when every line parses, every checksum
+ * matches and every path is one vmregress itself would have made for that
+ * owner; otherwise it is refused as corrupt or foreign.  A last line without
+ * its newline is a record whose write was cut short: its change was never
+ * made, so it is ignored. */
+#ifndef VMR_JOURNAL_H
+#define VMR_JOURNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define JOURNAL_MAGIC "vmregress-journal"
+#define JOURNAL_VERSION 1
+#define JOURNAL_MAX_RECS 48
+#define JOURNAL_PATH_MAX 256
+#define JOURNAL_VALUE_MAX 96
+
+enum jrec_type { JREC_KNOB, JREC_SWAPFILE, JREC_SWAPON, JREC_ZRAM, JREC_CGROUP };
+
+/* Fixed-size so that the signal handler can undo without allocating. */
+struct jrec {
+	enum jrec_type type;
+	int id;                          /* JREC_ZRAM: device number */
+	char path[JOURNAL_PATH_MAX];     /* knob name, file, device, cgroup dir */
+	char value[JOURNAL_VALUE_MAX];   /* knob: old value; zram: added|reused */
+};
+
+/* Who made a journal (or a cgroup, swap file, zram device). */
+struct journal_owner {
+	int pid;
+	unsigned long long start;        /* field 22 of /proc/PID/stat */
+};
+
+/* This process. */
+int journal_self(struct journal_owner *o);
+/* True when a process with this PID exists and started at o->start. */
+bool journal_owner_alive(const struct journal_owner *o);
+/* The start time of a process, 0 or -errno. */
+int journal_proc_start(int pid, unsigned long long *start);
+
+/* The base name vmregress gives what it creates for owner o, sequence seq:
+ * "vmregress-PID-START-SEQ".  Returns buf. */
+char *journal_name(char *buf, size_t len, const struct journal_owner *o, int seq);
+/* Parse such a name (a suffix like ".swap" may follow when suffix != NULL
+ * and must then match).  0 or -1. */
+int journal_name_parse(const char *name, const char *suffix, struct journal_owner *o, int *seq);
+
+/* CRC-32 (IEEE) of a buffer. */
+uint32_t journal_crc32(const void *buf, size_t len);
+
+/* Format one record as a journal line with its checksum and newline.
+ * Returns the length, or -1 when it does not fit. */
+int journal_format(char *buf, size_t len, const struct jrec *r);
+/* Parse one line of text (without the newline).  Returns 0, or -1 with
+ * *why set to a static reason. */
+int journal_parse_line(const char *line, size_t len, struct jrec *r, const char **why);
+
+/* Parse a whole journal.  swapdir, when not NULL, is the only directory its
+ * swap files may be in.  Returns the number of records, or -1 with why
+ * filled ("line 3: bad checksum"). */
+int journal_parse(const char *buf, size_t len, const char *swapdir, struct journal_owner *owner,
+		  struct jrec *recs, size_t max, char *why, size_t whylen);
+
+/* Create a journal file (O_EXCL, O_NOFOLLOW, 0600) with its header line,
+ * fsync'd along with its directory.  Returns an fd or -errno. */
+int journal_create(const char *path, const struct journal_owner *o);
+/* Append one record and fsync.  0 or -errno. */
+int journal_append(int fd, const struct jrec *r);
+
+#endif

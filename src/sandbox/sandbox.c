@@ -1,0 +1,603 @@
+#include "sandbox/sandbox.h"
+
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include "core/units.h"
+#include "core/util.h"
+#include "sandbox/cgroup.h"
+#include "sandbox/journal.h"
+#include "sandbox/knobs.h"
+#include "sandbox/state.h"
+#include "sandbox/swap.h"
+#include "sandbox/undo.h"
+
+const struct opt sandbox_opts[] = {
+	{ .name = "mem", .type = OPT_SIZE, .off = offsetof(struct sandbox_cfg, mem_bytes), .def = "256M",
+	  .metavar = "SIZE", .help = "hard memory limit of the sandbox's cgroup" },
+	{ .name = "mem-high", .type = OPT_SIZE, .off = offsetof(struct sandbox_cfg, high_bytes), .def = "0",
+	  .metavar = "SIZE", .help = "throttle above this (cgroup v2 memory.high, v1 soft limit); 0: not set" },
+	{ .name = "swap", .type = OPT_STR, .off = offsetof(struct sandbox_cfg, swap), .def = "file",
+	  .metavar = "KIND", .help = "the sandbox's swap: file[:SIZE], zram[:SIZE[:ALGO]], host or none "
+	  "(SIZE defaults to twice --mem)" },
+	{ .name = "set", .type = OPT_LIST, .off = offsetof(struct sandbox_cfg, set), .metavar = "NAME=VALUE",
+	  .help = "set a knob while the sandbox exists (repeatable); NAME is one of vm.page-cluster, "
+	  "vm.swappiness, vm.watermark_scale_factor, vm.min_free_kbytes, vm.overcommit_memory, "
+	  "vm.overcommit_ratio, vm.vfs_cache_pressure, thp.enabled, thp.defrag, thp.shmem_enabled, "
+	  "swap.vma_ra_enabled, zswap.enabled, zswap.compressor, zswap.max_pool_percent, ksm.run" },
+	{ .name = "timeout", .type = OPT_TIME, .off = offsetof(struct sandbox_cfg, timeout_ns), .def = "10m",
+	  .metavar = "TIME", .help = "kill everything in the sandbox when a workload runs longer (0: never)" },
+	{ .name = "no-sandbox", .type = OPT_FLAG, .off = offsetof(struct sandbox_cfg, no_sandbox),
+	  .help = "run on the host without a cgroup or swap of its own (knobs still apply)" },
+	{ .name = "force", .type = OPT_FLAG, .off = offsetof(struct sandbox_cfg, force),
+	  .help = "with --no-sandbox, allow sizes beyond free memory" },
+	OPT_END,
+};
+
+#define SB_MIN_MEM (4ULL << 20)
+#define SB_DISK_MARGIN (64ULL << 20)
+#define SB_MAX_OPEN 8
+
+struct sandbox {
+	pid_t pid;                         /* the process that built it */
+	struct journal_owner owner;
+	int seq;
+	bool no_sandbox;
+	uint64_t mem_bytes, high_bytes;
+	struct swap_spec swap;
+	uint64_t swap_bytes;
+	char swap_dev[JOURNAL_PATH_MAX];   /* file or /dev/zramN, "" if none */
+	int zram_id;
+	bool zram_added;
+	struct cg_root cg;
+	char cg_path[JOURNAL_PATH_MAX];    /* "" until created */
+	char journal_path[JOURNAL_PATH_MAX];
+	int journal_fd;
+	char set_names[JOURNAL_MAX_RECS][48];
+	int nset;
+	struct jrec recs[JOURNAL_MAX_RECS];
+	volatile int nrecs;
+};
+
+/* Open sandboxes, for the signal handler and atexit. */
+static struct sandbox *volatile sb_list[SB_MAX_OPEN];
+static int sb_busy;                    /* >0: inside a change; signals wait */
+static volatile sig_atomic_t sb_pending;
+static int sb_undoing;
+static pid_t sb_handler_pid;
+static int sb_seq;
+
+static void sb_undo_all(int sig);
+
+/* Critical sections: the journal and sb_list change only inside them, and a
+ * signal arriving meanwhile is acted on when the last one ends. */
+static void sb_enter(void) { __atomic_add_fetch(&sb_busy, 1, __ATOMIC_SEQ_CST); }
+
+static void sb_leave(void)
+{
+	if (__atomic_sub_fetch(&sb_busy, 1, __ATOMIC_SEQ_CST) == 0 && sb_pending)
+		sb_undo_all(sb_pending);
+}
+
+static void sb_register(struct sandbox *sb, bool add)
+{
+	for (int i = 0; i < SB_MAX_OPEN; i++) {
+		if (add && !sb_list[i]) {
+			sb_list[i] = sb;
+			return;
+		}
+		if (!add && sb_list[i] == sb) {
+			sb_list[i] = NULL;
+			return;
+		}
+	}
+}
+
+/* Undo every record backwards; async-signal-safe.  Returns failures. */
+static int sb_undo(struct sandbox *sb)
+{
+	int failed = 0;
+	for (int i = sb->nrecs - 1; i >= 0; i--) {
+		if (undo_rec(&sb->recs[i], &sb->owner) < 0)
+			failed++;
+		sb->nrecs = i;
+	}
+	if (sb->journal_fd >= 0) {
+		close(sb->journal_fd);
+		sb->journal_fd = -1;
+	}
+	if (!failed && sb->journal_path[0])
+		unlink(sb->journal_path);
+	else if (failed)
+		undo_say("some changes could not be undone; journal kept in ", sb->journal_path,
+			 ": run 'vmregress cleanup' after this process has exited", NULL);
+	sb->cg_path[0] = '\0';
+	return failed;
+}
+
+static void sb_undo_all(int sig)
+{
+	if (__atomic_exchange_n(&sb_undoing, 1, __ATOMIC_SEQ_CST))
+		return;
+	for (int i = SB_MAX_OPEN - 1; i >= 0; i--) {
+		struct sandbox *sb = sb_list[i];
+		if (sb && sb->pid == getpid())
+			sb_undo(sb);
+	}
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+static void sb_on_signal(int sig)
+{
+	if (getpid() != sb_handler_pid) {
+		/* a forked child: the sandbox is its parent's to undo */
+		signal(sig, SIG_DFL);
+		raise(sig);
+		return;
+	}
+	if (__atomic_load_n(&sb_busy, __ATOMIC_SEQ_CST) > 0) {
+		sb_pending = sig;
+		return;
+	}
+	sb_undo_all(sig);
+}
+
+void sandbox_install_signal_handlers(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa = { .sa_handler = sb_on_signal };
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)
+		sigaddset(&sa.sa_mask, sigs[i]);
+	sb_handler_pid = getpid();
+	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)
+		sigaction(sigs[i], &sa, NULL);
+}
+
+static void sb_atexit(void)
+{
+	for (int i = SB_MAX_OPEN - 1; i >= 0; i--)
+		if (sb_list[i])
+			sandbox_close(sb_list[i]);
+}
+
+/* Host facts. */
+
+static uint64_t sb_meminfo(const char *key)
+{
+	char *text;
+	uint64_t v = 0;
+	if (vmr_read_file("/proc/meminfo", &text, NULL) < 0)
+		return 0;
+	size_t kl = strlen(key);
+	for (char *line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		if (!strncmp(line, key, kl) && line[kl] == ':') {
+			v = strtoull(line + kl + 1, NULL, 10) * 1024;
+			break;
+		}
+	}
+	free(text);
+	return v;
+}
+
+int sandbox_cfg_check(const struct sandbox_cfg *cfg)
+{
+	char a[32], b[32];
+	const char *why;
+	if (!cfg->no_sandbox) {
+		if (cfg->mem_bytes == 0) {
+			vmr_err("--mem: 0 is not a usable limit");
+			return -1;
+		}
+		if (cfg->mem_bytes < SB_MIN_MEM) {
+			vmr_err("--mem: '%s' is too small to run anything (at least %s)",
+				units_format_size(a, sizeof(a), cfg->mem_bytes), units_format_size(b, sizeof(b), SB_MIN_MEM));
+			return -1;
+		}
+		uint64_t total = sb_meminfo("MemTotal");
+		if (total && cfg->mem_bytes > total) {
+			vmr_err("--mem: '%s' is more than this host's memory (%s)",
+				units_format_size(a, sizeof(a), cfg->mem_bytes), units_format_size(b, sizeof(b), total));
+			return -1;
+		}
+		if (cfg->high_bytes > cfg->mem_bytes) {
+			vmr_err("--mem-high: '%s' is above --mem", units_format_size(a, sizeof(a), cfg->high_bytes));
+			return -1;
+		}
+		struct swap_spec sp;
+		if (swap_spec_parse(cfg->swap ? cfg->swap : "file", &sp, &why) < 0) {
+			vmr_err("--swap: '%s' %s", cfg->swap, why);
+			return -1;
+		}
+	}
+	for (size_t i = 0; i < cfg->set.n; i++) {
+		const char *value;
+		const struct knob *k = knob_parse_set(cfg->set.v[i], &value, &why);
+		if (!k) {
+			vmr_err("--set: '%s' %s", cfg->set.v[i], why);
+			return -1;
+		}
+		for (size_t j = 0; j < i; j++)
+			if (!strncmp(cfg->set.v[j], k->name, strlen(k->name)) && cfg->set.v[j][strlen(k->name)] == '=') {
+				vmr_err("--set: '%s' sets %s a second time", cfg->set.v[i], k->name);
+				return -1;
+			}
+	}
+	if (cfg->set.n > JOURNAL_MAX_RECS - 8) {
+		vmr_err("--set: too many knobs");
+		return -1;
+	}
+	return 0;
+}
+
+/* Journal a record, then (the caller) make the change. */
+static int sb_record(struct sandbox *sb, const struct jrec *r)
+{
+	if (sb->nrecs >= JOURNAL_MAX_RECS) {
+		vmr_err("sandbox: journal %s is full", sb->journal_path);
+		return -2;
+	}
+	sb->recs[sb->nrecs] = *r;
+	int e = journal_append(sb->journal_fd, r);
+	if (e < 0) {
+		vmr_err("cannot write journal %s: %s", sb->journal_path, strerror(-e));
+		return -2;
+	}
+	__atomic_store_n(&sb->nrecs, sb->nrecs + 1, __ATOMIC_SEQ_CST);
+	return 0;
+}
+
+static int sb_set_knob(struct sandbox *sb, const char *arg)
+{
+	const char *value, *why;
+	const struct knob *k = knob_parse_set(arg, &value, &why);
+	char old[JOURNAL_VALUE_MAX];
+	int e = knob_read(k, old, sizeof(old));
+	if (e < 0) {
+		vmr_err("--set: %s: cannot read %s: %s", k->name, k->path, strerror(-e));
+		return e == -ENOENT ? -2 : -2;
+	}
+	struct jrec r = { .type = JREC_KNOB };
+	snprintf(r.path, sizeof(r.path), "%s", k->name);
+	snprintf(r.value, sizeof(r.value), "%s", old);
+	if (strchr(old, ' ') || !old[0]) {
+		vmr_err("--set: %s: cannot save its value '%s'", k->name, old);
+		return -2;
+	}
+	if ((e = sb_record(sb, &r)) < 0)
+		return e;
+	if ((e = knob_write(k->path, value)) < 0) {
+		vmr_err("--set: '%s': the kernel refused it: %s", arg, strerror(-e));
+		return e == -EINVAL ? -1 : -2;
+	}
+	snprintf(sb->set_names[sb->nset++], sizeof(sb->set_names[0]), "%s", k->name);
+	return 0;
+}
+
+static int sb_swap_file(struct sandbox *sb)
+{
+	char dir[JOURNAL_PATH_MAX], name[96];
+	struct jrec r = { .type = JREC_SWAPFILE };
+	state_swap_dir(dir, sizeof(dir));
+	journal_name(name, sizeof(name) - 8, &sb->owner, sb->seq);
+	strcat(name, ".swap");
+	if (snprintf(r.path, sizeof(r.path), "%s/%s", dir, name) >= (int)sizeof(r.path)) {
+		vmr_err("swap file path %s/%s is too long", dir, name);
+		return -2;
+	}
+	struct swap_tag tag = { .owner = sb->owner };
+	int e = sb_record(sb, &r);
+	if (e < 0)
+		return e;
+	if ((e = swap_file_create(dir, name, sb->swap_bytes, &tag)) < 0)
+		return e;
+	snprintf(sb->swap_dev, sizeof(sb->swap_dev), "%s", r.path);
+	return 0;
+}
+
+static int sb_swap_zram(struct sandbox *sb)
+{
+	if (access("/sys/class/zram-control", F_OK) < 0 && access("/sys/block/zram0", F_OK) < 0) {
+		vmr_err("--swap: zram: this kernel has no zram (no /sys/class/zram-control)");
+		return -2;
+	}
+	/* a hot-added device is ours alone; reusing a free one can race */
+	int id = zram_hot_add();
+	bool added = id >= 0;
+	if (!added && (id = zram_find_free()) < 0) {
+		vmr_err("--swap: zram: no free zram device and none can be added");
+		return -2;
+	}
+	struct jrec r = { .type = JREC_ZRAM, .id = id };
+	snprintf(r.value, sizeof(r.value), "%s", added ? "added" : "reused");
+	int e = sb_record(sb, &r);
+	if (e < 0) {
+		if (added)
+			zram_release(id, true);
+		return e;
+	}
+	sb->zram_id = id;
+	sb->zram_added = added;
+	struct swap_tag tag = { .owner = sb->owner, .added = added };
+	if ((e = zram_setup(id, sb->swap_bytes, sb->swap.algo, &tag)) < 0)
+		return e;
+	snprintf(sb->swap_dev, sizeof(sb->swap_dev), "/dev/zram%d", id);
+	return 0;
+}
+
+static int sb_swap(struct sandbox *sb)
+{
+	if (sb->swap.kind == SWAP_HOST || sb->swap.kind == SWAP_NONE)
+		return 0;
+	int e = sb->swap.kind == SWAP_FILE ? sb_swap_file(sb) : sb_swap_zram(sb);
+	if (e < 0)
+		return e;
+	struct jrec r = { .type = JREC_SWAPON };
+	snprintf(r.path, sizeof(r.path), "%s", sb->swap_dev);
+	if ((e = sb_record(sb, &r)) < 0)
+		return e;
+	if ((e = swap_on(sb->swap_dev)) < 0) {
+		vmr_err("cannot enable swap on %s: %s", sb->swap_dev, strerror(-e));
+		return -2;
+	}
+	return 0;
+}
+
+static int sb_cgroup(struct sandbox *sb)
+{
+	char name[96];
+	struct jrec r = { .type = JREC_CGROUP };
+	journal_name(name, sizeof(name), &sb->owner, sb->seq);
+	if (snprintf(r.path, sizeof(r.path), "%s/%s", sb->cg.path, name) >= (int)sizeof(r.path)) {
+		vmr_err("cgroup path %s/%s is too long", sb->cg.path, name);
+		return -2;
+	}
+	int e = sb_record(sb, &r);
+	if (e < 0)
+		return e;
+	if (mkdir(r.path, 0755) < 0) {
+		vmr_errno("cannot create cgroup %s", r.path);
+		return -2;
+	}
+	snprintf(sb->cg_path, sizeof(sb->cg_path), "%s", r.path);
+	uint64_t swap = sb->swap.kind == SWAP_HOST ? CGROUP_UNLIMITED : sb->swap.kind == SWAP_NONE ? 0 : sb->swap_bytes;
+	char sw[16];
+	const struct knob *k = knob_find("vm.swappiness");
+	int swappiness = knob_read(k, sw, sizeof(sw)) == 0 ? atoi(sw) : -1;
+	return cgroup_configure(sb->cg.version, sb->cg_path, sb->mem_bytes, sb->high_bytes, swap, swappiness) < 0 ? -2 : 0;
+}
+
+/* Can the host afford it?  -2 with the reason when not. */
+static int sb_afford(struct sandbox *sb)
+{
+	char a[32], b[32], c[32];
+	uint64_t avail = sb_meminfo("MemAvailable"), total = sb_meminfo("MemTotal");
+	uint64_t margin = (128ULL << 20) + total / 64;
+	uint64_t need = sb->mem_bytes + margin + (sb->swap.kind == SWAP_ZRAM ? sb->swap_bytes / 2 : 0);
+	if (avail < need) {
+		vmr_err("sandbox: not enough free memory: MemAvailable is %s, a %s sandbox needs %s",
+			units_format_size(a, sizeof(a), avail), units_format_size(b, sizeof(b), sb->mem_bytes),
+			units_format_size(c, sizeof(c), need));
+		return -2;
+	}
+	if (sb->swap.kind == SWAP_FILE) {
+		char dir[JOURNAL_PATH_MAX];
+		struct statvfs sv;
+		if (statvfs(state_swap_dir(dir, sizeof(dir)), &sv) < 0) {
+			vmr_errno("cannot examine %s", dir);
+			return -2;
+		}
+		uint64_t free_bytes = (uint64_t)sv.f_bavail * sv.f_frsize;
+		if (free_bytes < sb->swap_bytes + SB_DISK_MARGIN) {
+			vmr_err("sandbox: not enough disk for a %s swap file in %s (%s free)",
+				units_format_size(a, sizeof(a), sb->swap_bytes), dir,
+				units_format_size(b, sizeof(b), free_bytes));
+			return -2;
+		}
+	}
+	return 0;
+}
+
+static struct sandbox *sb_new(const struct sandbox_cfg *cfg)
+{
+	struct sandbox *sb = xcalloc(1, sizeof(*sb));
+	const char *why;
+	sb->pid = getpid();
+	sb->journal_fd = -1;
+	sb->zram_id = -1;
+	sb->no_sandbox = cfg->no_sandbox;
+	sb->mem_bytes = cfg->no_sandbox ? 0 : cfg->mem_bytes;
+	sb->high_bytes = cfg->high_bytes;
+	if (cfg->no_sandbox)
+		sb->swap.kind = SWAP_HOST;
+	else
+		swap_spec_parse(cfg->swap ? cfg->swap : "file", &sb->swap, &why);
+	if (sb->swap.kind == SWAP_FILE || sb->swap.kind == SWAP_ZRAM)
+		sb->swap_bytes = sb->swap.bytes ? sb->swap.bytes : 2 * cfg->mem_bytes;
+	sb->swap_bytes -= sb->swap_bytes % vmr_page_size();
+	return sb;
+}
+
+static int sb_build(struct sandbox *sb, const struct sandbox_cfg *cfg)
+{
+	char name[96];
+	int e;
+	journal_name(name, sizeof(name), &sb->owner, sb->seq);
+	snprintf(sb->journal_path, sizeof(sb->journal_path), "%s/%s.journal", state_dir(), name);
+	sb->journal_fd = journal_create(sb->journal_path, &sb->owner);
+	if (sb->journal_fd < 0) {
+		vmr_err("cannot create journal %s: %s", sb->journal_path, strerror(-sb->journal_fd));
+		sb->journal_path[0] = '\0';
+		return -2;
+	}
+	for (size_t i = 0; i < cfg->set.n; i++)
+		if ((e = sb_set_knob(sb, cfg->set.v[i])) < 0)
+			return e;
+	if (sb->no_sandbox)
+		return 0;
+	if ((e = sb_swap(sb)) < 0)
+		return e;
+	return sb_cgroup(sb);
+}
+
+int sandbox_open(struct sandbox **out, const struct sandbox_cfg *cfg)
+{
+	static bool atexit_done;
+	char why[256];
+	int e;
+	*out = NULL;
+	if (sandbox_cfg_check(cfg) < 0)
+		return -1;
+	if (!vmr_is_root()) {
+		vmr_err("sandbox: needs root to create cgroups, enable swap and set knobs");
+		return -2;
+	}
+	if ((e = state_prepare(true)) < 0)
+		return e;
+	if ((e = sandbox_recover()) < 0)
+		return e;
+	struct sandbox *sb = sb_new(cfg);
+	if (journal_self(&sb->owner) < 0) {
+		vmr_err("sandbox: cannot read this process's start time from /proc/self/stat");
+		free(sb);
+		return -2;
+	}
+	if (!sb->no_sandbox) {
+		if ((e = sb_afford(sb)) < 0) {
+			free(sb);
+			return e;
+		}
+		if (cgroup_detect(&sb->cg, why, sizeof(why)) < 0) {
+			vmr_err("sandbox: %s", why);
+			free(sb);
+			return -2;
+		}
+	}
+	if (!atexit_done) {
+		atexit(sb_atexit);
+		atexit_done = true;
+	}
+	sb_enter();
+	sb->seq = __atomic_fetch_add(&sb_seq, 1, __ATOMIC_SEQ_CST);
+	sb_register(sb, true);
+	e = sb_build(sb, cfg);
+	if (e < 0) {
+		sb_undo(sb);
+		sb_register(sb, false);
+		free(sb);
+		sb = NULL;
+	}
+	*out = sb;
+	sb_leave();
+	return e < 0 ? e : 0;
+}
+
+void sandbox_close(struct sandbox *sb)
+{
+	if (!sb)
+		return;
+	sb_enter();
+	if (sb->pid == getpid())
+		sb_undo(sb);
+	else if (sb->journal_fd >= 0)
+		close(sb->journal_fd);  /* a forked child: the parent undoes */
+	sb_register(sb, false);
+	free(sb);
+	sb_leave();
+}
+
+int sandbox_attach(struct sandbox *sb, pid_t pid)
+{
+	if (!sandbox_active(sb))
+		return 0;
+	int e = cgroup_attach(sb->cg_path, pid);
+	if (e < 0)
+		vmr_err("cannot move process %d into cgroup %s: %s", (int)pid, sb->cg_path, strerror(-e));
+	return e;
+}
+
+void sandbox_kill_all(struct sandbox *sb)
+{
+	if (sandbox_active(sb))
+		cgroup_kill_all(sb->cg_path);
+}
+
+uint64_t sandbox_limit_bytes(const struct sandbox *sb) { return sb ? sb->mem_bytes : 0; }
+uint64_t sandbox_swap_bytes(const struct sandbox *sb) { return sb ? sb->swap_bytes : 0; }
+bool sandbox_active(const struct sandbox *sb) { return sb && !sb->no_sandbox && sb->cg_path[0]; }
+
+const char *sandbox_cgroup_path(const struct sandbox *sb)
+{
+	return sandbox_active(sb) ? sb->cg_path : NULL;
+}
+
+json_t *sandbox_stats(const struct sandbox *sb)
+{
+	if (!sandbox_active(sb))
+		return json_object();
+	return cgroup_stats(sb->cg.version, sb->cg_path);
+}
+
+uint64_t sandbox_oom_kills(const struct sandbox *sb)
+{
+	return sandbox_active(sb) ? cgroup_oom_kills(sb->cg.version, sb->cg_path) : 0;
+}
+
+static const char *const sb_swap_kinds[] = { "file", "zram", "host", "none" };
+
+static json_t *sandbox_knobs_json(const char (*set)[48], int nset)
+{
+	json_t *o = json_object();
+	for (const struct knob *k = knobs; k->name; k++) {
+		char v[JOURNAL_VALUE_MAX];
+		bool was_set = false;
+		for (int i = 0; i < nset; i++)
+			was_set |= !strcmp(set[i], k->name);
+		json_t *e = json_object();
+		json_object_set_new(e, "value", knob_read(k, v, sizeof(v)) == 0 ? json_string(v) : json_null());
+		json_object_set_new(e, "set", json_boolean(was_set));
+		json_object_set_new(o, k->name, e);
+	}
+	return o;
+}
+
+json_t *sandbox_describe(const struct sandbox *sb)
+{
+	json_t *o = json_object();
+	json_object_set_new(o, "sandboxed", json_boolean(sandbox_active(sb)));
+	if (sb && sandbox_active(sb)) {
+		json_object_set_new(o, "cgroup_version", json_integer(sb->cg.version));
+		json_object_set_new(o, "cgroup", json_string(sb->cg_path));
+		json_object_set_new(o, "limit_bytes", json_integer((json_int_t)sb->mem_bytes));
+		json_object_set_new(o, "high_bytes", json_integer((json_int_t)sb->high_bytes));
+	}
+	if (sb) {
+		json_t *s = json_object();
+		json_object_set_new(s, "kind", json_string(sb_swap_kinds[sb->swap.kind]));
+		json_object_set_new(s, "bytes", json_integer((json_int_t)sb->swap_bytes));
+		if (sb->swap_dev[0])
+			json_object_set_new(s, "device", json_string(sb->swap_dev));
+		if (sb->swap.kind == SWAP_ZRAM) {
+			char path[96], *alg = NULL;
+			snprintf(path, sizeof(path), "/sys/block/zram%d/comp_algorithm", sb->zram_id);
+			if (vmr_read_line(path, &alg) == 0) {
+				knob_normalize(alg);
+				json_object_set_new(s, "algorithm", json_string(alg));
+			}
+			free(alg);
+		}
+		if (sb->swap_dev[0])
+			json_object_set_new(s, "priority", json_integer(SWAP_PRIO_MAX));
+		json_object_set_new(o, "swap", s);
+	}
+	json_object_set_new(o, "knobs", sandbox_knobs_json(sb ? (const char (*)[48])sb->set_names : NULL,
+							     sb ? sb->nset : 0));
+	return o;
+}

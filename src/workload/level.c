@@ -1,0 +1,166 @@
+#include "workload/level.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+
+static const double level_factor[] = { 0.80, 0.95, 1.00, 1.25 };
+
+const char *level_name(int level)
+{
+	static const char *const names[] = { "fast", "low", "min", "zero" };
+	return level >= 0 && level < 4 ? names[level] : "?";
+}
+
+int level_zones_parse(const char *buf, struct level_zones *z)
+{
+	memset(z, 0, sizeof(*z));
+	int zones = 0;
+	for (const char *l = buf; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+		unsigned long long v;
+		char key[32];
+		if (!strncmp(l, "Node ", 5)) {
+			zones++;
+			continue;
+		}
+		if (sscanf(l, " pages free %llu", &v) == 1) {
+			z->free += v;
+			continue;
+		}
+		if (sscanf(l, " %31s %llu", key, &v) != 2)
+			continue;
+		if (!strcmp(key, "min"))
+			z->min += v;
+		else if (!strcmp(key, "low"))
+			z->low += v;
+		else if (!strcmp(key, "high"))
+			z->high += v;
+		else if (!strcmp(key, "managed"))
+			z->size += v;
+	}
+	return zones && z->size ? 0 : -1;
+}
+
+uint64_t level_cgroup_usage(const char *cgroup)
+{
+	static const char *const files[] = { "memory.current", "memory.usage_in_bytes" };
+	for (size_t i = 0; cgroup && i < ARRAY_SIZE(files); i++) {
+		uint64_t v;
+		char *p = xasprintf("%s/%s", cgroup, files[i]);
+		int rc = vmr_read_u64(p, &v);
+		free(p);
+		if (rc == 0)
+			return v;
+	}
+	return 0;
+}
+
+static int level_zones_read(struct level_zones *z)
+{
+	char *buf;
+	if (vmr_read_file("/proc/zoneinfo", &buf, NULL) < 0)
+		return -1;
+	int rc = level_zones_parse(buf, z);
+	free(buf);
+	return rc;
+}
+
+uint64_t level_free_pages(const struct wl_env *env)
+{
+	if (env->sandboxed) {
+		uint64_t used = level_cgroup_usage(env->cgroup);
+		return used < env->limit_bytes ? (env->limit_bytes - used) / env->page_size : 0;
+	}
+	struct level_zones z;
+	return level_zones_read(&z) == 0 ? z.free : 0;
+}
+
+static void level_watermarks(int level, struct level_plan *p)
+{
+	const struct level_zones *z = &p->zones;
+	uint64_t limit = level == LEVEL_FAST  ? z->high
+		       : level == LEVEL_LOW   ? (z->low + z->min) / 2
+		       : level == LEVEL_MIN   ? z->min / 2 : 0;
+	p->free_limit = limit;
+	if (level == LEVEL_ZERO)
+		p->pages = (z->size + z->free) / 2;
+	else
+		p->pages = z->free > limit ? z->free - limit : 0;
+}
+
+int level_plan(int level, long pages_opt, const struct vmr_rsize *size_opt,
+	       const struct wl_env *env, struct level_plan *p, const char **why)
+{
+	uint64_t ps = env->page_size;
+	memset(p, 0, sizeof(*p));
+	uint64_t base;
+	if (env->sandboxed) {
+		p->limit_pages = env->limit_bytes / ps;
+		p->usage_pages = level_cgroup_usage(env->cgroup) / ps;
+		p->swap_pages = env->swap_bytes / ps;
+		p->start_free = p->limit_pages > p->usage_pages ? p->limit_pages - p->usage_pages : 0;
+		p->pages = (uint64_t)(level_factor[level] * (double)p->limit_pages);
+		p->free_limit = p->limit_pages > p->pages ? p->limit_pages - p->pages : 0;
+		base = env->limit_bytes;
+	} else {
+		if (level_zones_read(&p->zones) < 0) {
+			*why = "cannot read the zone watermarks from /proc/zoneinfo";
+			return -1;
+		}
+		p->start_free = p->zones.free;
+		level_watermarks(level, p);
+		base = p->zones.size * ps;
+	}
+	if (pages_opt > 0)
+		p->pages = (uint64_t)pages_opt;
+	else if (size_opt && (size_opt->factor || size_opt->bytes))
+		p->pages = units_rsize_bytes(size_opt, base) / ps;
+	if (!p->pages) {
+		*why = "the level leaves no pages to use (give --pages or --size)";
+		return -1;
+	}
+	return 0;
+}
+
+long long level_info_int(const struct result *r, const json_t *obj, const char *key)
+{
+	json_t *v = json_object_get(obj ? obj : r->info, key);
+	return json_is_integer(v) ? (long long)json_integer_value(v) : 0;
+}
+
+void level_report_start(FILE *f, const struct result *r)
+{
+	const json_t *s = json_object_get(r->info, "start");
+	if (json_is_true(json_object_get(r->info, "sandboxed"))) {
+		fprintf(f, "Sandbox Starting Information\n"
+			" o memcg->limit      = %lld pages\n o memcg->usage      = %lld pages\n"
+			" o memcg->free_pages = %lld\n o swap->size        = %lld pages\n\n",
+			level_info_int(r, s, "limit_pages"), level_info_int(r, s, "usage_pages"),
+			level_info_int(r, s, "free_pages"), level_info_int(r, s, "swap_pages"));
+		return;
+	}
+	fprintf(f, "Zone Starting Information\n"
+		" o zone->size       = %lld\n o zone->free_pages = %lld\n o zone->pages_high = %lld\n"
+		" o zone->pages_low  = %lld\n o zone->pages_min  = %lld\n\n",
+		level_info_int(r, s, "size"), level_info_int(r, s, "free_pages"),
+		level_info_int(r, s, "pages_high"), level_info_int(r, s, "pages_low"),
+		level_info_int(r, s, "pages_min"));
+}
+
+
+void level_info(struct result *r, const struct level_plan *p, bool sandboxed)
+{
+	json_t *start = sandboxed
+		? json_pack("{sI sI sI sI}", "limit_pages", (json_int_t)p->limit_pages, "usage_pages",
+			    (json_int_t)p->usage_pages, "free_pages", (json_int_t)p->start_free,
+			    "swap_pages", (json_int_t)p->swap_pages)
+		: json_pack("{sI sI sI sI sI}", "size", (json_int_t)p->zones.size, "free_pages",
+			    (json_int_t)p->zones.free, "pages_high", (json_int_t)p->zones.high,
+			    "pages_low", (json_int_t)p->zones.low, "pages_min", (json_int_t)p->zones.min);
+	result_info_set(r, "sandboxed", json_boolean(sandboxed));
+	result_info_set(r, "start", start);
+	result_info_set(r, "starting_free", json_integer((json_int_t)p->start_free));
+	result_info_set(r, "free_limit", json_integer((json_int_t)p->free_limit));
+}

@@ -1,0 +1,66 @@
+/* How many pages a test uses: the seed's levels fast|low|min|zero.
+ *
+ * In a sandbox the levels are fractions of its memory limit L:
+ *   fast 0.80 L   low 0.95 L   min 1.00 L   zero 1.25 L
+ * (fast fits, low is tight once the program's own pages are counted, min
+ * must reclaim, zero must swap).  With --no-sandbox they come from the zone
+ * watermarks summed over all populated zones, as the seed's alloc.o and
+ * fault.o did; the "free page limit" is what should remain free:
+ *   fast  limit = pages_high              N = free - limit
+ *   low   limit = (pages_low+pages_min)/2 N = free - limit
+ *   min   limit = pages_min / 2           N = free - limit
+ *   zero  limit = 0                       N = (size + free) / 2
+ * --pages N or --size SIZE|Fx override the level (F times L, or times the
+ * zones' size without a sandbox). */
+#ifndef VMR_LEVEL_H
+#define VMR_LEVEL_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "core/units.h"
+#include "workload/workload.h"
+
+enum level { LEVEL_FAST, LEVEL_LOW, LEVEL_MIN, LEVEL_ZERO };
+#define LEVEL_CHOICES "fast|low|min|zero"
+#define LEVEL_HELP "pages relative to the sandbox limit L: fast 0.8L, low 0.95L, min 1.0L, " \
+	"zero 1.25L; with --no-sandbox from the zone watermarks: fast free-high, " \
+	"low free-(low+min)/2, min free-min/2, zero (size+free)/2"
+
+/* The zones' pages summed over every populated zone (/proc/zoneinfo). */
+struct level_zones {
+	uint64_t size, free, high, low, min;   /* size = managed pages */
+};
+
+struct level_plan {
+	uint64_t pages;        /* N */
+	uint64_t free_limit;   /* pages meant to stay free */
+	uint64_t start_free;   /* free pages when planned */
+	struct level_zones zones;       /* unsandboxed only */
+	uint64_t limit_pages, usage_pages, swap_pages;  /* sandboxed only */
+};
+
+const char *level_name(int level);
+/* Parse /proc/zoneinfo text into z (sums).  0, or -1 when no zone was found. */
+int level_zones_parse(const char *buf, struct level_zones *z);
+/* Bytes charged to the sandbox's cgroup now (memory.current or
+ * memory.usage_in_bytes); 0 when unknown. */
+uint64_t level_cgroup_usage(const char *cgroup);
+/* Free pages now: the sandbox's limit minus its usage, or the zones' free. */
+uint64_t level_free_pages(const struct wl_env *env);
+/* Plan N.  pages_opt (> 0) and size_opt (bytes or factor != 0) override
+ * the level.  0, or -1 with *why set (static or in a static buffer). */
+int level_plan(int level, long pages_opt, const struct vmr_rsize *size_opt,
+	       const struct wl_env *env, struct level_plan *p, const char **why);
+
+/* Report helpers shared by the seed's layouts (fault, alloc). */
+/* An integer from obj (or r->info when obj is NULL); 0 when absent. */
+long long level_info_int(const struct result *r, const json_t *obj, const char *key);
+/* "Zone Starting Information" or "Sandbox Starting Information" from
+ * r->info's "start" and "sandboxed". */
+void level_report_start(FILE *f, const struct result *r);
+/* Put the plan's starting information into r->info ("start", "sandboxed",
+ * "starting_free", "free_limit"). */
+void level_info(struct result *r, const struct level_plan *p, bool sandboxed);
+
+#endif

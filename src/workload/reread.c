@@ -1,0 +1,303 @@
+/* reread: Con Kolivas's swap-prefetch tester, sp_tester.c.  Fill a first
+ * buffer and time reading it, fill and free a second buffer that pushes the
+ * first out to swap, sleep (the seed slept 600 s to give swap prefetch its
+ * chance), then time re-reading the first buffer.  The ratio of the two
+ * reads, the pages swapped in and the re-read's per-page latency show what
+ * vm.page-cluster, swap readahead and zswap do for a returning program. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "core/rusage.h"
+#include "core/timer.h"
+#include "core/util.h"
+#include "workload/level.h"
+#include "workload/pages.h"
+#include "workload/pattern.h"
+#include "workload/workload.h"
+
+#define REREAD_SALT 0x11ull
+
+struct reread_opts {
+	struct vmr_rsize size, second;
+	uint64_t sleep_ns;
+	long corrupt_page;
+};
+
+static const struct opt reread_opts[] = {
+	{ .name = "size", .type = OPT_RSIZE, .off = offsetof(struct reread_opts, size), .def = "0.75x",
+	  .metavar = "SIZE", .help = "the first buffer (relative sizes are of the sandbox limit)" },
+	{ .name = "second", .type = OPT_RSIZE, .off = offsetof(struct reread_opts, second), .def = "0.75x",
+	  .metavar = "SIZE", .help = "the second buffer, which pushes the first out" },
+	{ .name = "sleep", .type = OPT_TIME, .off = offsetof(struct reread_opts, sleep_ns), .def = "5s",
+	  .min = 0, .max = 86400e9, .metavar = "TIME", .help = "pause before the re-read (the seed used 600s)" },
+	{ .name = "corrupt-page", .type = OPT_INT, .off = offsetof(struct reread_opts, corrupt_page),
+	  .def = "-1", .min = -1, .max = 1e12, .metavar = "N", .flags = OPTF_HIDDEN,
+	  .help = "damage page N of the first buffer while it is away" },
+	OPT_END,
+};
+
+enum { RM_READ, RM_REREAD, RM_RATIO, RM_SWAPPED, RM_PSWPIN, RM_MAJ, RM_P50, RM_P99 };
+static const struct metric_def reread_metrics[] = {
+	[RM_READ] = { "read-time", "ns", BETTER_LOWER, COMBINE_AMEAN, "first read of the first buffer" },
+	[RM_REREAD] = { "reread-time", "ns", BETTER_LOWER, COMBINE_AMEAN, "the timed portion: the re-read" },
+	[RM_RATIO] = { "reread-ratio", "x", BETTER_LOWER, COMBINE_AMEAN, "re-read time / first read time" },
+	[RM_SWAPPED] = { "swapped-before-reread", "pages", BETTER_NONE, COMBINE_AMEAN,
+			 "pages of the first buffer in swap when the re-read began" },
+	[RM_PSWPIN] = { "pswpin", "pages", BETTER_NONE, COMBINE_AMEAN, "pages swapped in during the re-read" },
+	[RM_MAJ] = { "major-faults-reread", "faults", BETTER_LOWER, COMBINE_AMEAN, "major faults of the re-read" },
+	[RM_P50] = { "reread-latency-p50", "ns", BETTER_LOWER, COMBINE_AMEAN, "median time to bring a page back" },
+	[RM_P99] = { "reread-latency-p99", "ns", BETTER_LOWER, COMBINE_AMEAN, "99th percentile of the same" },
+	{ .name = NULL },
+};
+
+struct reread_state {
+	struct reread_opts o;
+	size_t ps, n1, n2;
+	char *buf1;
+	char *state;
+	struct pages_map pm;
+};
+
+static uint64_t reread_base(const struct wl_env *env)
+{
+	if (env->sandboxed)
+		return env->limit_bytes;
+	return (uint64_t)sysconf(_SC_PHYS_PAGES) * env->page_size;
+}
+
+static const char *reread_supported(const void *opts, const struct wl_env *env)
+{
+	static char why[200];
+	const struct reread_opts *o = opts;
+	uint64_t a = units_rsize_bytes(&o->size, reread_base(env));
+	uint64_t b = units_rsize_bytes(&o->second, reread_base(env));
+	if (a < env->page_size || b < env->page_size)
+		return "the buffers must be at least a page";
+	if (env->sandboxed && a > env->limit_bytes + env->swap_bytes) {
+		snprintf(why, sizeof(why), "the first buffer (%" PRIu64 " bytes) does not fit in the sandbox's "
+			 "memory and swap", a);
+		return why;
+	}
+	if (!env->sandboxed && !env->force &&
+	    a + b > (uint64_t)sysconf(_SC_AVPHYS_PAGES) * env->page_size)
+		return "the buffers are larger than free memory (--force to run anyway)";
+	return NULL;
+}
+
+static void *reread_setup(const void *opts, const struct wl_env *env, struct result *r)
+{
+	struct reread_state *st = xcalloc(1, sizeof(*st));
+	st->o = *(const struct reread_opts *)opts;
+	st->ps = env->page_size;
+	st->n1 = units_rsize_bytes(&st->o.size, reread_base(env)) / st->ps;
+	st->n2 = units_rsize_bytes(&st->o.second, reread_base(env)) / st->ps;
+	if (st->o.corrupt_page >= (long)st->n1) {
+		result_set_outcome(r, OUTCOME_ERROR, "--corrupt-page %ld is beyond the first buffer's %zu pages",
+				   st->o.corrupt_page, st->n1);
+		goto free_state;
+	}
+	int err = pages_open(&st->pm);
+	if (err) {
+		result_set_outcome(r, OUTCOME_SKIP, "cannot open /proc/self/pagemap: %s", strerror(-err));
+		goto free_state;
+	}
+	st->buf1 = mmap(NULL, st->n1 * st->ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (st->buf1 == MAP_FAILED) {
+		result_set_outcome(r, OUTCOME_ERROR, "cannot map %zu pages: %s", st->n1, strerror(errno));
+		goto close_pm;
+	}
+	madvise(st->buf1, st->n1 * st->ps, MADV_NOHUGEPAGE);
+	st->state = xmalloc(st->n1 + 1);
+	result_info_set(r, "ram", json_integer((json_int_t)reread_base(env)));
+	result_info_set(r, "swap", json_integer((json_int_t)env->swap_bytes));
+	result_info_set(r, "first_bytes", json_integer((json_int_t)(st->n1 * st->ps)));
+	result_info_set(r, "second_bytes", json_integer((json_int_t)(st->n2 * st->ps)));
+	result_info_set(r, "sleep_ns", json_integer((json_int_t)st->o.sleep_ns));
+	return st;
+close_pm:
+	pages_close(&st->pm);
+free_state:
+	free(st);
+	return NULL;
+}
+
+static uint64_t reread_pswpin(void)
+{
+	char *buf, *p;
+	uint64_t v = 0;
+	if (vmr_read_file("/proc/vmstat", &buf, NULL) < 0)
+		return 0;
+	if ((p = strstr(buf, "\npswpin ")))
+		v = strtoull(p + 8, NULL, 10);
+	free(buf);
+	return v;
+}
+
+/* Check every page of the first buffer; time those not present.  Returns
+ * the first bad page, or -1. */
+static long reread_check(struct reread_state *st, struct hist *h, uint64_t *bad_found)
+{
+	long bad = -1;
+	uint64_t w, *found = &w;
+	for (size_t i = 0; i < st->n1; i++) {
+		const char *p = st->buf1 + i * st->ps;
+		bool ok;
+		if (h && st->state[i] != '#') {
+			uint64_t t = timer_now_ns();
+			ok = pattern_check(p, st->ps, i, REREAD_SALT, found);
+			hist_add(h, timer_now_ns() - t);
+		} else {
+			ok = pattern_check(p, st->ps, i, REREAD_SALT, found);
+		}
+		if (!ok && bad < 0) {
+			bad = (long)i;
+			*bad_found = w;
+		}
+	}
+	return bad;
+}
+
+/* Fill a second buffer, read it backwards as the seed did, and free it. */
+static int reread_push(struct reread_state *st, struct result *r)
+{
+	size_t len = st->n2 * st->ps;
+	char *b = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint64_t found;
+	if (b == MAP_FAILED) {
+		result_set_outcome(r, OUTCOME_ERROR, "cannot map the second buffer: %s", strerror(errno));
+		return -1;
+	}
+	madvise(b, len, MADV_NOHUGEPAGE);
+	for (size_t i = 0; i < st->n2; i++)
+		pattern_stamp(b + i * st->ps, st->ps, i, REREAD_SALT + 1);
+	for (size_t i = st->n2; i-- > 0;) {
+		if (!pattern_check(b + i * st->ps, st->ps, i, REREAD_SALT + 1, &found)) {
+			result_set_outcome(r, OUTCOME_FAIL, "page %zu of the second buffer read back wrong data "
+					   "(first word %#" PRIx64 ")", i, found);
+			break;
+		}
+	}
+	munmap(b, len);
+	return 0;
+}
+
+static void reread_sleep(uint64_t ns)
+{
+	struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000ull), .tv_nsec = (long)(ns % 1000000000ull) };
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+static void reread_fail(struct reread_state *st, struct result *r, long bad, uint64_t found, const char *when)
+{
+	result_set_outcome(r, OUTCOME_FAIL, "page %ld of %zu read back wrong data %s (first word %#" PRIx64
+			   ", expected %#" PRIx64 ")", bad, st->n1, when, found,
+			   pattern_word((uint64_t)bad, REREAD_SALT));
+}
+
+static int reread_run(void *state, struct result *r)
+{
+	struct reread_state *st = state;
+	struct hist *h = hist_new();
+	struct rusage_counts a, b, d;
+	uint64_t found;
+	size_t swapped;
+	for (size_t i = 0; i < st->n1; i++)
+		pattern_stamp(st->buf1 + i * st->ps, st->ps, i, REREAD_SALT);
+	uint64_t t0 = timer_now_ns();
+	long bad = reread_check(st, NULL, &found);
+	uint64_t read_ns = timer_now_ns() - t0;
+	if (bad >= 0)
+		reread_fail(st, r, bad, found, "on the first read");
+	if (reread_push(st, r) < 0 || r->outcome != OUTCOME_PASS)
+		goto out;
+	reread_sleep(st->o.sleep_ns);
+	if (st->o.corrupt_page >= 0)
+		pattern_corrupt(st->buf1 + (size_t)st->o.corrupt_page * st->ps);
+	pages_state(&st->pm, st->buf1, st->n1, st->state, &swapped);
+	uint64_t in0 = reread_pswpin();
+	rusage_self(&a);
+	t0 = timer_now_ns();
+	bad = reread_check(st, h, &found);
+	uint64_t reread_ns = timer_now_ns() - t0;
+	rusage_self(&b);
+	rusage_delta(&a, &b, &d);
+	if (bad >= 0)
+		reread_fail(st, r, bad, found, "on the re-read");
+	result_metric_def(r, &reread_metrics[RM_READ], (double)read_ns);
+	result_metric_def(r, &reread_metrics[RM_REREAD], (double)reread_ns);
+	result_metric_def(r, &reread_metrics[RM_RATIO], read_ns ? (double)reread_ns / (double)read_ns : 0);
+	result_metric_def(r, &reread_metrics[RM_SWAPPED], (double)swapped);
+	result_metric_def(r, &reread_metrics[RM_PSWPIN], (double)(reread_pswpin() - in0));
+	result_metric_def(r, &reread_metrics[RM_MAJ], (double)d.majflt);
+	if (h->count) {
+		result_metric_def(r, &reread_metrics[RM_P50], hist_percentile(h, 50));
+		result_metric_def(r, &reread_metrics[RM_P99], hist_percentile(h, 99));
+	}
+out:
+	result_hist(r, "reread-latency", "ns", h);
+	return 0;
+}
+
+static void reread_teardown(void *state, struct result *r)
+{
+	struct reread_state *st = state;
+	munmap(st->buf1, st->n1 * st->ps);
+	pages_close(&st->pm);
+	free(st->state);
+	free(st);
+}
+
+static double reread_metric(const struct result *r, int i)
+{
+	const struct metric *m = result_find_metric(r, reread_metrics[i].name);
+	return m ? m->value : 0;
+}
+
+/* The seed's lines, then what it could not measure. */
+static void reread_report(FILE *f, const struct result *r)
+{
+	long long first = level_info_int(r, NULL, "first_bytes"), second = level_info_int(r, NULL, "second_bytes");
+	fprintf(f, "Ram %lld  Swap %lld\nTotal ram to be malloced: %lld bytes\n"
+		"Starting first malloc of %lld bytes\nStarting 1st read of first malloc\n"
+		"Touching this much ram takes %.0f milliseconds\nStarting second malloc of %lld bytes\n"
+		"Completed second malloc and free\nSleeping for %g seconds\n"
+		"Important part - starting reread of first malloc\nCompleted read of first malloc\n"
+		"Timed portion %.0f milliseconds\n\n",
+		level_info_int(r, NULL, "ram"), level_info_int(r, NULL, "swap"), first + second, first,
+		reread_metric(r, RM_READ) / 1e6, second, (double)level_info_int(r, NULL, "sleep_ns") / 1e9,
+		reread_metric(r, RM_REREAD) / 1e6);
+	fprintf(f, "Re-read / first read:        %.2fx\nSwapped before the re-read:  %.0f pages\n"
+		"Swapped in (pswpin):         %.0f pages\nMajor faults of the re-read: %.0f\n",
+		reread_metric(r, RM_RATIO), reread_metric(r, RM_SWAPPED), reread_metric(r, RM_PSWPIN),
+		reread_metric(r, RM_MAJ));
+	const struct named_hist *h = result_find_hist(r, "reread-latency");
+	if (h && h->h->count)
+		fprintf(f, "Re-read latency of absent pages: p50 %.0fns p90 %.0fns p99 %.0fns p99.9 %.0fns "
+			"max %lluns\n", hist_percentile(h->h, 50), hist_percentile(h->h, 90),
+			hist_percentile(h->h, 99), hist_percentile(h->h, 99.9), (unsigned long long)h->h->max);
+	if (r->outcome == OUTCOME_PASS)
+		fputs("\nTest completed successfully\n", f);
+	else
+		fprintf(f, "\nTest %s: %s\n", r->outcome == OUTCOME_FAIL ? "failed" : outcome_name(r->outcome),
+			r->reason ? r->reason : "no reason given");
+}
+
+const struct workload wl_reread = {
+	.name = "reread",
+	.summary = "the swap-prefetch tester sp_tester.c: time re-reading memory pushed out to swap",
+	.opts = reread_opts,
+	.opts_size = sizeof(struct reread_opts),
+	.metrics = reread_metrics,
+	.needs_root = true,
+	.supported = reread_supported,
+	.setup = reread_setup,
+	.run = reread_run,
+	.teardown = reread_teardown,
+	.report = reread_report,
+};

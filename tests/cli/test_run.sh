@@ -1,0 +1,133 @@
+# vmregress run, list, show, export and delete against a real results file:
+# what a run prints is what it stores, a run killed with -9 stays
+# `incomplete` in a sound database, malformed suites are refused with
+# FILE:LINE, and the monitor's pswpout matches /proc/vmstat's.
+. "$(dirname "$0")/lib.sh"
+
+DB=$T_TMP/results.db
+export VMR_SUITE_DIR="$(cd "$(dirname "$0")/../.." && pwd)/suites"
+
+# --- malformed suites: one line naming FILE:LINE, exit 2 ---------------
+bad() { # bad NAME EXPECTED-REGEX SUITE-TEXT
+	printf '%b' "$3" > "$T_TMP/bad.ini"
+	run "$VMR" run "$T_TMP/bad.ini" --db "$DB" --quiet
+	if [ "$RC" = 2 ] && one_line_err && grep -qE -- "$2" <<< "$ERR"; then ok "$1"; else not_ok "$1 (exit $RC: ${ERR:0:300})"; fi
+}
+bad "unknown workload names its line" "bad.ini:3: workload 'nosuch' is not in this build" '[a]\n; x\nworkload = nosuch\n'
+bad "unknown option names its line" "bad.ini:2: unknown option 'bogus'" '[a]\nbogus = 1\nworkload = null\n'
+bad "out-of-range option names its line" "bad.ini:3: spin: '5h' is out of range" '[a]\nworkload = null\nspin = 5h\n'
+bad "duplicate section names its line" "bad.ini:3: duplicate section \\[a\\]" '[a]\nworkload = null\n[a]\n'
+bad "bad size names its line" "bad.ini:2: mem: '64Q' is not a size" '[global]\nmem = 64Q\n[a]\nworkload = null\n'
+run "$VMR" run no-such-suite --db "$DB"; expect_rc "unknown suite exits 2" 2; expect_err "unknown suite says where it looked" "no such suite file, nor a built-in suite in"
+[ ! -e "$DB" ] && ok "a refused suite writes no results file" || not_ok "a refused suite wrote $DB"
+
+# --- a small run stores exactly what it printed --------------------------
+cat > "$T_TMP/small.ini" <<'EOF'
+[global]
+iterations = 3
+no-sandbox = yes
+probe-period = 5ms
+monitor-interval = 50ms
+
+[spin]
+workload = null
+spin = 20ms
+
+[quick]
+workload = null
+iterations = 2
+EOF
+run "$VMR" run "$T_TMP/small.ini" --db "$DB" --json --name small-one
+expect_rc "small suite runs" 0
+printf '%s\n' "$OUT" > "$T_TMP/run.json"
+jq -e . "$T_TMP/run.json" >/dev/null 2>&1 && ok "run --json prints one JSON document" || not_ok "run --json is not JSON"
+printed=$(jq -r '.cases[] as $c | $c.results | to_entries[] | .key as $i | .value.metrics[] | [$c.name, ($i + 1), .name, .unit, .value] | @tsv' "$T_TMP/run.json" | sort)
+[ "$(jq '[.cases[].results | length] | add' "$T_TMP/run.json")" = 5 ] && ok "five iterations printed" || not_ok "iterations printed: $(jq '[.cases[].results | length]' "$T_TMP/run.json")"
+grep -q "probe-late-p99" <<< "$printed" && ok "probe metrics printed" || not_ok "no probe metrics in the printed run"
+run "$VMR" export small-one --db "$DB" --format json
+expect_rc "export json" 0
+stored=$(jq -r '.[] | [.case, .iteration, .metric, .unit, .value] | @tsv' <<< "$OUT" | sort)
+[ -n "$stored" ] && [ "$stored" = "$printed" ] && ok "stored iterations and metrics equal the printed ones" \
+	|| not_ok "stored differs from printed: $(diff <(echo "$printed") <(echo "$stored") | head -5)"
+run "$VMR" export small-one --db "$DB" --format csv
+expect_rc "export csv" 0
+head -1 <<< "$OUT" | grep -qx 'run,case,iteration,metric,unit,value' && ok "csv has the tidy header" || not_ok "csv header: $(head -1 <<< "$OUT")"
+# csv and json round-trip to the same rows (csv keeps 17 digits, json 10)
+csv_rows=$(tail -n +2 <<< "$OUT" | awk -F, '{printf "%s\t%s\t%s\t%s\t%.9e\n", $2, $3, $4, $5, $6}' | sort)
+json_rows=$(jq -r '.[] | [.case, .iteration, .metric, .unit, .value] | @tsv' <<< "$("$VMR" export small-one --db "$DB" --format json)" |
+	awk -F'\t' '{printf "%s\t%s\t%s\t%s\t%.9e\n", $1, $2, $3, $4, $5}' | sort)
+[ "$csv_rows" = "$json_rows" ] && ok "csv and json exports round-trip to the same rows" || not_ok "csv and json differ: $(diff <(echo "$csv_rows") <(echo "$json_rows") | head -4)"
+run "$VMR" export small-one --db "$DB" --format xml; expect_rc "export --format xml is refused" 2
+
+run "$VMR" list --db "$DB" --json
+expect_rc "list --json" 0
+[ "$(jq -r '.[0].name + " " + .[0].status' <<< "$OUT")" = "small-one complete" ] && ok "list shows the run complete" || not_ok "list: ${OUT:0:200}"
+id=$(jq -r '.[0].id' <<< "$OUT")
+run "$VMR" show "$id" --db "$DB" --json; expect_rc "show by id" 0
+[ "$(jq -r '.cases[0].metrics[] | select(.name == "time") | .n' <<< "$OUT")" = 3 ] && ok "show summarises three iterations of spin" || not_ok "show summary: ${OUT:0:300}"
+jq -e '.env.kernel.release' <<< "$OUT" >/dev/null && ok "show has the environment fingerprint" || not_ok "show has no env"
+run "$VMR" show last --db "$DB"; expect_rc "show last" 0; expect_out "show prints mean and stddev" 'mean +stddev'
+run "$VMR" run "$T_TMP/small.ini" --db "$DB" --name small-one --quiet
+expect_rc "a used run name is refused" 2
+run "$VMR" show small-two --db "$DB"; expect_rc "show of an unknown run exits 2" 2; expect_err "unknown run is named" "small-two: no such run"
+
+# --- kill -9 in the middle ---------------------------------------------
+cat > "$T_TMP/long.ini" <<'EOF'
+[global]
+no-sandbox = yes
+iterations = 40
+[slow]
+workload = null
+spin = 100ms
+EOF
+"$VMR" run "$T_TMP/long.ini" --db "$DB" --name killed --quiet >/dev/null 2>&1 &
+pid=$!
+for _ in $(seq 50); do
+	n=$(sqlite3 "$DB" "SELECT COUNT(*) FROM iterations i JOIN cases c ON i.case_id = c.id JOIN runs r ON c.run_id = r.id WHERE r.name = 'killed'" 2>/dev/null)
+	[ "${n:-0}" -ge 3 ] && break
+	sleep 0.1
+done
+kill -9 "$pid"; wait "$pid" 2>/dev/null
+[ "$(sqlite3 "$DB" 'PRAGMA integrity_check')" = ok ] && ok "integrity_check is ok after kill -9" || not_ok "integrity_check after kill -9"
+run "$VMR" list --db "$DB" --json
+[ "$(jq -r '.[] | select(.name == "killed") | .status' <<< "$OUT")" = incomplete ] && ok "a killed run is incomplete" || not_ok "killed run status: ${OUT:0:300}"
+run "$VMR" export killed --db "$DB" --format json
+n=$(jq '[.[].iteration] | unique | length' <<< "$OUT")
+[ "$n" -ge 3 ] && [ "$n" -lt 40 ] && ok "finished iterations of the killed run are kept ($n of 40)" || not_ok "killed run iterations: $n"
+
+# --- delete ---------------------------------------------------------------
+run "$VMR" delete killed --db "$DB"; expect_rc "delete by name" 0
+run "$VMR" show killed --db "$DB"; expect_rc "a deleted run is gone" 2
+[ "$(sqlite3 "$DB" "SELECT COUNT(*) FROM metrics m LEFT JOIN iterations i ON m.iteration_id = i.id WHERE i.id IS NULL")" = 0 ] \
+	&& ok "delete leaves no orphaned metric rows" || not_ok "orphaned metric rows after delete"
+
+# --- the monitor's pswpout against /proc/vmstat's ------------------------
+if ! is_root; then
+	skip "monitor series of a swapping case" "needs root for a sandbox"
+else
+	cat > "$T_TMP/swap.ini" <<'EOF'
+[global]
+mem = 32M
+swap = file:96M
+monitor-interval = 50ms
+no-probe = yes
+[fault-zero]
+workload = fault
+level = zero
+passes = 2
+EOF
+	run "$VMR" run "$T_TMP/swap.ini" --db "$DB" --json --quiet
+	if [ "$RC" = 3 ]; then
+		skip "monitor series of a swapping case" "cannot build a sandbox here: ${ERR:0:120}"
+	else
+		expect_rc "swapping case runs" 0
+		res=$(jq '.cases[0].results[0]' <<< "$OUT")
+		series=$(jq '[.series[] | select(.name == "vmstat.pswpout") | .v[]] | add // 0' <<< "$res")
+		delta=$(jq '[.metrics[] | select(.name == "vmstat-pswpout") | .value][0] // 0' <<< "$res")
+		if awk -v s="$series" -v d="$delta" 'BEGIN { exit !(s > 0 && s <= d && s >= 0.9 * d) }'; then
+			ok "monitor pswpout series sums to /proc/vmstat's pswpout ($series of $delta)"
+		else
+			not_ok "monitor pswpout $series vs /proc/vmstat $delta"
+		fi
+	fi
+fi

@@ -1,0 +1,56 @@
+# vmregress test: the command, the runner and option validation, with the
+# null workload (no root needed: the non-root checks run as nobody).
+. "$(dirname "$0")/lib.sh"
+
+expect_json() { # expect_json NAME FILTER: jq -e FILTER holds on the last stdout
+	if jq -e "$2" <<< "$OUT" >/dev/null 2>&1; then ok "$1"; else not_ok "$1 (stdout: ${OUT:0:300})"; fi
+}
+as_nobody() { # run a command as an unprivileged user when we are root
+	if is_root && command -v setpriv >/dev/null; then
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
+	else
+		"$@"
+	fi
+}
+
+run "$VMR" test --list; expect_rc "test --list exits 0" 0
+for w in null; do
+	expect_out "test --list names $w" "^  $w "
+done
+run "$VMR" test --list --json; expect_rc "test --list --json exits 0" 0
+expect_json "test --list --json is JSON" 'length > 0'
+run "$VMR" test null --help; expect_rc "test null --help exits 0" 0
+expect_out "help shows the workload's options" '--spin TIME'
+expect_out "help shows the sandbox options" '--mem SIZE'
+expect_out "help shows the output options" '--json'
+if grep -q -- '--fail' <<< "$OUT"; then not_ok "hidden options stay out of help"; else ok "hidden options stay out of help"; fi
+
+# Bad input: one line on stderr, exit 2.
+run "$VMR" test nope;                 expect_rc "unknown workload exits 2" 2
+expect_err "unknown workload is named" "unknown workload 'nope'"; check "unknown workload error is one line" one_line_err
+run "$VMR" test;                      expect_rc "no workload exits 2" 2; check "no workload error is one line" one_line_err
+run "$VMR" test null --spin 5x;       expect_rc "bad time exits 2" 2; expect_err "bad time is named" "^vmregress: --spin: '5x'"
+check "bad time error is one line" one_line_err
+run "$VMR" test null --frob;          expect_rc "unknown option exits 2" 2; check "unknown option error is one line" one_line_err
+run "$VMR" test null --spin;          expect_rc "missing value exits 2" 2; check "missing value error is one line" one_line_err
+run "$VMR" test null extra;           expect_rc "extra argument exits 2" 2; check "extra argument error is one line" one_line_err
+run "$VMR" test null --spin 2m;       expect_rc "out-of-range value exits 2" 2; expect_err "range is explained" "out of range"
+
+# The runner, as an unprivileged user: no sandbox, the harness alone.
+run as_nobody "$VMR" test null --spin 20ms --json; expect_rc "null runs without root" 0
+expect_json "null result is JSON with outcome pass" '.outcome == "pass"'
+expect_json "null records its own time" '.metrics[] | select(.name == "time") | .value >= 20000000'
+expect_json "runner adds rusage: user-time" '.metrics[] | select(.name == "user-time") | .value > 0'
+for m in sys-time elapsed cpu-percent major-faults minor-faults voluntary-switches involuntary-switches max-rss vmstat-pgfault vmstat-pswpin; do
+	expect_json "runner adds $m" "[.metrics[] | select(.name == \"$m\")] | length == 1"
+done
+expect_json "options are echoed" '.options.spin == 20000000'
+run as_nobody "$VMR" test null;             expect_rc "null text report exits 0" 0; expect_out "text report names the outcome" '^null: pass'
+run as_nobody "$VMR" test null --fail;      expect_rc "a failed check exits 1" 1; expect_err "the failure is explained" 'test null: fail: asked to fail'
+check "failure message is one line" one_line_err
+run as_nobody "$VMR" test null --error;     expect_rc "a set-up error exits 1" 1; expect_err "the set-up error is explained" 'error: asked to fail set-up'
+run as_nobody "$VMR" test null --crash --json; expect_rc "a crash exits 1" 1
+expect_err "a crash names the signal" 'killed by signal SIGSEGV'
+run as_nobody "$VMR" test null --spin 30s --timeout 300ms --json; expect_rc "the watchdog stops a hung workload" 1
+expect_err "a timeout is explained" 'timed out after 300ms'
+expect_json "a timeout is an error outcome" '.outcome == "error"'

@@ -1,0 +1,185 @@
+/* The store keeps what it is given: results built by hand go in and come
+ * back whole (metrics, histograms, series), runs resolve by id, name and
+ * "last", delete cascades, and the schema is versioned. */
+#include <sqlite3.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "core/util.h"
+#include "store/store.h"
+#include "store/summary.h"
+#include "t.h"
+
+static void make_result(struct result *r, double t)
+{
+	result_init(r, "null");
+	result_metric(r, "time", "ns", BETTER_LOWER, COMBINE_AMEAN, t);
+	result_metric(r, "rate", "ops/s", BETTER_HIGHER, COMBINE_HMEAN, 1e9 / t);
+	struct hist *h = hist_new();
+	hist_add(h, (uint64_t)t);
+	result_hist(r, "latency", "ns", h);
+	struct series *s = result_series(r, "pswpout", "pages");
+	series_add(s, 0.0, 0);
+	series_add(s, 1.0, t);
+	json_object_set_new(r->options, "spin", json_integer(0));
+}
+
+static int64_t store_one_run(struct store *st, const char *name, int niter)
+{
+	int64_t run, c1, c2;
+	json_t *env = json_pack("{s{ss} ss}", "kernel", "release", "6.1.0-test", "host", "box");
+	json_t *opts = json_pack("{si}", "spin", 0);
+	CHECK(store_run_begin(st, name, "quick", "[global]\n[a]\nworkload=null\n", env, NULL, &run) == 0,
+	      "%s: run begins", name);
+	CHECK(store_case_add(st, run, "a", "null", opts, &c1) == 0, "%s: case a added", name);
+	CHECK(store_case_add(st, run, "b", "null", opts, &c2) == 0, "%s: case b added", name);
+	for (int i = 0; i < niter; i++) {
+		struct result r;
+		make_result(&r, 100 + i);
+		CHECK(store_result_add(st, c1, i, &r) == 0, "%s: iteration %d stored", name, i);
+		result_free(&r);
+	}
+	struct result bad;
+	result_init(&bad, "null");
+	result_set_outcome(&bad, OUTCOME_SKIP, "not here");
+	CHECK(store_result_add(st, c2, 0, &bad) == 0, "%s: a skipped iteration is stored", name);
+	result_free(&bad);
+	json_decref(env);
+	json_decref(opts);
+	return run;
+}
+
+static void test_round_trip(struct store *st, int64_t run)
+{
+	struct run *r = NULL;
+	CHECK(store_load_run(st, run, &r) == 0, "run loads");
+	if (!r)
+		return;
+	CHECK_STR(r->info.status, "incomplete", "an unfinished run is incomplete");
+	CHECK_STR(r->info.kernel, "6.1.0-test", "kernel taken from the environment");
+	CHECK_STR(r->info.host, "box", "host taken from the environment");
+	CHECK(r->info.uuid && strlen(r->info.uuid) == 36 && r->info.uuid[14] == '4', "a version 4 UUID");
+	CHECK_STR(r->suite_text, "[global]\n[a]\nworkload=null\n", "suite text kept");
+	CHECK(r->ncases == 2 && !strcmp(r->cases[0].name, "a") && !strcmp(r->cases[1].name, "b"), "cases in order");
+	CHECK_EQ_U(r->cases[0].niter, 3, "three iterations of a");
+	CHECK(json_integer_value(json_object_get(r->cases[0].options, "spin")) == 0, "case options kept");
+	const struct result *it = &r->cases[0].iters[2];
+	CHECK(result_find_metric(it, "time") && result_find_metric(it, "time")->value == 102, "metric value kept");
+	CHECK(result_find_metric(it, "rate")->better == BETTER_HIGHER, "metric direction kept");
+	CHECK(it->nhists == 1 && it->hists[0].h->count == 1 && it->hists[0].h->max == 102, "histogram kept");
+	CHECK(it->nseries == 1 && it->series[0].n == 2 && it->series[0].v[1] == 102, "series kept");
+	CHECK(r->cases[1].niter == 1 && r->cases[1].iters[0].outcome == OUTCOME_SKIP &&
+	      !strcmp(r->cases[1].iters[0].reason, "not here"), "outcome and reason kept");
+
+	struct case_summary *s = summary_build(r);
+	CHECK(s[0].nmetrics == 2 && s[0].m[0].n == 3, "summary counts iterations");
+	CHECK_NEAR(s[0].m[0].mean, 101, 1e-9, "summary mean");
+	CHECK_NEAR(s[0].m[0].stddev, 1, 1e-9, "summary sample stddev");
+	CHECK(s[0].m[0].min == 100 && s[0].m[0].max == 102, "summary min and max");
+	CHECK(s[1].outcomes[OUTCOME_SKIP] == 1, "summary counts outcomes");
+	summary_free(s, r->ncases);
+
+	json_t *rows = summary_rows_json(r);
+	CHECK_EQ_U(json_array_size(rows), 6, "tidy rows: 3 iterations x 2 metrics");
+	json_t *last = json_array_get(rows, 5);
+	CHECK(json_integer_value(json_object_get(last, "iteration")) == 3 &&
+	      !strcmp(json_string_value(json_object_get(last, "metric")), "rate"), "rows numbered from 1");
+	json_decref(rows);
+	run_free(r);
+}
+
+static void test_resolve(struct store *st, int64_t first, int64_t second)
+{
+	int64_t id = 0;
+	char buf[32];
+	CHECK(store_resolve(st, "last", &id) == 0 && id == second, "last is the newest run");
+	snprintf(buf, sizeof(buf), "%lld", (long long)first);
+	CHECK(store_resolve(st, buf, &id) == 0 && id == first, "an id resolves");
+	CHECK(store_resolve(st, "one", &id) == 0 && id == first, "a unique name resolves");
+	fprintf(stderr, "(expected errors follow)\n");
+	CHECK(store_resolve(st, "nope", &id) < 0, "an unknown name does not resolve");
+	CHECK(store_resolve(st, "99999", &id) < 0, "an unknown id does not resolve");
+	struct run_info *runs;
+	size_t n;
+	CHECK(store_list(st, &runs, &n) == 0 && n == 2 && runs[0].id == second && runs[1].id == first,
+	      "list is newest first");
+	CHECK(n == 2 && runs[1].niterations == 4 && runs[1].ncases == 2, "list counts cases and iterations");
+	run_info_free_array(runs, n);
+}
+
+static int sql_int(const char *path, const char *sql)
+{
+	sqlite3 *db;
+	sqlite3_stmt *s;
+	int v = -1;
+	if (sqlite3_open(path, &db) != SQLITE_OK)
+		return -1;
+	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) == SQLITE_OK && sqlite3_step(s) == SQLITE_ROW)
+		v = sqlite3_column_int(s, 0);
+	sqlite3_finalize(s);
+	sqlite3_close(db);
+	return v;
+}
+
+static void test_schema(const char *path)
+{
+	CHECK(sql_int(path, "PRAGMA user_version") == STORE_SCHEMA_VERSION, "schema version recorded");
+	CHECK(sql_int(path, "SELECT version FROM schema_version") == STORE_SCHEMA_VERSION, "schema_version table");
+	sqlite3 *db;
+	sqlite3_open(path, &db);
+	sqlite3_exec(db, "PRAGMA user_version = 999", NULL, NULL, NULL);
+	sqlite3_close(db);
+	struct store *st = NULL;
+	fprintf(stderr, "(expected error follows)\n");
+	CHECK(store_open(&st, path, false) < 0, "a newer schema is refused");
+	sqlite3_open(path, &db);
+	sqlite3_exec(db, "PRAGMA user_version = 1", NULL, NULL, NULL);
+	sqlite3_close(db);
+}
+
+int main(void)
+{
+	char dir[] = "/tmp/vmr-test-store-XXXXXX";
+	if (!mkdtemp(dir)) {
+		CHECK(0, "temporary directory");
+		T_DONE();
+	}
+	char *path = xasprintf("%s/sub/dir/results.db", dir);
+	struct store *st = NULL;
+	CHECK(store_open(&st, path, false) < 0, "a missing file is not created without create");
+	CHECK(store_open(&st, path, true) == 0, "store created with its directories");
+	if (!st)
+		T_DONE();
+	int64_t first = store_one_run(st, "one", 3);
+	int64_t second = store_one_run(st, "two", 1);
+	CHECK(sql_int(path, "SELECT COUNT(*) FROM metrics") == 8, "one metric row per metric and iteration");
+	struct result dup;
+	make_result(&dup, 1);
+	fprintf(stderr, "(expected error follows)\n");
+	CHECK(store_result_add(st, 1, 0, &dup) < 0, "an iteration cannot be stored twice");
+	result_free(&dup);
+	CHECK(store_run_end(st, second, "complete") == 0, "run ends");
+	test_round_trip(st, first);
+	test_resolve(st, first, second);
+	store_close(st);
+
+	CHECK(store_open(&st, path, false) == 0, "store reopens");
+	struct run *r = NULL;
+	CHECK(store_load_run(st, second, &r) == 0 && !strcmp(r->info.status, "complete") && r->info.ended > 0,
+	      "complete status and end time kept");
+	run_free(r);
+	CHECK(store_delete_run(st, first) == 0, "run deleted");
+	int64_t id;
+	fprintf(stderr, "(expected error follows)\n");
+	CHECK(store_resolve(st, "one", &id) < 0, "a deleted run is gone");
+	store_close(st);
+	CHECK(sql_int(path, "SELECT COUNT(*) FROM iterations") == 2, "delete cascades to iterations");
+	CHECK(sql_int(path, "SELECT COUNT(*) FROM metrics") == 2, "delete cascades to metric rows");
+	test_schema(path);
+
+	char *cmd = xasprintf("rm -rf '%s'", dir);
+	CHECK(system(cmd) == 0, "clean up");
+	free(cmd);
+	free(path);
+	T_DONE();
+}
