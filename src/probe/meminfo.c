@@ -17,6 +17,14 @@ static void meminfo_skip_node(const char **p, const char *end)
 	}
 }
 
+static bool meminfo_name_ok(const char *p, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if ((unsigned char)p[i] <= 0x20 || p[i] == 0x7f)
+			return false;
+	return n > 0;
+}
+
 static int meminfo_parse_line(struct meminfo_item *it, const char *line, size_t len,
 			      unsigned lineno, char *err)
 {
@@ -24,7 +32,7 @@ static int meminfo_parse_line(struct meminfo_item *it, const char *line, size_t 
 	meminfo_skip_node(&p, end);
 	const char *colon = memchr(p, ':', (size_t)(end - p));
 	size_t n = colon ? (size_t)(colon - p) : 0;
-	if (!colon || n == 0 || n >= sizeof(it->name) || memchr(p, ' ', n)) {
+	if (!colon || n >= sizeof(it->name) || !meminfo_name_ok(p, n)) {
 		probe_err(err, lineno, "expected 'Name: value [kB]'");
 		return -1;
 	}

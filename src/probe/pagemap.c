@@ -47,6 +47,10 @@ static int maps_parse_line(struct maps_vma *v, const char *p, const char *end,
 		return -1;
 	}
 	probe_skip_space(&p, end);
+	if (memchr(p, '\0', (size_t)(end - p))) {
+		probe_err(err, lineno, "path holds a NUL byte");
+		return -1;
+	}
 	v->path = xmalloc((size_t)(end - p) + 1);
 	memcpy(v->path, p, (size_t)(end - p));
 	v->path[end - p] = '\0';
@@ -287,10 +291,10 @@ int pagemap_scan(struct pagemap *pm, uint64_t start, uint64_t end,
 			return -1;
 		}
 		pagemap_count(pm->entries, n, pm->layout, c, state ? state + i : NULL);
-		if (pm->kpf_fd >= 0 && c->pfn_known)
+		if (pm->kpf_fd >= 0)
 			pagemap_count_thp(pm, n, c);
 	}
-	c->thp_known = pm->kpf_fd >= 0 && c->pfn_known;
+	c->thp_known = pm->kpf_fd >= 0;
 	return 0;
 }
 

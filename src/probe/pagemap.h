@@ -86,7 +86,7 @@ struct pagemap_counts {
 	uint64_t thp;           /* present and backed by a THP (kpageflags) */
 	bool flags_known;       /* file/exclusive/soft_dirty decoded (layout) */
 	bool pfn_known;         /* PFNs were visible (root) */
-	bool thp_known;         /* kpageflags was read */
+	bool thp_known;         /* kpageflags could be read (root) */
 };
 
 /* Add n entries to c; when state != NULL write one PAGE_STATE_* char per
@@ -117,8 +117,8 @@ struct pagemap {
 };
 
 /* Open pid's pagemap (pid 0: this process, via /proc/self).  With
- * want_thp, also opens /proc/kpageflags when permitted (root); without it
- * THP counts are simply not known.  0, or -1 with err and errno. */
+ * want_thp, also opens /proc/kpageflags when permitted (root, which also
+ * sees PFNs); without it THP counts are simply not known.  0, or -1 with err and errno. */
 int pagemap_open(struct pagemap *pm, pid_t pid, bool want_thp, char *err);
 void pagemap_close(struct pagemap *pm);
 

@@ -114,8 +114,11 @@ int probe_word(const char **p, const char *end, char *out, size_t outlen)
 	const char *s = *p;
 	probe_skip_space(&s, end);
 	const char *w = s;
-	while (s < end && !probe_is_space(*s) && *s != '\n')
-		s++;
+	while (s < end && !probe_is_space(*s) && *s != '\n') {
+		unsigned char c = (unsigned char)*s++;
+		if (c < 0x20 || c == 0x7f)
+			return -1;      /* NUL and control bytes: not text */
+	}
 	size_t n = (size_t)(s - w);
 	if (n == 0 || n >= outlen)
 		return -1;

@@ -37,7 +37,7 @@ int probe_double(const char **p, const char *end, double *out);
 /* A hexadecimal number without 0x; -1 when absent or overflowing. */
 int probe_hex(const char **p, const char *end, uint64_t *out);
 /* Copy the next whitespace-delimited word into out (NUL-terminated).
- * -1 when absent or longer than outlen - 1. */
+ * -1 when absent, longer than outlen - 1, or holding a control byte. */
 int probe_word(const char **p, const char *end, char *out, size_t outlen);
 /* True when [p, end) starts with the literal s; advances *p past it. */
 bool probe_lit(const char **p, const char *end, const char *s);

@@ -30,7 +30,7 @@ static int vmstat_parse_line(struct vmstat_item *it, const char *line, size_t le
 {
 	const char *p = line, *end = line + len;
 	if (probe_word(&p, end, it->name, sizeof(it->name)) < 0) {
-		probe_err(err, lineno, len ? "name missing or longer than %d characters" : "empty line",
+		probe_err(err, lineno, len ? "name missing, not text or longer than %d characters" : "empty line",
 			  VMSTAT_NAME_MAX - 1);
 		return -1;
 	}
