@@ -13,7 +13,10 @@
 
 #include "cmd/cmd.h"
 #include "core/util.h"
+#include "store/store.h"
+#include "core/suite.h"
 #include "vm/guest.h"
+#include "vm/import.h"
 #include "vm/initramfs.h"
 #include "vm/kernel.h"
 #include "vm/modules.h"
@@ -23,7 +26,7 @@
 struct matrix_opts {
 	struct strlist kernels, appends;
 	char *suite, *name, *cache, *log_dir, *db, *static_bin;
-	uint64_t mem, swap_size, timeout;
+	uint64_t mem, swap_size, disk_size, timeout;
 	long cpus, iterations;
 	int swap, accel;
 	bool json, keep;
@@ -44,9 +47,11 @@ const struct opt matrix_cmd_opts[] = {
 	{ "suite", OPT_STR, O(suite), "quick", 0, 0, NULL, "SUITE", "suite name or file to run in each guest", 0, 0 },
 	{ "mem", OPT_SIZE, O(mem), "512M", 64 << 20, 1ull << 40, NULL, "SIZE", "guest memory", 0, 0 },
 	{ "cpus", OPT_INT, O(cpus), "1", 1, 64, NULL, "N", "guest CPUs", 0, 0 },
-	{ "swap", OPT_ENUM, O(swap), "virtio", 0, 0, "virtio|zram|none", NULL,
-	  "guest swap: a virtio disk, zram, or none", 0, 0 },
-	{ "swap-size", OPT_SIZE, O(swap_size), "512M", 1 << 20, 1ull << 40, NULL, "SIZE", "guest swap size", 0, 0 },
+	{ "swap", OPT_ENUM, O(swap), "none", 0, 0, "virtio|zram|none", NULL,
+	  "the guest's own swap besides the sandbox's: a file on the virtio disk, zram, or none", 0, 0 },
+	{ "swap-size", OPT_SIZE, O(swap_size), "256M", 1 << 20, 1ull << 40, NULL, "SIZE", "guest swap size", 0, 0 },
+	{ "disk", OPT_SIZE, O(disk_size), "2G", 64 << 20, 1ull << 42, NULL, "SIZE",
+	  "the guest's virtio disk (sparse): the sandbox's swap files and the guest's swap", 0, 0 },
 	{ "accel", OPT_ENUM, O(accel), "auto", 0, 0, "auto|kvm|tcg", NULL,
 	  "KVM, TCG (emulation), or KVM when it works", 0, 0 },
 	{ "iterations", OPT_INT, O(iterations), "0", 0, 1000, NULL, "N", "iterations per case (0: the suite's)", 0, 0 },
@@ -115,6 +120,7 @@ struct matrix_guest {
 	char *reason;           /* why it failed, or NULL */
 	char *log_path;
 	int rc;                 /* the guest command's exit status, or -1 */
+	int64_t run_id;         /* in the host store, or 0 */
 	double elapsed_s;
 	struct proto_result frames;
 };
@@ -125,6 +131,7 @@ struct matrix_ctx {
 	char *static_bin, *busybox, *log_dir, *suite_file;
 	enum guest_accel accel;
 	char accel_why[256];
+	struct store *st;       /* the host's, NULL when not storing */
 };
 
 /* The static vmregress for guests: --static-binary, $VMR_STATIC, next to
@@ -191,28 +198,6 @@ static int matrix_mkdirs_parent(const char *path)
 	return r;
 }
 
-/* A suite file on the host goes into the initramfs; a name may be one of
- * the installed or source-tree suites. */
-static char *matrix_suite_file(const char *suite)
-{
-	struct stat st;
-	char *p;
-
-	if (stat(suite, &st) == 0 && S_ISREG(st.st_mode))
-		return xstrdup(suite);
-	if (strchr(suite, '/'))
-		return NULL;
-	p = xasprintf("%s/%s.ini", VMR_SUITE_DIR, suite);
-	if (access(p, R_OK) == 0)
-		return p;
-	free(p);
-	p = xasprintf("suites/%s.ini", suite);
-	if (access(p, R_OK) == 0)
-		return p;
-	free(p);
-	return NULL;
-}
-
 /* The vmregress arguments a guest runs. */
 static void matrix_guest_args(const struct matrix_ctx *c, const char *label, struct strlist *args)
 {
@@ -226,7 +211,8 @@ static void matrix_guest_args(const struct matrix_ctx *c, const char *label, str
 		return;
 	}
 	strlist_add(args, "run");
-	strlist_add(args, c->suite_file ? "/suite.ini" : o->suite);
+	strlist_add(args, "/suite.ini");
+	strlist_add(args, "--quiet");
 	strlist_add(args, "--db");
 	strlist_add(args, "/tmp/results.db");
 	strlist_add(args, "--name");
@@ -239,36 +225,26 @@ static void matrix_guest_args(const struct matrix_ctx *c, const char *label, str
 	}
 }
 
-static const struct vm_module_want matrix_want_virtio[] = {
-	{ "virtio_pci", true }, { "virtio_blk", false },
-};
-static const struct vm_module_want matrix_want_zram[] = {
-	{ "zram", false }, { "lz4", true }, { "lzo_rle", true },
+/* The disk, and zram for guests and for suites that ask for zram swap. */
+static const struct vm_module_want matrix_want[] = {
+	{ "virtio_pci", true }, { "virtio_blk", false }, { "ext2", true }, { "zram", true }, { "lz4", true },
+	{ "lzo_rle", true },
 };
 
 static int matrix_modules(const struct matrix_ctx *c, const struct vm_kernel *k, const char *dir,
 			  struct vm_modules *mods)
 {
-	const struct vm_module_want *want = NULL;
-	size_t n = 0;
-
 	memset(mods, 0, sizeof(*mods));
-	if (c->o->swap == GUEST_SWAP_VIRTIO)
-		want = matrix_want_virtio, n = ARRAY_SIZE(matrix_want_virtio);
-	else if (c->o->swap == GUEST_SWAP_ZRAM)
-		want = matrix_want_zram, n = ARRAY_SIZE(matrix_want_zram);
-	if (!n)
-		return 0;
 	if (!k || !k->moddir) {
 		if (k)
-			vmr_warn("kernel %s: no module tree beside it; its swap driver must be built in", k->spec);
+			vmr_warn("kernel %s: no module tree beside it; virtio-blk must be built in", k->spec);
 		return 0;
 	}
 	if (matrix_mkdirs(dir) < 0) {
 		vmr_errno("cannot create %s", dir);
 		return -1;
 	}
-	return modules_resolve(k->moddir, want, n, dir, mods);
+	return modules_resolve(k->moddir, matrix_want, ARRAY_SIZE(matrix_want), dir, mods);
 }
 
 /* Build the initramfs for one guest into path. */
@@ -341,6 +317,8 @@ static void matrix_judge(struct matrix_guest *g, const struct guest_outcome *out
 			    out->exit_status == 0 ? "qemu exited" : "qemu failed");
 	else if (!so)
 		matrix_fail(g, "the guest sent no output frame");
+	else if (so->rc == VMR_EXIT_FAIL)
+		g->reason = xstrdup("a test failed in the guest");
 	else if (so->rc != 0)
 		matrix_fail(g, "the command in the guest exited %d (see its stderr)", so->rc);
 }
@@ -357,6 +335,46 @@ static void matrix_keep_frames(const struct matrix_ctx *c, const struct matrix_g
 	}
 }
 
+static json_t *matrix_facts(const struct matrix_ctx *c, const struct matrix_guest *g)
+{
+	json_t *m = json_pack("{s:s, s:s, s:s, s:s, s:b, s:s, s:s}", "name", c->o->name, "kernel", g->k->spec,
+			      "kernel_release", g->k->version, "accel", c->accel == GUEST_ACCEL_KVM ? "kvm" : "tcg",
+			      "emulated", c->accel != GUEST_ACCEL_KVM, "append", g->append ? g->append : "",
+			      "console_log", g->log_path);
+	json_object_set_new(m, "mem_bytes", json_integer((json_int_t)c->o->mem));
+	json_object_set_new(m, "cpus", json_integer(c->o->cpus));
+	json_object_set_new(m, "reason", g->reason ? json_string(g->reason) : json_null());
+	return m;
+}
+
+/* Store the guest's run (or a failed run when nothing usable came home). */
+static int matrix_store(struct matrix_ctx *c, struct matrix_guest *g)
+{
+	const struct proto_frame *db = proto_find(&g->frames, "db");
+	char *name = xasprintf("%s-%s", c->o->name, g->label);
+	json_t *facts = matrix_facts(c, g);
+	int r;
+
+	if (db && !strcmp(g->status, "complete")) {
+		char *path = xasprintf("%s/%s.db", c->work, g->label);
+		r = vmr_write_atomic(path, db->data, db->len, 0600);
+		if (r < 0)
+			vmr_errno("cannot write %s", path);
+		else
+			r = import_guest_run(c->st, path, name, c->o->suite, c->o->name, facts, &g->run_id);
+		unlink(path);
+		free(path);
+	} else {
+		if (!strcmp(g->status, "complete"))
+			matrix_fail(g, "the guest sent no results store");
+		json_object_set_new(facts, "reason", json_string(g->reason));
+		r = import_failed_run(c->st, name, c->o->suite, c->o->name, facts, &g->run_id);
+	}
+	json_decref(facts);
+	free(name);
+	return r;
+}
+
 static int matrix_run_guest(struct matrix_ctx *c, struct matrix_guest *g)
 {
 	char *initrd = xasprintf("%s/%s.cpio", c->work, g->label), *disk = NULL;
@@ -368,12 +386,10 @@ static int matrix_run_guest(struct matrix_ctx *c, struct matrix_guest *g)
 	g->log_path = xasprintf("%s/%s.console.log", c->log_dir, g->label);
 	if (matrix_initramfs(c, g->k, g->label, initrd) < 0)
 		goto free_paths;
-	if (c->o->swap == GUEST_SWAP_VIRTIO) {
-		disk = xasprintf("%s/%s.swap", c->work, g->label);
-		if (vmr_write_atomic(disk, "", 0, 0600) < 0 || truncate(disk, (off_t)c->o->swap_size) < 0) {
-			vmr_errno("cannot create guest swap disk %s", disk);
-			goto free_paths;
-		}
+	disk = xasprintf("%s/%s.disk", c->work, g->label);
+	if (vmr_write_atomic(disk, "", 0, 0600) < 0 || truncate(disk, (off_t)c->o->disk_size) < 0) {
+		vmr_errno("cannot create guest disk %s", disk);
+		goto free_paths;
 	}
 	struct guest_config cfg = {
 		.kernel = g->k->vmlinuz, .initrd = initrd, .append = append, .disk = disk,
@@ -387,11 +403,13 @@ static int matrix_run_guest(struct matrix_ctx *c, struct matrix_guest *g)
 		goto free_paths;
 	matrix_judge(g, &out, c->o->timeout);
 	matrix_keep_frames(c, g);
+	if (c->st && matrix_store(c, g) < 0)
+		goto free_paths;
 	guest_outcome_free(&out);
 	r = 0;
 free_paths:
 	if (disk && !c->o->keep)
-		unlink(disk);
+		unlink(disk);  /* sparse, but it may hold gigabytes of swap now */
 	if (!c->o->keep)
 		unlink(initrd);
 	free(disk);
@@ -407,6 +425,7 @@ static json_t *matrix_guest_json(const struct matrix_ctx *c, const struct matrix
 			      "version", g->k->version, "append", g->append ? g->append : "", "status", g->status,
 			      "rc", g->rc, "elapsed_s", g->elapsed_s, "console_log", g->log_path);
 	json_object_set_new(j, "reason", g->reason ? json_string(g->reason) : json_null());
+	json_object_set_new(j, "run_id", g->run_id ? json_integer(g->run_id) : json_null());
 	json_t *out = so ? json_loadb((const char *)so->data, so->len, 0, NULL) : NULL;
 	if (!out && so)
 		out = json_stringn((const char *)so->data, so->len);
@@ -419,10 +438,14 @@ static void matrix_print_text(const struct matrix_ctx *c, struct matrix_guest *g
 	printf("matrix %s: %zu guest%s under %s%s\n", c->o->name, n, n == 1 ? "" : "s",
 	       c->accel == GUEST_ACCEL_KVM ? "kvm" : "tcg (emulated: compare counters, not times)",
 	       "");
-	printf("%-40s %-9s %8s  %s\n", "guest", "status", "time", "detail");
-	for (size_t i = 0; i < n; i++)
-		printf("%-40s %-9s %7.1fs  %s\n", g[i].label, g[i].status, g[i].elapsed_s,
+	printf("%-32s %-9s %6s %8s  %s\n", "guest", "status", "run", "time", "detail");
+	for (size_t i = 0; i < n; i++) {
+		char id[24] = "-";
+		if (g[i].run_id)
+			snprintf(id, sizeof(id), "%lld", (long long)g[i].run_id);
+		printf("%-32s %-9s %6s %7.1fs  %s\n", g[i].label, g[i].status, id, g[i].elapsed_s,
 		       g[i].reason ? g[i].reason : g[i].append ? g[i].append : "");
+	}
 	printf("console logs and guest output: %s\n", c->log_dir);
 }
 
@@ -431,7 +454,7 @@ static int matrix_report(struct matrix_ctx *c, struct matrix_guest *g, size_t n)
 	int failed = 0;
 
 	for (size_t i = 0; i < n; i++)
-		failed += strcmp(g[i].status, "complete") != 0;
+		failed += strcmp(g[i].status, "complete") != 0 || g[i].rc != 0;
 	if (c->o->json) {
 		json_t *arr = json_array();
 		for (size_t i = 0; i < n; i++)
@@ -483,10 +506,8 @@ static int matrix_prepare(struct matrix_ctx *c)
 		vmr_err("matrix: no static busybox (install Debian's busybox-static or set VMR_BUSYBOX)");
 		return VMR_EXIT_CANNOT;
 	}
-	if (!o->guest_cmd && !(c->suite_file = matrix_suite_file(o->suite)) && strchr(o->suite, '/')) {
-		vmr_err("--suite: '%s' is not a readable file", o->suite);
+	if (!o->guest_cmd && !(c->suite_file = suite_find(o->suite)))
 		return VMR_EXIT_USAGE;
-	}
 	c->work = xasprintf("%s/vmregress-matrix.%d.XXXXXX", tmp && *tmp ? tmp : "/tmp", (int)getpid());
 	if (!mkdtemp(c->work)) {
 		vmr_errno("cannot create a work directory in %s", tmp && *tmp ? tmp : "/tmp");
@@ -606,6 +627,12 @@ static int matrix_run_all(struct matrix_ctx *c, struct vm_kernel *ks)
 		vmr_errno("cannot create %s", c->log_dir);
 		r = VMR_EXIT_CANNOT;
 	}
+	if (r == VMR_EXIT_OK && !c->o->guest_cmd) {
+		char *path = c->o->db ? xstrdup(c->o->db) : store_default_path();
+		if (store_open(&c->st, path, true) < 0)
+			r = VMR_EXIT_CANNOT;
+		free(path);
+	}
 	for (size_t i = 0; i < n && r == VMR_EXIT_OK; i++) {
 		g[i].k = &ks[i / na];
 		g[i].append = c->o->appends.n ? c->o->appends.v[i % na] : NULL;
@@ -615,6 +642,8 @@ static int matrix_run_all(struct matrix_ctx *c, struct vm_kernel *ks)
 	}
 	if (r == VMR_EXIT_OK)
 		r = matrix_report(c, g, n);
+	if (c->st)
+		store_close(c->st);
 	for (size_t i = 0; i < n; i++) {
 		free(g[i].label);
 		free(g[i].reason);

@@ -95,7 +95,8 @@ static const char initramfs_prologue[] =
 	"mount -t sysfs sysfs /sys\n"
 	"mount -t devtmpfs devtmpfs /dev 2>/dev/null\n"
 	"mount -t tmpfs tmpfs /tmp\n"
-	"mkdir -p /sys/fs/cgroup && mount -t cgroup2 cgroup2 /sys/fs/cgroup\n"
+	"mkdir -p /sys/fs/cgroup && mount -t cgroup2 cgroup2 /sys/fs/cgroup &&\n"
+	"\techo +memory > /sys/fs/cgroup/cgroup.subtree_control\n"
 	"echo 1 > /proc/sys/kernel/printk\n"
 	"emit() { /vmregress matrix --guest-emit \"$3\" --guest-label \"$1\" --guest-rc \"$2\"; }\n"
 	"say() { echo \"$*\" >> /tmp/init.log; }\n"
@@ -103,12 +104,21 @@ static const char initramfs_prologue[] =
 	"\tinsmod /modules/$m.ko 2>> /tmp/init.log || say \"insmod $m failed\"\n"
 	"done\n";
 
-static void initramfs_swap(FILE *f, const struct guest_plan *p)
+/* The virtio disk becomes an ext2 file system holding the sandbox's state
+ * directory, so that suites' swap files live on a real disk (a swap file
+ * on the initramfs's tmpfs cannot be swapped on). */
+static void initramfs_disk(FILE *f, const struct guest_plan *p)
 {
+	fputs("i=0; while [ ! -b /dev/vda ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done\n"
+	      "mkdir -p /mnt/disk\n"
+	      "if mke2fs -q /dev/vda > /dev/null 2>> /tmp/init.log && mount -t ext2 /dev/vda /mnt/disk; then\n"
+	      "\tmkdir -p /mnt/disk/state && export VMREGRESS_STATE_DIR=/mnt/disk/state\n"
+	      "else say 'no disk for the sandbox state'; fi\n", f);
 	if (p->swap == GUEST_SWAP_VIRTIO) {
-		fputs("i=0; while [ ! -b /dev/vda ] && [ $i -lt 50 ]; do sleep 0.1; i=$((i+1)); done\n"
-		      "mkswap /dev/vda >> /tmp/init.log 2>&1 && swapon /dev/vda 2>> /tmp/init.log || say 'no virtio swap'\n",
-		      f);
+		fprintf(f, "dd if=/dev/zero of=/mnt/disk/guest.swap bs=1M count=%llu 2>/dev/null && "
+			   "chmod 600 /mnt/disk/guest.swap && mkswap /mnt/disk/guest.swap >> /tmp/init.log 2>&1 && "
+			   "swapon /mnt/disk/guest.swap 2>> /tmp/init.log || say 'no disk swap'\n",
+			(unsigned long long)(p->swap_bytes >> 20));
 	} else if (p->swap == GUEST_SWAP_ZRAM) {
 		fprintf(f, "[ -e /sys/block/zram0 ] || cat /sys/class/zram-control/hot_add > /dev/null 2>&1\n"
 			   "echo lz4 > /sys/block/zram0/comp_algorithm 2>/dev/null\n"
@@ -142,7 +152,7 @@ char *initramfs_init_script(const struct guest_plan *p)
 		return buf;
 	}
 	fputs(initramfs_prologue, f);
-	initramfs_swap(f, p);
+	initramfs_disk(f, p);
 	if (p->fault)
 		initramfs_fault(f, p->fault);
 	fputs("cd /tmp\n/vmregress", f);

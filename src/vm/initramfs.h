@@ -31,14 +31,16 @@ enum guest_swap { GUEST_SWAP_VIRTIO, GUEST_SWAP_ZRAM, GUEST_SWAP_NONE };
 struct guest_plan {
 	const char *const *cmd;  /* vmregress arguments, NULL-terminated; NULL:
 				    only say VMR-DONE and power off (a probe) */
-	enum guest_swap swap;
-	uint64_t swap_bytes;     /* zram disk size */
+	enum guest_swap swap;    /* the guest's own swap, besides the sandbox's */
+	uint64_t swap_bytes;     /* its size */
 	const char *fault;       /* test-only: "panic", "hang", "garbage" or NULL */
 	const char *db;          /* a store file the guest sends home as frame "db", or NULL */
 };
 
 /* The init script for a plan (malloc'd).  It mounts /proc, /sys, devtmpfs,
- * cgroup2 and a tmpfs, loads /modules in /modules/order, sets up swap, runs
+ * cgroup2 and a tmpfs, loads /modules in /modules/order, makes the virtio
+ * disk /dev/vda an ext2 file system for the sandbox's state directory (its
+ * swap files), sets up the guest's own swap if asked, runs
  * /vmregress with the plan's arguments, sends its stdout, stderr, the store
  * file and dmesg home as frames, and powers off. */
 char *initramfs_init_script(const struct guest_plan *plan);
