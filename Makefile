@@ -26,6 +26,7 @@ UNITBIN  := $(UNIT:tests/unit/%.c=build/unit/%)
 UNITASAN := $(UNIT:tests/unit/%.c=build/unit-asan/%)
 FUZZ     := $(sort $(wildcard fuzz/fuzz_*.c))
 FUZZBIN  := $(FUZZ:fuzz/%.c=build/fuzz/%)
+HELPERS  := $(patsubst tests/helpers/%.c,build/helpers/%,$(wildcard tests/helpers/*.c))
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
 .PHONY: all deps run check check-fast unit cli asan fuzz-smoke bench install clean man
@@ -61,6 +62,17 @@ build/unit-asan/%: tests/unit/%.c $(ASANLIB) tests/unit/t.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SANFLAGS) -Itests/unit -o $@ $< $(ASANLIB) $(LDLIBS)
 
+# Small programs the command-line tests run (a process with a known
+# memory layout, for example).
+build/helpers/%: tests/helpers/%.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $<
+
+# Benchmarks of vmregress's own code link the library like the unit tests.
+build/bench/%: bench/%.c $(LIBOBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -o $@ $< $(LIBOBJ) $(LDLIBS)
+
 # Fuzz targets link the library objects built by clang with libFuzzer.
 build/fuzz/%: fuzz/%.c $(LIBSRC)
 	@mkdir -p $(dir $@)
@@ -77,10 +89,10 @@ run: deps
 # The README's test command: unit tests, command-line tests against the real
 # binary, then both again under ASan+UBSan, and a short run of every fuzz target.
 check: deps
-	@$(MAKE) --no-print-directory vmregress build/vmregress-static build/vmregress-asan $(UNITBIN) $(UNITASAN) $(FUZZBIN)
+	@$(MAKE) --no-print-directory vmregress build/vmregress-static build/vmregress-asan $(UNITBIN) $(UNITASAN) $(FUZZBIN) $(HELPERS)
 	@tests/run-all
 
-check-fast: vmregress build/vmregress-static $(UNITBIN)
+check-fast: vmregress build/vmregress-static $(UNITBIN) $(HELPERS)
 	@VMR_NO_ASAN=1 VMR_NO_FUZZ=1 tests/run-all
 
 bench: vmregress

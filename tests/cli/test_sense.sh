@@ -1,0 +1,196 @@
+# vmregress sense against the real kernel: pagemap of a process with a known
+# layout, zones against /proc/zoneinfo, BTF sizes, the fingerprint, vmstat,
+# errors, and what an unprivileged user sees.
+. "$(dirname "$0")/lib.sh"
+
+HELPER=build/helpers/touch_pages
+NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
+pids=()
+cleanup() {
+	exec 7>&- 8>&- 2>/dev/null
+	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
+	wait 2>/dev/null
+	rm -rf "$T_TMP"
+}
+trap cleanup EXIT
+
+# start_helper FD PAGES STRIDE [prefix...]: sets HPID and HADDR; the helper
+# lives until file descriptor FD closes.
+start_helper() {
+	local fd=$1 pages=$2 stride=$3; shift 3
+	local fifo=$T_TMP/fifo$fd out=$T_TMP/helper$fd
+	mkfifo "$fifo"
+	"$@" "$HELPER" "$pages" "$stride" < "$fifo" > "$out" &
+	HPID=$!
+	pids+=("$HPID")
+	eval "exec $fd>\"$fifo\""
+	for _ in $(seq 100); do [ -s "$out" ] && break; sleep 0.05; done
+	HADDR=$(cat "$out")
+}
+
+json_ok() { jq -e . >/dev/null 2>&1 <<< "$OUT"; }
+
+if [ ! -x "$HELPER" ]; then not_ok "helper $HELPER is built (make $HELPER)"; exit 1; fi
+if ! command -v jq >/dev/null; then skip "sense JSON checks" "jq is not installed"; exit 0; fi
+
+# --- pagemap: 4096 pages, every other one touched -> exactly 2048 present
+start_helper 7 4096 2
+run "$VMR" sense pagemap "$HPID" --json --vma "$HADDR"
+expect_rc "pagemap --json --vma exits 0" 0
+check "pagemap --json is one JSON document" json_ok
+vma=$(jq -c '.vmas[0]' <<< "$OUT")
+[ "$(jq .pages <<< "$vma")" = 4096 ] && ok "the helper's VMA has 4096 pages" || not_ok "4096 pages (got $vma)"
+[ "$(jq .present <<< "$vma")" = 2048 ] && ok "exactly 2048 pages present" || not_ok "2048 present (got $vma)"
+[ "$(jq .swapped <<< "$vma")" = 0 ] && ok "none swapped" || not_ok "none swapped (got $vma)"
+[ "$(jq .exclusive <<< "$vma")" = 2048 ] && ok "the 2048 anon pages are exclusive" || not_ok "2048 exclusive (got $vma)"
+[ "$(jq -r .start <<< "$vma")" = "$HADDR" ] && ok "the VMA starts at the helper's address" || not_ok "start (got $vma, want $HADDR)"
+[ "$(jq .pid <<< "$OUT")" = "$HPID" ] && ok "pid is reported" || not_ok "pid"
+if is_root; then
+	[ "$(jq .thp <<< "$vma")" = 0 ] && ok "as root THP is known (0 with MADV_NOHUGEPAGE)" || not_ok "thp (got $vma)"
+fi
+
+run "$VMR" sense pagemap "$HPID" --json
+expect_rc "pagemap of every VMA exits 0" 0
+[ "$(jq '[.vmas[] | select(.path == "[stack]")] | length' <<< "$OUT")" = 1 ] && ok "the stack is listed" || not_ok "stack listed"
+[ "$(jq "[.vmas[] | select(.start == \"$HADDR\")][0].present" <<< "$OUT")" = 2048 ] && ok "2048 present in the full listing" || not_ok "full listing"
+
+# --map: every other page present -> bits 0 and 2 of each group: 0x60|5 = 'e'
+run "$VMR" sense pagemap "$HPID" --json --map --vma "$HADDR"
+[ "$(jq -r '.vmas[0].map' <<< "$OUT")" = "$(printf 'e%.0s' $(seq 1024))" ] && ok "encoded map is 1024 x 'e'" || not_ok "encoded map (got $(jq -r '.vmas[0].map' <<< "$OUT" | head -c 80))"
+[ "$(jq -r '.vmas[0].page_map' <<< "$OUT")" = "$(printf '#.%.0s' $(seq 2048))" ] && ok "plain map alternates '#' and '.'" || not_ok "plain map"
+run "$VMR" sense pagemap "$HPID" --map --vma "$HADDR"
+expect_rc "pagemap --map text exits 0" 0
+expect_out "text map shows the encoded line" "^    ${HADDR#0x} e{64}$|^    0*${HADDR#0x} e{64}$"
+expect_out "text map shows the plain line" "^    0*${HADDR#0x} (#\.){32}$"
+expect_out "text table lists the VMA with 2048 present" "^0*${HADDR#0x} +[0-9a-f]+ rw-p +4096 +2048 +0 "
+
+run "$VMR" sense pagemap "$HPID" --vma 0x10
+expect_rc "--vma outside every VMA exits 2" 2
+expect_err "--vma error names the address" "--vma 0x10: no VMA"
+run "$VMR" sense pagemap "$HPID" --vma zz
+expect_rc "--vma that is not hex exits 2" 2
+
+# --- missing and bad process ids
+nopid=$(( $(cat /proc/sys/kernel/pid_max) + 1 ))
+run "$VMR" sense pagemap "$nopid"
+expect_rc "a missing pid exits 2" 2
+expect_err "a missing pid is named" "no process $nopid\$"
+check "the missing-pid error is one line" one_line_err
+run "$VMR" sense pagemap 12abc
+expect_rc "a pid that is not a number exits 2" 2
+expect_err "the bad pid is named" "'12abc' is not a process id"
+run "$VMR" sense pagemap
+expect_rc "pagemap without a pid exits 2" 2
+
+# --- zones: watermarks equal /proc/zoneinfo's
+run "$VMR" sense zones --json
+expect_rc "zones --json exits 0" 0
+check "zones --json is one JSON document" json_ok
+want=$(awk '/^Node/ {sub(",", "", $2); n = $2; z = $4} $1 == "min" || $1 == "low" || $1 == "high" {printf "%s %s %s %s\n", n, z, $1, $2}' /proc/zoneinfo)
+got=$(jq -r '.nodes[] | .node as $n | .zones[] | "\($n) \(.name) min \(.min)\n\($n) \(.name) low \(.low)\n\($n) \(.name) high \(.high)"' <<< "$OUT")
+[ "$want" = "$got" ] && ok "zone watermarks equal /proc/zoneinfo" || not_ok "zone watermarks (want: $(head -3 <<< "$want"|tr '\n' ' '), got: $(head -3 <<< "$got"|tr '\n' ' '))"
+want=$(awk '$1 == "spanned" {print $2}' /proc/zoneinfo | tr '\n' ' ')
+got=$(jq -r '[.nodes[].zones[].spanned] | map(tostring) | join(" ")' <<< "$OUT")
+[ "$want" = "$got " ] && ok "spanned equals /proc/zoneinfo" || not_ok "spanned ($want / $got)"
+[ "$(jq .page_size <<< "$OUT")" = "$(getconf PAGESIZE)" ] && ok "page_size at the top" || not_ok "page_size"
+run "$VMR" sense zones
+expect_out "zones text has the seed's node heading" "^Node 0$"
+expect_out "zones text lays zones side by side" "^ZONE_[A-Z0-9]+ +ZONE_"
+expect_out "zones text has watermark rows" "^zone->pages_min += [0-9]+ +zone->pages_min"
+
+# --- structsizes
+if [ -r /sys/kernel/btf/vmlinux ]; then
+	run "$VMR" sense structsizes --json
+	expect_rc "structsizes --json exits 0" 0
+	for s in page folio vm_area_struct mm_struct zone pglist_data address_space anon_vma lruvec mem_cgroup swap_info_struct vm_fault task_struct; do
+		v=$(jq ".structs.\"$s\"" <<< "$OUT")
+		[[ "$v" =~ ^[0-9]+$ && "$v" -gt 0 ]] && ok "structsizes has $s" || not_ok "structsizes has $s (got $v)"
+	done
+	if [ "$(uname -m)" = x86_64 ]; then
+		[ "$(jq .structs.page <<< "$OUT")" = 64 ] && ok "struct page is 64 bytes on x86_64" || not_ok "struct page size"
+	fi
+	run "$VMR" sense structsizes --struct kmem_cache --struct list_head --json
+	[ "$(jq '.structs | keys | length' <<< "$OUT")" = 2 ] && ok "--struct lists only what was asked" || not_ok "--struct"
+	[ "$(jq .structs.list_head <<< "$OUT")" = 16 ] && ok "list_head is 16 bytes" || not_ok "list_head"
+	run "$VMR" sense structsizes --struct no_such_thing
+	expect_rc "an unknown struct exits 2" 2
+	expect_err "an unknown struct is named" "no struct no_such_thing in BTF"
+else
+	skip "structsizes" "no /sys/kernel/btf/vmlinux"
+	run "$VMR" sense structsizes
+	expect_rc "structsizes without BTF exits 3" 3
+fi
+
+# --- system
+run "$VMR" sense system --json
+expect_rc "system --json exits 0" 0
+check "system --json is one JSON document" json_ok
+for k in kernel hostname page_size mem_total_bytes swap_total_bytes swaps sysctl thp zswap ksm cgroup psi cpu numa; do
+	jq -e "has(\"$k\")" <<< "$OUT" >/dev/null && ok "system has $k" || not_ok "system has $k"
+done
+[ "$(jq -r .kernel.release <<< "$OUT")" = "$(uname -r)" ] && ok "kernel release is uname -r" || not_ok "kernel release"
+[ "$(jq -r '.sysctl["vm.swappiness"]' <<< "$OUT")" = "$(cat /proc/sys/vm/swappiness)" ] && ok "vm.swappiness matches" || not_ok "vm.swappiness"
+[ "$(jq -r .cpu.count <<< "$OUT")" = "$(nproc)" ] && ok "cpu count is nproc" || not_ok "cpu count"
+mt=$(( $(awk '/^MemTotal:/ {print $2}' /proc/meminfo) * 1024 ))
+[ "$(jq .mem_total_bytes <<< "$OUT")" = "$mt" ] && ok "MemTotal in bytes" || not_ok "MemTotal"
+run "$VMR" sense system
+expect_out "system text shows the release" "^kernel.release +$(uname -r)"
+
+# --- vmstat
+run "$VMR" sense vmstat --interval 50ms --count 3 --fields pgfault,nr_free_pages --json
+expect_rc "vmstat --json exits 0" 0
+[ "$(jq length <<< "$OUT")" = 3 ] && ok "vmstat --count 3 gives 3 samples" || not_ok "3 samples"
+[ "$(jq '.[0].values | keys | join(",")' <<< "$OUT")" = '"nr_free_pages,pgfault"' ] && ok "--fields picks the counters" || not_ok "fields"
+jq -e '.[2].t_s > .[0].t_s' <<< "$OUT" >/dev/null && ok "sample times increase" || not_ok "times"
+run "$VMR" sense vmstat --interval 50ms --count 2
+expect_out "vmstat text has a header" "^ +time_s +nr_free_pages +pswpin"
+[ "$(wc -l <<< "$OUT")" = 3 ] && ok "vmstat text: a header and 2 rows" || not_ok "vmstat rows"
+run "$VMR" sense vmstat --fields pgfault,bogus --count 1
+expect_rc "an unknown counter exits 2" 2
+expect_err "an unknown counter is named" "no counter 'bogus'"
+run "$VMR" sense vmstat --interval -1s
+expect_rc "a negative interval exits 2" 2
+
+# --- kvirtual
+run "$VMR" sense kvirtual --json --top 3
+expect_rc "kvirtual --json exits 0" 0
+jq -e '.total_bytes > 0' <<< "$OUT" >/dev/null && ok "kvirtual total" || not_ok "kvirtual total"
+if is_root && [ -r /proc/vmallocinfo ]; then
+	jq -e '.vmallocinfo.areas > 0 and (.vmallocinfo.top_callers | length) <= 3' <<< "$OUT" >/dev/null &&
+		ok "as root kvirtual counts areas and lists top callers" || not_ok "vmallocinfo"
+fi
+
+# --- usage
+run "$VMR" sense
+expect_rc "sense without a view exits 2" 2
+run "$VMR" sense frobs
+expect_rc "an unknown view exits 2" 2
+expect_err "an unknown view is named" "unknown view 'frobs'"
+run "$VMR" sense zones extra
+expect_rc "extra words exit 2" 2
+run "$VMR" sense --help
+expect_out "help documents the encoded map" "0x60"
+
+# --- without root
+if is_root && "${NOBODY[@]}" true 2>/dev/null; then
+	run "${NOBODY[@]}" "$VMR" sense pagemap 1
+	expect_rc "unprivileged pagemap of pid 1 exits 3" 3
+	expect_err "unprivileged pagemap says why" "needs root"
+	check "the unprivileged error is one line" one_line_err
+	for v in zones system structsizes; do
+		run "${NOBODY[@]}" "$VMR" sense "$v" --json
+		expect_rc "unprivileged sense $v works" 0
+	done
+	run "${NOBODY[@]}" "$VMR" sense vmstat --count 1 --interval 10ms --json
+	expect_rc "unprivileged sense vmstat works" 0
+	run "${NOBODY[@]}" "$VMR" sense kvirtual --json
+	expect_rc "unprivileged kvirtual shows the totals" 0
+	expect_err "unprivileged kvirtual says vmallocinfo needs root" "vmallocinfo: .*needs root"
+	start_helper 8 64 1 "${NOBODY[@]}"
+	run "${NOBODY[@]}" "$VMR" sense pagemap "$HPID" --json --vma "$HADDR"
+	expect_rc "unprivileged pagemap of one's own process works" 0
+	[ "$(jq .vmas[0].present <<< "$OUT")" = 64 ] && ok "unprivileged: 64 present" || not_ok "unprivileged present ($OUT)"
+	[ "$(jq .vmas[0].thp <<< "$OUT")" = null ] && ok "unprivileged: THP unknown, not 0" || not_ok "unprivileged thp"
+else
+	skip "unprivileged checks" "not root or no setpriv"
+fi
