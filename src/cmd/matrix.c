@@ -277,7 +277,7 @@ static char *matrix_label(const struct vm_kernel *k, size_t ai, size_t nappend)
 {
 	char *l = nappend > 1 ? xasprintf("%s.%zu", k->version, ai + 1) : xstrdup(k->version);
 	for (char *p = l; *p; p++)
-		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-' || *p == '_' || *p == '.'))
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || strchr("-_.+", *p)))
 			*p = '_';
 	return l;
 }
