@@ -1,11 +1,86 @@
-/* Placeholder until the 'report' command lands. */
+/* vmregress report RUN [RUN...] -o DIR: the HTML report with graphs. */
+#include <stdlib.h>
+
 #include "cmd/cmd.h"
 #include "core/util.h"
+#include "report/html.h"
+#include "report/plot.h"
+#include "report/runsrc.h"
 
-const struct opt report_cmd_opts[] = { OPT_END };
+struct report_cmd {
+	char *db, *out, *title;
+	double alpha;
+	bool no_graphs, json;
+};
+
+const struct opt report_cmd_opts[] = {
+	{ .name = "output", .type = OPT_STR, .off = offsetof(struct report_cmd, out), .metavar = "DIR",
+	  .help = "directory to write index.html into (created if missing)", .short_name = 'o' },
+	{ .name = "alpha", .type = OPT_DOUBLE, .off = offsetof(struct report_cmd, alpha), .def = "0.05",
+	  .min = 1e-12, .max = 0.5, .metavar = "P", .help = "significance level of Welch's t-test" },
+	{ .name = "title", .type = OPT_STR, .off = offsetof(struct report_cmd, title), .metavar = "TEXT",
+	  .help = "the page's title" },
+	{ .name = "no-graphs", .type = OPT_FLAG, .off = offsetof(struct report_cmd, no_graphs),
+	  .help = "tables only: no gnuplot needed" },
+	{ .name = "json", .type = OPT_FLAG, .off = offsetof(struct report_cmd, json), .flags = OPTF_NO_ECHO,
+	  .help = "print what was written as JSON" },
+	{ .name = "db", .type = OPT_STR, .off = offsetof(struct report_cmd, db), .metavar = "PATH",
+	  .help = "results store (default $XDG_DATA_HOME/vmregress/results.db)" },
+	OPT_END,
+};
+
+static int report_run(struct report_cmd *o, char **specs, size_t n)
+{
+	if (!o->no_graphs && !plot_available()) {
+		vmr_err("report: gnuplot not found (install gnuplot-nox, or use --no-graphs)");
+		return VMR_EXIT_CANNOT;
+	}
+	struct run_set runs;
+	if (runsrc_load(o->db, specs, n, &runs) < 0)
+		return VMR_EXIT_USAGE;
+	struct report_opts ro = { .alpha = o->alpha, .graphs = !o->no_graphs, .title = o->title };
+	struct report_stats st;
+	int rc = report_write(o->out, (const struct run *const *)runs.runs, runs.n, &ro, &st);
+	runsrc_free(&runs);
+	if (rc < 0)
+		return VMR_EXIT_CANNOT;
+	if (st.failed)
+		vmr_warn("report: %zu of %zu graphs could not be drawn (see the page)", st.failed,
+			 st.failed + st.graphs);
+	char *path = xasprintf("%s/index.html", o->out);
+	if (o->json) {
+		rc = cmd_print_json(json_pack("{ss sI sI}", "index", path, "graphs", (json_int_t)st.graphs,
+					      "failed_graphs", (json_int_t)st.failed));
+	} else {
+		printf("%s (%zu graphs)\n", path, st.graphs);
+		rc = VMR_EXIT_OK;
+	}
+	free(path);
+	return rc;
+}
 
 int cmd_report(int argc, char **argv)
 {
-	vmr_err("report: not available in this build");
-	return VMR_EXIT_CANNOT;
+	struct report_cmd o = { 0 };
+	struct optset set = { report_cmd_opts, &o, NULL };
+	char **pos = xcalloc((size_t)argc + 1, sizeof(char *));
+	int npos = 0, rc = VMR_EXIT_USAGE;
+	bool help = false;
+	opt_defaults(report_cmd_opts, &o);
+	if (opt_parse(&set, 1, argc - 1, argv + 1, pos, &npos, &help) < 0)
+		goto free_opts;
+	if (help) {
+		cmd_help(stdout, cmd_find("report"));
+		rc = VMR_EXIT_OK;
+	} else if (!npos) {
+		vmr_err("report: which runs? (usage: vmregress report RUN [RUN...] -o DIR)");
+	} else if (!o.out) {
+		vmr_err("report: needs an output directory (-o DIR)");
+	} else {
+		rc = report_run(&o, pos, (size_t)npos);
+	}
+free_opts:
+	opt_free(report_cmd_opts, &o);
+	free(pos);
+	return rc;
 }

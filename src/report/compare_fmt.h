@@ -1,0 +1,41 @@
+/* Formatters of a comparison: text in the layout of mmtests'
+ * compare-kernels (one column per run, rows per statistic of each metric),
+ * JSON, CSV (one line per metric and run) and Markdown (for mail and
+ * issue trackers).  Each takes a finished struct comparison and writes one
+ * format; none computes anything. */
+#ifndef VMR_COMPARE_FMT_H
+#define VMR_COMPARE_FMT_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "stats/compare.h"
+
+enum cmp_format { CMP_FMT_TEXT, CMP_FMT_JSON, CMP_FMT_CSV, CMP_FMT_MARKDOWN };
+
+/* The choices string for an OPT_ENUM, in enum order. */
+#define CMP_FORMAT_CHOICES "text|json|csv|markdown"
+
+json_t *compare_to_json(const struct comparison *cmp);
+void compare_write_text(FILE *f, const struct comparison *cmp);
+void compare_write_csv(FILE *f, const struct comparison *cmp);
+void compare_write_markdown(FILE *f, const struct comparison *cmp);
+
+/* The statistic rows shown per metric, shared with the HTML report. */
+enum cmp_stat { CMP_STAT_MIN, CMP_STAT_MEAN, CMP_STAT_STDDEV, CMP_STAT_CV, CMP_STAT_MAX, CMP_NSTATS };
+/* "Min", "Amean"/"Hmean" (by combine rule), "Stddev", "CoeffVar", "Max". */
+const char *cmp_stat_name(enum cmp_stat s, enum combine c);
+/* The statistic's value for a cell; CoeffVar is in percent. */
+double cmp_stat_value(const struct cmp_cell *cell, enum cmp_stat s);
+/* Change of a statistic against the base cell, positive = better. */
+double cmp_stat_change(const struct cmp_row *row, size_t run, enum cmp_stat s);
+/* A number as the tables print it: two decimals, or 4 significant digits
+ * for tiny values, "-" for NAN.  Returns buf. */
+char *cmp_fmt_num(char *buf, size_t len, double v);
+/* The marker pair around a change: "()" plain, "**" significant, "??" too
+ * few iterations to say. */
+void cmp_markers(const struct cmp_cell *cell, enum cmp_stat s, char *open, char *close);
+/* The legend, one paragraph of lines. */
+extern const char *const cmp_legend[];
+
+#endif

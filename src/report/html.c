@@ -1,0 +1,696 @@
+#include "report/html.h"
+
+#include <errno.h>
+#include <fnmatch.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "core/hist.h"
+#include "core/util.h"
+#include "report/compare_fmt.h"
+#include "report/plot.h"
+#include "stats/compare.h"
+
+struct report_ctx {
+	FILE *f;
+	const struct run *const *runs;
+	size_t n;
+	const struct comparison *cmp;   /* labels */
+	const struct report_opts *o;
+	struct report_stats *stats;
+};
+
+static const char report_css[] =
+	"body{font-family:sans-serif;margin:1.5em auto;max-width:1250px;color:#222;background:#fff}"
+	"h1{font-size:1.6em}h2{border-bottom:1px solid #ccc;padding-bottom:.2em;margin-top:2em}"
+	"table{border-collapse:collapse;margin:.5em 0;font-size:.9em}"
+	"td,th{border:1px solid #ddd;padding:.2em .5em;text-align:left;vertical-align:top}"
+	"th{background:#f3f3f3}td.num{text-align:right;font-family:monospace;white-space:nowrap}"
+	"tr.first td{border-top:2px solid #999}"
+	".improved{background:#dff5df}.regressed{background:#fbdede}.changed{background:#fff3c4}"
+	".too-few{color:#888}.diff td{background:#fff8e0}"
+	".graphs{display:flex;flex-wrap:wrap;gap:12px}"
+	"figure{margin:0;border:1px solid #eee;padding:4px}figcaption{font-size:.8em;color:#555}"
+	"figure svg{display:block;max-width:100%;height:auto}"
+	"svg image{image-rendering:pixelated}"
+	".note{color:#555;font-size:.9em}.error{color:#b00}"
+	"code{background:#f5f5f5;padding:0 .2em}";
+
+static void html_esc(FILE *f, const char *s)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '&': fputs("&amp;", f); break;
+		case '"': fputs("&quot;", f); break;
+		default: fputc(*s, f);
+		}
+	}
+}
+
+static void html_td(FILE *f, const char *s)
+{
+	fputs("<td>", f);
+	html_esc(f, s ? s : "");
+	fputs("</td>", f);
+}
+
+/* ---- graphs ---- */
+
+static void html_plot(struct report_ctx *x, struct plot *p, const char *caption)
+{
+	if (!x->o->graphs || !plot_has_data(p))
+		return;
+	/* Linear axes start at zero so that overlaid runs are not exaggerated. */
+	if (!p->logy && !p->yfixed) {
+		double lo, hi;
+		plot_yrange(p, &lo, &hi);
+		if (lo >= 0 && hi > 0) {
+			p->yfixed = true;
+			p->ymin = 0;
+			p->ymax = hi * 1.08;
+		}
+	}
+	char *script = plot_script(p), *svg, *why;
+	fputs("<figure>", x->f);
+	if (plot_render(script, &svg, &why) == 0) {
+		fputs(svg, x->f);
+		x->stats->graphs++;
+		free(svg);
+	} else {
+		fputs("<p class=\"error\">graph not drawn: ", x->f);
+		html_esc(x->f, why);
+		fputs("</p>", x->f);
+		x->stats->failed++;
+		free(why);
+	}
+	if (caption) {
+		fputs("<figcaption>", x->f);
+		html_esc(x->f, caption);
+		fputs("</figcaption>", x->f);
+	}
+	fputs("</figure>\n", x->f);
+	free(script);
+}
+
+static const struct run_case *html_case(const struct run *r, const char *name)
+{
+	for (size_t i = 0; i < r->ncases; i++)
+		if (!strcmp(r->cases[i].name, name))
+			return &r->cases[i];
+	return NULL;
+}
+
+/* Metric values per iteration, runs overlaid. */
+static void html_metric_plots(struct report_ctx *x, const char *case_name, const struct strlist *metrics)
+{
+	for (size_t m = 0; m < metrics->n; m++) {
+		struct plot p;
+		const char *unit = "";
+		for (size_t r = 0; r < x->n; r++) {
+			const struct run_case *c = html_case(x->runs[r], case_name);
+			for (size_t i = 0; c && i < c->niter; i++) {
+				const struct metric *mt = result_find_metric(&c->iters[i], metrics->v[m]);
+				if (mt)
+					unit = mt->unit;
+			}
+		}
+		char *title = xasprintf("%s: %s per iteration", case_name, metrics->v[m]);
+		plot_init(&p, title, "iteration", unit);
+		p.width = 400;
+		p.height = 260;
+		for (size_t r = 0; r < x->n; r++) {
+			const struct run_case *c = html_case(x->runs[r], case_name);
+			struct plot_line *l = plot_add_line(&p, x->cmp->labels[r], PLOT_LINESPOINTS);
+			for (size_t i = 0; c && i < c->niter; i++) {
+				const struct metric *mt = result_find_metric(&c->iters[i], metrics->v[m]);
+				if (mt && c->iters[i].outcome == OUTCOME_PASS)
+					plot_point(l, (double)(i + 1), mt->value);
+			}
+		}
+		html_plot(x, &p, NULL);
+		plot_free(&p);
+		free(title);
+	}
+}
+
+static const struct table *html_find_table(const struct result *r, const char *name)
+{
+	for (size_t i = 0; i < r->ntables; i++)
+		if (!strcmp(r->tables[i].name, name))
+			return &r->tables[i];
+	return NULL;
+}
+
+static long html_col(const struct table *t, const char *name)
+{
+	for (size_t c = 0; c < t->ncols; c++)
+		if (!strcmp(t->cols[c], name))
+			return (long)c;
+	return -1;
+}
+
+/* One run's line for a table column: x from the first column, y the mean
+ * over the iterations that have the table, row by row. */
+static void html_table_line(struct plot_line *l, const struct run_case *c, const char *table, const char *xcol,
+			    const char *ycol)
+{
+	size_t rows = 0;
+	double *sum = NULL, *xs = NULL;
+	size_t *cnt = NULL;
+	for (size_t i = 0; c && i < c->niter; i++) {
+		const struct table *t = html_find_table(&c->iters[i], table);
+		long xi = t ? html_col(t, xcol) : -1, yi = t ? html_col(t, ycol) : -1;
+		if (xi < 0 || yi < 0 || c->iters[i].outcome != OUTCOME_PASS)
+			continue;
+		if (t->nrows > rows) {
+			sum = xrealloc(sum, t->nrows * sizeof(double));
+			xs = xrealloc(xs, t->nrows * sizeof(double));
+			cnt = xrealloc(cnt, t->nrows * sizeof(size_t));
+			for (size_t k = rows; k < t->nrows; k++) {
+				sum[k] = 0;
+				cnt[k] = 0;
+				xs[k] = t->cells[k * t->ncols + (size_t)xi];
+			}
+			rows = t->nrows;
+		}
+		for (size_t k = 0; k < t->nrows; k++) {
+			sum[k] += t->cells[k * t->ncols + (size_t)yi];
+			cnt[k]++;
+		}
+	}
+	for (size_t k = 0; k < rows; k++)
+		if (cnt[k])
+			plot_point(l, xs[k], sum[k] / (double)cnt[k]);
+	free(sum);
+	free(xs);
+	free(cnt);
+}
+
+/* A column that counts workers: its plots get the linear ideal. */
+static bool html_scaling_col(const char *name)
+{
+	return !fnmatch("*task*", name, FNM_CASEFOLD) || !fnmatch("*thread*", name, FNM_CASEFOLD) ||
+	       !fnmatch("*cpus*", name, FNM_CASEFOLD);
+}
+
+static void html_table_plots(struct report_ctx *x, const char *case_name, const struct table *proto)
+{
+	const char *xcol = proto->cols[0];
+	bool scaling = html_scaling_col(xcol);
+	for (size_t col = 1; col < proto->ncols; col++) {
+		struct plot p;
+		char *title = xasprintf("%s: %s by %s", case_name, proto->cols[col], xcol);
+		plot_init(&p, title, xcol, proto->cols[col]);
+		p.width = 560;
+		p.height = 320;
+		for (size_t r = 0; r < x->n; r++) {
+			struct plot_line *l = plot_add_line(&p, x->cmp->labels[r], PLOT_LINESPOINTS);
+			html_table_line(l, html_case(x->runs[r], case_name), proto->name, xcol, proto->cols[col]);
+			if (scaling && l->n && l->x[0] > 0) {
+				/* Perfect scaling from the first row: y grows with x. */
+				char *label = xasprintf("%s linear ideal", x->cmp->labels[r]);
+				struct plot_line *ideal = plot_add_line(&p, label, PLOT_DASHED);
+				for (size_t k = 0; k < l->n; k++)
+					plot_point(ideal, l->x[k], l->y[0] * l->x[k] / l->x[0]);
+				free(label);
+			}
+		}
+		char *caption = xasprintf("table '%s', mean of the passing iterations per row", proto->name);
+		html_plot(x, &p, caption);
+		free(caption);
+		plot_free(&p);
+		free(title);
+	}
+}
+
+static struct hist *html_merged_hist(const struct run_case *c, const char *name, const char **unit)
+{
+	struct hist *h = NULL;
+	for (size_t i = 0; c && i < c->niter; i++) {
+		const struct named_hist *nh = result_find_hist(&c->iters[i], name);
+		if (!nh || c->iters[i].outcome != OUTCOME_PASS)
+			continue;
+		if (!h)
+			h = hist_new();
+		hist_merge(h, nh->h);
+		*unit = nh->unit;
+	}
+	return h;
+}
+
+static void html_hist_table(struct report_ctx *x, const char *unit, struct hist **hs)
+{
+	static const double pct[] = { 50, 90, 99, 99.9 };
+	fprintf(x->f, "<table><tr><th>run</th><th>count</th><th>mean</th>");
+	for (size_t k = 0; k < ARRAY_SIZE(pct); k++)
+		fprintf(x->f, "<th>p%g</th>", pct[k]);
+	fputs("<th>max</th><th>unit</th></tr>\n", x->f);
+	for (size_t r = 0; r < x->n; r++) {
+		if (!hs[r] || !hs[r]->count)
+			continue;
+		fputs("<tr>", x->f);
+		html_td(x->f, x->cmp->labels[r]);
+		fprintf(x->f, "<td class=\"num\">%llu</td><td class=\"num\">%.1f</td>",
+			(unsigned long long)hs[r]->count, hist_mean(hs[r]));
+		for (size_t k = 0; k < ARRAY_SIZE(pct); k++)
+			fprintf(x->f, "<td class=\"num\">%.0f</td>", hist_percentile(hs[r], pct[k]));
+		fprintf(x->f, "<td class=\"num\">%llu</td>", (unsigned long long)hs[r]->max);
+		html_td(x->f, unit);
+		fputs("</tr>\n", x->f);
+	}
+	fputs("</table>\n", x->f);
+}
+
+static void html_hist_plot(struct report_ctx *x, const char *case_name, const char *name)
+{
+	struct hist **hs = xcalloc(x->n, sizeof(*hs));
+	const char *unit = "";
+	uint64_t lo = UINT64_MAX, hi = 0;
+	for (size_t r = 0; r < x->n; r++) {
+		hs[r] = html_merged_hist(html_case(x->runs[r], case_name), name, &unit);
+		if (hs[r] && hs[r]->count) {
+			lo = hs[r]->min < lo ? hs[r]->min : lo;
+			hi = hs[r]->max > hi ? hs[r]->max : hi;
+		}
+	}
+	struct plot p;
+	char *title = xasprintf("%s: %s distribution (CDF)", case_name, name);
+	plot_init(&p, title, unit, "fraction of samples at or below");
+	p.logx = hi > 100 * (lo ? lo : 1);
+	p.yfixed = true;
+	p.ymin = 0;
+	p.ymax = 1.02;
+	for (size_t r = 0; r < x->n; r++) {
+		struct plot_line *l = plot_add_line(&p, x->cmp->labels[r], PLOT_STEPS);
+		if (!hs[r] || !hs[r]->count)
+			continue;
+		uint64_t cum = 0;
+		for (unsigned i = 0; i < HIST_BUCKETS; i++) {
+			if (!hs[r]->b[i])
+				continue;
+			if (!cum)
+				plot_point(l, (double)(hist_bucket_low(i) ? hist_bucket_low(i) : 1), 0);
+			cum += hs[r]->b[i];
+			plot_point(l, (double)(hist_bucket_low(i) + hist_bucket_width(i)), (double)cum / (double)hs[r]->count);
+		}
+	}
+	html_plot(x, &p, "all passing iterations merged per run");
+	fputs("</div>\n", x->f);
+	html_hist_table(x, unit, hs);
+	fputs("<div class=\"graphs\">\n", x->f);
+	for (size_t r = 0; r < x->n; r++)
+		free(hs[r]);
+	free(hs);
+	plot_free(&p);
+	free(title);
+}
+
+static const struct series *html_first_series(const struct run_case *c, const char *name)
+{
+	for (size_t i = 0; c && i < c->niter; i++)
+		for (size_t k = 0; k < c->iters[i].nseries; k++)
+			if (!strcmp(c->iters[i].series[k].name, name) && c->iters[i].series[k].n)
+				return &c->iters[i].series[k];
+	return NULL;
+}
+
+static void html_series_plot(struct report_ctx *x, const char *case_name, const char *name)
+{
+	struct plot p;
+	const char *unit = "";
+	for (size_t r = 0; r < x->n; r++) {
+		const struct series *s = html_first_series(html_case(x->runs[r], case_name), name);
+		if (s)
+			unit = s->unit;
+	}
+	bool trace = !fnmatch("*access*", name, 0);
+	char *title = xasprintf("%s: %s over %s", case_name, name, trace ? "the trace" : "time");
+	plot_init(&p, title, trace ? "reference" : "seconds", unit);
+	p.width = 560;
+	p.height = 320;
+	for (size_t r = 0; r < x->n; r++) {
+		struct plot_line *l = plot_add_line(&p, x->cmp->labels[r], PLOT_LINES);
+		const struct series *s = html_first_series(html_case(x->runs[r], case_name), name);
+		for (size_t k = 0; s && k < s->n; k++)
+			plot_point(l, s->t[k], s->v[k]);
+	}
+	html_plot(x, &p, "first iteration that recorded it, per run");
+	plot_free(&p);
+	free(title);
+}
+
+static void html_map_plots(struct report_ctx *x, const char *case_name)
+{
+	if (!x->o->graphs)
+		return;
+	for (size_t r = 0; r < x->n; r++) {
+		const struct run_case *c = html_case(x->runs[r], case_name);
+		const struct result *res = NULL;
+		for (size_t i = 0; c && i < c->niter && !res; i++)
+			if (c->iters[i].nmaps)
+				res = &c->iters[i];
+		for (size_t m = 0; res && m < res->nmaps; m++) {
+			char *title = xasprintf("%s %s: %s", x->cmp->labels[r], case_name, res->maps[m].name);
+			char *script = plot_map_script(res->maps[m].pages, strlen(res->maps[m].pages), title, 360, 300);
+			char *svg, *why;
+			fputs("<figure>", x->f);
+			if (plot_render(script, &svg, &why) == 0) {
+				fputs(svg, x->f);
+				x->stats->graphs++;
+				free(svg);
+			} else {
+				fputs("<p class=\"error\">map not drawn: ", x->f);
+				html_esc(x->f, why);
+				fputs("</p>", x->f);
+				x->stats->failed++;
+				free(why);
+			}
+			fputs("</figure>\n", x->f);
+			free(script);
+			free(title);
+		}
+	}
+}
+
+/* Names of the tables, histograms, series or metrics that any run's
+ * iterations of a case hold, in order of first appearance. */
+enum html_kind { HTML_METRICS, HTML_TABLES, HTML_HISTS, HTML_SERIES };
+
+static void html_names(struct report_ctx *x, const char *case_name, enum html_kind kind, struct strlist *out,
+		       const struct table **protos)
+{
+	for (size_t r = 0; r < x->n; r++) {
+		const struct run_case *c = html_case(x->runs[r], case_name);
+		for (size_t i = 0; c && i < c->niter; i++) {
+			const struct result *res = &c->iters[i];
+			size_t cnt = kind == HTML_METRICS ? res->nmetrics : kind == HTML_TABLES ? res->ntables
+								: kind == HTML_HISTS ? res->nhists : res->nseries;
+			for (size_t k = 0; k < cnt; k++) {
+				const char *name = kind == HTML_METRICS ? res->metrics[k].name
+						   : kind == HTML_TABLES ? res->tables[k].name
+						   : kind == HTML_HISTS ? res->hists[k].name : res->series[k].name;
+				size_t j = 0;
+				while (j < out->n && strcmp(out->v[j], name))
+					j++;
+				if (j < out->n)
+					continue;
+				if (protos && out->n < 64)
+					protos[out->n] = &res->tables[k];
+				if (!protos || out->n < 64)
+					strlist_add(out, name);
+			}
+		}
+	}
+}
+
+static void html_outcomes(struct report_ctx *x, const char *case_name)
+{
+	fputs("<table><tr><th>run</th><th>workload</th><th>iterations</th><th>outcomes</th><th>options</th></tr>\n",
+	      x->f);
+	for (size_t r = 0; r < x->n; r++) {
+		const struct run_case *c = html_case(x->runs[r], case_name);
+		if (!c)
+			continue;
+		size_t counts[5] = { 0 };
+		const char *reason = NULL;
+		for (size_t i = 0; i < c->niter; i++) {
+			counts[c->iters[i].outcome < 5 ? c->iters[i].outcome : OUTCOME_ERROR]++;
+			if (!reason && c->iters[i].reason)
+				reason = c->iters[i].reason;
+		}
+		fputs("<tr>", x->f);
+		html_td(x->f, x->cmp->labels[r]);
+		html_td(x->f, c->workload);
+		fprintf(x->f, "<td class=\"num\">%zu</td><td>", c->niter);
+		for (int o = 0; o < 5; o++)
+			if (counts[o])
+				fprintf(x->f, "%s %zu ", outcome_name((enum outcome)o), counts[o]);
+		if (reason) {
+			fputs("(", x->f);
+			html_esc(x->f, reason);
+			fputs(")", x->f);
+		}
+		fputs("</td>", x->f);
+		char *opts = c->options ? json_dumps(c->options, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+		fputs("<td><code>", x->f);
+		html_esc(x->f, opts ? opts : "");
+		fputs("</code></td></tr>\n", x->f);
+		free(opts);
+	}
+	fputs("</table>\n", x->f);
+}
+
+static void html_case_section(struct report_ctx *x, const char *case_name, size_t idx)
+{
+	fprintf(x->f, "<h2 id=\"case-%zu\">Case ", idx);
+	html_esc(x->f, case_name);
+	fputs("</h2>\n", x->f);
+	html_outcomes(x, case_name);
+	struct strlist metrics = { 0 }, tables = { 0 }, hists = { 0 }, series = { 0 };
+	const struct table *protos[64];
+	html_names(x, case_name, HTML_METRICS, &metrics, NULL);
+	html_names(x, case_name, HTML_TABLES, &tables, protos);
+	html_names(x, case_name, HTML_HISTS, &hists, NULL);
+	html_names(x, case_name, HTML_SERIES, &series, NULL);
+	fputs("<div class=\"graphs\">\n", x->f);
+	for (size_t i = 0; i < tables.n; i++)
+		html_table_plots(x, case_name, protos[i]);
+	for (size_t i = 0; i < hists.n; i++)
+		html_hist_plot(x, case_name, hists.v[i]);
+	for (size_t i = 0; i < series.n; i++)
+		html_series_plot(x, case_name, series.v[i]);
+	html_map_plots(x, case_name);
+	html_metric_plots(x, case_name, &metrics);
+	fputs("</div>\n", x->f);
+	strlist_free(&metrics);
+	strlist_free(&tables);
+	strlist_free(&hists);
+	strlist_free(&series);
+}
+
+/* ---- tables ---- */
+
+static void html_runs(struct report_ctx *x)
+{
+	fputs("<h2 id=\"runs\">Runs</h2>\n<table><tr><th>label</th><th>id</th><th>suite</th><th>status</th>"
+	      "<th>kernel</th><th>host</th><th>started (UTC)</th><th>cases</th><th>iterations</th></tr>\n",
+	      x->f);
+	for (size_t r = 0; r < x->n; r++) {
+		const struct run_info *i = &x->runs[r]->info;
+		char when[64] = "";
+		time_t t = (time_t)i->started;
+		struct tm tm;
+		if (i->started > 0 && gmtime_r(&t, &tm))
+			strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
+		size_t iters = 0;
+		for (size_t c = 0; c < x->runs[r]->ncases; c++)
+			iters += x->runs[r]->cases[c].niter;
+		fputs("<tr>", x->f);
+		html_td(x->f, x->cmp->labels[r]);
+		fprintf(x->f, "<td class=\"num\">%lld</td>", (long long)i->id);
+		html_td(x->f, i->suite);
+		html_td(x->f, i->status);
+		html_td(x->f, i->kernel);
+		html_td(x->f, i->host);
+		html_td(x->f, when);
+		fprintf(x->f, "<td class=\"num\">%zu</td><td class=\"num\">%zu</td></tr>\n", x->runs[r]->ncases, iters);
+	}
+	fputs("</table>\n", x->f);
+}
+
+static bool html_env_differs(const struct comparison *cmp, const char *key)
+{
+	for (size_t i = 0; i < cmp->nenv; i++)
+		if (!strcmp(cmp->env[i].key, key))
+			return true;
+	return false;
+}
+
+static void html_env(struct report_ctx *x)
+{
+	const struct comparison *cmp = x->cmp;
+	fputs("<h2 id=\"env\">Environment</h2>\n", x->f);
+	if (x->n > 1 && !cmp->nenv)
+		fputs("<p>No setting differs between the runs.</p>\n", x->f);
+	if (cmp->nenv) {
+		fputs("<p>Settings that differ between the runs:</p>\n<table class=\"diff\"><tr><th>setting</th>", x->f);
+		for (size_t r = 0; r < x->n; r++) {
+			fputs("<th>", x->f);
+			html_esc(x->f, cmp->labels[r]);
+			fputs("</th>", x->f);
+		}
+		fputs("</tr>\n", x->f);
+		for (size_t k = 0; k < cmp->nenv; k++) {
+			fputs("<tr>", x->f);
+			html_td(x->f, cmp->env[k].key);
+			for (size_t r = 0; r < x->n; r++)
+				html_td(x->f, cmp->env[k].values[r]);
+			fputs("</tr>\n", x->f);
+		}
+		fputs("</table>\n", x->f);
+	}
+	/* The base run's whole environment, folded away. */
+	struct strlist keys = { 0 }, vals = { 0 };
+	cmp_json_flatten(x->runs[0]->env, "", &keys, &vals);
+	fprintf(x->f, "<details><summary>Full environment of %s (%zu settings)</summary>\n<table>", cmp->labels[0],
+		keys.n);
+	for (size_t k = 0; k < keys.n; k++) {
+		fprintf(x->f, "<tr%s>", html_env_differs(cmp, keys.v[k]) ? " class=\"diff\"" : "");
+		html_td(x->f, keys.v[k]);
+		html_td(x->f, vals.v[k]);
+		fputs("</tr>\n", x->f);
+	}
+	fputs("</table></details>\n", x->f);
+	strlist_free(&keys);
+	strlist_free(&vals);
+}
+
+static void html_cmp_cell(FILE *f, const struct cmp_row *row, size_t i, enum cmp_stat s)
+{
+	const struct cmp_cell *c = &row->cells[i];
+	char num[64], open, close;
+	if (!c->present) {
+		fputs("<td class=\"num\">-</td>", f);
+		return;
+	}
+	const char *cls = s == CMP_STAT_MEAN && i ? cmp_verdict_name(c->verdict) : "";
+	cmp_markers(c, s, &open, &close);
+	double pct = cmp_stat_change(row, i, s);
+	fprintf(f, "<td class=\"num %s\">%s", cls, cmp_fmt_num(num, sizeof(num), cmp_stat_value(c, s)));
+	if (isfinite(pct))
+		fprintf(f, " %c%+.2f%%%c", open, pct, close);
+	if (s == CMP_STAT_MEAN && i && !c->w.too_few && isfinite(c->w.p))
+		fprintf(f, "<br><small>p=%.2g</small>", c->w.p);
+	fputs("</td>", f);
+}
+
+static void html_compare(struct report_ctx *x)
+{
+	const struct comparison *cmp = x->cmp;
+	fprintf(x->f, "<h2 id=\"compare\">%s</h2>\n", x->n > 1 ? "Comparison" : "Summary");
+	if (x->n > 1)
+		fprintf(x->f, "<p class=\"note\">Against the base run %s. Positive changes are better, negative worse; "
+			      "*change* is significant by Welch's t-test at alpha %g (shaded green when better, red "
+			      "when worse); ?change? has fewer than two iterations on a side.</p>\n",
+			cmp->labels[0], cmp->alpha);
+	fputs("<table><tr><th>stat</th><th>case</th><th>metric</th><th>unit</th>", x->f);
+	for (size_t r = 0; r < x->n; r++) {
+		fputs("<th>", x->f);
+		html_esc(x->f, cmp->labels[r]);
+		fputs("</th>", x->f);
+	}
+	fputs("</tr>\n", x->f);
+	for (size_t k = 0; k < cmp->nrows; k++) {
+		const struct cmp_row *row = &cmp->rows[k];
+		for (int s = 0; s < CMP_NSTATS; s++) {
+			fprintf(x->f, "<tr%s>", s ? "" : " class=\"first\"");
+			html_td(x->f, cmp_stat_name(s, row->combine));
+			html_td(x->f, row->case_name);
+			html_td(x->f, row->metric);
+			html_td(x->f, s == CMP_STAT_CV ? "%" : row->unit);
+			for (size_t r = 0; r < x->n; r++)
+				html_cmp_cell(x->f, row, r, s);
+			fputs("</tr>\n", x->f);
+		}
+	}
+	fputs("</table>\n", x->f);
+	if (cmp->left_out.n) {
+		fputs("<p>Left out of the comparison:</p><ul>\n", x->f);
+		for (size_t i = 0; i < cmp->left_out.n; i++) {
+			fputs("<li>", x->f);
+			html_esc(x->f, cmp->left_out.v[i]);
+			fputs("</li>\n", x->f);
+		}
+		fputs("</ul>\n", x->f);
+	}
+}
+
+/* ---- the page ---- */
+
+static void html_case_names(const struct run *const *runs, size_t n, struct strlist *out)
+{
+	for (size_t r = 0; r < n; r++)
+		for (size_t c = 0; c < runs[r]->ncases; c++) {
+			size_t j = 0;
+			while (j < out->n && strcmp(out->v[j], runs[r]->cases[c].name))
+				j++;
+			if (j == out->n)
+				strlist_add(out, runs[r]->cases[c].name);
+		}
+}
+
+static void html_page(struct report_ctx *x)
+{
+	const char *title = x->o->title ? x->o->title : "vmregress report";
+	fputs("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n<title>", x->f);
+	html_esc(x->f, title);
+	fprintf(x->f, "</title>\n<style>%s</style></head>\n<body>\n<h1>", report_css);
+	html_esc(x->f, title);
+	fputs("</h1>\n", x->f);
+	struct strlist cases = { 0 };
+	html_case_names(x->runs, x->n, &cases);
+	fputs("<p>Contents: <a href=\"#runs\">runs</a> · <a href=\"#env\">environment</a> · "
+	      "<a href=\"#compare\">comparison</a>", x->f);
+	for (size_t i = 0; i < cases.n; i++) {
+		fprintf(x->f, " · <a href=\"#case-%zu\">", i);
+		html_esc(x->f, cases.v[i]);
+		fputs("</a>", x->f);
+	}
+	fputs("</p>\n", x->f);
+	html_runs(x);
+	html_env(x);
+	html_compare(x);
+	if (!x->o->graphs)
+		fputs("<p class=\"note\">Graphs were not drawn (--no-graphs).</p>\n", x->f);
+	for (size_t i = 0; i < cases.n; i++)
+		html_case_section(x, cases.v[i], i);
+	fputs("<p class=\"note\">Made by vmregress " VMR_VERSION ".</p>\n</body></html>\n", x->f);
+	strlist_free(&cases);
+}
+
+static int report_mkdir(const char *dir)
+{
+	char *p = xstrdup(dir);
+	for (char *s = p + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p, 0755) < 0 && errno != EEXIST)
+			break;
+		*s = '/';
+	}
+	int rc = mkdir(p, 0755) < 0 && errno != EEXIST ? -1 : 0;
+	free(p);
+	if (rc < 0)
+		vmr_errno("cannot create report directory %s", dir);
+	return rc;
+}
+
+int report_write(const char *dir, const struct run *const *runs, size_t n, const struct report_opts *o,
+		 struct report_stats *stats)
+{
+	*stats = (struct report_stats){ 0 };
+	if (report_mkdir(dir) < 0)
+		return -1;
+	struct comparison cmp;
+	compare_runs(runs, n, &(struct compare_opts){ .alpha = o->alpha }, &cmp);
+	char *buf = NULL;
+	size_t len = 0;
+	struct report_ctx x = { .f = open_memstream(&buf, &len), .runs = runs, .n = n, .cmp = &cmp, .o = o,
+				.stats = stats };
+	html_page(&x);
+	fclose(x.f);
+	compare_free(&cmp);
+	char *path = xasprintf("%s/index.html", dir);
+	int rc = vmr_write_atomic(path, buf, len, 0644);
+	if (rc < 0)
+		vmr_err("cannot write %s: %s", path, strerror(-rc));
+	free(path);
+	free(buf);
+	return rc < 0 ? -1 : 0;
+}

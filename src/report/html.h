@@ -1,0 +1,36 @@
+/* The HTML report: one self-contained index.html (inline CSS, graphs as
+ * inline SVG, no script and no network) with the runs, the environment and
+ * what differs in it, the comparison tables, and per case the graphs its
+ * results hold.
+ *
+ * The graphs are generic, drawn from what a result holds: metrics per
+ * iteration, tables as line plots against their first column (with a linear
+ * ideal when that column counts tasks or threads, as pft's does), histograms
+ * as CDFs, series as plots over time, maps as images.  Runs are overlaid on
+ * one plot, so a metric has the same scale in every run; y axes start at 0
+ * unless the data are logarithmic. */
+#ifndef VMR_HTML_H
+#define VMR_HTML_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "store/store.h"
+
+struct report_opts {
+	double alpha;
+	bool graphs;          /* false: tables only (no gnuplot needed) */
+	const char *title;
+};
+
+struct report_stats {
+	size_t graphs;        /* SVGs inlined */
+	size_t failed;        /* graphs gnuplot could not draw */
+};
+
+/* Write DIR/index.html (atomically), creating DIR.  0, or -1 after a
+ * one-line error. */
+int report_write(const char *dir, const struct run *const *runs, size_t n, const struct report_opts *o,
+		 struct report_stats *stats);
+
+#endif

@@ -1,0 +1,412 @@
+#include "report/plot.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/util.h"
+
+void plot_init(struct plot *p, const char *title, const char *xlabel, const char *ylabel)
+{
+	memset(p, 0, sizeof(*p));
+	p->title = xstrdup(title ? title : "");
+	p->xlabel = xstrdup(xlabel ? xlabel : "");
+	p->ylabel = xstrdup(ylabel ? ylabel : "");
+}
+
+void plot_free(struct plot *p)
+{
+	for (size_t i = 0; i < p->nlines; i++) {
+		free(p->lines[i]->label);
+		free(p->lines[i]->x);
+		free(p->lines[i]->y);
+		free(p->lines[i]);
+	}
+	free(p->lines);
+	free(p->title);
+	free(p->xlabel);
+	free(p->ylabel);
+	memset(p, 0, sizeof(*p));
+}
+
+struct plot_line *plot_add_line(struct plot *p, const char *label, enum plot_style style)
+{
+	p->lines = xrealloc(p->lines, (p->nlines + 1) * sizeof(*p->lines));
+	struct plot_line *l = xcalloc(1, sizeof(*l));
+	p->lines[p->nlines++] = l;
+	l->label = xstrdup(label);
+	l->style = style;
+	return l;
+}
+
+void plot_point(struct plot_line *l, double x, double y)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 32;
+		l->x = xrealloc(l->x, l->cap * sizeof(double));
+		l->y = xrealloc(l->y, l->cap * sizeof(double));
+	}
+	l->x[l->n] = x;
+	l->y[l->n++] = y;
+}
+
+static bool plot_point_ok(const struct plot *p, double x, double y)
+{
+	return isfinite(x) && isfinite(y) && (!p->logx || x > 0) && (!p->logy || y > 0);
+}
+
+bool plot_has_data(const struct plot *p)
+{
+	for (size_t i = 0; i < p->nlines; i++)
+		for (size_t k = 0; k < p->lines[i]->n; k++)
+			if (plot_point_ok(p, p->lines[i]->x[k], p->lines[i]->y[k]))
+				return true;
+	return false;
+}
+
+void plot_yrange(const struct plot *p, double *lo, double *hi)
+{
+	*lo = INFINITY;
+	*hi = -INFINITY;
+	for (size_t i = 0; i < p->nlines; i++)
+		for (size_t k = 0; k < p->lines[i]->n; k++)
+			if (plot_point_ok(p, p->lines[i]->x[k], p->lines[i]->y[k])) {
+				*lo = fmin(*lo, p->lines[i]->y[k]);
+				*hi = fmax(*hi, p->lines[i]->y[k]);
+			}
+}
+
+/* Few whole-number x values (passes, iterations, tasks): tics on each. */
+static bool plot_integer_x(const struct plot *p)
+{
+	double lo = INFINITY, hi = -INFINITY;
+	for (size_t i = 0; i < p->nlines; i++)
+		for (size_t k = 0; k < p->lines[i]->n; k++) {
+			double x = p->lines[i]->x[k];
+			if (x != floor(x))
+				return false;
+			lo = fmin(lo, x);
+			hi = fmax(hi, x);
+		}
+	return hi >= lo && hi - lo <= 16;
+}
+
+/* A gnuplot single-quoted string: only ' needs doubling. */
+static void plot_quote(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputc('\'', f);
+		if (*s != '\n' && *s != '\r')
+			fputc(*s, f);
+	}
+	fputc('\'', f);
+}
+
+static void plot_header(FILE *f, const char *title, int width, int height)
+{
+	fprintf(f, "set terminal svg size %d,%d fixed noenhanced font 'sans,11' background rgb 'white'\n",
+		width > 0 ? width : 640, height > 0 ? height : 360);
+	fputs("set output\nset encoding utf8\n", f);
+	fputs("set title ", f);
+	plot_quote(f, title);
+	fputc('\n', f);
+}
+
+static const char *plot_style_name(enum plot_style s)
+{
+	switch (s) {
+	case PLOT_LINESPOINTS: return "linespoints pt 7 ps 0.6";
+	case PLOT_STEPS: return "steps";
+	case PLOT_DASHED: return "lines dt 2 lc rgb 'gray40'";
+	default: return "lines";
+	}
+}
+
+static void plot_axes(FILE *f, const struct plot *p)
+{
+	fputs("set xlabel ", f);
+	plot_quote(f, p->xlabel);
+	fputs("\nset ylabel ", f);
+	plot_quote(f, p->ylabel);
+	fputs("\nset grid\nset key below\nset border 3\n"
+	      "set xtics nomirror\nset ytics nomirror\nset format y '%.4g'\nset format x '%.4g'\n", f);
+	if (p->logx)
+		fputs("set logscale x\n", f);
+	else if (plot_integer_x(p))
+		fputs("set xtics 1\n", f);
+	if (p->logy)
+		fputs("set logscale y\n", f);
+	if (p->yfixed && isfinite(p->ymin) && isfinite(p->ymax) && p->ymax > p->ymin)
+		fprintf(f, "set yrange [%.17g:%.17g]\n", p->ymin, p->ymax);
+}
+
+char *plot_script(const struct plot *p)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	plot_header(f, p->title, p->width, p->height);
+	plot_axes(f, p);
+	size_t nplotted = 0;
+	for (size_t i = 0; i < p->nlines; i++) {
+		fprintf(f, "$d%zu << EOD\n", i);
+		for (size_t k = 0; k < p->lines[i]->n; k++)
+			if (plot_point_ok(p, p->lines[i]->x[k], p->lines[i]->y[k]))
+				fprintf(f, "%.17g %.17g\n", p->lines[i]->x[k], p->lines[i]->y[k]);
+		fputs("EOD\n", f);
+	}
+	for (size_t i = 0; i < p->nlines; i++) {
+		bool any = false;
+		for (size_t k = 0; k < p->lines[i]->n && !any; k++)
+			any = plot_point_ok(p, p->lines[i]->x[k], p->lines[i]->y[k]);
+		if (!any)
+			continue;
+		fprintf(f, "%s$d%zu using 1:2 with %s lw 1.5 title ", nplotted++ ? ", \\\n     " : "plot ", i,
+			plot_style_name(p->lines[i]->style));
+		plot_quote(f, p->lines[i]->label);
+	}
+	fputc('\n', f);
+	fclose(f);
+	return buf;
+}
+
+/* The state of pages [lo, hi): the most common of present, swapped and
+ * neither, so a binned cell shows what most of its pages are. */
+static int plot_map_cell(const char *pages, size_t lo, size_t hi)
+{
+	size_t count[3] = { 0 };
+	for (size_t i = lo; i < hi; i++)
+		count[pages[i] == '#' ? 1 : pages[i] == 's' ? 2 : 0]++;
+	int best = 0;
+	for (int s = 1; s < 3; s++)
+		if (count[s] > count[best])
+			best = s;
+	return best;
+}
+
+char *plot_map_script(const char *pages, size_t n, const char *title, int width, int height)
+{
+	/* At most 256 x 256 cells: beyond that a cell stands for several pages. */
+	size_t per = 1, cells = n ? n : 1;
+	while ((cells + per - 1) / per > 256 * 256)
+		per *= 2;
+	cells = (cells + per - 1) / per;
+	size_t cols = cells < 64 ? cells : (size_t)ceil(sqrt((double)cells * 2));
+	if (cols > 256)
+		cols = 256;
+	size_t rows = (cells + cols - 1) / cols;
+	/* gnuplot needs two of each to draw an image: pad with blank cells. */
+	if (cols < 2)
+		cols = 2;
+	if (rows < 2)
+		rows = 2;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	plot_header(f, title, width, height);
+	fputs("set palette defined (0 '#e6e6e6', 1 '#2ca02c', 2 '#d62728', 3 'white')\n"
+	      "set cbrange [0:3]\nunset colorbox\nset key outside bottom center horizontal\n"
+	      "set yrange [] reverse\nset xtics out nomirror\nset ytics out nomirror\n", f);
+	fprintf(f, "set xlabel '%zu pages, %zu per cell, %zu cells per row'\nset ylabel 'row'\n", n, per, cols);
+	fprintf(f, "set xrange [-0.5:%zu.5]\nset yrange [%zu.5:-0.5]\n", cols - 1, rows - 1);
+	fputs("$map << EOD\n", f);
+	for (size_t r = 0; r < rows; r++) {
+		for (size_t c = 0; c < cols; c++) {
+			size_t cell = r * cols + c, lo = cell * per, hi = lo + per < n ? lo + per : n;
+			fprintf(f, "%s%d", c ? " " : "", lo < n ? plot_map_cell(pages, lo, hi) : 3);
+		}
+		fputc('\n', f);
+	}
+	fputs("EOD\n", f);
+	fputs("plot $map matrix with image notitle, \\\n"
+	      "     NaN with boxes fs solid fc rgb '#2ca02c' title 'present', \\\n"
+	      "     NaN with boxes fs solid fc rgb '#d62728' title 'swapped', \\\n"
+	      "     NaN with boxes fs solid fc rgb '#e6e6e6' title 'not present'\n", f);
+	fclose(f);
+	return buf;
+}
+
+static const char *plot_gnuplot(void)
+{
+	const char *g = getenv("VMR_GNUPLOT");
+	return g && *g ? g : "gnuplot";
+}
+
+bool plot_available(void)
+{
+	const char *g = plot_gnuplot();
+	if (strchr(g, '/'))
+		return access(g, X_OK) == 0;
+	const char *path = getenv("PATH");
+	char *copy = xstrdup(path ? path : "/usr/bin:/bin"), *save = NULL;
+	bool found = false;
+	for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
+		char *p = xasprintf("%s/%s", *d ? d : ".", g);
+		found = access(p, X_OK) == 0;
+		free(p);
+	}
+	free(copy);
+	return found;
+}
+
+struct plot_buf {
+	char *s;
+	size_t len, cap;
+};
+
+static int plot_buf_read(int fd, struct plot_buf *b)
+{
+	if (b->cap - b->len < 65536) {
+		b->cap = b->cap * 2 + 65536;
+		b->s = xrealloc(b->s, b->cap + 1);
+	}
+	ssize_t r = read(fd, b->s + b->len, b->cap - b->len);
+	if (r > 0)
+		b->len += (size_t)r;
+	b->s[b->len] = '\0';
+	return r > 0 ? 1 : (r == 0 ? 0 : (errno == EINTR || errno == EAGAIN ? 1 : -1));
+}
+
+static pid_t plot_spawn(int *in, int *out, int *err)
+{
+	int pi[2], po[2], pe[2];
+	if (pipe2(pi, O_CLOEXEC) < 0)
+		return -1;
+	if (pipe2(po, O_CLOEXEC) < 0)
+		goto close_in;
+	if (pipe2(pe, O_CLOEXEC) < 0)
+		goto close_out;
+	pid_t pid = fork();
+	if (pid < 0)
+		goto close_err;
+	if (pid == 0) {
+		dup2(pi[0], 0);
+		dup2(po[1], 1);
+		dup2(pe[1], 2);
+		execlp(plot_gnuplot(), plot_gnuplot(), (char *)NULL);
+		dprintf(2, "cannot run %s: %s\n", plot_gnuplot(), strerror(errno));
+		_exit(127);
+	}
+	close(pi[0]);
+	close(po[1]);
+	close(pe[1]);
+	*in = pi[1];
+	*out = po[0];
+	*err = pe[0];
+	return pid;
+close_err:
+	close(pe[0]);
+	close(pe[1]);
+close_out:
+	close(po[0]);
+	close(po[1]);
+close_in:
+	close(pi[0]);
+	close(pi[1]);
+	return -1;
+}
+
+/* Feed the script and drain both outputs at once, so that neither side
+ * blocks on a full pipe whatever the sizes. */
+static void plot_pump(int in, int out, int err, const char *script, struct plot_buf *svg, struct plot_buf *msg)
+{
+	size_t off = 0, len = strlen(script);
+	fcntl(in, F_SETFL, O_NONBLOCK);
+	struct pollfd fds[3] = { { .fd = out, .events = POLLIN }, { .fd = err, .events = POLLIN },
+				 { .fd = in, .events = POLLOUT } };
+	while (fds[0].fd >= 0 || fds[1].fd >= 0) {
+		if (fds[2].fd >= 0 && off == len) {
+			close(in);
+			fds[2].fd = -1;
+		}
+		if (poll(fds, 3, -1) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		if (fds[2].fd >= 0 && fds[2].revents) {
+			ssize_t w = write(in, script + off, len - off);
+			if (w > 0)
+				off += (size_t)w;
+			else if (w < 0 && errno != EAGAIN && errno != EINTR)
+				off = len; /* gnuplot went away: stop feeding it */
+		}
+		for (int i = 0; i < 2; i++)
+			if (fds[i].fd >= 0 && fds[i].revents && plot_buf_read(fds[i].fd, i ? msg : svg) <= 0) {
+				close(fds[i].fd);
+				fds[i].fd = -1;
+			}
+	}
+	if (fds[2].fd >= 0)
+		close(in);
+}
+
+static char *plot_first_line(const char *s)
+{
+	while (*s == '\n' || *s == ' ' || *s == '\t')
+		s++;
+	size_t n = strcspn(s, "\n");
+	return xasprintf("%.*s", (int)(n > 200 ? 200 : n), s);
+}
+
+/* The SVG from start[0..len) plus "</svg>", with images drawn as crisp
+ * pixels (a map cell is a page, not a gradient) wherever it is viewed. */
+static char *plot_pixelated(const char *start, size_t len)
+{
+	static const char tag[] = "<image ", with[] = "<image style='image-rendering:pixelated' ";
+	char *buf = NULL;
+	size_t blen = 0;
+	FILE *f = open_memstream(&buf, &blen);
+	const char *p = start, *end = start + len, *hit;
+	while ((hit = memmem(p, (size_t)(end - p), tag, sizeof(tag) - 1))) {
+		fwrite(p, 1, (size_t)(hit - p), f);
+		fputs(with, f);
+		p = hit + sizeof(tag) - 1;
+	}
+	fwrite(p, 1, (size_t)(end - p), f);
+	fputs("</svg>\n", f);
+	fclose(f);
+	return buf;
+}
+
+int plot_render(const char *script, char **svg, char **why)
+{
+	int in, out, err;
+	*svg = NULL;
+	*why = NULL;
+	/* A gnuplot that dies early must not kill us with SIGPIPE. */
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
+	sigaction(SIGPIPE, &ign, &old);
+	pid_t pid = plot_spawn(&in, &out, &err);
+	if (pid < 0) {
+		sigaction(SIGPIPE, &old, NULL);
+		*why = xasprintf("cannot start gnuplot: %s", strerror(errno));
+		return -1;
+	}
+	struct plot_buf o = { 0 }, e = { 0 };
+	plot_pump(in, out, err, script, &o, &e);
+	int status = 0;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	sigaction(SIGPIPE, &old, NULL);
+	const char *start = o.s ? strstr(o.s, "<svg") : NULL;
+	const char *end = start ? strstr(start, "</svg>") : NULL;
+	bool failed = !WIFEXITED(status) || WEXITSTATUS(status) != 0 || !end;
+	if (failed) {
+		*why = e.len ? plot_first_line(e.s)
+			     : xasprintf("gnuplot %s", WIFEXITED(status) ? "wrote no SVG" : "was killed");
+	} else {
+		*svg = plot_pixelated(start, (size_t)(end - start));
+	}
+	free(o.s);
+	free(e.s);
+	return failed ? -1 : 0;
+}

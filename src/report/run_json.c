@@ -1,0 +1,134 @@
+#include "report/run_json.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/util.h"
+
+static json_t *run_case_json(const struct run_case *c)
+{
+	json_t *iters = json_array();
+	for (size_t i = 0; i < c->niter; i++)
+		json_array_append_new(iters, result_to_json(&c->iters[i]));
+	return json_pack("{ss ss sO so}", "name", c->name, "workload", c->workload, "options",
+			 c->options ? c->options : json_null(), "iterations", iters);
+}
+
+json_t *run_to_json(const struct run *r)
+{
+	const struct run_info *i = &r->info;
+	json_t *cases = json_array();
+	for (size_t k = 0; k < r->ncases; k++)
+		json_array_append_new(cases, run_case_json(&r->cases[k]));
+	json_t *j = json_pack("{sI ss? ss? ss? ss? ss? ss? sf sf ss?}", "id", (json_int_t)i->id, "uuid", i->uuid,
+			      "name", i->name, "suite", i->suite, "status", i->status, "kernel", i->kernel,
+			      "host", i->host, "started", i->started, "ended", i->ended, "tag", i->tag);
+	json_object_set(j, "env", r->env ? r->env : json_null());
+	json_object_set_new(j, "suite_text", r->suite_text ? json_string(r->suite_text) : json_null());
+	json_object_set_new(j, "cases", cases);
+	return j;
+}
+
+static char *run_json_str(const json_t *j, const char *key)
+{
+	const char *s = json_string_value(json_object_get(j, key));
+	return s ? xstrdup(s) : NULL;
+}
+
+static int run_case_from_json(const json_t *j, struct run_case *c, const char **why)
+{
+	json_t *iters = json_object_get(j, "iterations"), *e;
+	size_t i;
+	*why = "case needs a name, a workload and an iterations array";
+	if (!json_is_string(json_object_get(j, "name")) || !json_is_string(json_object_get(j, "workload")) ||
+	    !json_is_array(iters))
+		return -1;
+	c->name = run_json_str(j, "name");
+	c->workload = run_json_str(j, "workload");
+	c->options = json_incref(json_object_get(j, "options"));
+	c->iters = xcalloc(json_array_size(iters) + 1, sizeof(*c->iters));
+	json_array_foreach(iters, i, e) {
+		if (result_from_json(e, &c->iters[i], why) < 0)
+			return -1;
+		c->niter++;
+	}
+	c->iter_no = xcalloc(c->niter + 1, sizeof(int));
+	for (size_t k = 0; k < c->niter; k++)
+		c->iter_no[k] = (int)k;
+	return 0;
+}
+
+/* Seconds since the epoch, or an ISO 8601 UTC time as run_info_to_json
+ * writes it. */
+static double run_json_time(const json_t *j)
+{
+	struct tm tm = { 0 };
+	const char *s = json_string_value(j);
+	if (s && strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		return (double)timegm(&tm);
+	return json_number_value(j);
+}
+
+static void run_info_from_json(const json_t *j, struct run_info *i)
+{
+	i->id = json_integer_value(json_object_get(j, "id"));
+	i->uuid = run_json_str(j, "uuid");
+	i->name = run_json_str(j, "name");
+	i->suite = run_json_str(j, "suite");
+	i->status = run_json_str(j, "status");
+	i->kernel = run_json_str(j, "kernel");
+	i->host = run_json_str(j, "host");
+	i->tag = run_json_str(j, "tag");
+	i->started = run_json_time(json_object_get(j, "started"));
+	i->ended = run_json_time(json_object_get(j, "ended"));
+}
+
+struct run *run_from_json(const json_t *j, const char **why)
+{
+	if (json_is_object(json_object_get(j, "run")))
+		j = json_object_get(j, "run");
+	json_t *cases = json_object_get(j, "cases"), *e;
+	*why = "not a run object (it needs a cases array)";
+	if (!json_is_object(j) || !json_is_array(cases))
+		return NULL;
+	struct run *r = xcalloc(1, sizeof(*r));
+	run_info_from_json(j, &r->info);
+	json_t *env = json_object_get(j, "env");
+	r->env = env ? json_incref(env) : json_object();
+	r->suite_text = run_json_str(j, "suite_text");
+	r->cases = xcalloc(json_array_size(cases) + 1, sizeof(*r->cases));
+	size_t k;
+	json_array_foreach(cases, k, e) {
+		r->ncases++;
+		r->info.ncases++;
+		if (!json_is_object(e) || run_case_from_json(e, &r->cases[k], why) < 0) {
+			if (!json_is_object(e))
+				*why = "a case is not an object";
+			run_free(r);
+			return NULL;
+		}
+	}
+	for (size_t c = 0; c < r->ncases; c++)
+		r->info.niterations += r->cases[c].niter;
+	return r;
+}
+
+struct run *run_json_load(const char *path)
+{
+	json_error_t err;
+	json_t *j = json_load_file(path, JSON_DECODE_ANY, &err);
+	if (!j) {
+		if (err.line < 1)
+			vmr_err("cannot read run %s: %s", path, err.text);
+		else
+			vmr_err("%s:%d: not JSON: %s", path, err.line, err.text);
+		return NULL;
+	}
+	const char *why;
+	struct run *r = run_from_json(j, &why);
+	json_decref(j);
+	if (!r)
+		vmr_err("%s: %s", path, why);
+	return r;
+}

@@ -1,0 +1,57 @@
+#include "report/runsrc.h"
+
+#include <stdlib.h>
+#include <sys/stat.h>
+
+#include "core/util.h"
+#include "report/run_json.h"
+
+static bool runsrc_is_file(const char *spec)
+{
+	struct stat st;
+	return stat(spec, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static struct run *runsrc_from_store(struct run_set *set, const char *db, const char *spec)
+{
+	if (!set->st) {
+		char *path = db ? xstrdup(db) : store_default_path();
+		int rc = store_open(&set->st, path, false);
+		free(path);
+		if (rc < 0)
+			return NULL;
+	}
+	int64_t id;
+	struct run *r = NULL;
+	if (store_resolve(set->st, spec, &id) < 0 || store_load_run(set->st, id, &r) < 0)
+		return NULL;
+	return r;
+}
+
+int runsrc_load(const char *db, char *const *specs, size_t n, struct run_set *set)
+{
+	*set = (struct run_set){ .runs = xcalloc(n + 1, sizeof(struct run *)),
+				 .from_store = xcalloc(n + 1, sizeof(bool)) };
+	for (size_t i = 0; i < n; i++) {
+		bool file = runsrc_is_file(specs[i]);
+		struct run *r = file ? run_json_load(specs[i]) : runsrc_from_store(set, db, specs[i]);
+		if (!r) {
+			runsrc_free(set);
+			return -1;
+		}
+		set->runs[set->n] = r;
+		set->from_store[set->n++] = !file;
+	}
+	return 0;
+}
+
+void runsrc_free(struct run_set *set)
+{
+	for (size_t i = 0; i < set->n; i++)
+		run_free(set->runs[i]);
+	if (set->st)
+		store_close(set->st);
+	free(set->runs);
+	free(set->from_store);
+	*set = (struct run_set){ 0 };
+}

@@ -1,0 +1,380 @@
+#include "stats/compare.h"
+
+#include <fnmatch.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+
+static const char *const verdict_names[] = { "same", "improved", "regressed", "changed", "too-few", "missing" };
+
+const char *cmp_verdict_name(enum cmp_verdict v)
+{
+	return (unsigned)v < ARRAY_SIZE(verdict_names) ? verdict_names[v] : "?";
+}
+
+double cmp_change_pct(double base, double value, enum better b)
+{
+	if (base == 0)
+		return value == 0 ? 0 : NAN;
+	double rel = (value - base) / fabs(base) * 100.0;
+	if (rel == 0)
+		return 0;  /* not -0, which would print as "-0.00%" */
+	return b == BETTER_LOWER ? -rel : rel;
+}
+
+static void compare_note(struct comparison *cmp, char *note)
+{
+	strlist_add(&cmp->left_out, note);
+	free(note);
+}
+
+static const struct run_case *compare_find_case(const struct run *r, const char *name)
+{
+	for (size_t i = 0; i < r->ncases; i++)
+		if (!strcmp(r->cases[i].name, name))
+			return &r->cases[i];
+	return NULL;
+}
+
+/* The passing iterations' values of one metric; the first holder's
+ * description fills m.  Returns how many iterations held it. */
+static size_t compare_collect(const struct run_case *c, const char *metric, double **vals,
+			      const struct metric **m)
+{
+	*vals = xcalloc(c->niter + 1, sizeof(double));
+	size_t n = 0;
+	for (size_t i = 0; i < c->niter; i++) {
+		const struct metric *x = result_find_metric(&c->iters[i], metric);
+		if (!x || c->iters[i].outcome != OUTCOME_PASS || !isfinite(x->value))
+			continue;
+		if (!*m)
+			*m = x;
+		(*vals)[n++] = x->value;
+	}
+	return n;
+}
+
+static void compare_cell_fill(struct cmp_cell *cell, const struct cmp_cell *base, const struct cmp_row *row,
+			      double alpha)
+{
+	if (!cell->present) {
+		cell->verdict = CMP_MISSING;
+		return;
+	}
+	if (cell == base) {
+		stats_welch(NULL, 0, NULL, 0, &cell->w);
+		cell->verdict = CMP_SAME;
+		return;
+	}
+	if (!base->present) {
+		stats_welch(NULL, 0, NULL, 0, &cell->w);
+		cell->change_pct = NAN;
+		cell->verdict = CMP_MISSING;
+		return;
+	}
+	cell->change_pct = cmp_change_pct(base->s.mean, cell->s.mean, row->better);
+	stats_welch(base->values, base->s.n, cell->values, cell->s.n, &cell->w);
+	if (cell->w.too_few) {
+		cell->verdict = CMP_TOO_FEW;
+		return;
+	}
+	cell->significant = cell->w.p < alpha;
+	if (!cell->significant)
+		cell->verdict = CMP_SAME;
+	else if (row->better == BETTER_NONE)
+		cell->verdict = CMP_CHANGED;
+	else
+		cell->verdict = (cell->w.t > 0) == (row->better == BETTER_HIGHER) ? CMP_IMPROVED : CMP_REGRESSED;
+}
+
+static bool compare_row_significant(const struct cmp_row *row, size_t nruns)
+{
+	for (size_t i = 1; i < nruns; i++)
+		if (row->cells[i].significant)
+			return true;
+	return false;
+}
+
+static void compare_row_free(struct cmp_row *row, size_t nruns)
+{
+	for (size_t i = 0; i < nruns; i++)
+		free(row->cells[i].values);
+	free(row->cells);
+	free(row->case_name);
+	free(row->metric);
+	free(row->unit);
+}
+
+static void compare_add_row(struct comparison *cmp, const char *case_name, const char *metric,
+			    const struct compare_opts *o)
+{
+	struct cmp_row row = { .case_name = xstrdup(case_name), .metric = xstrdup(metric) };
+	row.cells = xcalloc(cmp->nruns, sizeof(*row.cells));
+	const struct metric *m = NULL;
+	for (size_t i = 0; i < cmp->nruns; i++) {
+		const struct run_case *c = compare_find_case(cmp->runs[i], case_name);
+		if (!c)
+			continue;
+		struct cmp_cell *cell = &row.cells[i];
+		size_t n = compare_collect(c, metric, &cell->values, &m);
+		cell->present = n > 0;
+		cell->s.n = n;
+		if (!n)
+			compare_note(cmp, xasprintf("metric '%s' of case '%s' has no passing iteration in %s",
+							    metric, case_name, cmp->labels[i]));
+	}
+	row.unit = xstrdup(m ? m->unit : "");
+	row.better = m ? m->better : BETTER_NONE;
+	row.combine = m ? m->combine : COMBINE_AMEAN;
+	for (size_t i = 0; i < cmp->nruns; i++)
+		if (row.cells[i].present)
+			stats_summarize(row.cells[i].values, row.cells[i].s.n, row.combine, &row.cells[i].s);
+	for (size_t i = 0; i < cmp->nruns; i++)
+		compare_cell_fill(&row.cells[i], &row.cells[0], &row, cmp->alpha);
+	if (o->only_significant && !compare_row_significant(&row, cmp->nruns)) {
+		compare_row_free(&row, cmp->nruns);
+		return;
+	}
+	cmp->rows = xrealloc(cmp->rows, (cmp->nrows + 1) * sizeof(row));
+	cmp->rows[cmp->nrows++] = row;
+}
+
+static bool compare_glob(const char *pattern, const char *s)
+{
+	return !pattern || fnmatch(pattern, s, 0) == 0;
+}
+
+/* Metric names of a case in order of first appearance over its iterations. */
+static void compare_case_metrics(const struct run_case *c, struct strlist *names)
+{
+	for (size_t i = 0; i < c->niter; i++)
+		for (size_t k = 0; k < c->iters[i].nmetrics; k++) {
+			const char *name = c->iters[i].metrics[k].name;
+			size_t j = 0;
+			while (j < names->n && strcmp(names->v[j], name))
+				j++;
+			if (j == names->n)
+				strlist_add(names, name);
+		}
+}
+
+static bool strlist_has(const struct strlist *l, const char *s)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i], s))
+			return true;
+	return false;
+}
+
+/* Iterations that did not pass are not counted: say so. */
+static void compare_note_failed(struct comparison *cmp, size_t ri, const struct compare_opts *o)
+{
+	const struct run *r = cmp->runs[ri];
+	for (size_t k = 0; k < r->ncases; k++) {
+		const struct run_case *c = &r->cases[k];
+		size_t bad = 0;
+		for (size_t i = 0; i < c->niter; i++)
+			bad += c->iters[i].outcome != OUTCOME_PASS;
+		if (bad && compare_glob(o->cases, c->name))
+			compare_note(cmp, xasprintf("%zu of %zu iterations of case '%s' in %s did not pass and are "
+						    "not counted", bad, c->niter, c->name, cmp->labels[ri]));
+	}
+}
+
+/* Say what a run holds that the base does not, and what it lacks. */
+static void compare_note_left_out(struct comparison *cmp, size_t ri, const struct compare_opts *o)
+{
+	const struct run *base = cmp->runs[0], *r = cmp->runs[ri];
+	for (size_t k = 0; k < r->ncases; k++) {
+		const struct run_case *c = &r->cases[k];
+		if (!compare_glob(o->cases, c->name))
+			continue;
+		const struct run_case *bc = compare_find_case(base, c->name);
+		if (!bc) {
+			compare_note(cmp, xasprintf("case '%s' is only in %s, not in the base", c->name,
+							    cmp->labels[ri]));
+			continue;
+		}
+		struct strlist mine = { 0 }, theirs = { 0 };
+		compare_case_metrics(c, &mine);
+		compare_case_metrics(bc, &theirs);
+		for (size_t i = 0; i < mine.n; i++)
+			if (compare_glob(o->metrics, mine.v[i]) && !strlist_has(&theirs, mine.v[i]))
+				compare_note(cmp, xasprintf("metric '%s' of case '%s' is only in %s, not in the base",
+								    mine.v[i], c->name, cmp->labels[ri]));
+		strlist_free(&mine);
+		strlist_free(&theirs);
+	}
+	for (size_t k = 0; k < base->ncases; k++)
+		if (compare_glob(o->cases, base->cases[k].name) && !compare_find_case(r, base->cases[k].name))
+			compare_note(cmp, xasprintf("case '%s' is not in %s", base->cases[k].name,
+							    cmp->labels[ri]));
+}
+
+static char *compare_label(const struct run *r, size_t idx)
+{
+	if (r->info.name && *r->info.name)
+		return xstrdup(r->info.name);
+	if (r->info.id > 0)
+		return xasprintf("#%lld", (long long)r->info.id);
+	return xasprintf("run%zu", idx + 1);
+}
+
+static void compare_labels(struct comparison *cmp)
+{
+	cmp->labels = xcalloc(cmp->nruns, sizeof(char *));
+	for (size_t i = 0; i < cmp->nruns; i++)
+		cmp->labels[i] = compare_label(cmp->runs[i], i);
+	/* Runs that share a name get their ids (or positions) appended. */
+	bool *dup = xcalloc(cmp->nruns, sizeof(bool));
+	for (size_t i = 0; i < cmp->nruns; i++)
+		for (size_t j = 0; j < cmp->nruns; j++)
+			if (i != j && !strcmp(cmp->labels[i], cmp->labels[j]))
+				dup[i] = true;
+	for (size_t k = 0; k < cmp->nruns; k++) {
+		if (!dup[k])
+			continue;
+		char *l = cmp->runs[k]->info.id > 0
+				  ? xasprintf("%s#%lld", cmp->labels[k], (long long)cmp->runs[k]->info.id)
+				  : xasprintf("%s(%zu)", cmp->labels[k], k + 1);
+		free(cmp->labels[k]);
+		cmp->labels[k] = l;
+	}
+	free(dup);
+}
+
+void cmp_json_flatten(const json_t *j, const char *prefix, struct strlist *keys, struct strlist *values)
+{
+	if (json_is_object(j)) {
+		const char *k;
+		json_t *v;
+		json_object_foreach((json_t *)j, k, v) {
+			char *p = *prefix ? xasprintf("%s.%s", prefix, k) : xstrdup(k);
+			cmp_json_flatten(v, p, keys, values);
+			free(p);
+		}
+		return;
+	}
+	if (json_is_array(j)) {
+		size_t i;
+		json_t *v;
+		json_array_foreach((json_t *)j, i, v) {
+			char *p = xasprintf("%s[%zu]", prefix, i);
+			cmp_json_flatten(v, p, keys, values);
+			free(p);
+		}
+		return;
+	}
+	strlist_add(keys, prefix);
+	if (json_is_string(j)) {
+		strlist_add(values, json_string_value(j));
+	} else {
+		char *s = json_dumps(j, JSON_ENCODE_ANY | JSON_COMPACT | JSON_REAL_PRECISION(12));
+		strlist_add(values, s ? s : "?");
+		free(s);
+	}
+}
+
+static const char *compare_env_lookup(const struct strlist *keys, const struct strlist *values, const char *key)
+{
+	for (size_t i = 0; i < keys->n; i++)
+		if (!strcmp(keys->v[i], key))
+			return values->v[i];
+	return NULL;
+}
+
+/* Keys that change from one boot or one minute to the next say nothing
+ * about the setting under test. */
+static bool compare_env_volatile(const char *key)
+{
+	static const char *const globs[] = { "*uptime*", "*boot_id*", "*MemFree*", "*MemAvailable*",
+					     "*mem_free*", "*mem_available*", "*loadavg*" };
+	for (size_t i = 0; i < ARRAY_SIZE(globs); i++)
+		if (fnmatch(globs[i], key, FNM_CASEFOLD) == 0)
+			return true;
+	return false;
+}
+
+static void compare_env_diff(struct comparison *cmp)
+{
+	struct strlist *keys = xcalloc(cmp->nruns, sizeof(*keys)), *vals = xcalloc(cmp->nruns, sizeof(*vals));
+	struct strlist all = { 0 };
+	for (size_t i = 0; i < cmp->nruns; i++) {
+		cmp_json_flatten(cmp->runs[i]->env, "", &keys[i], &vals[i]);
+		for (size_t k = 0; k < keys[i].n; k++)
+			if (!strlist_has(&all, keys[i].v[k]))
+				strlist_add(&all, keys[i].v[k]);
+	}
+	for (size_t k = 0; k < all.n; k++) {
+		const char *first = compare_env_lookup(&keys[0], &vals[0], all.v[k]);
+		bool differs = false;
+		for (size_t i = 1; i < cmp->nruns && !differs; i++) {
+			const char *v = compare_env_lookup(&keys[i], &vals[i], all.v[k]);
+			differs = !first || !v || strcmp(first, v);
+		}
+		if (!differs || compare_env_volatile(all.v[k]))
+			continue;
+		cmp->env = xrealloc(cmp->env, (cmp->nenv + 1) * sizeof(*cmp->env));
+		struct cmp_env_diff *d = &cmp->env[cmp->nenv++];
+		d->key = xstrdup(all.v[k]);
+		d->values = xcalloc(cmp->nruns, sizeof(char *));
+		for (size_t i = 0; i < cmp->nruns; i++) {
+			const char *v = compare_env_lookup(&keys[i], &vals[i], all.v[k]);
+			d->values[i] = xstrdup(v ? v : "-");
+		}
+	}
+	for (size_t i = 0; i < cmp->nruns; i++) {
+		strlist_free(&keys[i]);
+		strlist_free(&vals[i]);
+	}
+	strlist_free(&all);
+	free(keys);
+	free(vals);
+}
+
+void compare_runs(const struct run *const *runs, size_t n, const struct compare_opts *o,
+		  struct comparison *cmp)
+{
+	memset(cmp, 0, sizeof(*cmp));
+	cmp->runs = runs;
+	cmp->nruns = n;
+	cmp->alpha = o->alpha > 0 ? o->alpha : 0.05;
+	compare_labels(cmp);
+	compare_env_diff(cmp);
+	for (size_t k = 0; n && k < runs[0]->ncases; k++) {
+		const struct run_case *c = &runs[0]->cases[k];
+		if (!compare_glob(o->cases, c->name))
+			continue;
+		struct strlist metrics = { 0 };
+		compare_case_metrics(c, &metrics);
+		for (size_t m = 0; m < metrics.n; m++)
+			if (compare_glob(o->metrics, metrics.v[m]))
+				compare_add_row(cmp, c->name, metrics.v[m], o);
+		strlist_free(&metrics);
+	}
+	for (size_t i = 1; i < n; i++)
+		compare_note_left_out(cmp, i, o);
+	for (size_t i = 0; i < n; i++)
+		compare_note_failed(cmp, i, o);
+}
+
+void compare_free(struct comparison *cmp)
+{
+	for (size_t i = 0; i < cmp->nrows; i++)
+		compare_row_free(&cmp->rows[i], cmp->nruns);
+	for (size_t i = 0; i < cmp->nenv; i++) {
+		for (size_t k = 0; k < cmp->nruns; k++)
+			free(cmp->env[i].values[k]);
+		free(cmp->env[i].values);
+		free(cmp->env[i].key);
+	}
+	for (size_t i = 0; cmp->labels && i < cmp->nruns; i++)
+		free(cmp->labels[i]);
+	free(cmp->labels);
+	free(cmp->rows);
+	free(cmp->env);
+	strlist_free(&cmp->left_out);
+	memset(cmp, 0, sizeof(*cmp));
+}

@@ -1,0 +1,92 @@
+/* The comparison of runs against a base run, in the manner of mmtests'
+ * compare-kernels: for every case and metric the base holds, a summary per
+ * run, the change against the base and whether it is significant.
+ *
+ * Change is signed by the metric's better-direction, as mmtests signs it:
+ * a positive percentage is an improvement, a negative one a regression
+ * (for a time, 1234.5 -> 1010.2 is +18.17%).  Metrics with no direction get
+ * the plain relative change, (run - base) / base.
+ *
+ * A difference is significant when Welch's t-test gives p < alpha; with
+ * fewer than two iterations on either side it is `too_few` instead, and is
+ * never called an improvement or a regression.  Only iterations that passed
+ * are counted.  Cases and metrics that not every run holds are compared
+ * where they exist and listed in `left_out`, as are cases the base lacks.
+ *
+ * The environment diff flattens each run's environment JSON into key paths
+ * ("sysctl.vm.page-cluster", "swap[0].type") and keeps the keys whose values
+ * are not all the same.  Nothing here prints. */
+#ifndef VMR_COMPARE_H
+#define VMR_COMPARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/result.h"
+#include "core/util.h"
+#include "stats/stats.h"
+#include "store/store.h"
+
+enum cmp_verdict {
+	CMP_SAME,         /* not significant (or the base column itself) */
+	CMP_IMPROVED,     /* significant, in the better direction */
+	CMP_REGRESSED,    /* significant, in the worse direction */
+	CMP_CHANGED,      /* significant, metric has no better-direction */
+	CMP_TOO_FEW,      /* fewer than two iterations on a side */
+	CMP_MISSING,      /* this run lacks the case or metric */
+};
+
+struct cmp_cell {
+	bool present;
+	struct stats_summary s;
+	double *values;          /* the iterations' values, s.n of them */
+	double change_pct;       /* signed as above; 0 for the base */
+	struct welch w;          /* against the base; too_few for the base */
+	bool significant;
+	enum cmp_verdict verdict;
+};
+
+struct cmp_row {
+	char *case_name, *metric, *unit;
+	enum better better;
+	enum combine combine;
+	struct cmp_cell *cells;  /* one per run, the base first */
+};
+
+struct cmp_env_diff {
+	char *key;
+	char **values;           /* one per run; "-" where a run lacks the key */
+};
+
+struct compare_opts {
+	double alpha;            /* 0.05 */
+	const char *metrics;     /* fnmatch glob or NULL */
+	const char *cases;
+	bool only_significant;
+};
+
+struct comparison {
+	size_t nruns;
+	const struct run *const *runs;   /* borrowed; runs[0] is the base */
+	char **labels;                   /* one short unique label per run */
+	double alpha;
+	size_t nrows, nenv;
+	struct cmp_row *rows;
+	struct cmp_env_diff *env;
+	struct strlist left_out;         /* "case 'x' is only in run b", ... */
+};
+
+/* Compare runs[1..n) against runs[0].  The runs must outlive cmp. */
+void compare_runs(const struct run *const *runs, size_t n, const struct compare_opts *o,
+		  struct comparison *cmp);
+void compare_free(struct comparison *cmp);
+const char *cmp_verdict_name(enum cmp_verdict v);
+/* The signed change of value against base for a metric's direction. */
+double cmp_change_pct(double base, double value, enum better b);
+
+/* Flatten a JSON value into "path=value" pairs: keys joined by '.', array
+ * elements as "[i]", scalars as their compact JSON text (strings bare).
+ * Appends to keys/values (parallel lists). */
+void cmp_json_flatten(const json_t *j, const char *prefix, struct strlist *keys, struct strlist *values);
+
+#endif

@@ -1,0 +1,51 @@
+/* Summaries of a metric's iterations and Welch's t-test between two runs.
+ *
+ * A metric says how its iterations combine: times and sizes by arithmetic
+ * mean, rates by harmonic mean (the mean of a rate over equal amounts of
+ * work).  The spread (stddev, coefficient of variation, min, max) is always
+ * that of the raw values, as mmtests reports it.
+ *
+ * Significance is Welch's unequal-variance t-test on the raw iteration
+ * values, with the t distribution's tail from GSL.  It needs at least two
+ * iterations on each side; with fewer there is nothing to say and the test
+ * reports `too_few` instead of a p-value.  Nothing here prints. */
+#ifndef VMR_STATS_H
+#define VMR_STATS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/result.h"
+
+struct stats_summary {
+	size_t n;
+	double mean;     /* amean or hmean, by the metric's combine rule */
+	double amean;    /* always the arithmetic mean (the t-test's) */
+	double stddev;   /* sample standard deviation (n-1); 0 when n < 2 */
+	double cv;       /* stddev / mean as a fraction; 0 when mean is 0 */
+	double min, max;
+};
+
+/* Summarize v[0..n).  n may be 0 (everything 0, mean NAN).  A harmonic mean
+ * of values that include 0 is 0; with a negative value it is NAN. */
+void stats_summarize(const double *v, size_t n, enum combine c, struct stats_summary *out);
+double stats_amean(const double *v, size_t n);
+double stats_hmean(const double *v, size_t n);
+/* Sample variance (divisor n-1); 0 when n < 2. */
+double stats_variance(const double *v, size_t n);
+
+struct welch {
+	bool too_few;    /* n < 2 on either side: no test */
+	double t;        /* (mean_b - mean_a) / standard error; may be +-INFINITY */
+	double df;       /* Welch-Satterthwaite degrees of freedom */
+	double p;        /* two-sided p-value */
+};
+
+/* Welch's t-test of b against a.  When both sides have zero variance the
+ * answer is exact: p = 1 for equal means, p = 0 otherwise (t infinite). */
+void stats_welch(const double *a, size_t na, const double *b, size_t nb, struct welch *out);
+/* Welch's test from summary numbers (arithmetic means, sample variances). */
+void stats_welch_summary(double ma, double va, size_t na, double mb, double vb, size_t nb,
+			 struct welch *out);
+
+#endif

@@ -1,0 +1,171 @@
+/* The comparison engine on runs built by hand: direction of change,
+ * verdicts, too-few markers, what is left out, the environment diff and
+ * the filters. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "core/util.h"
+#include "report/compare_fmt.h"
+#include "report/run_json.h"
+#include "stats/compare.h"
+#include "t.h"
+
+static struct run *mkrun(const char *name, int64_t id, const char *env)
+{
+	struct run *r = xcalloc(1, sizeof(*r));
+	r->info.name = xstrdup(name);
+	r->info.id = id;
+	r->env = json_loads(env, 0, NULL);
+	return r;
+}
+
+static struct run_case *mkcase(struct run *r, const char *name, size_t niter)
+{
+	r->cases = xrealloc(r->cases, (r->ncases + 1) * sizeof(*r->cases));
+	struct run_case *c = &r->cases[r->ncases++];
+	memset(c, 0, sizeof(*c));
+	c->name = xstrdup(name);
+	c->workload = xstrdup("fault");
+	c->options = json_object();
+	c->niter = niter;
+	c->iters = xcalloc(niter, sizeof(struct result));
+	for (size_t i = 0; i < niter; i++)
+		result_init(&c->iters[i], "fault");
+	return c;
+}
+
+static void put(struct run_case *c, const char *metric, enum better b, enum combine cb, const double *v)
+{
+	const char *unit = b == BETTER_HIGHER ? "faults/s" : "ns";
+	for (size_t i = 0; i < c->niter; i++)
+		result_metric(&c->iters[i], metric, unit, b, cb, v[i]);
+}
+
+static const struct cmp_row *row_of(const struct comparison *cmp, const char *c, const char *m)
+{
+	for (size_t i = 0; i < cmp->nrows; i++)
+		if (!strcmp(cmp->rows[i].case_name, c) && !strcmp(cmp->rows[i].metric, m))
+			return &cmp->rows[i];
+	return NULL;
+}
+
+static bool left_out_has(const struct comparison *cmp, const char *needle)
+{
+	for (size_t i = 0; i < cmp->left_out.n; i++)
+		if (strstr(cmp->left_out.v[i], needle))
+			return true;
+	return false;
+}
+
+int main(void)
+{
+	struct run *a = mkrun("base", 1, "{\"sysctl\":{\"vm.page-cluster\":3,\"vm.swappiness\":60},"
+					  "\"uptime_s\":10,\"swap\":[{\"type\":\"file\"}]}");
+	struct run *b = mkrun("new", 2, "{\"sysctl\":{\"vm.page-cluster\":0,\"vm.swappiness\":60},"
+					 "\"uptime_s\":99,\"swap\":[{\"type\":\"zram\"}],\"zswap\":\"Y\"}");
+	double at[] = { 1234, 1236, 1232, 1235 }, bt[] = { 1010, 1012, 1009, 1011 };
+	double ar[] = { 100, 101, 99, 100 }, br[] = { 80, 81, 79, 80 };
+	double an[] = { 5, 6, 5, 6 }, bn[] = { 5, 6, 6, 5 };
+	struct run_case *ca = mkcase(a, "fault-zero", 4), *cb = mkcase(b, "fault-zero", 4);
+	put(ca, "time", BETTER_LOWER, COMBINE_AMEAN, at);
+	put(cb, "time", BETTER_LOWER, COMBINE_AMEAN, bt);
+	put(ca, "rate", BETTER_HIGHER, COMBINE_HMEAN, ar);
+	put(cb, "rate", BETTER_HIGHER, COMBINE_HMEAN, br);
+	put(ca, "noise", BETTER_LOWER, COMBINE_AMEAN, an);
+	put(cb, "noise", BETTER_LOWER, COMBINE_AMEAN, bn);
+	put(cb, "extra", BETTER_LOWER, COMBINE_AMEAN, bn);
+	double one[] = { 7 };
+	put(mkcase(a, "single", 1), "time", BETTER_LOWER, COMBINE_AMEAN, one);
+	put(mkcase(b, "single", 1), "time", BETTER_LOWER, COMBINE_AMEAN, one);
+	put(mkcase(a, "only-base", 1), "time", BETTER_LOWER, COMBINE_AMEAN, one);
+	put(mkcase(b, "only-new", 1), "time", BETTER_LOWER, COMBINE_AMEAN, one);
+	struct run_case *fc = mkcase(b, "failing", 2);
+	put(mkcase(a, "failing", 2), "time", BETTER_LOWER, COMBINE_AMEAN, at);
+	put(fc, "time", BETTER_LOWER, COMBINE_AMEAN, bt);
+	result_set_outcome(&fc->iters[1], OUTCOME_FAIL, "bad data");
+
+	const struct run *runs[] = { a, b };
+	struct compare_opts o = { .alpha = 0.05 };
+	struct comparison cmp;
+	compare_runs(runs, 2, &o, &cmp);
+
+	const struct cmp_row *t = row_of(&cmp, "fault-zero", "time");
+	CHECK(t && t->cells[1].verdict == CMP_IMPROVED, "a lower time is an improvement");
+	CHECK(t && t->cells[1].change_pct > 18 && t->cells[1].change_pct < 18.3, "time change is +18.x%%");
+	const struct cmp_row *r = row_of(&cmp, "fault-zero", "rate");
+	CHECK(r && r->cells[1].verdict == CMP_REGRESSED, "a lower rate is a regression");
+	CHECK(r && r->cells[1].change_pct < -19, "rate change is negative");
+	CHECK(r && fabs(r->cells[0].s.mean - stats_hmean(ar, 4)) < 1e-9, "rates combine by harmonic mean");
+	const struct cmp_row *n = row_of(&cmp, "fault-zero", "noise");
+	CHECK(n && n->cells[1].verdict == CMP_SAME && !n->cells[1].significant, "noise is not significant");
+	const struct cmp_row *s = row_of(&cmp, "single", "time");
+	CHECK(s && s->cells[1].verdict == CMP_TOO_FEW && !s->cells[1].significant, "one iteration: too few to say");
+	CHECK(s && s->cells[1].change_pct == 0 && !signbit(s->cells[1].change_pct), "no change is +0, not -0");
+	const struct cmp_row *f = row_of(&cmp, "failing", "time");
+	CHECK(f && f->cells[1].s.n == 1 && f->cells[1].verdict == CMP_TOO_FEW, "failed iterations are not counted");
+	CHECK(left_out_has(&cmp, "1 of 2 iterations of case 'failing' in new did not pass"), "failed iteration noted");
+	CHECK(!row_of(&cmp, "fault-zero", "extra"), "a metric only the new run has is not a row");
+	CHECK(left_out_has(&cmp, "metric 'extra' of case 'fault-zero' is only in new"), "and is noted");
+	CHECK(left_out_has(&cmp, "case 'only-new' is only in new"), "a case the base lacks is noted");
+	CHECK(left_out_has(&cmp, "case 'only-base' is not in new"), "a case the new run lacks is noted");
+	const struct cmp_row *ob = row_of(&cmp, "only-base", "time");
+	CHECK(ob && !ob->cells[1].present && ob->cells[1].verdict == CMP_MISSING, "missing cell is marked");
+
+	bool pc = false, swap = false, zswap = false, same = false, uptime = false;
+	for (size_t i = 0; i < cmp.nenv; i++) {
+		const struct cmp_env_diff *d = &cmp.env[i];
+		pc |= !strcmp(d->key, "sysctl.vm.page-cluster") && !strcmp(d->values[0], "3") &&
+		      !strcmp(d->values[1], "0");
+		swap |= !strcmp(d->key, "swap[0].type") && !strcmp(d->values[1], "zram");
+		zswap |= !strcmp(d->key, "zswap") && !strcmp(d->values[0], "-");
+		same |= !strcmp(d->key, "sysctl.vm.swappiness");
+		uptime |= !strcmp(d->key, "uptime_s");
+	}
+	CHECK(pc && swap && zswap, "environment diff names what differs, by key path");
+	CHECK(!same, "environment diff leaves out what is the same");
+	CHECK(!uptime, "environment diff leaves out what changes every boot");
+	compare_free(&cmp);
+
+	o.only_significant = true;
+	compare_runs(runs, 2, &o, &cmp);
+	CHECK(cmp.nrows == 2 && row_of(&cmp, "fault-zero", "time") && row_of(&cmp, "fault-zero", "rate"),
+	      "--only-significant keeps the significant rows only");
+	compare_free(&cmp);
+
+	o = (struct compare_opts){ .alpha = 0.05, .cases = "fault-*", .metrics = "t*" };
+	compare_runs(runs, 2, &o, &cmp);
+	CHECK(cmp.nrows == 1 && row_of(&cmp, "fault-zero", "time"), "--cases and --metrics globs narrow");
+	CHECK(!left_out_has(&cmp, "only-new"), "filtered cases are not reported as left out");
+	compare_free(&cmp);
+
+	/* A run survives the JSON round trip, and compares the same after it. */
+	json_t *j = run_to_json(b);
+	const char *why = NULL;
+	struct run *b2 = run_from_json(j, &why);
+	json_decref(j);
+	CHECK(b2 && b2->ncases == b->ncases && !strcmp(b2->info.name, "new"), "run JSON round trip");
+	const struct run *runs2[] = { a, b2 };
+	o = (struct compare_opts){ .alpha = 1e-12 };
+	compare_runs(runs2, 2, &o, &cmp);
+	t = row_of(&cmp, "fault-zero", "time");
+	CHECK(t && !t->cells[1].significant && t->cells[1].verdict == CMP_SAME, "a tiny alpha makes nothing significant");
+	compare_free(&cmp);
+	json_t *bad = json_loads("{\"cases\":[{\"name\":\"x\"}]}", 0, NULL);
+	struct run *badrun = run_from_json(bad, &why);
+	CHECK(!badrun && why, "a malformed run is refused: %s", why ? why : "");
+	json_decref(bad);
+
+	/* Two runs of one name get told apart. */
+	struct run *a2 = mkrun("base", 7, "{}");
+	const struct run *same_name[] = { a, a2 };
+	compare_runs(same_name, 2, &(struct compare_opts){ 0 }, &cmp);
+	CHECK_STR(cmp.labels[1], "base#7", "same-named runs get their ids");
+	CHECK(cmp.alpha == 0.05, "alpha defaults to 0.05");
+	compare_free(&cmp);
+
+	run_free(a);
+	run_free(a2);
+	run_free(b);
+	run_free(b2);
+	T_DONE();
+}
