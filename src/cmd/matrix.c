@@ -1,8 +1,10 @@
 /* vmregress matrix: the same suite under several kernels, each booted in a
  * QEMU guest with a fixed memory size and its own swap.  Parsing and wiring
  * only; the parts live in src/vm/. */
+#include <dirent.h>
 #include <errno.h>
 #include <libgen.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,6 +84,24 @@ const struct opt matrix_cmd_opts[] = {
 	OPT_END
 };
 #undef O
+
+/* Ctrl-C or a kill: stop the guest, keep what it said, remove the work
+ * directory, exit. */
+static volatile sig_atomic_t matrix_stop;
+
+static void matrix_on_signal(int sig)
+{
+	matrix_stop = sig;
+}
+
+static void matrix_catch_signals(void)
+{
+	struct sigaction sa = { .sa_handler = matrix_on_signal };
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+}
 
 static const char *const matrix_faults[] = { NULL, "panic", "hang", "garbage" };
 
@@ -394,7 +414,7 @@ static int matrix_run_guest(struct matrix_ctx *c, struct matrix_guest *g)
 	struct guest_config cfg = {
 		.kernel = g->k->vmlinuz, .initrd = initrd, .append = append, .disk = disk,
 		.log_path = g->log_path, .mem_bytes = c->o->mem, .cpus = (int)c->o->cpus, .accel = c->accel,
-		.timeout_ns = c->o->timeout,
+		.timeout_ns = c->o->timeout, .stop = &matrix_stop,
 	};
 	if (!c->o->json)
 		fprintf(stderr, "vmregress: booting %s%s%s under %s\n", g->k->spec, g->append ? " with " : "",
@@ -402,6 +422,8 @@ static int matrix_run_guest(struct matrix_ctx *c, struct matrix_guest *g)
 	if (guest_run(&cfg, &out) < 0)
 		goto free_paths;
 	matrix_judge(g, &out, c->o->timeout);
+	if (out.stopped)
+		matrix_fail(g, "interrupted by signal %d", (int)matrix_stop);
 	matrix_keep_frames(c, g);
 	if (c->st && matrix_store(c, g) < 0)
 		goto free_paths;
@@ -491,6 +513,28 @@ static char *matrix_default_log_dir(const char *name)
 	return xasprintf("%s/.local/share/vmregress/matrix/%s", home && *home ? home : "/root", name);
 }
 
+/* Work directories of matrix processes that died (kill -9) hold guest
+ * disks that may be gigabytes: remove those whose owner is gone. */
+static void matrix_sweep_stale(const char *tmp)
+{
+	DIR *d = opendir(tmp);
+	struct dirent *e;
+
+	while (d && (e = readdir(d))) {
+		int pid, end = 0;
+		if (sscanf(e->d_name, "vmregress-matrix.%d.%*6[A-Za-z0-9]%n", &pid, &end) != 1 || !end ||
+		    e->d_name[end] || pid <= 0 || pid == getpid())
+			continue;
+		if (kill(pid, 0) < 0 && errno == ESRCH) {
+			char *p = xasprintf("%s/%s", tmp, e->d_name);
+			matrix_rm_rf(p);
+			free(p);
+		}
+	}
+	if (d)
+		closedir(d);
+}
+
 /* Find the guest's ingredients and the accelerator; make the directories. */
 static int matrix_prepare(struct matrix_ctx *c)
 {
@@ -508,6 +552,7 @@ static int matrix_prepare(struct matrix_ctx *c)
 	}
 	if (!o->guest_cmd && !(c->suite_file = suite_find(o->suite)))
 		return VMR_EXIT_USAGE;
+	matrix_sweep_stale(tmp && *tmp ? tmp : "/tmp");
 	c->work = xasprintf("%s/vmregress-matrix.%d.XXXXXX", tmp && *tmp ? tmp : "/tmp", (int)getpid());
 	if (!mkdtemp(c->work)) {
 		vmr_errno("cannot create a work directory in %s", tmp && *tmp ? tmp : "/tmp");
@@ -633,15 +678,19 @@ static int matrix_run_all(struct matrix_ctx *c, struct vm_kernel *ks)
 			r = VMR_EXIT_CANNOT;
 		free(path);
 	}
-	for (size_t i = 0; i < n && r == VMR_EXIT_OK; i++) {
+	for (size_t i = 0; i < n && r == VMR_EXIT_OK && !matrix_stop; i++) {
 		g[i].k = &ks[i / na];
 		g[i].append = c->o->appends.n ? c->o->appends.v[i % na] : NULL;
 		g[i].label = matrix_label(g[i].k, i % na, na);
 		if (matrix_run_guest(c, &g[i]) < 0)
 			r = VMR_EXIT_CANNOT;
 	}
-	if (r == VMR_EXIT_OK)
+	if (r == VMR_EXIT_OK && matrix_stop) {
+		vmr_err("matrix: interrupted by signal %d", (int)matrix_stop);
+		r = 128 + matrix_stop;
+	} else if (r == VMR_EXIT_OK) {
 		r = matrix_report(c, g, n);
+	}
 	if (c->st)
 		store_close(c->st);
 	for (size_t i = 0; i < n; i++) {
@@ -666,6 +715,7 @@ static int matrix_host(struct matrix_opts *o)
 		goto free_ctx;
 	if ((r = matrix_resolve_kernels(&c, ks)) != VMR_EXIT_OK)
 		goto remove_work;
+	matrix_catch_signals();
 	if (o->build_initramfs)
 		r = matrix_only_initramfs(&c, o->kernels.n ? &ks[0] : NULL);
 	else if ((r = matrix_accel(&c, &ks[0])) == VMR_EXIT_OK)

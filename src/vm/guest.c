@@ -160,7 +160,8 @@ static void guest_append(struct guest_outcome *o, size_t *cap, const char *buf, 
 }
 
 /* Read the console until EOF, the watchdog or the grace after VMR-DONE. */
-static void guest_watch(int fd, int logfd, uint64_t deadline, struct guest_outcome *o)
+static void guest_watch(int fd, int logfd, uint64_t deadline, volatile sig_atomic_t *stop,
+			struct guest_outcome *o)
 {
 	size_t cap = 0;
 	char buf[65536];
@@ -168,6 +169,10 @@ static void guest_watch(int fd, int logfd, uint64_t deadline, struct guest_outco
 
 	for (;;) {
 		uint64_t now = vmr_now_ns(), end = grace_end && grace_end < deadline ? grace_end : deadline;
+		if (stop && *stop) {
+			o->stopped = true;
+			return;
+		}
 		if (now >= end) {
 			o->timed_out = now >= deadline && !o->done_seen;
 			return;
@@ -214,7 +219,7 @@ int guest_run(const struct guest_config *c, struct guest_outcome *o)
 		vmr_errno("cannot start %s", a.v[0]);
 		goto free_args;
 	}
-	guest_watch(fd, logfd, t0 + c->timeout_ns, o);
+	guest_watch(fd, logfd, t0 + c->timeout_ns, c->stop, o);
 	if (waitpid(pid, &status, WNOHANG) == 0) {
 		kill(pid, SIGKILL);  /* watchdog, or no poweroff after VMR-DONE */
 		waitpid(pid, &status, 0);

@@ -5,6 +5,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <signal.h>
 #include <stdint.h>
 
 enum guest_accel { GUEST_ACCEL_AUTO, GUEST_ACCEL_KVM, GUEST_ACCEL_TCG };
@@ -29,6 +30,7 @@ struct guest_config {
 	enum guest_accel accel;    /* KVM or TCG, already picked */
 	uint64_t timeout_ns;       /* the watchdog */
 	const char *qemu;          /* binary; NULL: qemu-system-x86_64 */
+	volatile sig_atomic_t *stop; /* set by a signal handler: kill the guest now */
 };
 
 struct guest_outcome {
@@ -39,6 +41,7 @@ struct guest_outcome {
 	bool done_seen;            /* VMR-DONE arrived */
 	bool panicked;             /* "Kernel panic" on the console */
 	bool kvm_failed;           /* QEMU reported a KVM internal error */
+	bool stopped;              /* cfg->stop was set */
 	double elapsed_s;
 };
 
