@@ -739,7 +739,7 @@ free_ctx:
 
 int cmd_matrix(int argc, char **argv)
 {
-	struct matrix_opts o;
+	struct matrix_opts o = { 0 };
 	struct optset set = { matrix_cmd_opts, &o, NULL };
 	char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	int npos, r;
