@@ -3,11 +3,13 @@
 PREFIX  ?= /usr/local
 DESTDIR ?=
 CC      ?= cc
-PKGS     = jansson gsl inih libbpf sqlite3
+PKGS     = jansson gsl inih libbpf sqlite3 zlib
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
 CFLAGS  ?= -O2 -g
-CFLAGS  += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2 \
+# -ffp-contract=off: no fused multiply-add behind our back, so floating-point
+# results (trace generation) are the same bits on every CPU.
+CFLAGS  += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2 -ffp-contract=off \
            -D_GNU_SOURCE -DVMR_VERSION='"$(VERSION)"' -Isrc \
            -DVMR_SUITE_DIR='"$(PREFIX)/share/vmregress/suites"' \
            $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
@@ -108,7 +110,7 @@ install: vmregress build/vmregress-static build/vmregress.1
 	install -m 0755 build/vmregress-static $(DESTDIR)$(PREFIX)/libexec/vmregress/vmregress-static
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/vmregress/suites $(DESTDIR)$(PREFIX)/share/man/man1
 	install -m 0755 vmregress $(DESTDIR)$(PREFIX)/bin/vmregress
-	install -m 0644 suites/*.ini $(DESTDIR)$(PREFIX)/share/vmregress/suites/
+	$(if $(wildcard suites/*.ini),install -m 0644 $(wildcard suites/*.ini) $(DESTDIR)$(PREFIX)/share/vmregress/suites/)
 	install -m 0644 build/vmregress.1 $(DESTDIR)$(PREFIX)/share/man/man1/vmregress.1
 
 clean:

@@ -12,7 +12,7 @@ const struct cmd commands[] = {
 	{ "test", cmd_test, "run one workload once inside a sandbox and print its report",
 	  "test WORKLOAD [workload options] [sandbox options] | test --list", test_cmd_opts, NULL },
 	{ "refs", cmd_refs, "generate, randomize, show and record page-reference traces",
-	  "refs generate|randomize|show|record [options]", refs_cmd_opts, NULL },
+	  "refs generate|randomize|show|record [options]", refs_cmd_opts, refs_cmd_details },
 	{ "run", cmd_run, "run a suite (cases x iterations) with monitors and store it",
 	  "run SUITE|FILE [options]", run_cmd_opts, NULL },
 	{ "list", cmd_list, "list stored runs, newest first", "list [options]", list_cmd_opts, NULL },
@@ -99,6 +99,11 @@ static void main_man(FILE *f)
 		fputc('\n', f);
 		man_text(f, c->summary);
 		fputc('\n', f);
+		if (c->details) {
+			fputs(".PP\n.nf\n", f);
+			man_text(f, c->details);
+			fputs("\n.fi\n", f);
+		}
 		opt_man(f, c->opts);
 	}
 	fputs(".SH EXIT STATUS\n0 ok, 1 a test failed, 2 usage or input error, 3 cannot run here "

@@ -43,7 +43,7 @@ extern const struct opt sense_cmd_opts[], test_cmd_opts[], refs_cmd_opts[], run_
 	matrix_cmd_opts[];
 
 /* Longer help text of commands that have one (`help CMD`, the man page). */
-extern const char sense_cmd_details[];
+extern const char sense_cmd_details[], refs_cmd_details[];
 
 /* Write a JSON document to stdout (indented, newline-terminated) and free it. */
 int cmd_print_json(json_t *j);

@@ -53,8 +53,10 @@ int cmd_list(int argc, char **argv)
 	struct store *st = NULL;
 	/* No results file yet is an empty list, not an error. */
 	if (access(path, F_OK) == 0) {
+		if (store_open(&st, path, false) < 0)
+			goto close_store;
 		rc = VMR_EXIT_CANNOT;
-		if (store_open(&st, path, false) < 0 || store_list(st, &runs, &n) < 0)
+		if (store_list(st, &runs, &n) < 0)
 			goto close_store;
 	}
 	rc = VMR_EXIT_OK;

@@ -1,11 +1,329 @@
-/* Placeholder until the 'refs' command lands. */
+/* vmregress refs: generate, randomize, show and record page-reference
+ * traces (the seed's generate_references.pl and randomize_references.pl). */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "cmd/cmd.h"
 #include "core/util.h"
+#include "refs/gen.h"
+#include "refs/record.h"
+#include "refs/stats.h"
+#include "refs/trace.h"
 
-const struct opt refs_cmd_opts[] = { OPT_END };
+struct refs_cmd {
+	long pages, references, seed, window, top, pid;
+	int pattern, method;
+	double alpha, hot_fraction, hot_probability, sigma, cycles, noise;
+	char *phases, *output;
+	uint64_t interval_ns, duration_ns;
+	bool json;
+};
+
+#define O(f) offsetof(struct refs_cmd, f)
+#define OPT_PAGES { .name = "pages", .type = OPT_INT, .off = O(pages), .min = 1, .max = 4294967296.0, \
+	.metavar = "N", .help = "generate: the region's size in pages" }
+#define OPT_REFERENCES { .name = "references", .type = OPT_INT, .off = O(references), .min = 1, \
+	.max = 17179869184.0, .metavar = "M", .help = "generate: how many references" }
+#define OPT_PATTERN { .name = "pattern", .type = OPT_ENUM, .off = O(pattern), .def = "random", \
+	.choices = REFS_PATTERN_CHOICES, .help = "generate: the pattern (formulas below)" }
+#define OPT_SEED { .name = "seed", .type = OPT_INT, .off = O(seed), .def = "1", .min = 0, \
+	.max = 9.2e18, .metavar = "S", .help = "generate, randomize: the generator's seed" }
+#define OPT_DBL(n, f, d, h) { .name = n, .type = OPT_DOUBLE, .off = O(f), .def = d, .metavar = "X", .help = h }
+#define OPT_ALPHA OPT_DBL("alpha", alpha, "1", "zipf: the exponent")
+#define OPT_HOTF OPT_DBL("hot-fraction", hot_fraction, "0.1", "hotcold: share of pages that are hot")
+#define OPT_HOTP OPT_DBL("hot-probability", hot_probability, "0.9", "hotcold: share of references to hot pages")
+#define OPT_SIGMA OPT_DBL("sigma", sigma, "0.05", "gauss: standard deviation, as a fraction of the pages")
+#define OPT_CYCLES OPT_DBL("cycles", cycles, "4", "smooth_sin periods, gauss sweeps, sawtooth teeth")
+#define OPT_NOISE OPT_DBL("noise", noise, "0.02", "smooth_sin, sawtooth: noise half-width, fraction of the pages")
+#define OPT_PHASES { .name = "phases", .type = OPT_STR, .off = O(phases), .metavar = "P:SHARE,...", \
+	.help = "phases: patterns and their shares, e.g. linear:1,zipf:2" }
+#define OPT_OUTPUT { .name = "output", .type = OPT_STR, .off = O(output), .metavar = "FILE", \
+	.help = "generate, randomize, record: the trace file to write", .short_name = 'o' }
+#define OPT_JSON { .name = "json", .type = OPT_FLAG, .off = O(json), .help = "show: one JSON document", \
+	.flags = OPTF_NO_ECHO }
+#define OPT_WINDOW { .name = "window", .type = OPT_INT, .off = O(window), .def = "0", .min = 0, .max = 4e9, \
+	.metavar = "N", .help = "show: working-set window in references (0: a hundredth of the trace)" }
+#define OPT_TOP { .name = "top", .type = OPT_INT, .off = O(top), .def = "10", .min = 0, .max = 1000, \
+	.metavar = "N", .help = "show: how many hottest pages to list" }
+#define OPT_PID { .name = "pid", .type = OPT_INT, .off = O(pid), .min = 1, .max = 4194304, .metavar = "PID", \
+	.help = "record: the process to sample" }
+#define OPT_INTERVAL { .name = "interval", .type = OPT_TIME, .off = O(interval_ns), .def = "100ms", \
+	.min = 1e6, .max = 3600e9, .metavar = "TIME", .help = "record: time between samples" }
+#define OPT_DURATION { .name = "duration", .type = OPT_TIME, .off = O(duration_ns), .def = "30s", \
+	.min = 1e6, .max = 86400e9, .metavar = "TIME", .help = "record: how long to record" }
+#define OPT_METHOD { .name = "method", .type = OPT_ENUM, .off = O(method), .def = "auto", \
+	.choices = REFS_REC_METHODS, .help = "record: idle page tracking or soft-dirty bits" }
+
+static const struct opt generate_opts[] = {
+	OPT_PAGES, OPT_REFERENCES, OPT_PATTERN, OPT_SEED, OPT_ALPHA, OPT_HOTF, OPT_HOTP, OPT_SIGMA,
+	OPT_CYCLES, OPT_NOISE, OPT_PHASES, OPT_OUTPUT, OPT_END,
+};
+static const struct opt randomize_opts[] = { OPT_SEED, OPT_OUTPUT, OPT_END };
+static const struct opt show_opts[] = { OPT_JSON, OPT_WINDOW, OPT_TOP, OPT_END };
+static const struct opt record_opts[] = { OPT_PID, OPT_INTERVAL, OPT_DURATION, OPT_METHOD, OPT_OUTPUT, OPT_END };
+
+const struct opt refs_cmd_opts[] = {
+	OPT_PAGES, OPT_REFERENCES, OPT_PATTERN, OPT_SEED, OPT_ALPHA, OPT_HOTF, OPT_HOTP, OPT_SIGMA,
+	OPT_CYCLES, OPT_NOISE, OPT_PHASES, OPT_OUTPUT, OPT_JSON, OPT_WINDOW, OPT_TOP, OPT_PID,
+	OPT_INTERVAL, OPT_DURATION, OPT_METHOD, OPT_END,
+};
+
+const char refs_cmd_details[] =
+	"Subcommands:\n"
+	"  generate --pages N --references M --pattern P [--seed S] -o FILE\n"
+	"  randomize IN -o OUT [--seed S]   same references, shuffled (Fisher-Yates)\n"
+	"  show FILE [--json]               pages, distinct pages, working set, reuse distances, hottest pages\n"
+	"  record --pid PID [--interval 100ms] [--duration 30s] -o FILE   sample a process's references\n"
+	"\n"
+	"Patterns, for reference i of M over N pages (u uniform in [0,1) from xoshiro256**\n"
+	"seeded by splitmix64; round(x) = floor(x + 0.5); reflect folds x into [0, N-1]):\n"
+	"  linear      page = i mod N\n"
+	"  random      page = floor(N * u)  (a 32-bit multiply-shift)\n"
+	"  smooth_sin  page = reflect(round(c + (2u-1) * noise * N)),\n"
+	"              c = (N-1)/2 * (1 + sin(2 pi cycles i / M))\n"
+	"  zipf        page = k - 1, P(k) ~ k^-alpha for k in 1..N (rejection-inversion)\n"
+	"  hotcold     H = max(1, round(hot_fraction N)); with probability hot_probability\n"
+	"              page = floor(H u), else page = H + floor((N-H) u)\n"
+	"  gauss       page = round(c + sigma N z) mod N, z ~ Normal(0,1), c = N frac(cycles i / M)\n"
+	"  sawtooth    page = reflect(round(N frac(cycles i / M) + (2u-1) noise N))\n"
+	"  phases      --phases linear:1,zipf:2: each pattern for its share of the references\n"
+	"The same seed gives a byte-identical trace on every machine.";
+
+static const struct cmd *refs_self(void)
+{
+	return cmd_find("refs");
+}
+
+static int refs_parse_args(const struct opt *opts, struct refs_cmd *o, int argc, char **argv,
+			   char **pos, int *npos)
+{
+	memset(o, 0, sizeof(*o));
+	opt_defaults(opts, o);
+	struct optset set = { opts, o, NULL };
+	bool help = false;
+	if (opt_parse(&set, 1, argc, argv, pos, npos, &help) < 0)
+		return VMR_EXIT_USAGE;
+	if (help) {
+		cmd_help(stdout, refs_self());
+		return -1;
+	}
+	return VMR_EXIT_OK;
+}
+
+static int refs_need_output(const struct refs_cmd *o, const char *sub)
+{
+	if (!o->output || !*o->output) {
+		vmr_err("refs %s: needs -o FILE", sub);
+		return -1;
+	}
+	return 0;
+}
+
+static int refs_generate_cmd(struct refs_cmd *o, int npos)
+{
+	char err[256];
+	if (npos) {
+		vmr_err("refs generate: takes no file argument (use -o FILE)");
+		return VMR_EXIT_USAGE;
+	}
+	if (!o->pages || !o->references) {
+		vmr_err("refs generate: needs --pages N and --references M");
+		return VMR_EXIT_USAGE;
+	}
+	if (refs_need_output(o, "generate") < 0)
+		return VMR_EXIT_USAGE;
+	struct refs_params p = { .alpha = o->alpha, .hot_fraction = o->hot_fraction,
+				 .hot_probability = o->hot_probability, .sigma = o->sigma, .cycles = o->cycles,
+				 .noise = o->noise, .phases = o->phases };
+	if (refs_gen_check(o->pattern, &p, err, sizeof(err)) < 0) {
+		vmr_err("%s", err);
+		return VMR_EXIT_USAGE;
+	}
+	struct refs_header h = { .page_size = (uint32_t)vmr_page_size(), .pages = (uint64_t)o->pages,
+				 .references = (uint64_t)o->references, .seed = (uint64_t)o->seed };
+	refs_gen_describe(o->pattern, &p, h.desc, sizeof(h.desc));
+	struct refs_out out;
+	if (refs_out_init(&out, &h) < 0)
+		return VMR_EXIT_CANNOT;
+	refs_generate(out.body, h.pages, h.references, o->pattern, &p, h.seed);
+	int rc = refs_out_write(&out, o->output) < 0 ? VMR_EXIT_CANNOT : VMR_EXIT_OK;
+	refs_out_free(&out);
+	return rc;
+}
+
+static int refs_randomize_cmd(struct refs_cmd *o, char **pos, int npos)
+{
+	if (npos != 1) {
+		vmr_err("refs randomize: needs one input trace (refs randomize IN -o OUT)");
+		return VMR_EXIT_USAGE;
+	}
+	if (refs_need_output(o, "randomize") < 0)
+		return VMR_EXIT_USAGE;
+	struct refs_trace t;
+	if (refs_open(&t, pos[0]) < 0)
+		return VMR_EXIT_USAGE;
+	struct refs_header h = t.h;
+	h.flags |= REFS_FLAG_RANDOMIZED;
+	h.seed = (uint64_t)o->seed;
+	size_t dl = strlen(h.desc);
+	snprintf(h.desc + dl, sizeof(h.desc) - dl, "%srandomized seed=%ld", dl ? " " : "", o->seed);
+	struct refs_out out;
+	int rc = VMR_EXIT_CANNOT;
+	if (refs_out_init(&out, &h) < 0)
+		goto close_trace;
+	memcpy(out.body, t.refs, h.references * 4);
+	refs_shuffle(out.body, h.references, h.seed);
+	rc = refs_out_write(&out, o->output) < 0 ? VMR_EXIT_CANNOT : VMR_EXIT_OK;
+	refs_out_free(&out);
+close_trace:
+	refs_close(&t);
+	return rc;
+}
+
+static json_t *refs_show_json(const struct refs_trace *t, const struct refs_stats *st)
+{
+	char flags[64];
+	json_t *j = refs_stats_to_json(st);
+	json_object_set_new(j, "file", json_string(t->path));
+	json_object_set_new(j, "version", json_integer(t->h.version));
+	json_object_set_new(j, "description", json_string(t->h.desc));
+	json_object_set_new(j, "seed", json_integer((json_int_t)t->h.seed));
+	json_object_set_new(j, "sampled", json_boolean(t->h.flags & REFS_FLAG_SAMPLED));
+	json_object_set_new(j, "flags", json_string(refs_flags_str(t->h.flags, flags, sizeof(flags))));
+	json_object_set_new(j, "page_size", json_integer(t->h.page_size));
+	json_object_set_new(j, "pages", json_integer((json_int_t)t->h.pages));
+	json_object_set_new(j, "references", json_integer((json_int_t)t->h.references));
+	return j;
+}
+
+static double refs_pct(uint64_t a, uint64_t b)
+{
+	return b ? 100.0 * (double)a / (double)b : 0.0;
+}
+
+static void refs_show_text(FILE *f, const struct refs_trace *t, const struct refs_stats *st)
+{
+	char flags[64];
+	refs_flags_str(t->h.flags, flags, sizeof(flags));
+	fprintf(f, "file           %s\n", t->path);
+	fprintf(f, "description    %s\n", t->h.desc);
+	fprintf(f, "seed           %" PRIu64 "\n", t->h.seed);
+	fprintf(f, "flags          %s\n", *flags ? flags : "-");
+	fprintf(f, "page size      %" PRIu32 "\n", t->h.page_size);
+	fprintf(f, "pages          %" PRIu64 "\n", t->h.pages);
+	fprintf(f, "references     %" PRIu64 "\n", t->h.references);
+	fprintf(f, "distinct pages %" PRIu64 " (%.1f%% of the region)\n", st->distinct,
+		refs_pct(st->distinct, t->h.pages));
+	fprintf(f, "working set    min %" PRIu64 ", mean %.1f, max %" PRIu64 " pages per window of %" PRIu64
+		" references (%zu windows)\n", st->ws_min, st->ws_mean, st->ws_max, st->window, st->nwindows);
+	fprintf(f, "\nreuse distance (distinct pages between two references to a page)\n");
+	fprintf(f, "  %-21s %12" PRIu64 " %6.2f%%\n", "cold (first)", st->cold, refs_pct(st->cold, st->references));
+	for (unsigned b = 0; b < REFS_REUSE_BUCKETS; b++) {
+		if (!st->reuse[b])
+			continue;
+		char range[48];
+		if (refs_reuse_lo(b) == refs_reuse_hi(b))
+			snprintf(range, sizeof(range), "%" PRIu64, refs_reuse_lo(b));
+		else
+			snprintf(range, sizeof(range), "%" PRIu64 "-%" PRIu64, refs_reuse_lo(b), refs_reuse_hi(b));
+		fprintf(f, "  %-21s %12" PRIu64 " %6.2f%%\n", range, st->reuse[b], refs_pct(st->reuse[b], st->references));
+	}
+	if (!st->nhot)
+		return;
+	fprintf(f, "\nhottest pages\n  %10s %12s %7s\n", "page", "references", "share");
+	for (size_t i = 0; i < st->nhot; i++)
+		fprintf(f, "  %10" PRIu32 " %12" PRIu64 " %6.2f%%\n", st->hot[i].page, st->hot[i].refs,
+			refs_pct(st->hot[i].refs, st->references));
+}
+
+static int refs_show_cmd(struct refs_cmd *o, char **pos, int npos)
+{
+	if (npos != 1) {
+		vmr_err("refs show: needs one trace file");
+		return VMR_EXIT_USAGE;
+	}
+	struct refs_trace t;
+	if (refs_open(&t, pos[0]) < 0)
+		return VMR_EXIT_USAGE;
+	struct refs_stats st;
+	int rc = VMR_EXIT_CANNOT;
+	if (refs_stats_compute(t.refs, t.h.references, t.h.pages, (uint64_t)o->window, (size_t)o->top, &st) < 0)
+		goto close_trace;
+	if (o->json) {
+		rc = cmd_print_json(refs_show_json(&t, &st));
+	} else {
+		refs_show_text(stdout, &t, &st);
+		rc = VMR_EXIT_OK;
+	}
+	refs_stats_free(&st);
+close_trace:
+	refs_close(&t);
+	return rc;
+}
+
+static int refs_record_cmd(struct refs_cmd *o, int npos)
+{
+	if (npos) {
+		vmr_err("refs record: takes no file argument (use -o FILE)");
+		return VMR_EXIT_USAGE;
+	}
+	if (!o->pid) {
+		vmr_err("refs record: needs --pid PID");
+		return VMR_EXIT_USAGE;
+	}
+	if (refs_need_output(o, "record") < 0)
+		return VMR_EXIT_USAGE;
+	struct refs_record_cfg cfg = { .pid = (pid_t)o->pid, .interval_ns = o->interval_ns,
+				       .duration_ns = o->duration_ns, .method = o->method };
+	struct refs_out out;
+	int r = refs_record(&cfg, &out);
+	if (r < 0)
+		return r == -1 ? VMR_EXIT_USAGE : VMR_EXIT_CANNOT;
+	r = refs_out_write(&out, o->output) < 0 ? VMR_EXIT_CANNOT : VMR_EXIT_OK;
+	refs_out_free(&out);
+	return r;
+}
+
+static const struct {
+	const char *name;
+	const struct opt *opts;
+} refs_subs[] = {
+	{ "generate", generate_opts },
+	{ "randomize", randomize_opts },
+	{ "show", show_opts },
+	{ "record", record_opts },
+};
 
 int cmd_refs(int argc, char **argv)
 {
-	vmr_err("refs: not available in this build");
-	return VMR_EXIT_CANNOT;
+	if (argc < 2 || !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		cmd_help(argc < 2 ? stderr : stdout, refs_self());
+		return argc < 2 ? VMR_EXIT_USAGE : VMR_EXIT_OK;
+	}
+	size_t s;
+	for (s = 0; s < ARRAY_SIZE(refs_subs); s++)
+		if (!strcmp(argv[1], refs_subs[s].name))
+			break;
+	if (s == ARRAY_SIZE(refs_subs)) {
+		vmr_err("refs: unknown subcommand '%s' (generate, randomize, show or record)", argv[1]);
+		return VMR_EXIT_USAGE;
+	}
+	struct refs_cmd o;
+	char **pos = xcalloc((size_t)argc, sizeof(*pos));
+	int npos, rc = refs_parse_args(refs_subs[s].opts, &o, argc - 2, argv + 2, pos, &npos);
+	if (rc)
+		goto free_opts;
+	switch (s) {
+	case 0: rc = refs_generate_cmd(&o, npos); break;
+	case 1: rc = refs_randomize_cmd(&o, pos, npos); break;
+	case 2: rc = refs_show_cmd(&o, pos, npos); break;
+	default: rc = refs_record_cmd(&o, npos); break;
+	}
+free_opts:
+	if (rc < 0)
+		rc = VMR_EXIT_OK;
+	opt_free(refs_subs[s].opts, &o);
+	free(pos);
+	return rc;
 }

@@ -1,6 +1,8 @@
 /* vmregress run SUITE: every case of a suite, each iteration in a sandbox
  * with the monitor and the latency probe beside it, stored as one run. */
+#include <pthread.h>
 #include <stdlib.h>
+#include <time.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -52,7 +54,16 @@ const struct opt run_cmd_opts[] = {
 struct run_progress {
 	bool tty, quiet;
 	size_t done, total;
-	uint64_t t0;
+	uint64_t t0, t_done;        /* start, and when the last iteration ended */
+	/* on a terminal, a thread redraws the line every second while an
+	 * iteration runs, so the elapsed time moves */
+	pthread_t ticker;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool ticking;
+	const struct suite *s;
+	size_t ci;
+	long it;
 };
 
 static void run_fmt_secs(char *buf, size_t len, double s)
@@ -72,8 +83,15 @@ static void run_progress(struct run_progress *p, const struct suite *s, size_t c
 	if (p->quiet || (!p->tty && state[0] == 'r'))
 		return;
 	const struct suite_case *c = &s->cases[ci];
-	double el = (double)(vmr_now_ns() - p->t0) / 1e9;
-	double left = p->done ? el / (double)p->done * (double)(p->total - p->done) : -1;
+	uint64_t now = vmr_now_ns();
+	double el = (double)(now - p->t0) / 1e9, left = -1;
+	/* the mean iteration so far, times what is left, less the time the
+	 * current one has run */
+	if (p->done) {
+		double per = (double)(p->t_done - p->t0) / 1e9 / (double)p->done;
+		left = per * (double)(p->total - p->done) - (state[0] == 'r' ? (double)(now - p->t_done) / 1e9 : 0);
+		left = left < 0 ? 0 : left;
+	}
 	char e[32], l[32];
 	run_fmt_secs(e, sizeof(e), el);
 	run_fmt_secs(l, sizeof(l), left);
@@ -81,6 +99,46 @@ static void run_progress(struct run_progress *p, const struct suite *s, size_t c
 		p->done + (state[0] == 'r' ? 1 : 0), p->total, c->name, c->w->name, it + 1, c->set.iterations, state, e,
 		l, p->tty ? "" : "\n");
 	fflush(stderr);
+}
+
+static void *run_ticker(void *arg)
+{
+	struct run_progress *p = arg;
+	pthread_mutex_lock(&p->lock);
+	while (p->ticking) {
+		struct timespec ts;
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_sec += 1;
+		pthread_cond_timedwait(&p->cond, &p->lock, &ts);
+		if (p->ticking)
+			run_progress(p, p->s, p->ci, p->it, "running");
+	}
+	pthread_mutex_unlock(&p->lock);
+	return NULL;
+}
+
+static void run_ticker_start(struct run_progress *p, const struct suite *s, size_t ci, long it)
+{
+	run_progress(p, s, ci, it, "running");
+	if (!p->tty || p->quiet)
+		return;
+	p->s = s;
+	p->ci = ci;
+	p->it = it;
+	p->ticking = true;
+	if (pthread_create(&p->ticker, NULL, run_ticker, p) != 0)
+		p->ticking = false;
+}
+
+static void run_ticker_stop(struct run_progress *p)
+{
+	pthread_mutex_lock(&p->lock);
+	bool was = p->ticking;
+	p->ticking = false;
+	pthread_cond_signal(&p->cond);
+	pthread_mutex_unlock(&p->lock);
+	if (was)
+		pthread_join(p->ticker, NULL);
 }
 
 static int run_overrides(struct suite *s, const struct run_opts *o)
@@ -151,9 +209,11 @@ static int run_iteration(struct run_state *rs, size_t ci, long it, struct runner
 {
 	struct suite_case *c = &rs->suite->cases[ci];
 	struct result r;
-	run_progress(&rs->prog, rs->suite, ci, it, "running");
+	run_ticker_start(&rs->prog, rs->suite, ci, it);
 	runner_run(c->w, c->wopts, rs->sb, cfg, &r);
+	run_ticker_stop(&rs->prog);
 	rs->prog.done++;
+	rs->prog.t_done = vmr_now_ns();
 	if (r.outcome != OUTCOME_PASS && r.outcome != OUTCOME_SKIP)
 		rs->any_failed = true;
 	run_progress(&rs->prog, rs->suite, ci, it, outcome_name(r.outcome));
@@ -247,6 +307,8 @@ static int run_suite(struct suite *s, const struct run_opts *o)
 {
 	struct run_state rs = { .suite = s, .o = o };
 	rs.prog = (struct run_progress){ .tty = isatty(2), .quiet = o->quiet, .t0 = vmr_now_ns() };
+	pthread_mutex_init(&rs.prog.lock, NULL);
+	pthread_cond_init(&rs.prog.cond, NULL);
 	for (size_t i = 0; i < s->ncases; i++)
 		rs.prog.total += (size_t)s->cases[i].set.iterations;
 	char *path = o->db ? xstrdup(o->db) : store_default_path();
@@ -270,6 +332,8 @@ static int run_suite(struct suite *s, const struct run_opts *o)
 	if (!rc)
 		rc = prc ? prc : rs.any_failed ? VMR_EXIT_FAIL : VMR_EXIT_OK;
 close_store:
+	pthread_mutex_destroy(&rs.prog.lock);
+	pthread_cond_destroy(&rs.prog.cond);
 	json_decref(rs.out);
 	json_decref(rs.sb_echo);
 	free(rs.case_ids);

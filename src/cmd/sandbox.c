@@ -61,7 +61,7 @@ static void sandbox_status_text(json_t *st)
 		json_array_foreach(json_object_get(x, "changes"), j, c) {
 			printf("  %s %s", sandbox_str(c, "what"), sandbox_str(c, "path"));
 			if (json_object_get(c, "old_value"))
-				printf(" (was %s)", sandbox_str(c, "old_value"));
+				printf(" (was %s, now %s)", sandbox_str(c, "old_value"), sandbox_str(c, "value"));
 			putchar('\n');
 		}
 	}
@@ -146,7 +146,7 @@ static int sandbox_cmd_exec(const struct sandbox_cmd *o, struct sandbox_cfg *cfg
 		saved_stdout = dup(STDOUT_FILENO);
 		dup2(STDERR_FILENO, STDOUT_FILENO);
 	}
-	e = exec_run(sb, argv, cfg->no_sandbox ? 0 : cfg->timeout_ns, &r);
+	e = exec_run(sb, argv, cfg->timeout_ns, &r);
 	if (saved_stdout >= 0) {
 		dup2(saved_stdout, STDOUT_FILENO);
 		close(saved_stdout);
@@ -154,6 +154,7 @@ static int sandbox_cmd_exec(const struct sandbox_cmd *o, struct sandbox_cfg *cfg
 	sandbox_close(sb);
 	if (e < 0) {
 		json_decref(desc);
+		exec_result_free(&r);
 		return e == -1 ? VMR_EXIT_USAGE : VMR_EXIT_CANNOT;
 	}
 	int rc = sandbox_exec_status(&r);

@@ -82,11 +82,18 @@ static json_t *sense_u64_or_null(uint64_t v, bool have)
 	return have ? json_integer((json_int_t)v) : json_null();
 }
 
-static json_t *sense_zone_json(const struct zoneinfo_zone *z)
+static json_t *sense_protection_json(const struct zoneinfo_zone *z)
 {
+	if (!(z->have & ZONE_HAVE_PROTECTION))
+		return json_null();
 	json_t *prot = json_array();
 	for (size_t i = 0; i < z->nprotection; i++)
 		json_array_append_new(prot, json_integer((json_int_t)z->protection[i]));
+	return prot;
+}
+
+static json_t *sense_zone_json(const struct zoneinfo_zone *z)
+{
 	return json_pack("{s:s, s:I, s:I, s:o, s:I, s:I, s:I, s:I, s:o, s:o, s:o}",
 			 "name", z->name, "spanned", (json_int_t)z->spanned,
 			 "present", (json_int_t)z->present,
@@ -95,7 +102,7 @@ static json_t *sense_zone_json(const struct zoneinfo_zone *z)
 			 "low", (json_int_t)z->low, "high", (json_int_t)z->high,
 			 "high_boost", sense_u64_or_null(z->high_boost, z->have & ZONE_HAVE_BOOST),
 			 "promo", sense_u64_or_null(z->promo, z->have & ZONE_HAVE_PROMO),
-			 "protection", (z->have & ZONE_HAVE_PROTECTION) ? prot : (json_decref(prot), json_null()));
+			 "protection", sense_protection_json(z));
 }
 
 static json_t *sense_zones_json(const struct zoneinfo *zi)
@@ -128,12 +135,12 @@ static void sense_zone_cells(const struct zoneinfo_zone *z, char cells[SENSE_ZON
 		else
 			snprintf(cells[r], 96, "zone->%-10s = -", rows[r].name);
 	}
-	int off = snprintf(cells[SENSE_ZONE_ROWS - 1], 96, "protection       = ");
-	for (size_t i = 0; i < z->nprotection && off < 90; i++)
-		off += snprintf(cells[SENSE_ZONE_ROWS - 1] + off, 96 - (size_t)off, "%s%" PRIu64, i ? "," : "",
-				z->protection[i]);
-	if (!(z->have & ZONE_HAVE_PROTECTION))
-		snprintf(cells[SENSE_ZONE_ROWS - 1] + off, 96 - (size_t)off, "-");
+	char *prot = cells[SENSE_ZONE_ROWS - 1];
+	snprintf(prot, 96, "protection       = %s", z->have & ZONE_HAVE_PROTECTION ? "" : "-");
+	for (size_t i = 0; i < z->nprotection; i++) {
+		size_t off = strlen(prot);
+		snprintf(prot + off, 96 - off, "%s%" PRIu64, i ? "," : "", z->protection[i]);
+	}
 }
 
 /* The seed's sense_zones table: one column per zone, side by side. */
@@ -345,8 +352,14 @@ static int sense_pagemap_scan(struct pagemap *pm, struct sense_vma *sv, bool map
 	if (map)
 		sv->state = xmalloc(npages + 1);
 	if (pagemap_scan(pm, sv->v->start, sv->v->end, &sv->c, sv->state, err) < 0) {
-		if (errno == ERANGE)
-			return 0;       /* not in pagemap: [vsyscall] */
+		if (errno != ERANGE)
+			return -1;
+		/* pagemap covers the user half only: [vsyscall] is beyond it */
+		if (sv->v->start >= 1ULL << 63)
+			return 0;
+		/* a user address past the end: the process has exited */
+		snprintf(err, PROBE_ERR_MAX, "exited while its pagemap was read");
+		errno = ESRCH;
 		return -1;
 	}
 	if (sv->state)
@@ -355,7 +368,7 @@ static int sense_pagemap_scan(struct pagemap *pm, struct sense_vma *sv, bool map
 	return 0;
 }
 
-static json_t *sense_count_json(const struct pagemap_counts *c, uint64_t v, bool known)
+static json_t *sense_count_json(uint64_t v, bool known)
 {
 	return known ? json_integer((json_int_t)v) : json_null();
 }
@@ -369,12 +382,12 @@ static json_t *sense_vma_json(const struct sense_vma *sv, uint64_t ps)
 	snprintf(end, sizeof(end), "0x%" PRIx64, v->end);
 	json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:I}", "start", start, "end", end, "perms", v->perms,
 			      "path", v->path, "pages", (json_int_t)((v->end - v->start) / ps));
-	json_object_set_new(j, "present", sense_count_json(c, c->present, sv->ok));
-	json_object_set_new(j, "swapped", sense_count_json(c, c->swapped, sv->ok));
-	json_object_set_new(j, "file", sense_count_json(c, c->file, sv->ok && c->flags_known));
-	json_object_set_new(j, "exclusive", sense_count_json(c, c->exclusive, sv->ok && c->flags_known));
-	json_object_set_new(j, "soft_dirty", sense_count_json(c, c->soft_dirty, sv->ok && c->flags_known));
-	json_object_set_new(j, "thp", sense_count_json(c, c->thp, sv->ok && c->thp_known));
+	json_object_set_new(j, "present", sense_count_json(c->present, sv->ok));
+	json_object_set_new(j, "swapped", sense_count_json(c->swapped, sv->ok));
+	json_object_set_new(j, "file", sense_count_json(c->file, sv->ok && c->flags_known));
+	json_object_set_new(j, "exclusive", sense_count_json(c->exclusive, sv->ok && c->flags_known));
+	json_object_set_new(j, "soft_dirty", sense_count_json(c->soft_dirty, sv->ok && c->flags_known));
+	json_object_set_new(j, "thp", sense_count_json(c->thp, sv->ok && c->thp_known));
 	if (sv->state && sv->ok) {
 		size_t n = strlen(sv->state);
 		char *enc = xmalloc(n / 4 + 2);
@@ -437,7 +450,7 @@ static int sense_pagemap_output(struct sense_opts *o, pid_t pid, struct sense_vm
 						"thp_visible", total->thp_known, "vmas", vmas));
 	}
 	printf("pid %d: %zu VMAs, pages of %" PRIu64 " bytes%s\n", (int)pid, n, ps,
-	       total->thp_known ? "" : " (THP needs root: /proc/kpageflags)");
+	       total->thp_known || n == 0 ? "" : " (THP needs root: /proc/kpageflags)");
 	printf("%-16s %-16s %-4s %9s %9s %9s %9s %9s %9s %9s %s\n", "start", "end", "perm", "pages",
 	       "present", "swapped", "file", "exclusive", "softdirty", "thp", "path");
 	for (size_t i = 0; i < n; i++)
@@ -496,6 +509,11 @@ static int sense_pagemap(struct sense_opts *o, char **pos, int npos)
 	}
 	if (sense_pagemap_select(o, &m, pid, &first, &n) < 0) {
 		rc = VMR_EXIT_USAGE;
+		goto free_maps;
+	}
+	if (m.n == 0) {
+		/* a kernel thread: no user memory, and no pagemap to open */
+		rc = sense_pagemap_output(o, pid, NULL, 0, &total, vmr_page_size());
 		goto free_maps;
 	}
 	if (pagemap_open(&pm, pid, true, err) < 0) {

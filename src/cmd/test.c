@@ -6,6 +6,7 @@
 #include "cmd/cmd.h"
 #include "core/runner.h"
 #include "core/util.h"
+#include "probe/pagemap.h"
 #include "sandbox/sandbox.h"
 #include "workload/workload.h"
 
@@ -140,17 +141,32 @@ static void test_report_generic(FILE *f, const struct result *r)
 		test_print_hist(f, &r->hists[i]);
 }
 
+static void test_print_lines(FILE *f, const char *p, size_t n, size_t per_char)
+{
+	for (size_t off = 0; off < n; off += 64)
+		fprintf(f, "%8zu %.*s\n", off * per_char, (int)(n - off < 64 ? n - off : 64), p + off);
+}
+
 /* One character per page ('#' present, 's' swapped, '.' neither), 64 to a
- * line, each line headed by its first page's index. */
+ * line, each line headed by its first page's index; then the last map in
+ * the seed's encoding, which plot_map.pl-style tools read. */
 static void test_print_maps(FILE *f, const struct result *r)
 {
 	for (size_t i = 0; i < r->nmaps; i++) {
 		const char *p = r->maps[i].pages;
 		size_t n = strlen(p);
 		fprintf(f, "\nMap %s (%zu pages: # present, s swapped, . neither)\n", r->maps[i].name, n);
-		for (size_t off = 0; off < n; off += 64)
-			fprintf(f, "%8zu %.*s\n", off, (int)(n - off < 64 ? n - off : 64), p + off);
+		test_print_lines(f, p, n, 1);
 	}
+	if (!r->nmaps)
+		return;
+	const struct map *last = &r->maps[r->nmaps - 1];
+	size_t n = strlen(last->pages);
+	char *enc = xmalloc(n / 4 + 2);
+	size_t len = pagemap_encode_map(last->pages, n, enc);
+	fprintf(f, "\nMap %s in the seed's encoding (4 pages a character, low bits present)\n", last->name);
+	test_print_lines(f, enc, len, 4);
+	free(enc);
 }
 
 static int test_exit_code(const struct result *r)

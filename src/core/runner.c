@@ -15,6 +15,7 @@
 
 #include "core/rusage.h"
 #include "core/util.h"
+#include "probe/vmstat.h"
 
 /* The /proc/vmstat event counters whose change over a run is kept as
  * "vmstat-NAME" metrics.  Counters the kernel lacks are left out. */
@@ -29,6 +30,7 @@ static const char *const runner_vmstat_names[] = {
 };
 #define RUNNER_NVMSTAT (sizeof(runner_vmstat_names) / sizeof(runner_vmstat_names[0]))
 
+/* A snapshot of the counters above, taken through the vmstat probe. */
 struct runner_vmstat {
 	bool have[RUNNER_NVMSTAT];
 	uint64_t v[RUNNER_NVMSTAT];
@@ -36,24 +38,14 @@ struct runner_vmstat {
 
 static void runner_vmstat_read(struct runner_vmstat *s)
 {
-	char *buf;
+	struct vmstat vs;
+	char err[PROBE_ERR_MAX];
 	memset(s, 0, sizeof(*s));
-	if (vmr_read_file("/proc/vmstat", &buf, NULL) < 0)
-		return;
-	for (char *line = strtok(buf, "\n"); line; line = strtok(NULL, "\n")) {
-		char *sp = strchr(line, ' ');
-		if (!sp)
-			continue;
-		*sp = '\0';
-		for (size_t i = 0; i < RUNNER_NVMSTAT; i++) {
-			if (!strcmp(line, runner_vmstat_names[i])) {
-				s->have[i] = true;
-				s->v[i] = strtoull(sp + 1, NULL, 10);
-				break;
-			}
-		}
-	}
-	free(buf);
+	vmstat_init(&vs);
+	if (vmstat_read(&vs, NULL, err) == 0)
+		for (size_t i = 0; i < RUNNER_NVMSTAT; i++)
+			s->have[i] = vmstat_get(&vs, runner_vmstat_names[i], &s->v[i]) == 0;
+	vmstat_free(&vs);
 }
 
 static void runner_vmstat_metrics(struct result *r, const struct runner_vmstat *a,
@@ -78,13 +70,18 @@ static uint64_t runner_vmstat_get(const struct runner_vmstat *s, const char *nam
 }
 
 /* Workload files go to a fresh directory on a disk-backed file system
- * ($TMPDIR, else /var/tmp: /tmp may be tmpfs, which is memory). */
-static char *runner_workdir_make(void)
+ * ($TMPDIR, else /var/tmp: /tmp may be tmpfs, which is memory), named
+ * vmregress-PID-XXXXXX so that the directories of a killed vmregress can be
+ * told from those of one still running. */
+static const char *runner_workdir_base(void)
 {
 	const char *base = getenv("TMPDIR");
-	if (!base || !*base)
-		base = "/var/tmp";
-	char *dir = xasprintf("%s/vmregress-%ld-XXXXXX", base, (long)getpid());
+	return base && *base ? base : "/var/tmp";
+}
+
+static char *runner_workdir_make(void)
+{
+	char *dir = xasprintf("%s/vmregress-%ld-XXXXXX", runner_workdir_base(), (long)getpid());
 	if (!mkdtemp(dir)) {
 		free(dir);
 		return NULL;
@@ -93,7 +90,7 @@ static char *runner_workdir_make(void)
 }
 
 /* Remove what a killed workload may have left, then the directory. */
-static void runner_workdir_remove(const char *dir)
+static int runner_workdir_remove(const char *dir)
 {
 	DIR *d = opendir(dir);
 	if (d) {
@@ -107,7 +104,43 @@ static void runner_workdir_remove(const char *dir)
 		}
 		closedir(d);
 	}
-	rmdir(dir);
+	return rmdir(dir);
+}
+
+/* True when pid is a live vmregress process. */
+static bool runner_pid_alive(long pid)
+{
+	char *comm = NULL, *path = xasprintf("/proc/%ld/comm", pid);
+	bool alive = vmr_read_line(path, &comm) == 0 && !strncmp(comm, "vmregress", 9);
+	free(path);
+	free(comm);
+	return alive;
+}
+
+int runner_cleanup_workdirs(bool verbose)
+{
+	const char *base = runner_workdir_base();
+	DIR *d = opendir(base);
+	int n = 0;
+	if (!d)
+		return 0;
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		long pid;
+		char tail[16];
+		if (sscanf(e->d_name, "vmregress-%ld-%15s", &pid, tail) != 2 || strlen(tail) != 6 ||
+		    pid <= 0 || pid == (long)getpid() || runner_pid_alive(pid))
+			continue;
+		char *dir = xasprintf("%s/%s", base, e->d_name);
+		if (runner_workdir_remove(dir) == 0) {
+			n++;
+			if (verbose)
+				fprintf(stderr, "vmregress: removed the work directory %s of dead process %ld\n", dir, pid);
+		}
+		free(dir);
+	}
+	closedir(d);
+	return n;
 }
 
 static void runner_env(const struct sandbox *sb, const struct runner_cfg *cfg, const char *workdir,
@@ -359,6 +392,8 @@ int runner_run(const struct workload *w, const void *wopts, struct sandbox *sb,
 	struct wl_env env;
 	struct runner_wait wt = { 0 };
 	result_init(r, w->name);
+	if (!(cfg && cfg->workdir))
+		runner_cleanup_workdirs(false);
 	char *own_dir = cfg && cfg->workdir ? NULL : runner_workdir_make();
 	const char *workdir = own_dir ? own_dir : cfg ? cfg->workdir : NULL;
 	if (!workdir) {

@@ -11,6 +11,7 @@
 #ifndef VMR_RUNNER_H
 #define VMR_RUNNER_H
 
+#include <stdbool.h>
 #include <sys/types.h>
 
 #include "core/result.h"
@@ -40,5 +41,11 @@ struct runner_cfg {
  * could not run it (r says why). */
 int runner_run(const struct workload *w, const void *wopts, struct sandbox *sb,
 	       const struct runner_cfg *cfg, struct result *r);
+
+/* Work directories ($TMPDIR or /var/tmp, vmregress-PID-XXXXXX) of vmregress
+ * processes that are gone, e.g. after kill -9: remove them and what they
+ * hold.  runner_run does this before making its own; `vmregress cleanup`
+ * may call it too.  Returns the number removed. */
+int runner_cleanup_workdirs(bool verbose);
 
 #endif

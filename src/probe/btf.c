@@ -21,23 +21,28 @@ static int btf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 	return 0;
 }
 
+#define BTF_VMLINUX "/sys/kernel/btf/vmlinux"
+
 struct btf *btf_load(const char *path, char *err)
 {
 	struct btf *b;
 	libbpf_set_print(btf_quiet);
-	if (!path) {
-		if (access("/sys/kernel/btf/vmlinux", R_OK) < 0) {
-			probe_err(err, 0, "no BTF: /sys/kernel/btf/vmlinux: %s", strerror(errno));
-			return NULL;
-		}
+	if (!path && access(BTF_VMLINUX, F_OK) < 0) {
+		/* libbpf also looks for an ELF vmlinux with .BTF under /boot */
+		int e = errno;
 		b = btf__load_vmlinux_btf();
-		path = "/sys/kernel/btf/vmlinux";
-	} else {
-		b = btf__parse(path, NULL);
+		if (!b)
+			probe_err(err, 0, "no BTF: %s: %s (kernel built without CONFIG_DEBUG_INFO_BTF?)",
+				  BTF_VMLINUX, strerror(e));
+		return b;
 	}
+	if (!path)
+		path = BTF_VMLINUX;
+	b = btf__parse(path, NULL);
 	if (!b) {
-		probe_err(err, 0, "no BTF: %s: %s", path, strerror(errno));
-		return NULL;
+		int e = errno;
+		probe_err(err, 0, "no BTF: %s: %s", path,
+			  e == EACCES || e == ENOENT || e == EPERM ? strerror(e) : "not readable as BTF");
 	}
 	return b;
 }

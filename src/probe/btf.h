@@ -14,9 +14,10 @@ struct btf;                     /* libbpf's */
 /* The VM structures `sense structsizes` reports by default, NULL-ended. */
 extern const char *const btf_vm_structs[];
 
-/* Load the running kernel's BTF (path NULL) or a BTF file (raw or ELF).
- * NULL with err when there is none ("no BTF: /sys/kernel/btf/vmlinux: No
- * such file or directory"). */
+/* Load the running kernel's BTF (path NULL: /sys/kernel/btf/vmlinux, or
+ * when that is missing an ELF vmlinux libbpf finds under /boot) or a BTF
+ * file (raw or ELF).  NULL with err when there is none ("no BTF:
+ * /sys/kernel/btf/vmlinux: No such file or directory"). */
 struct btf *btf_load(const char *path, char *err);
 /* Parse BTF from a buffer (raw .BTF data).  NULL with err. */
 struct btf *btf_load_mem(const void *buf, size_t len, char *err);

@@ -277,6 +277,7 @@ int pagemap_scan(struct pagemap *pm, uint64_t start, uint64_t end,
 	if (start % ps || end % ps || end < start) {
 		probe_err(err, 0, "range 0x%llx-0x%llx is not page aligned",
 			  (unsigned long long)start, (unsigned long long)end);
+		errno = EINVAL;
 		return -1;
 	}
 	uint64_t first = start / ps, total = (end - start) / ps;

@@ -124,8 +124,10 @@ void pagemap_close(struct pagemap *pm);
 
 /* Scan [start, end) (page aligned) and add to c (zero it first for a fresh
  * count).  state, when not NULL, receives (end - start) / page_size chars.
- * 0, or -1 with err (a process that went away, a range out of the address
- * space). */
+ * 0, or -1 with err and errno: ERANGE when the range reaches past what
+ * pagemap covers (the kernel half, such as [vsyscall]; or any address once
+ * the process has exited), EINVAL when it is not page aligned, else the
+ * read's errno. */
 int pagemap_scan(struct pagemap *pm, uint64_t start, uint64_t end,
 		 struct pagemap_counts *c, char *state, char *err);
 

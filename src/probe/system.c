@@ -35,6 +35,13 @@ static json_t *system_line(const char *path)
 	return j ? j : json_null();
 }
 
+/* A file holding one number as a JSON integer, or null. */
+static json_t *system_u64(const char *path)
+{
+	uint64_t v;
+	return vmr_read_u64(path, &v) == 0 ? json_integer((json_int_t)v) : json_null();
+}
+
 /* The bracketed choice of a sysfs selector file ("[madvise]"), or null. */
 static json_t *system_selected(const char *path)
 {
@@ -172,7 +179,7 @@ static json_t *system_zswap(void)
 	}
 	return json_pack("{s:b, s:o, s:o, s:o}", "available", avail, "enabled", en,
 			 "compressor", system_line("/sys/module/zswap/parameters/compressor"),
-			 "max_pool_percent", system_line("/sys/module/zswap/parameters/max_pool_percent"));
+			 "max_pool_percent", system_u64("/sys/module/zswap/parameters/max_pool_percent"));
 }
 
 static json_t *system_ksm(void)

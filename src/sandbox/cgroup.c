@@ -263,11 +263,12 @@ int cgroup_kill_all(const char *path)
 	char procs[320], killf[320];
 	cgroup_path(procs, sizeof(procs), path, "cgroup.procs");
 	cgroup_path(killf, sizeof(killf), path, "cgroup.kill");
+	/* v2's cgroup.kill (5.14+) kills at once; the loop below also covers
+	 * v1 and anything that forks meanwhile */
 	int fd = open(killf, O_WRONLY | O_CLOEXEC);
 	if (fd >= 0) {
-		if (write(fd, "1", 1) < 0) {
-			/* fall back to killing one by one */
-		}
+		ssize_t w = write(fd, "1", 1);
+		(void)w;
 		close(fd);
 	}
 	for (int round = 0; round < 500; round++) {
@@ -374,11 +375,20 @@ json_t *cgroup_stats(int version, const char *path)
 		/* v1 counts swap in memory.stat "swap" (with swap accounting) */
 		json_t *s = json_object_get(o, "stat.swap");
 		uint64_t sw = json_is_integer(s) ? (uint64_t)json_integer_value(s) : 0;
-		if (!s && json_object_get(o, "memsw_usage_bytes"))
+		if (!s && cgroup_get(o, "memsw_usage_bytes") > cgroup_get(o, "usage_bytes"))
 			sw = cgroup_get(o, "memsw_usage_bytes") - cgroup_get(o, "usage_bytes");
 		json_object_set_new(o, "swap_bytes", json_integer((json_int_t)sw));
 	}
 	return o;
+}
+
+void cgroup_reset_peak_v1(const char *path)
+{
+	char file[320];
+	cgroup_path(file, sizeof(file), path, "memory.max_usage_in_bytes");
+	vmr_write_file(file, "0");
+	cgroup_path(file, sizeof(file), path, "memory.memsw.max_usage_in_bytes");
+	vmr_write_file(file, "0");
 }
 
 uint64_t cgroup_oom_kills(int version, const char *path)

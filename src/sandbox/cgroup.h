@@ -47,6 +47,8 @@ bool cgroup_is_cgroup(const char *path);
 /* Counters as a flat JSON object: usage_bytes, peak_bytes, swap_bytes,
  * limit_bytes, failcnt/events.*, oom, oom_kill, stat.* . */
 json_t *cgroup_stats(int version, const char *path);
+/* Reset v1's max_usage counters (memory and memory+swap). */
+void cgroup_reset_peak_v1(const char *path);
 /* The number of OOM kills inside the cgroup so far. */
 uint64_t cgroup_oom_kills(int version, const char *path);
 /* The cgroup's swap usage in bytes. */

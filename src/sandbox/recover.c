@@ -304,22 +304,53 @@ static int recover_orphan_zram(json_t *actions, int *refused)
 	return done;
 }
 
+/* Cleanups serialise on the memory cgroup hierarchy's root directory, so
+ * that two of them never swapoff or remove the same thing at once (an
+ * flock on a directory that exists anyway leaves no lock file behind). */
+static int recover_lock(void)
+{
+	struct cg_root root;
+	char why[256];
+	if (cgroup_detect(&root, why, sizeof(why)) < 0)
+		return -1;
+	int fd = open(root.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (fd >= 0 && flock(fd, LOCK_EX) < 0) {
+		close(fd);
+		fd = -1;
+	}
+	return fd;
+}
+
+/* Journals first (they restore knobs too), then orphans.  *blocking counts
+ * journals that could not be replayed; *failed every other failure. */
+static int recover_run(json_t *actions, int *blocking, int *failed)
+{
+	int r = state_prepare(false);
+	if (r < 0)
+		return r;
+	undo_init();
+	int lock = recover_lock(), done = 0;
+	if (r == 0)
+		done += recover_journals(actions, blocking);
+	done += recover_orphan_cgroups(actions, failed);
+	done += recover_orphan_swapfiles(actions, failed);
+	done += recover_orphan_zram(actions, failed);
+	if (lock >= 0)
+		close(lock);
+	return done;
+}
+
 int sandbox_cleanup_report(json_t *actions)
 {
 	if (!vmr_is_root()) {
 		vmr_err("cleanup: needs root to remove cgroups, disable swap and restore knobs");
 		return -2;
 	}
-	int r = state_prepare(false);
-	if (r < 0)
-		return r;
-	int refused = 0, done = 0;
-	if (r == 0)
-		done += recover_journals(actions, &refused);
-	done += recover_orphan_cgroups(actions, &refused);
-	done += recover_orphan_swapfiles(actions, &refused);
-	done += recover_orphan_zram(actions, &refused);
-	return refused ? -1 : done;
+	int blocking = 0, failed = 0;
+	int done = recover_run(actions, &blocking, &failed);
+	if (done < 0)
+		return done;
+	return blocking || failed ? -1 : done;
 }
 
 static void recover_say(json_t *actions, const char *lead)
@@ -349,17 +380,25 @@ int sandbox_cleanup(bool verbose)
 
 int sandbox_recover(void)
 {
+	if (!vmr_is_root())
+		return 0;  /* sandbox_open refuses non-root itself */
 	json_t *actions = json_array();
-	int r = sandbox_cleanup_report(actions);
+	int blocking = 0, failed = 0;
+	int r = recover_run(actions, &blocking, &failed);
 	if (json_array_size(actions))
 		recover_say(actions, "cleaning up after a killed vmregress first: ");
 	json_decref(actions);
-	if (r == -1) {
-		vmr_err("cannot build a sandbox while the host holds changes vmregress cannot undo; "
-			"see 'vmregress sandbox status'");
+	if (r < 0)
+		return r;
+	if (blocking) {
+		vmr_err("cannot build a sandbox while a killed vmregress's journal cannot be replayed; "
+			"see 'vmregress sandbox status' and 'vmregress cleanup'");
 		return -2;
 	}
-	return r < 0 ? r : 0;
+	if (failed)
+		vmr_warn("some leftovers of killed vmregress processes could not be removed; 'vmregress cleanup' "
+			 "retries");
+	return 0;
 }
 
 /* Status. */
@@ -405,8 +444,13 @@ static json_t *recover_journal_status(const char *path, const char *name)
 		} else {
 			json_object_set_new(c, "path", json_string(recs[i].path));
 		}
-		if (recs[i].type == JREC_KNOB)
+		if (recs[i].type == JREC_KNOB) {
+			char now[JOURNAL_VALUE_MAX];
+			const struct knob *k = knob_find(recs[i].path);
 			json_object_set_new(c, "old_value", json_string(recs[i].value));
+			if (k && knob_read(k, now, sizeof(now)) == 0)
+				json_object_set_new(c, "value", json_string(now));
+		}
 		json_array_append_new(ch, c);
 	}
 	json_object_set_new(o, "changes", ch);
@@ -502,6 +546,8 @@ int sandbox_status(json_t **out)
 	       *zram = json_array();
 	json_object_set_new(o, "state_dir", json_string(state_dir()));
 	DIR *d = opendir(state_dir());
+	if (!d && errno != ENOENT)
+		vmr_warn("cannot read state directory %s: %s (its journals are not shown)", state_dir(), strerror(errno));
 	if (d) {
 		struct dirent *de;
 		while ((de = readdir(d))) {

@@ -5,6 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <unistd.h>
@@ -59,6 +61,7 @@ struct sandbox {
 	char cg_path[JOURNAL_PATH_MAX];    /* "" until created */
 	char journal_path[JOURNAL_PATH_MAX];
 	int journal_fd;
+	int knob_lock_fd;                  /* held while our knobs are set */
 	char set_names[JOURNAL_MAX_RECS][48];
 	int nset;
 	struct jrec recs[JOURNAL_MAX_RECS];
@@ -111,6 +114,10 @@ static int sb_undo(struct sandbox *sb)
 	if (sb->journal_fd >= 0) {
 		close(sb->journal_fd);
 		sb->journal_fd = -1;
+	}
+	if (sb->knob_lock_fd >= 0) {
+		close(sb->knob_lock_fd);
+		sb->knob_lock_fd = -1;
 	}
 	if (!failed && sb->journal_path[0])
 		unlink(sb->journal_path);
@@ -260,9 +267,13 @@ static int sb_set_knob(struct sandbox *sb, const char *arg)
 	const struct knob *k = knob_parse_set(arg, &value, &why);
 	char old[JOURNAL_VALUE_MAX];
 	int e = knob_read(k, old, sizeof(old));
+	if (e == -ENOENT) {
+		vmr_err("--set: %s: this kernel has no %s", k->name, k->path);
+		return -2;
+	}
 	if (e < 0) {
 		vmr_err("--set: %s: cannot read %s: %s", k->name, k->path, strerror(-e));
-		return e == -ENOENT ? -2 : -2;
+		return -2;
 	}
 	struct jrec r = { .type = JREC_KNOB };
 	snprintf(r.path, sizeof(r.path), "%s", k->name);
@@ -343,7 +354,14 @@ static int sb_swap(struct sandbox *sb)
 	snprintf(r.path, sizeof(r.path), "%s", sb->swap_dev);
 	if ((e = sb_record(sb, &r)) < 0)
 		return e;
-	if ((e = swap_on(sb->swap_dev)) < 0) {
+	e = swap_on(sb->swap_dev);
+	if (e == -EINVAL && sb->swap.kind == SWAP_FILE) {
+		/* some file systems cannot swap on fallocate'd extents: write them */
+		struct swap_tag tag = { .owner = sb->owner };
+		if (swap_file_fill(sb->swap_dev, sb->swap_bytes, &tag) == 0)
+			e = swap_on(sb->swap_dev);
+	}
+	if (e < 0) {
 		vmr_err("cannot enable swap on %s: %s", sb->swap_dev, strerror(-e));
 		return -2;
 	}
@@ -411,6 +429,7 @@ static struct sandbox *sb_new(const struct sandbox_cfg *cfg)
 	const char *why;
 	sb->pid = getpid();
 	sb->journal_fd = -1;
+	sb->knob_lock_fd = -1;
 	sb->zram_id = -1;
 	sb->no_sandbox = cfg->no_sandbox;
 	sb->mem_bytes = cfg->no_sandbox ? 0 : cfg->mem_bytes;
@@ -423,6 +442,35 @@ static struct sandbox *sb_new(const struct sandbox_cfg *cfg)
 		sb->swap_bytes = sb->swap.bytes ? sb->swap.bytes : 2 * cfg->mem_bytes;
 	sb->swap_bytes -= sb->swap_bytes % vmr_page_size();
 	return sb;
+}
+
+/* Knobs are host-wide: two sandboxes setting them at once would restore
+ * each other's values in the wrong order, so only one may hold them; the
+ * others wait, up to wait_ns (0: as long as it takes).  The lock is on
+ * /proc/sys/vm itself, so no lock file is left anywhere.  Called before
+ * anything is changed, so a signal while waiting has nothing to undo. */
+static int sb_lock_knobs(struct sandbox *sb, uint64_t wait_ns)
+{
+	sb->knob_lock_fd = open("/proc/sys/vm", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (sb->knob_lock_fd < 0) {
+		vmr_errno("--set: cannot open /proc/sys/vm");
+		return -2;
+	}
+	uint64_t t0 = vmr_now_ns();
+	bool said = false;
+	while (flock(sb->knob_lock_fd, LOCK_EX | LOCK_NB) < 0) {
+		if (wait_ns && vmr_now_ns() - t0 >= wait_ns) {
+			vmr_err("--set: another vmregress kept the knobs (they are host-wide) for longer than "
+				"--timeout; try again when it ends");
+			return -2;
+		}
+		if (!said) {
+			vmr_warn("waiting for another vmregress that is setting knobs (they are host-wide)");
+			said = true;
+		}
+		usleep(50 * 1000);
+	}
+	return 0;
 }
 
 static int sb_build(struct sandbox *sb, const struct sandbox_cfg *cfg)
@@ -480,7 +528,14 @@ int sandbox_open(struct sandbox **out, const struct sandbox_cfg *cfg)
 			return -2;
 		}
 	}
+	if (cfg->set.n && (e = sb_lock_knobs(sb, cfg->timeout_ns)) < 0) {
+		if (sb->knob_lock_fd >= 0)
+			close(sb->knob_lock_fd);
+		free(sb);
+		return e;
+	}
 	if (!atexit_done) {
+		undo_init();
 		atexit(sb_atexit);
 		atexit_done = true;
 	}
@@ -543,6 +598,12 @@ json_t *sandbox_stats(const struct sandbox *sb)
 	if (!sandbox_active(sb))
 		return json_object();
 	return cgroup_stats(sb->cg.version, sb->cg_path);
+}
+
+void sandbox_reset_peak(struct sandbox *sb)
+{
+	if (sandbox_active(sb) && sb->cg.version == 1)
+		cgroup_reset_peak_v1(sb->cg_path);
 }
 
 uint64_t sandbox_oom_kills(const struct sandbox *sb)

@@ -61,6 +61,10 @@ bool sandbox_active(const struct sandbox *sb);
 /* The memcg's counters now: usage, peak, swap usage, events (oom, oom_kill,
  * max/failcnt) and memory.stat, as a flat JSON object of numbers. */
 json_t *sandbox_stats(const struct sandbox *sb);
+/* Start the peak counter afresh (v1 memory.max_usage_in_bytes and its memsw
+ * twin), so that peak_bytes covers one workload.  On v2 memory.peak cannot
+ * be reset for other readers; there peak_bytes spans the sandbox's life. */
+void sandbox_reset_peak(struct sandbox *sb);
 /* The OOM-kill count so far (memory.events oom_kill / v1 oom_control). */
 uint64_t sandbox_oom_kills(const struct sandbox *sb);
 /* What the sandbox is: cgroup version and path, limit, swap device and size,

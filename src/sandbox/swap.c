@@ -232,6 +232,27 @@ free_page:
 	return rc;
 }
 
+int swap_file_fill(const char *path, uint64_t bytes, const struct swap_tag *tag)
+{
+	size_t ps = vmr_page_size();
+	bytes -= bytes % ps;
+	char *page = xmalloc(ps);
+	int e = swap_header_fill(page, ps, bytes, tag) < 0 ? -EINVAL : 0;
+	int fd = e ? -1 : open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+	if (!e && fd < 0)
+		e = -errno;
+	if (!e)
+		e = swap_fill_zeros(fd, bytes);
+	if (!e && pwrite(fd, page, ps, 0) != (ssize_t)ps)
+		e = errno ? -errno : -EIO;
+	if (!e && fsync(fd) < 0)
+		e = -errno;
+	if (fd >= 0)
+		close(fd);
+	free(page);
+	return e;
+}
+
 int swap_on(const char *path)
 {
 	int flags = SWAP_FLAG_PREFER | ((SWAP_PRIO_MAX << SWAP_FLAG_PRIO_SHIFT) & SWAP_FLAG_PRIO_MASK);

@@ -47,6 +47,10 @@ int swap_spec_parse(const char *s, struct swap_spec *out, const char **why);
  * -2 cannot here, after reporting.  On failure the file is removed. */
 int swap_file_create(const char *dir, const char *name, uint64_t bytes, const struct swap_tag *tag);
 
+/* Write zeros over a swap file and its header again: for file systems that
+ * refuse to swap on fallocate'd (unwritten) extents.  0 or -errno. */
+int swap_file_fill(const char *path, uint64_t bytes, const struct swap_tag *tag);
+
 /* swapon with SWAP_FLAG_PREFER at SWAP_PRIO_MAX.  0 or -errno. */
 int swap_on(const char *path);
 /* swapoff; "not a swap area" counts as done (async-signal-safe).  0 or -errno. */

@@ -62,8 +62,23 @@ static const char *undo_errstr(int e)
 	}
 }
 
+/* N of "/dev/zramN" (the journal checked the digits). */
+static int undo_zram_id(const char *dev)
+{
+	int id = 0;
+	for (const char *p = dev + 9; *p >= '0' && *p <= '9'; p++)
+		id = id * 10 + (*p - '0');
+	return id;
+}
+
 /* The header page of a zram device, read without allocating. */
 static char undo_page[65536];
+static size_t undo_page_size = 4096;
+
+void undo_init(void)
+{
+	undo_page_size = (size_t)sysconf(_SC_PAGESIZE);
+}
 
 /* Reset a reused zram device only while it still carries our own header:
  * a device someone else took meanwhile is left alone. */
@@ -74,7 +89,7 @@ static bool undo_zram_ours(int id, const struct journal_owner *owner)
 	int fd = open(dev, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return false;
-	size_t ps = (size_t)sysconf(_SC_PAGESIZE);
+	size_t ps = undo_page_size;
 	if (ps > sizeof(undo_page))
 		ps = sizeof(undo_page);
 	ssize_t r = pread(fd, undo_page, ps, 0);
@@ -84,11 +99,22 @@ static bool undo_zram_ours(int id, const struct journal_owner *owner)
 	       tag.owner.start == owner->start;
 }
 
+/* A device id is ours to reset only while we live and hot-added it (no one
+ * else can hold that id meanwhile), or while it carries our header.  After
+ * our death another cleanup may have removed it and someone else may have
+ * been given the same id since. */
+static bool undo_zram_trusted(int id, bool added, const struct journal_owner *owner)
+{
+	if (added && owner->pid == (int)getpid())
+		return true;
+	return undo_zram_ours(id, owner);
+}
+
 static int undo_zram(const struct jrec *r, const struct journal_owner *owner, char *dev)
 {
 	undo_zram_dev(dev, r->id);
 	bool added = !strcmp(r->value, "added");
-	if (!added && !undo_zram_ours(r->id, owner))
+	if (!undo_zram_trusted(r->id, added, owner))
 		return 0;
 	int e = swap_off(dev);
 	if (e == 0)
@@ -112,6 +138,9 @@ int undo_rec(const struct jrec *r, const struct journal_owner *owner)
 	}
 	case JREC_SWAPON:
 		what = "cannot swapoff ";
+		if (!strncmp(r->path, "/dev/zram", 9) && owner->pid != (int)getpid() &&
+		    !undo_zram_ours(undo_zram_id(r->path), owner))
+			break;  /* not the device we set up any more */
 		e = swap_off(r->path);
 		break;
 	case JREC_SWAPFILE:

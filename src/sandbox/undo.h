@@ -6,6 +6,9 @@
 
 #include "sandbox/journal.h"
 
+/* Cache what undo needs from calls that are not async-signal-safe (the
+ * page size).  Called before the first sandbox is built. */
+void undo_init(void);
 /* Undo r; a change that was never made, or was undone already, is
  * success.  0 or -errno (after a message on stderr). */
 int undo_rec(const struct jrec *r, const struct journal_owner *owner);

@@ -166,6 +166,11 @@ static void summary_print_case(FILE *f, const struct case_summary *cs)
 			sep = " ";
 		}
 	fputc('\n', f);
+	json_t *opts = json_object_get(cs->c->options, "options");
+	char *text = json_object_size(opts) ? json_dumps(opts, JSON_COMPACT | JSON_SORT_KEYS) : NULL;
+	if (text)
+		fprintf(f, "  options %.*s%s\n", 160, text, strlen(text) > 160 ? "..." : "");
+	free(text);
 	for (size_t k = 0; k < cs->c->niter; k++)
 		if (cs->c->iters[k].reason)
 			fprintf(f, "  iteration %d: %s: %s\n", cs->c->iter_no[k] + 1,

@@ -107,7 +107,9 @@ static void *alloc_setup(const void *opts, const struct wl_env *env, struct resu
 static char *alloc_pages(struct alloc_state *st, long pass, struct result *r)
 {
 	size_t len = st->npages * st->ps;
-	int flags = MAP_PRIVATE | MAP_ANONYMOUS | (st->o.populate ? MAP_POPULATE : 0);
+	/* MAP_LOCKED as well as mlock(): sanitizers turn mlock() into a no-op. */
+	int flags = MAP_PRIVATE | MAP_ANONYMOUS | (st->o.populate ? MAP_POPULATE : 0) |
+		    (st->o.lock ? MAP_LOCKED : 0);
 	char *p = mmap(NULL, len, PROT_READ | PROT_WRITE, flags, -1, 0);
 	if (p == MAP_FAILED) {
 		st->failed++;

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "probe/zoneinfo.h"
 
 static const double level_factor[] = { 0.80, 0.95, 1.00, 1.25 };
 
@@ -12,35 +13,6 @@ const char *level_name(int level)
 {
 	static const char *const names[] = { "fast", "low", "min", "zero" };
 	return level >= 0 && level < 4 ? names[level] : "?";
-}
-
-int level_zones_parse(const char *buf, struct level_zones *z)
-{
-	memset(z, 0, sizeof(*z));
-	int zones = 0;
-	for (const char *l = buf; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
-		unsigned long long v;
-		char key[32];
-		if (!strncmp(l, "Node ", 5)) {
-			zones++;
-			continue;
-		}
-		if (sscanf(l, " pages free %llu", &v) == 1) {
-			z->free += v;
-			continue;
-		}
-		if (sscanf(l, " %31s %llu", key, &v) != 2)
-			continue;
-		if (!strcmp(key, "min"))
-			z->min += v;
-		else if (!strcmp(key, "low"))
-			z->low += v;
-		else if (!strcmp(key, "high"))
-			z->high += v;
-		else if (!strcmp(key, "managed"))
-			z->size += v;
-	}
-	return zones && z->size ? 0 : -1;
 }
 
 uint64_t level_cgroup_usage(const char *cgroup)
@@ -57,14 +29,29 @@ uint64_t level_cgroup_usage(const char *cgroup)
 	return 0;
 }
 
+/* The zones' pages summed over every populated zone of every node. */
 static int level_zones_read(struct level_zones *z)
 {
-	char *buf;
-	if (vmr_read_file("/proc/zoneinfo", &buf, NULL) < 0)
+	struct zoneinfo zi;
+	char err[PROBE_ERR_MAX];
+	memset(z, 0, sizeof(*z));
+	if (zoneinfo_read(&zi, NULL, err) < 0)
 		return -1;
-	int rc = level_zones_parse(buf, z);
-	free(buf);
-	return rc;
+	for (size_t n = 0; n < zi.nnodes; n++) {
+		for (size_t i = 0; i < zi.nodes[n].nzones; i++) {
+			const struct zoneinfo_zone *zone = &zi.nodes[n].zones[i];
+			uint64_t size = zone->have & ZONE_HAVE_MANAGED ? zone->managed : zone->present;
+			if (!size)
+				continue;
+			z->size += size;
+			z->free += zone->free;
+			z->high += zone->high;
+			z->low += zone->low;
+			z->min += zone->min;
+		}
+	}
+	zoneinfo_free(&zi);
+	return z->size ? 0 : -1;
 }
 
 uint64_t level_free_pages(const struct wl_env *env)

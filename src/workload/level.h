@@ -41,8 +41,6 @@ struct level_plan {
 };
 
 const char *level_name(int level);
-/* Parse /proc/zoneinfo text into z (sums).  0, or -1 when no zone was found. */
-int level_zones_parse(const char *buf, struct level_zones *z);
 /* Bytes charged to the sandbox's cgroup now (memory.current or
  * memory.usage_in_bytes); 0 when unknown. */
 uint64_t level_cgroup_usage(const char *cgroup);

@@ -1,55 +1,63 @@
 #include "workload/pages.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
+#include <sys/mman.h>
 
 #include "core/util.h"
 
-#define PAGES_CHUNK 65536   /* entries per read: 512 KiB, 256 MiB of 4K pages */
-
 int pages_open(struct pages_map *pm)
 {
-	pm->buf = NULL;
-	pm->fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
-	if (pm->fd < 0)
-		return -errno;
-	pm->buf = xmalloc(PAGES_CHUNK * sizeof(uint64_t));
-	return 0;
+	char err[PROBE_ERR_MAX];
+	pm->vec = NULL;
+	pm->nvec = 0;
+	pm->private_anon = false;
+	pm->open = pagemap_open(&pm->pm, 0, false, err) == 0;
+	return pm->open ? 0 : -(errno ? errno : EIO);
 }
 
 void pages_close(struct pages_map *pm)
 {
-	if (pm->fd >= 0)
-		close(pm->fd);
-	free(pm->buf);
-	pm->fd = -1;
-	pm->buf = NULL;
+	if (pm->open)
+		pagemap_close(&pm->pm);
+	free(pm->vec);
+	pm->vec = NULL;
+	pm->open = false;
+}
+
+/* True when mincore says all n pages are resident. */
+static bool pages_all_resident(struct pages_map *pm, const void *addr, size_t n)
+{
+	if (pm->nvec < n) {
+		free(pm->vec);
+		pm->vec = xmalloc(n);
+		pm->nvec = n;
+	}
+	if (mincore((void *)addr, n * vmr_page_size(), pm->vec) < 0)
+		return false;
+	unsigned char all = 1;
+	for (size_t i = 0; i < n; i++)
+		all &= pm->vec[i];
+	return all & 1;
 }
 
 size_t pages_state(struct pages_map *pm, const void *addr, size_t n, char *state, size_t *swapped)
 {
-	size_t present = 0, ps = vmr_page_size();
-	uint64_t first = (uintptr_t)addr / ps;
-	*swapped = 0;
-	for (size_t i = 0; i < n;) {
-		size_t want = n - i < PAGES_CHUNK ? n - i : PAGES_CHUNK;
-		ssize_t got = pread(pm->fd, pm->buf, want * 8, (off_t)((first + i) * 8));
-		size_t k, m = got > 0 ? (size_t)got / 8 : 0;
-		if (!m) {
-			memset(state + i, '.', n - i);
-			break;
-		}
-		for (k = 0; k < m; k++) {
-			uint64_t e = pm->buf[k];
-			char c = e >> 63 ? '#' : (e >> 62) & 1 ? 's' : '.';
-			present += c == '#';
-			*swapped += c == 's';
-			state[i + k] = c;
-		}
-		i += m;
+	struct pagemap_counts c;
+	char err[PROBE_ERR_MAX];
+	uint64_t start = (uintptr_t)addr;
+	if (pm->private_anon && pages_all_resident(pm, addr, n)) {
+		memset(state, PAGE_STATE_PRESENT, n);
+		*swapped = 0;
+		return n;
 	}
-	return present;
+	memset(&c, 0, sizeof(c));
+	if (pagemap_scan(&pm->pm, start, start + n * vmr_page_size(), &c, state, err) < 0) {
+		memset(state, PAGE_STATE_NONE, n);
+		*swapped = 0;
+		return 0;
+	}
+	*swapped = (size_t)c.swapped;
+	return (size_t)c.present;
 }

@@ -71,6 +71,23 @@ run "$VMR" run "$T_TMP/small.ini" --db "$DB" --name small-one --quiet
 expect_rc "a used run name is refused" 2
 run "$VMR" show small-two --db "$DB"; expect_rc "show of an unknown run exits 2" 2; expect_err "unknown run is named" "small-two: no such run"
 
+# --- the default results file -------------------------------------------
+XDG_DATA_HOME=$T_TMP/xdg "$VMR" run "$T_TMP/small.ini" --quiet --iterations 1 >/dev/null 2>&1
+[ -f "$T_TMP/xdg/vmregress/results.db" ] && ok "default file is \$XDG_DATA_HOME/vmregress/results.db" || not_ok "no results.db under XDG_DATA_HOME"
+mkdir -p "$T_TMP/home"
+HOME=$T_TMP/home XDG_DATA_HOME= "$VMR" run "$T_TMP/small.ini" --quiet --iterations 1 >/dev/null 2>&1
+[ -f "$T_TMP/home/.local/share/vmregress/results.db" ] && ok "else ~/.local/share/vmregress/results.db" || not_ok "no results.db under HOME"
+run env HOME="$T_TMP/home" XDG_DATA_HOME= "$VMR" list --json
+[ "$(jq length <<< "$OUT")" = 1 ] && ok "list reads the default file" || not_ok "list of the default file: ${OUT:0:200}"
+
+# --- two runs writing one file at the same time --------------------------
+"$VMR" run "$T_TMP/small.ini" --db "$DB" --name together-a --quiet >/dev/null 2>"$T_TMP/a.err" & pa=$!
+"$VMR" run "$T_TMP/small.ini" --db "$DB" --name together-b --quiet >/dev/null 2>"$T_TMP/b.err" & pb=$!
+wait "$pa"; ra=$?; wait "$pb"; rb=$?
+[ "$ra" = 0 ] && [ "$rb" = 0 ] && ok "two runs can write one results file at once" || not_ok "concurrent runs exited $ra and $rb: $(cat "$T_TMP/a.err" "$T_TMP/b.err" | head -3)"
+n=$("$VMR" list --db "$DB" --json | jq '[.[] | select(.name | startswith("together-")) | select(.status == "complete") | .iterations] | add')
+[ "$n" = 10 ] && ok "both concurrent runs stored every iteration" || not_ok "concurrent runs stored $n iterations, want 10"
+
 # --- kill -9 in the middle ---------------------------------------------
 cat > "$T_TMP/long.ini" <<'EOF'
 [global]
@@ -95,6 +112,11 @@ run "$VMR" export killed --db "$DB" --format json
 n=$(jq '[.[].iteration] | unique | length' <<< "$OUT")
 [ "$n" -ge 3 ] && [ "$n" -lt 40 ] && ok "finished iterations of the killed run are kept ($n of 40)" || not_ok "killed run iterations: $n"
 
+# --- a file that is not a results file ----------------------------------
+echo "not a database at all, just some text that is long enough" > "$T_TMP/junk.db"
+run "$VMR" list --db "$T_TMP/junk.db"; expect_rc "a file that is not a results file is refused" 2
+check "and says so in one line" one_line_err; expect_err "naming the file" "junk.db: not a vmregress results file"
+
 # --- delete ---------------------------------------------------------------
 run "$VMR" delete killed --db "$DB"; expect_rc "delete by name" 0
 run "$VMR" show killed --db "$DB"; expect_rc "a deleted run is gone" 2
@@ -118,7 +140,7 @@ passes = 2
 EOF
 	run "$VMR" run "$T_TMP/swap.ini" --db "$DB" --json --quiet
 	if [ "$RC" = 3 ]; then
-		skip "monitor series of a swapping case" "cannot build a sandbox here: ${ERR:0:120}"
+		skip "monitor series of a swapping case" "cannot build a sandbox here: $(tail -1 <<< "$ERR" | cut -c1-160)"
 	else
 		expect_rc "swapping case runs" 0
 		res=$(jq '.cases[0].results[0]' <<< "$OUT")

@@ -7,20 +7,20 @@ HELPER=build/helpers/touch_pages
 NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 pids=()
 cleanup() {
-	exec 7>&- 8>&- 2>/dev/null
+	exec 6>&- 7>&- 8>&- 2>/dev/null
 	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
 	wait 2>/dev/null
 	rm -rf "$T_TMP"
 }
 trap cleanup EXIT
 
-# start_helper FD PAGES STRIDE [prefix...]: sets HPID and HADDR; the helper
-# lives until file descriptor FD closes.
+# start_helper FD PAGES STRIDE MODE [prefix...]: sets HPID and HADDR; the
+# helper lives until file descriptor FD closes.
 start_helper() {
-	local fd=$1 pages=$2 stride=$3; shift 3
+	local fd=$1 pages=$2 stride=$3 mode=$4; shift 4
 	local fifo=$T_TMP/fifo$fd out=$T_TMP/helper$fd
 	mkfifo "$fifo"
-	"$@" "$HELPER" "$pages" "$stride" < "$fifo" > "$out" &
+	"$@" "$HELPER" "$pages" "$stride" $mode < "$fifo" > "$out" &
 	HPID=$!
 	pids+=("$HPID")
 	eval "exec $fd>\"$fifo\""
@@ -34,7 +34,7 @@ if [ ! -x "$HELPER" ]; then not_ok "helper $HELPER is built (make $HELPER)"; exi
 if ! command -v jq >/dev/null; then skip "sense JSON checks" "jq is not installed"; exit 0; fi
 
 # --- pagemap: 4096 pages, every other one touched -> exactly 2048 present
-start_helper 7 4096 2
+start_helper 7 4096 2 nothp
 run "$VMR" sense pagemap "$HPID" --json --vma "$HADDR"
 expect_rc "pagemap --json --vma exits 0" 0
 check "pagemap --json is one JSON document" json_ok
@@ -70,12 +70,33 @@ expect_err "--vma error names the address" "--vma 0x10: no VMA"
 run "$VMR" sense pagemap "$HPID" --vma zz
 expect_rc "--vma that is not hex exits 2" 2
 
+# THP: the count from /proc/kpageflags must equal smaps' AnonHugePages
+thp_enabled=$(cat /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null)
+if is_root && [ -r /proc/kpageflags ] && [[ "$thp_enabled" =~ \[(always|madvise)\] ]]; then
+	start_helper 6 2048 1 thp
+	run "$VMR" sense pagemap "$HPID" --json --vma "$HADDR"
+	vstart=$(jq -r '.vmas[0].start' <<< "$OUT")
+	kb=$(awk -v a="${vstart#0x}" '$1 ~ "^0*"a"-" {f=1; next} f && /^AnonHugePages:/ {print $2; exit}' /proc/$HPID/smaps)
+	thp=$(jq '.vmas[0].thp' <<< "$OUT")
+	[ -n "$kb" ] && [ "$thp" = $((kb * 1024 / $(getconf PAGESIZE))) ] && ok "THP pages equal smaps AnonHugePages ($thp)" ||
+		not_ok "THP pages ($thp) equal smaps AnonHugePages (${kb:-?} kB)"
+	exec 6>&-
+else
+	skip "THP count" "needs root, /proc/kpageflags and THP enabled"
+fi
+
 # --- missing and bad process ids
 nopid=$(( $(cat /proc/sys/kernel/pid_max) + 1 ))
 run "$VMR" sense pagemap "$nopid"
 expect_rc "a missing pid exits 2" 2
 expect_err "a missing pid is named" "no process $nopid\$"
 check "the missing-pid error is one line" one_line_err
+kthread=$(awk '$1 == "Name:" && $2 == "kthreadd" {print 2}' /proc/2/status 2>/dev/null)
+if [ -n "$kthread" ]; then
+	run "$VMR" sense pagemap 2 --json
+	expect_rc "a kernel thread's pagemap exits 0" 0
+	[ "$(jq -c .vmas <<< "$OUT")" = '[]' ] && ok "a kernel thread has no VMAs" || not_ok "kernel thread VMAs ($OUT)"
+fi
 run "$VMR" sense pagemap 12abc
 expect_rc "a pid that is not a number exits 2" 2
 expect_err "the bad pid is named" "'12abc' is not a process id"
@@ -145,6 +166,10 @@ jq -e '.[2].t_s > .[0].t_s' <<< "$OUT" >/dev/null && ok "sample times increase" 
 run "$VMR" sense vmstat --interval 50ms --count 2
 expect_out "vmstat text has a header" "^ +time_s +nr_free_pages +pswpin"
 [ "$(wc -l <<< "$OUT")" = 3 ] && ok "vmstat text: a header and 2 rows" || not_ok "vmstat rows"
+run timeout --preserve-status -s INT 0.5 "$VMR" sense vmstat --interval 100ms --fields pgfault --json
+expect_rc "vmstat ended by SIGINT exits 0" 0
+jq -e 'type == "array" and length >= 1' <<< "$OUT" >/dev/null && ok "vmstat ended by SIGINT still prints its samples" ||
+	not_ok "vmstat SIGINT samples ($OUT)"
 run "$VMR" sense vmstat --fields pgfault,bogus --count 1
 expect_rc "an unknown counter exits 2" 2
 expect_err "an unknown counter is named" "no counter 'bogus'"
@@ -171,6 +196,33 @@ expect_rc "extra words exit 2" 2
 run "$VMR" sense --help
 expect_out "help documents the encoded map" "0x60"
 
+# --- other kernels' files, seen through a private mount namespace (the
+# bind mounts vanish with it; the host's /proc and /sys are not touched)
+if is_root && unshare -m true 2>/dev/null; then
+	fx=tests/fixtures/zoneinfo
+	run unshare -m sh -c "mount --bind $fx/linux-2.6.24-two-nodes.txt /proc/zoneinfo && exec \"\$0\" sense zones --json" "$VMR"
+	expect_rc "zones of a 2.6.24 kernel exit 0" 0
+	[ "$(jq -c '[.nodes[] | {node, n: (.zones | length)}]' <<< "$OUT")" = '[{"node":0,"n":3},{"node":1,"n":1}]' ] &&
+		ok "2.6.24: two nodes, 3 + 1 zones" || not_ok "2.6.24 nodes ($OUT)"
+	[ "$(jq -c '.nodes[1].zones[0] | [.managed, .high_boost, .high]' <<< "$OUT")" = '[null,null,3783]' ] &&
+		ok "2.6.24: no managed or high_boost (null), high read" || not_ok "2.6.24 fields"
+	run unshare -m sh -c "mount --bind $fx/linux-2.6.24-two-nodes.txt /proc/zoneinfo && exec \"\$0\" sense zones" "$VMR"
+	expect_out "2.6.24 text shows node 1" "^Node 1$"
+	expect_out "2.6.24 text marks managed as not reported" "^zone->managed += - "
+	run unshare -m sh -c "mount --bind $fx/bad-number.txt /proc/zoneinfo && exec \"\$0\" sense zones" "$VMR"
+	expect_rc "a broken zoneinfo exits 3" 3
+	expect_err "a broken zoneinfo names file, line and field" "^vmregress: /proc/zoneinfo: line 56: zone DMA: 'min'"
+	check "the broken zoneinfo error is one line" one_line_err
+	[ -z "$OUT" ] && ok "a broken zoneinfo prints nothing on stdout" || not_ok "stdout empty on error"
+	if [ -e /sys/kernel/btf/vmlinux ]; then
+		run unshare -m sh -c "mount --bind /dev/null /sys/kernel/btf/vmlinux && exec \"\$0\" sense structsizes" "$VMR"
+		expect_rc "structsizes without usable BTF exits 3" 3
+		expect_err "and says why" "no BTF: /sys/kernel/btf/vmlinux: not readable as BTF"
+	fi
+else
+	skip "other kernels' files" "needs root and unshare -m"
+fi
+
 # --- without root
 if is_root && "${NOBODY[@]}" true 2>/dev/null; then
 	run "${NOBODY[@]}" "$VMR" sense pagemap 1
@@ -186,7 +238,7 @@ if is_root && "${NOBODY[@]}" true 2>/dev/null; then
 	run "${NOBODY[@]}" "$VMR" sense kvirtual --json
 	expect_rc "unprivileged kvirtual shows the totals" 0
 	expect_err "unprivileged kvirtual says vmallocinfo needs root" "vmallocinfo: .*needs root"
-	start_helper 8 64 1 "${NOBODY[@]}"
+	start_helper 8 64 1 nothp "${NOBODY[@]}"
 	run "${NOBODY[@]}" "$VMR" sense pagemap "$HPID" --json --vma "$HADDR"
 	expect_rc "unprivileged pagemap of one's own process works" 0
 	[ "$(jq .vmas[0].present <<< "$OUT")" = 64 ] && ok "unprivileged: 64 present" || not_ok "unprivileged present ($OUT)"

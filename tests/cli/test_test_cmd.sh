@@ -14,7 +14,7 @@ as_nobody() { # run a command as an unprivileged user when we are root
 }
 
 run "$VMR" test --list; expect_rc "test --list exits 0" 0
-for w in null; do
+for w in null fault alloc reread mmap001 mtest01 pft; do
 	expect_out "test --list names $w" "^  $w "
 done
 run "$VMR" test --list --json; expect_rc "test --list --json exits 0" 0
@@ -36,6 +36,23 @@ run "$VMR" test null --spin;          expect_rc "missing value exits 2" 2; check
 run "$VMR" test null extra;           expect_rc "extra argument exits 2" 2; check "extra argument error is one line" one_line_err
 run "$VMR" test null --spin 2m;       expect_rc "out-of-range value exits 2" 2; expect_err "range is explained" "out of range"
 
+# Workload options are validated before anything runs, so without root too.
+for args in "fault --passes 0" "fault --level huge" "fault --size 1.5y" "fault --pages -3" \
+	"fault --file x --shmem" "alloc --level 5" "reread --sleep forever" "mmap001 --pages 0" \
+	"mtest01 --chunk 1" "pft --tasks 3-1" "pft --tasks 1,x" "pft --tasks 0" "pft --tasks 1-5000" \
+	"pft --kind stack" "pft --duration 0"; do
+	run as_nobody "$VMR" test $args
+	expect_rc "test $args exits 2" 2
+	check "test $args gives a one-line error" one_line_err
+done
+run as_nobody "$VMR" test fault --level huge; expect_err "level choices are listed" 'fast\|low\|min\|zero'
+run as_nobody "$VMR" test pft --tasks 3-1; expect_err "a bad task list is named" "^vmregress: --tasks: '3-1'"
+run as_nobody "$VMR" test fault --file x --shmem; expect_err "conflicting kinds are named" 'choose one'
+run as_nobody "$VMR" test fault --help; expect_rc "test fault --help exits 0" 0
+expect_out "fault help documents the level rule" 'fast 0\.8L, low 0\.95L, min 1\.0L, zero 1\.25L'
+expect_out "fault help documents the watermark rule" 'zero \(size\+free\)/2'
+if grep -q -- '--corrupt-page' <<< "$OUT"; then not_ok "--corrupt-page stays out of help"; else ok "--corrupt-page stays out of help"; fi
+
 # The runner, as an unprivileged user: no sandbox, the harness alone.
 run as_nobody "$VMR" test null --spin 20ms --json; expect_rc "null runs without root" 0
 expect_json "null result is JSON with outcome pass" '.outcome == "pass"'
@@ -50,7 +67,7 @@ run as_nobody "$VMR" test null --fail;      expect_rc "a failed check exits 1" 1
 check "failure message is one line" one_line_err
 run as_nobody "$VMR" test null --error;     expect_rc "a set-up error exits 1" 1; expect_err "the set-up error is explained" 'error: asked to fail set-up'
 run as_nobody "$VMR" test null --crash --json; expect_rc "a crash exits 1" 1
-expect_err "a crash names the signal" 'killed by signal SIGSEGV'
+expect_err "a crash names the signal" 'killed by signal SIGABRT'
 run as_nobody "$VMR" test null --spin 30s --timeout 300ms --json; expect_rc "the watchdog stops a hung workload" 1
 expect_err "a timeout is explained" 'timed out after 300ms'
 expect_json "a timeout is an error outcome" '.outcome == "error"'

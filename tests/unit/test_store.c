@@ -85,6 +85,16 @@ static void test_round_trip(struct store *st, int64_t run)
 	CHECK(json_integer_value(json_object_get(last, "iteration")) == 3 &&
 	      !strcmp(json_string_value(json_object_get(last, "metric")), "rate"), "rows numbered from 1");
 	json_decref(rows);
+
+	free(r->cases[0].name);
+	r->cases[0].name = xstrdup("a,\"b\"");
+	char *csv = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&csv, &len);
+	summary_rows_csv(f, r);
+	fclose(f);
+	CHECK(strstr(csv, "\none,\"a,\"\"b\"\"\",1,time,ns,100\n") != NULL, "csv quotes a field with a comma or quote");
+	free(csv);
 	run_free(r);
 }
 

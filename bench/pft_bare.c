@@ -1,0 +1,36 @@
+/* The bare loop pft is measured against: map a region, write one word in
+ * every page, unmap, for a fixed time; print page faults per second.
+ * usage: pft_bare SIZE_MB SECONDS */
+#include <stdio.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+#include <time.h>
+#include <unistd.h>
+
+static double now(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int main(int argc, char **argv)
+{
+	size_t size = (size_t)atol(argc > 1 ? argv[1] : "128") << 20;
+	double secs = atof(argc > 2 ? argv[2] : "2");
+	size_t ps = (size_t)sysconf(_SC_PAGESIZE), n = size / ps;
+	unsigned long long faults = 0;
+	double t0 = now(), t;
+	do {
+		char *p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			return 1;
+		for (size_t i = 0; i < n; i++)
+			p[i * ps] = 1;
+		munmap(p, size);
+		faults += n;
+		t = now();
+	} while (t - t0 < secs);
+	printf("%.0f\n", faults / (t - t0));
+	return 0;
+}

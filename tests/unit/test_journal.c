@@ -1,0 +1,143 @@
+/* The journal decides what cleanup undoes after a kill -9, so it must parse
+ * exactly what it wrote and refuse anything else: a flipped byte, a foreign
+ * path, a record for another owner.  A torn last line is a change that was
+ * never made and is ignored. */
+#include <errno.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#include "core/util.h"
+#include "sandbox/journal.h"
+#include "t.h"
+
+static const struct journal_owner owner = { 1234, 987654 };
+
+/* A journal text with header and the given records. */
+static size_t build(char *buf, size_t len, const struct journal_owner *o, const struct jrec *recs, int n)
+{
+	char text[128];
+	int t = snprintf(text, sizeof(text), "vmregress-journal 1 %d %llu", o->pid, o->start);
+	size_t at = (size_t)snprintf(buf, len, "%s #%08x\n", text, journal_crc32(text, (size_t)t));
+	for (int i = 0; i < n; i++)
+		at += (size_t)journal_format(buf + at, len - at, &recs[i]);
+	return at;
+}
+
+static int parse(const char *buf, size_t len, struct jrec *out, char *why)
+{
+	struct journal_owner o;
+	return journal_parse(buf, len, "/var/lib/vmregress/swap", &o, out, JOURNAL_MAX_RECS, why, 160);
+}
+
+int main(void)
+{
+	struct jrec recs[5] = {
+		{ .type = JREC_KNOB, .path = "vm.swappiness", .value = "60" },
+		{ .type = JREC_SWAPFILE, .path = "/var/lib/vmregress/swap/vmregress-1234-987654-0.swap" },
+		{ .type = JREC_SWAPON, .path = "/var/lib/vmregress/swap/vmregress-1234-987654-0.swap" },
+		{ .type = JREC_ZRAM, .id = 3, .value = "added" },
+		{ .type = JREC_CGROUP, .path = "/sys/fs/cgroup/memory/vmregress-1234-987654-0" },
+	};
+	struct jrec out[JOURNAL_MAX_RECS];
+	char buf[4096], why[160];
+	size_t len = build(buf, sizeof(buf), &owner, recs, 5);
+
+	/* what was written reads back the same */
+	int n = parse(buf, len, out, why);
+	CHECK_EQ_U(n, 5, "a journal of 5 records parses (%s)", n < 0 ? why : "ok");
+	CHECK(n == 5 && out[0].type == JREC_KNOB && !strcmp(out[0].path, "vm.swappiness") && !strcmp(out[0].value, "60"),
+	      "knob record round-trips");
+	CHECK(n == 5 && out[3].type == JREC_ZRAM && out[3].id == 3 && !strcmp(out[3].value, "added"),
+	      "zram record round-trips");
+	CHECK(n == 5 && !strcmp(out[4].path, recs[4].path), "cgroup record round-trips");
+
+	/* a torn last line (no newline) is a change never made */
+	n = parse(buf, len - 3, out, why);
+	CHECK_EQ_U(n, 4, "a torn last record is ignored");
+
+	/* every single flipped byte in a record is caught by its checksum */
+	int caught = 0, total = 0;
+	char *first_rec = strchr(buf, '\n') + 1;
+	for (char *p = first_rec; p < buf + len; p++) {
+		if (*p == '\n')
+			continue;
+		char saved = *p;
+		*p ^= 0x01;
+		total++;
+		caught += parse(buf, len, out, why) < 0;
+		*p = saved;
+	}
+	CHECK(caught == total, "every flipped byte is refused (%d of %d)", caught, total);
+	buf[5] ^= 1;
+	CHECK(parse(buf, len, out, why) < 0 && strstr(why, "line 1"), "a damaged header is refused: %s", why);
+	buf[5] ^= 1;
+
+	/* records that name things vmregress would not have made */
+	struct jrec bad[] = {
+		{ .type = JREC_CGROUP, .path = "/sys/fs/cgroup/memory/user.slice" },
+		{ .type = JREC_CGROUP, .path = "/sys/fs/cgroup/memory/vmregress-999-987654-0" },
+		{ .type = JREC_SWAPFILE, .path = "/etc/vmregress-1234-987654-0.swap" },
+		{ .type = JREC_SWAPON, .path = "/dev/sda1" },
+		{ .type = JREC_CGROUP, .path = "/sys/fs/cgroup/memory/../vmregress-1234-987654-0" },
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		len = build(buf, sizeof(buf), &owner, &bad[i], 1);
+		CHECK(parse(buf, len, out, why) < 0, "foreign record '%s' refused: %s", bad[i].path, why);
+	}
+
+	/* a knob not on the allow-list, even with a good checksum */
+	char text[] = "knob kernel.core_pattern |/bin/sh";
+	char line[256];
+	len = build(buf, sizeof(buf), &owner, NULL, 0);
+	snprintf(line, sizeof(line), "%s #%08x\n", text, journal_crc32(text, strlen(text)));
+	memcpy(buf + len, line, strlen(line) + 1);
+	CHECK(parse(buf, len + strlen(line), out, why) < 0 && strstr(why, "allow-list"), "unknown knob refused: %s", why);
+
+	/* not a journal at all */
+	CHECK(parse("hello\n", 6, out, why) < 0, "random text refused: %s", why);
+	CHECK(parse("", 0, out, why) < 0, "empty file refused: %s", why);
+
+	/* names */
+	struct journal_owner o;
+	int seq;
+	char name[96];
+	journal_name(name, sizeof(name), &owner, 7);
+	CHECK_STR(name, "vmregress-1234-987654-7", "names carry owner and sequence");
+	CHECK(journal_name_parse("vmregress-1234-987654-7.swap", ".swap", &o, &seq) == 0 && o.pid == 1234 &&
+	      o.start == 987654 && seq == 7, "a swap file name parses");
+	CHECK(journal_name_parse("vmregress-1234-987654-7.swap", NULL, &o, &seq) < 0, "suffix must match");
+	CHECK(journal_name_parse("vmregress-test-1234", NULL, &o, &seq) < 0, "other names are not ours");
+	CHECK(journal_name_parse("vmregress-0-1-1", NULL, &o, &seq) < 0, "pid 0 is not an owner");
+
+	/* the owner check: this process is alive, a made-up start time is not */
+	struct journal_owner me;
+	CHECK(journal_self(&me) == 0 && journal_owner_alive(&me), "this process is alive");
+	me.start += 1;
+	CHECK(!journal_owner_alive(&me), "same pid, other start time: not the owner");
+	CHECK_EQ_U(journal_crc32("123456789", 9), 0xcbf43926u, "CRC-32 check value");
+
+	/* on disk: created exclusively, appended, read back whole */
+	char dir[] = "/tmp/vmr-journal-XXXXXX";
+	CHECK(mkdtemp(dir) != NULL, "temp dir");
+	char *path = xasprintf("%s/j.journal", dir), *lnk = xasprintf("%s/l.journal", dir);
+	int fd = journal_create(path, &owner);
+	CHECK(fd >= 0, "journal_create makes a new file");
+	for (int i = 0; i < 5 && fd >= 0; i++)
+		CHECK(journal_append(fd, &recs[i]) == 0, "append record %d", i);
+	if (fd >= 0)
+		close(fd);
+	CHECK(journal_create(path, &owner) == -EEXIST, "an existing journal is never reopened");
+	CHECK(symlink(path, lnk) == 0 && journal_create(lnk, &owner) < 0, "a symlink is never followed");
+	char *disk = NULL;
+	size_t dlen = 0;
+	CHECK(vmr_read_file(path, &disk, &dlen) == 0, "journal reads back");
+	n = disk ? parse(disk, dlen, out, why) : -1;
+	CHECK_EQ_U(n, 5, "what was appended parses (%s)", n < 0 ? why : "ok");
+	free(disk);
+	unlink(lnk);
+	unlink(path);
+	rmdir(dir);
+	free(path);
+	free(lnk);
+	T_DONE();
+}
