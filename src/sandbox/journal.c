@@ -192,6 +192,19 @@ static int journal_word(const char **p, const char *end, char *out, size_t len)
 	return journal_word_ok(out) ? 0 : -1;
 }
 
+/* "added", "reused" or "reused:ALGO" (the algorithm to put back). */
+static bool journal_zram_mode_ok(const char *v)
+{
+	if (!strcmp(v, "added") || !strcmp(v, "reused"))
+		return true;
+	if (strncmp(v, "reused:", 7) || !v[7] || strlen(v + 7) >= 32)
+		return false;
+	for (const char *p = v + 7; *p; p++)
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9') || *p == '-' || *p == '_'))
+			return false;
+	return true;
+}
+
 int journal_parse_line(const char *line, size_t len, struct jrec *r, const char **why)
 {
 	size_t tlen;
@@ -227,8 +240,7 @@ int journal_parse_line(const char *line, size_t len, struct jrec *r, const char 
 		if (journal_number(&q, &id) < 0 || *q || id > 9999)
 			return -1;
 		r->id = (int)id;
-		if (journal_word(&p, end, r->value, sizeof(r->value)) < 0 ||
-		    (strcmp(r->value, "added") && strcmp(r->value, "reused")))
+		if (journal_word(&p, end, r->value, sizeof(r->value)) < 0 || !journal_zram_mode_ok(r->value))
 			return -1;
 	} else {
 		size_t i;

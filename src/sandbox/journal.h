@@ -8,7 +8,8 @@
  *   knob vm.swappiness 60 #crc          old value, restored on undo
  *   swapfile /var/lib/vmregress/swap/vmregress-PID-START-SEQ.swap #crc
  *   swapon /var/lib/vmregress/swap/vmregress-PID-START-SEQ.swap #crc
- *   zram 1 added #crc                   "added" (hot_add) or "reused"
+ *   zram 1 added #crc                   "added" (hot_add), or "reused:ALGO"
+ *                                       (a free device; ALGO put back after)
  *   swapon /dev/zram1 #crc
  *   cgroup /sys/fs/cgroup/memory/vmregress-PID-START-SEQ #crc
  *
@@ -40,7 +41,7 @@ struct jrec {
 	enum jrec_type type;
 	int id;                          /* JREC_ZRAM: device number */
 	char path[JOURNAL_PATH_MAX];     /* knob name, file, device, cgroup dir */
-	char value[JOURNAL_VALUE_MAX];   /* knob: old value; zram: added|reused */
+	char value[JOURNAL_VALUE_MAX];   /* knob: old value; zram: added|reused[:ALGO] */
 };
 
 /* Who made a journal (or a cgroup, swap file, zram device). */

@@ -39,6 +39,9 @@ const struct opt sandbox_opts[] = {
 	  .help = "run on the host without a cgroup or swap of its own (knobs still apply)" },
 	{ .name = "force", .type = OPT_FLAG, .off = offsetof(struct sandbox_cfg, force),
 	  .help = "with --no-sandbox, allow sizes beyond free memory" },
+	{ .name = "zram-reuse", .type = OPT_FLAG, .off = offsetof(struct sandbox_cfg, zram_reuse),
+	  .help = "use a free zram device rather than hot-adding one (tests that path)",
+	  .flags = OPTF_HIDDEN | OPTF_NO_ECHO },
 	OPT_END,
 };
 
@@ -88,18 +91,21 @@ static void sb_leave(void)
 		sb_undo_all(sb_pending);
 }
 
-static void sb_register(struct sandbox *sb, bool add)
+/* Add (or remove) a sandbox to the list the signal handler undoes.
+ * Returns -1 when the list is full. */
+static int sb_register(struct sandbox *sb, bool add)
 {
 	for (int i = 0; i < SB_MAX_OPEN; i++) {
 		if (add && !sb_list[i]) {
 			sb_list[i] = sb;
-			return;
+			return 0;
 		}
 		if (!add && sb_list[i] == sb) {
 			sb_list[i] = NULL;
-			return;
+			return 0;
 		}
 	}
+	return add ? -1 : 0;
 }
 
 /* Undo every record backwards; async-signal-safe.  Returns failures. */
@@ -313,21 +319,17 @@ static int sb_swap_file(struct sandbox *sb)
 	return 0;
 }
 
-static int sb_swap_zram(struct sandbox *sb)
+/* Journal and set up zram device id; *taken when someone beat us to it. */
+static int sb_zram_try(struct sandbox *sb, int id, bool added, bool *taken)
 {
-	if (access("/sys/class/zram-control", F_OK) < 0 && access("/sys/block/zram0", F_OK) < 0) {
-		vmr_err("--swap: zram: this kernel has no zram (no /sys/class/zram-control)");
-		return -2;
-	}
-	/* a hot-added device is ours alone; reusing a free one can race */
-	int id = zram_hot_add();
-	bool added = id >= 0;
-	if (!added && (id = zram_find_free()) < 0) {
-		vmr_err("--swap: zram: no free zram device and none can be added");
-		return -2;
-	}
 	struct jrec r = { .type = JREC_ZRAM, .id = id };
-	snprintf(r.value, sizeof(r.value), "%s", added ? "added" : "reused");
+	char algo[32];
+	if (added)
+		snprintf(r.value, sizeof(r.value), "added");
+	else if (zram_current_algo(id, algo, sizeof(algo)) == 0)
+		snprintf(r.value, sizeof(r.value), "reused:%s", algo);  /* reset may not keep it */
+	else
+		snprintf(r.value, sizeof(r.value), "reused");
 	int e = sb_record(sb, &r);
 	if (e < 0) {
 		if (added)
@@ -337,17 +339,41 @@ static int sb_swap_zram(struct sandbox *sb)
 	sb->zram_id = id;
 	sb->zram_added = added;
 	struct swap_tag tag = { .owner = sb->owner, .added = added };
-	if ((e = zram_setup(id, sb->swap_bytes, sb->swap.algo, &tag)) < 0)
+	if ((e = zram_setup(id, sb->swap_bytes, sb->swap.algo, &tag, taken)) < 0) {
+		/* a free device we failed to set up: put its algorithm back */
+		if (!added && !*taken && !strncmp(r.value, "reused:", 7))
+			zram_set_algo(id, r.value + 7);
 		return e;
+	}
 	snprintf(sb->swap_dev, sizeof(sb->swap_dev), "/dev/zram%d", id);
 	return 0;
 }
 
-static int sb_swap(struct sandbox *sb)
+static int sb_swap_zram(struct sandbox *sb, bool reuse)
+{
+	bool taken = false;
+	if (access("/sys/class/zram-control", F_OK) < 0 && access("/sys/block/zram0", F_OK) < 0) {
+		vmr_err("--swap: zram: this kernel has no zram (no /sys/class/zram-control)");
+		return -2;
+	}
+	/* a hot-added device is ours alone; reusing a free one can race */
+	int id = reuse ? -1 : zram_hot_add();
+	if (id >= 0)
+		return sb_zram_try(sb, id, true, &taken);
+	for (int from = 0; (id = zram_find_free(from)) >= 0; from = id + 1) {
+		int e = sb_zram_try(sb, id, false, &taken);
+		if (e == 0 || !taken)
+			return e;
+	}
+	vmr_err("--swap: zram: no free zram device and none can be added");
+	return -2;
+}
+
+static int sb_swap(struct sandbox *sb, bool reuse)
 {
 	if (sb->swap.kind == SWAP_HOST || sb->swap.kind == SWAP_NONE)
 		return 0;
-	int e = sb->swap.kind == SWAP_FILE ? sb_swap_file(sb) : sb_swap_zram(sb);
+	int e = sb->swap.kind == SWAP_FILE ? sb_swap_file(sb) : sb_swap_zram(sb, reuse);
 	if (e < 0)
 		return e;
 	struct jrec r = { .type = JREC_SWAPON };
@@ -490,15 +516,57 @@ static int sb_build(struct sandbox *sb, const struct sandbox_cfg *cfg)
 			return e;
 	if (sb->no_sandbox)
 		return 0;
-	if ((e = sb_swap(sb)) < 0)
+	if ((e = sb_swap(sb, cfg->zram_reuse)) < 0)
 		return e;
 	return sb_cgroup(sb);
+}
+
+/* Everything checked before the first change: who we are, whether the host
+ * can afford it, where the memory controller is, and the knob lock. */
+static int sb_prepare(struct sandbox *sb, const struct sandbox_cfg *cfg)
+{
+	char why[256];
+	int e;
+	if (journal_self(&sb->owner) < 0) {
+		vmr_err("sandbox: cannot read this process's start time from /proc/self/stat");
+		return -2;
+	}
+	if (!sb->no_sandbox) {
+		if ((e = sb_afford(sb)) < 0)
+			return e;
+		if (cgroup_detect(&sb->cg, why, sizeof(why)) < 0) {
+			vmr_err("sandbox: %s", why);
+			return -2;
+		}
+	}
+	if (cfg->set.n && (e = sb_lock_knobs(sb, cfg->timeout_ns)) < 0)
+		return e;
+	return 0;
+}
+
+/* Build it inside a critical section; on failure undo what was done. */
+static int sb_open_locked(struct sandbox *sb, const struct sandbox_cfg *cfg)
+{
+	int e;
+	sb_enter();
+	sb->seq = __atomic_fetch_add(&sb_seq, 1, __ATOMIC_SEQ_CST);
+	if (sb_register(sb, true) < 0) {
+		vmr_err("sandbox: %d sandboxes are open in this process already", SB_MAX_OPEN);
+		e = -2;
+	} else {
+		e = sb_build(sb, cfg);
+	}
+	if (e < 0) {
+		sb_undo(sb);
+		sb_register(sb, false);
+	}
+	sb_leave();
+	return e;
 }
 
 int sandbox_open(struct sandbox **out, const struct sandbox_cfg *cfg)
 {
 	static bool atexit_done;
-	char why[256];
 	int e;
 	*out = NULL;
 	if (sandbox_cfg_check(cfg) < 0)
@@ -507,51 +575,23 @@ int sandbox_open(struct sandbox **out, const struct sandbox_cfg *cfg)
 		vmr_err("sandbox: needs root to create cgroups, enable swap and set knobs");
 		return -2;
 	}
-	if ((e = state_prepare(true)) < 0)
+	if ((e = state_prepare(true)) < 0 || (e = sandbox_recover()) < 0)
 		return e;
-	if ((e = sandbox_recover()) < 0)
-		return e;
-	struct sandbox *sb = sb_new(cfg);
-	if (journal_self(&sb->owner) < 0) {
-		vmr_err("sandbox: cannot read this process's start time from /proc/self/stat");
-		free(sb);
-		return -2;
-	}
-	if (!sb->no_sandbox) {
-		if ((e = sb_afford(sb)) < 0) {
-			free(sb);
-			return e;
-		}
-		if (cgroup_detect(&sb->cg, why, sizeof(why)) < 0) {
-			vmr_err("sandbox: %s", why);
-			free(sb);
-			return -2;
-		}
-	}
-	if (cfg->set.n && (e = sb_lock_knobs(sb, cfg->timeout_ns)) < 0) {
-		if (sb->knob_lock_fd >= 0)
-			close(sb->knob_lock_fd);
-		free(sb);
-		return e;
-	}
 	if (!atexit_done) {
 		undo_init();
 		atexit(sb_atexit);
 		atexit_done = true;
 	}
-	sb_enter();
-	sb->seq = __atomic_fetch_add(&sb_seq, 1, __ATOMIC_SEQ_CST);
-	sb_register(sb, true);
-	e = sb_build(sb, cfg);
-	if (e < 0) {
-		sb_undo(sb);
-		sb_register(sb, false);
-		free(sb);
-		sb = NULL;
-	}
+	struct sandbox *sb = sb_new(cfg);
+	if ((e = sb_prepare(sb, cfg)) < 0 || (e = sb_open_locked(sb, cfg)) < 0)
+		goto free_sb;
 	*out = sb;
-	sb_leave();
-	return e < 0 ? e : 0;
+	return 0;
+free_sb:
+	if (sb->knob_lock_fd >= 0)
+		close(sb->knob_lock_fd);
+	free(sb);
+	return e;
 }
 
 void sandbox_close(struct sandbox *sb)

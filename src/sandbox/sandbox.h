@@ -29,6 +29,7 @@ struct sandbox_cfg {
 	uint64_t timeout_ns;     /* --timeout: watchdog for a workload */
 	bool no_sandbox;         /* --no-sandbox: run directly on the host */
 	bool force;              /* --force: with --no-sandbox, allow sizes beyond free memory */
+	bool zram_reuse;         /* hidden --zram-reuse: reuse a free zram device, no hot_add */
 };
 
 /* The option table for the above; shared by test, run, sandbox exec. */

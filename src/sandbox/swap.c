@@ -338,9 +338,9 @@ int zram_hot_add(void)
 	return id;
 }
 
-int zram_find_free(void)
+int zram_find_free(int from)
 {
-	for (int id = 0; id < 256; id++) {
+	for (int id = from < 0 ? 0 : from; id < 256; id++) {
 		char path[96];
 		uint64_t size;
 		zram_path(path, sizeof(path), id, "disksize");
@@ -379,18 +379,36 @@ static int zram_check_algo(int id, const char *algo)
 	return found ? 0 : -1;
 }
 
-int zram_setup(int id, uint64_t bytes, const char *algo, const struct swap_tag *tag)
+/* After disksize is set nobody else can change the algorithm; check that
+ * nobody did between our two writes. */
+static bool zram_algo_is(int id, const char *algo)
+{
+	char path[96], *cur = NULL;
+	zram_path(path, sizeof(path), id, "comp_algorithm");
+	if (vmr_read_line(path, &cur) < 0)
+		return false;
+	char *open = strchr(cur, '['), *close = open ? strchr(open, ']') : NULL;
+	bool same = open && close && (size_t)(close - open - 1) == strlen(algo) &&
+		    !strncmp(open + 1, algo, strlen(algo));
+	free(cur);
+	return same;
+}
+
+int zram_setup(int id, uint64_t bytes, const char *algo, const struct swap_tag *tag, bool *taken)
 {
 	char path[96], dev[32], v[32];
 	size_t ps = vmr_page_size();
 	bytes -= bytes % ps;
+	*taken = false;
 	if (algo[0]) {
 		int r = zram_check_algo(id, algo);
 		if (r < 0)
 			return r;
 		zram_path(path, sizeof(path), id, "comp_algorithm");
 		if ((r = zram_sys_write(path, algo)) < 0) {
-			vmr_err("cannot set %s to '%s': %s", path, algo, strerror(-r));
+			*taken = r == -EBUSY;
+			if (!*taken)
+				vmr_err("cannot set %s to '%s': %s", path, algo, strerror(-r));
 			return -2;
 		}
 	}
@@ -398,7 +416,14 @@ int zram_setup(int id, uint64_t bytes, const char *algo, const struct swap_tag *
 	snprintf(v, sizeof(v), "%llu", (unsigned long long)bytes);
 	int r = zram_sys_write(path, v);
 	if (r < 0) {
-		vmr_err("cannot set %s to %s: %s", path, v, strerror(-r));
+		*taken = r == -EBUSY;
+		if (!*taken)
+			vmr_err("cannot set %s to %s: %s", path, v, strerror(-r));
+		return -2;
+	}
+	if (algo[0] && !zram_algo_is(id, algo)) {
+		zram_release(id, false);
+		*taken = true;
 		return -2;
 	}
 	char *page = xmalloc(ps);
@@ -438,6 +463,31 @@ int zram_release(int id, bool added)
 	if (added)
 		r = zram_sys_write("/sys/class/zram-control/hot_remove", zram_itoa(num, sizeof(num), id));
 	return r == -ENODEV || r == -ENOENT ? 0 : r;
+}
+
+int zram_set_algo(int id, const char *algo)
+{
+	char path[96];
+	zram_path(path, sizeof(path), id, "comp_algorithm");
+	return zram_sys_write(path, algo);
+}
+
+int zram_current_algo(int id, char *buf, size_t len)
+{
+	char path[96], *cur = NULL;
+	zram_path(path, sizeof(path), id, "comp_algorithm");
+	int r = vmr_read_line(path, &cur);
+	if (r < 0)
+		return r;
+	char *open = strchr(cur, '['), *close = open ? strchr(open, ']') : NULL;
+	if (!open || !close || (size_t)(close - open - 1) >= len) {
+		free(cur);
+		return -EINVAL;
+	}
+	memcpy(buf, open + 1, (size_t)(close - open - 1));
+	buf[close - open - 1] = '\0';
+	free(cur);
+	return 0;
 }
 
 static int swap_read_tag_fd(int fd, struct swap_tag *tag)

@@ -60,13 +60,18 @@ bool swap_active(const char *path);
 
 /* zram devices through /sys/class/zram-control. */
 int zram_hot_add(void);                 /* new device id or -errno */
-int zram_find_free(void);               /* an unused device id or -1 */
+int zram_find_free(int from);           /* an unused device id >= from, or -1 */
 /* Set algorithm and size of device id, then write the swap header.
- * 0, -1 bad input (unknown algorithm), -2 cannot, after reporting. */
-int zram_setup(int id, uint64_t bytes, const char *algo, const struct swap_tag *tag);
+ * 0, -1 bad input (unknown algorithm), -2 cannot, after reporting; or -2
+ * with *taken set, silently, when someone else took the device first. */
+int zram_setup(int id, uint64_t bytes, const char *algo, const struct swap_tag *tag, bool *taken);
 /* Reset a device (frees its memory) and, when it was hot-added, remove it.
  * Async-signal-safe.  0 or -errno. */
 int zram_release(int id, bool added);
+/* Set a free device's compression algorithm (async-signal-safe); 0 or -errno. */
+int zram_set_algo(int id, const char *algo);
+/* The device's algorithm now, from "[lzo-rle] lzo lz4".  0 or -errno. */
+int zram_current_algo(int id, char *buf, size_t len);
 /* Read the swap header of /dev/zramN: as swap_header_parse, -1 if unreadable. */
 int zram_read_tag(int id, struct swap_tag *tag);
 /* Read the swap header of a file. */

@@ -119,6 +119,8 @@ static int undo_zram(const struct jrec *r, const struct journal_owner *owner, ch
 	int e = swap_off(dev);
 	if (e == 0)
 		e = zram_release(r->id, added);
+	if (e == 0 && !strncmp(r->value, "reused:", 7))
+		e = zram_set_algo(r->id, r->value + 7);
 	return e;
 }
 

@@ -25,6 +25,36 @@ knobs_release
 left=$(ours_left "$T_TMP/zram.json")
 check "nothing of ours is left ($left)" [ -z "$left" ]
 
+# Reusing a free device instead of hot-adding one: it is reset, not removed.
+free_dev=
+for d in /sys/block/zram*; do
+	[ -e "$d/disksize" ] && [ "$(cat "$d/disksize")" = 0 ] && ! grep -q "^/dev/${d##*/} " /proc/swaps &&
+		{ free_dev=${d##*/}; break; }
+done
+if [ -n "$free_dev" ]; then
+	# an algorithm other than the device's, to see that it is put back
+	algo0=$(sed 's/.*\[\([^]]*\)\].*/\1/' "/sys/block/$free_dev/comp_algorithm")
+	other=$(tr -d '[]' < "/sys/block/$free_dev/comp_algorithm" | tr ' ' '\n' | grep -vx "$algo0" | grep . | head -1)
+	run "$VMR" sandbox exec --json --mem 64M --swap "zram:128M:${other:-$algo0}" --zram-reuse -- "$MEMFILL" 96
+	if [ "$RC" = 3 ] && grep -q "no free zram device" <<< "$ERR"; then
+		skip "reusing a free zram device" "another run took the free devices meanwhile"
+	else
+		echo "$OUT" > "$T_TMP/reuse.json"
+		expect_rc "a reused zram device takes the pages and gives them back intact" 0
+		rdev=$(jq -r '.sandbox.swap.device' "$T_TMP/reuse.json")
+		check "it swapped to the reused device $rdev" jqc '.pswpout > 0' "$T_TMP/reuse.json"
+		check "the reused device is still there, reset" [ -e "/sys/block/${rdev#/dev/}" ] &&
+			[ "$(cat "/sys/block/${rdev#/dev/}/disksize")" = 0 ]
+		check "it ran with ${other:-$algo0}" jqc --arg a "${other:-$algo0}" '.sandbox.swap.algorithm == $a' "$T_TMP/reuse.json"
+		[ "$rdev" = "/dev/$free_dev" ] &&
+			check "its algorithm is $algo0 again" grep -q "\[$algo0\]" "/sys/block/$free_dev/comp_algorithm"
+		left=$(ours_left "$T_TMP/reuse.json")
+		check "nothing of ours is left ($left)" [ -z "$left" ]
+	fi
+else
+	skip "reusing a free zram device" "no free zram device here"
+fi
+
 run "$VMR" sandbox exec --mem 64M --swap zram:64M:nosuchalgo -- true
 expect_rc "an unknown zram algorithm: exit 2" 2
 expect_err "it lists the algorithms there are" "zram compression algorithm 'nosuchalgo' is not one of: "

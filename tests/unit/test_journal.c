@@ -93,6 +93,17 @@ int main(void)
 	memcpy(buf + len, line, strlen(line) + 1);
 	CHECK(parse(buf, len + strlen(line), out, why) < 0 && strstr(why, "allow-list"), "unknown knob refused: %s", why);
 
+	/* a reused zram device names the algorithm to put back, a plain word */
+	struct jrec z = { .type = JREC_ZRAM, .id = 0, .value = "reused:lzo-rle" };
+	len = build(buf, sizeof(buf), &owner, &z, 1);
+	CHECK(parse(buf, len, out, why) == 1 && !strcmp(out[0].value, "reused:lzo-rle"), "zram reused:ALGO parses");
+	snprintf(z.value, sizeof(z.value), "reused:../../x");
+	len = build(buf, sizeof(buf), &owner, &z, 1);
+	CHECK(parse(buf, len, out, why) < 0, "zram reused: with a path refused: %s", why);
+	snprintf(z.value, sizeof(z.value), "stolen");
+	len = build(buf, sizeof(buf), &owner, &z, 1);
+	CHECK(parse(buf, len, out, why) < 0, "zram with an unknown mode refused: %s", why);
+
 	/* not a journal at all */
 	CHECK(parse("hello\n", 6, out, why) < 0, "random text refused: %s", why);
 	CHECK(parse("", 0, out, why) < 0, "empty file refused: %s", why);
