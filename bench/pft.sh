@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 VMR=${VMR:-./vmregress}
 mkdir -p build/bench
 cc -O2 -o build/bench/pft_bare bench/pft_bare.c
-rounds=${ROUNDS:-3} secs=${SECS:-2}
+rounds=${ROUNDS:-5} secs=${SECS:-2}
 bare=() vmr=()
 for ((i = 0; i < rounds; i++)); do
 	bare+=("$(build/bench/pft_bare 128 "$secs")")
