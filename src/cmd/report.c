@@ -8,7 +8,7 @@
 #include "report/runsrc.h"
 
 struct report_cmd {
-	char *db, *out, *title;
+	char *db, *out, *title, *cases;
 	double alpha;
 	bool no_graphs, json;
 };
@@ -20,6 +20,8 @@ const struct opt report_cmd_opts[] = {
 	  .min = 1e-12, .max = 0.5, .metavar = "P", .help = "significance level of Welch's t-test" },
 	{ .name = "title", .type = OPT_STR, .off = offsetof(struct report_cmd, title), .metavar = "TEXT",
 	  .help = "the page's title" },
+	{ .name = "cases", .type = OPT_STR, .off = offsetof(struct report_cmd, cases), .metavar = "GLOB",
+	  .help = "only cases whose name matches (fnmatch)" },
 	{ .name = "no-graphs", .type = OPT_FLAG, .off = offsetof(struct report_cmd, no_graphs),
 	  .help = "tables only: no gnuplot needed" },
 	{ .name = "json", .type = OPT_FLAG, .off = offsetof(struct report_cmd, json), .flags = OPTF_NO_ECHO,
@@ -38,7 +40,7 @@ static int report_run(struct report_cmd *o, char **specs, size_t n)
 	struct run_set runs;
 	if (runsrc_load(o->db, specs, n, &runs) < 0)
 		return VMR_EXIT_USAGE;
-	struct report_opts ro = { .alpha = o->alpha, .graphs = !o->no_graphs, .title = o->title };
+	struct report_opts ro = { .alpha = o->alpha, .graphs = !o->no_graphs, .title = o->title, .cases = o->cases };
 	struct report_stats st;
 	int rc = report_write(o->out, (const struct run *const *)runs.runs, runs.n, &ro, &st);
 	runsrc_free(&runs);

@@ -21,7 +21,13 @@ struct report_ctx {
 	const struct comparison *cmp;   /* labels */
 	const struct report_opts *o;
 	struct report_stats *stats;
+	struct strlist scripts;         /* graph i's script; its place is HTML_SLOT i */
 };
+
+/* Where graph i goes in the page until gnuplot has drawn it.  The bytes
+ * cannot come from data: html_esc drops control characters. */
+#define HTML_SLOT_OPEN '\x02'
+#define HTML_SLOT_CLOSE '\x03'
 
 static const char report_css[] =
 	"body{font-family:sans-serif;margin:1.5em auto;max-width:1250px;color:#222;background:#fff}"
@@ -47,7 +53,9 @@ static void html_esc(FILE *f, const char *s)
 		case '>': fputs("&gt;", f); break;
 		case '&': fputs("&amp;", f); break;
 		case '"': fputs("&quot;", f); break;
-		default: fputc(*s, f);
+		default:
+			if ((unsigned char)*s >= 0x20 || *s == '\n' || *s == '\t')
+				fputc(*s, f);
 		}
 	}
 }
@@ -60,6 +68,18 @@ static void html_td(FILE *f, const char *s)
 }
 
 /* ---- graphs ---- */
+
+static void html_figure(struct report_ctx *x, const char *script, const char *caption)
+{
+	fprintf(x->f, "<figure>%c%zu%c", HTML_SLOT_OPEN, x->scripts.n, HTML_SLOT_CLOSE);
+	strlist_add(&x->scripts, script);
+	if (caption) {
+		fputs("<figcaption>", x->f);
+		html_esc(x->f, caption);
+		fputs("</figcaption>", x->f);
+	}
+	fputs("</figure>\n", x->f);
+}
 
 static void html_plot(struct report_ctx *x, struct plot *p, const char *caption)
 {
@@ -75,25 +95,8 @@ static void html_plot(struct report_ctx *x, struct plot *p, const char *caption)
 			p->ymax = hi * 1.08;
 		}
 	}
-	char *script = plot_script(p), *svg, *why;
-	fputs("<figure>", x->f);
-	if (plot_render(script, &svg, &why) == 0) {
-		fputs(svg, x->f);
-		x->stats->graphs++;
-		free(svg);
-	} else {
-		fputs("<p class=\"error\">graph not drawn: ", x->f);
-		html_esc(x->f, why);
-		fputs("</p>", x->f);
-		x->stats->failed++;
-		free(why);
-	}
-	if (caption) {
-		fputs("<figcaption>", x->f);
-		html_esc(x->f, caption);
-		fputs("</figcaption>", x->f);
-	}
-	fputs("</figure>\n", x->f);
+	char *script = plot_script(p);
+	html_figure(x, script, caption);
 	free(script);
 }
 
@@ -105,10 +108,30 @@ static const struct run_case *html_case(const struct run *r, const char *name)
 	return NULL;
 }
 
-/* Metric values per iteration, runs overlaid. */
+/* Whether a metric of a case changed significantly in some run. */
+static bool html_metric_significant(const struct report_ctx *x, const char *case_name, const char *metric)
+{
+	for (size_t i = 0; i < x->cmp->nrows; i++) {
+		const struct cmp_row *row = &x->cmp->rows[i];
+		if (strcmp(row->case_name, case_name) || strcmp(row->metric, metric))
+			continue;
+		for (size_t r = 1; r < x->cmp->nruns; r++)
+			if (row->cells[r].significant)
+				return true;
+	}
+	return false;
+}
+
+/* Metric values per iteration, runs overlaid: the workload's own first
+ * metrics (it reports them before the runner adds rusage and counters)
+ * and any that changed significantly, at most a dozen. */
 static void html_metric_plots(struct report_ctx *x, const char *case_name, const struct strlist *metrics)
 {
-	for (size_t m = 0; m < metrics->n; m++) {
+	size_t drawn = 0;
+	for (size_t m = 0; m < metrics->n && drawn < 12; m++) {
+		if (m >= 4 && !html_metric_significant(x, case_name, metrics->v[m]))
+			continue;
+		drawn++;
 		struct plot p;
 		const char *unit = "";
 		for (size_t r = 0; r < x->n; r++) {
@@ -132,7 +155,10 @@ static void html_metric_plots(struct report_ctx *x, const char *case_name, const
 					plot_point(l, (double)(i + 1), mt->value);
 			}
 		}
-		html_plot(x, &p, NULL);
+		double lo, hi;
+		plot_yrange(&p, &lo, &hi);
+		if (lo < hi) /* a flat line says nothing the table does not */
+			html_plot(x, &p, NULL);
 		plot_free(&p);
 		free(title);
 	}
@@ -198,27 +224,55 @@ static bool html_scaling_col(const char *name)
 	       !fnmatch("*cpus*", name, FNM_CASEFOLD);
 }
 
+/* A column that is a reference for the measurement (pft's "linear"). */
+static bool html_ideal_col(const char *name)
+{
+	return !fnmatch("linear*", name, FNM_CASEFOLD) || !fnmatch("ideal*", name, FNM_CASEFOLD);
+}
+
+/* The ideal for the primary column: the table's own reference column when
+ * it has one, else perfect scaling from the first row when x counts tasks. */
+static void html_table_ideal(struct plot *p, const struct run_case *c, const struct table *proto, long ideal,
+			     const char *label)
+{
+	const struct plot_line *l = p->lines[p->nlines - 1];
+	bool scaling = html_scaling_col(proto->cols[0]);
+	if (ideal < 0 && (!scaling || !l->n || l->x[0] <= 0))
+		return;
+	char *name = xasprintf("%s linear ideal", label);
+	struct plot_line *line = plot_add_line(p, name, PLOT_DASHED);
+	if (ideal >= 0)
+		html_table_line(line, c, proto->name, proto->cols[0], proto->cols[ideal]);
+	else
+		for (size_t k = 0; k < l->n; k++)
+			plot_point(line, l->x[k], l->y[0] * l->x[k] / l->x[0]);
+	free(name);
+}
+
 static void html_table_plots(struct report_ctx *x, const char *case_name, const struct table *proto)
 {
 	const char *xcol = proto->cols[0];
-	bool scaling = html_scaling_col(xcol);
+	long ideal = -1, primary = -1;
 	for (size_t col = 1; col < proto->ncols; col++) {
+		if (html_ideal_col(proto->cols[col]) && ideal < 0)
+			ideal = (long)col;
+		else if (primary < 0)
+			primary = (long)col;
+	}
+	for (size_t col = 1; col < proto->ncols; col++) {
+		if ((long)col == ideal)
+			continue;
 		struct plot p;
 		char *title = xasprintf("%s: %s by %s", case_name, proto->cols[col], xcol);
 		plot_init(&p, title, xcol, proto->cols[col]);
 		p.width = 560;
 		p.height = 320;
 		for (size_t r = 0; r < x->n; r++) {
+			const struct run_case *c = html_case(x->runs[r], case_name);
 			struct plot_line *l = plot_add_line(&p, x->cmp->labels[r], PLOT_LINESPOINTS);
-			html_table_line(l, html_case(x->runs[r], case_name), proto->name, xcol, proto->cols[col]);
-			if (scaling && l->n && l->x[0] > 0) {
-				/* Perfect scaling from the first row: y grows with x. */
-				char *label = xasprintf("%s linear ideal", x->cmp->labels[r]);
-				struct plot_line *ideal = plot_add_line(&p, label, PLOT_DASHED);
-				for (size_t k = 0; k < l->n; k++)
-					plot_point(ideal, l->x[k], l->y[0] * l->x[k] / l->x[0]);
-				free(label);
-			}
+			html_table_line(l, c, proto->name, xcol, proto->cols[col]);
+			if ((long)col == primary)
+				html_table_ideal(&p, c, proto, ideal, x->cmp->labels[r]);
 		}
 		char *caption = xasprintf("table '%s', mean of the passing iterations per row", proto->name);
 		html_plot(x, &p, caption);
@@ -334,14 +388,74 @@ static void html_series_plot(struct report_ctx *x, const char *case_name, const 
 	p.width = 560;
 	p.height = 320;
 	for (size_t r = 0; r < x->n; r++) {
-		struct plot_line *l = plot_add_line(&p, x->cmp->labels[r], PLOT_LINES);
 		const struct series *s = html_first_series(html_case(x->runs[r], case_name), name);
+		struct plot_line *l = plot_add_line(&p, x->cmp->labels[r], s && s->n <= 25 ? PLOT_LINESPOINTS : PLOT_LINES);
 		for (size_t k = 0; s && k < s->n; k++)
 			plot_point(l, s->t[k], s->v[k]);
 	}
 	html_plot(x, &p, "first iteration that recorded it, per run");
 	plot_free(&p);
 	free(title);
+}
+
+/* The monitor records dozens of series per case; these are the ones worth
+ * a graph, each group on one plot with the runs overlaid. */
+static const struct html_series_group {
+	const char *title, *unit;
+	const char *names[3];
+} html_monitor_groups[] = {
+	{ "swap in and out", "pages per interval", { "vmstat.pswpin", "vmstat.pswpout" } },
+	{ "memory pressure (PSI)", "% of the interval stalled", { "pressure.some", "pressure.full" } },
+	{ "free memory", "bytes", { "meminfo.MemFree", "meminfo.MemAvailable" } },
+	{ "sandbox memory", "bytes", { "memcg.usage_bytes", "memcg.swap_bytes" } },
+	{ "reclaim scanning", "pages per interval", { "vmstat.pgscan_kswapd", "vmstat.pgscan_direct" } },
+};
+
+static bool html_monitor_series(const char *name)
+{
+	return !strncmp(name, "vmstat.", 7) || !strncmp(name, "meminfo.", 8) || !strncmp(name, "pressure.", 9) ||
+	       !strncmp(name, "memcg.", 6);
+}
+
+static void html_series_group(struct report_ctx *x, const char *case_name, const struct html_series_group *g)
+{
+	struct plot p;
+	char *title = xasprintf("%s: %s", case_name, g->title);
+	plot_init(&p, title, "seconds", g->unit);
+	p.width = 560;
+	p.height = 320;
+	for (size_t r = 0; r < x->n; r++)
+		for (size_t k = 0; k < ARRAY_SIZE(g->names) && g->names[k]; k++) {
+			const struct series *s = html_first_series(html_case(x->runs[r], case_name), g->names[k]);
+			if (!s)
+				continue;
+			char *label = xasprintf("%s %s", x->cmp->labels[r], strchr(g->names[k], '.') + 1);
+			struct plot_line *l = plot_add_line(&p, label, s->n <= 25 ? PLOT_LINESPOINTS : PLOT_LINES);
+			for (size_t i = 0; i < s->n; i++)
+				plot_point(l, s->t[i], s->v[i]);
+			free(label);
+		}
+	double lo, hi;
+	plot_yrange(&p, &lo, &hi);
+	if (lo != 0 || hi != 0) /* nothing swapped or scanned: the tables say so */
+		html_plot(x, &p, "monitor, first iteration per run");
+	plot_free(&p);
+	free(title);
+}
+
+static void html_series_plots(struct report_ctx *x, const char *case_name, const struct strlist *series)
+{
+	size_t monitor = 0;
+	for (size_t i = 0; i < series->n; i++) {
+		if (html_monitor_series(series->v[i]))
+			monitor++;
+		else
+			html_series_plot(x, case_name, series->v[i]);
+	}
+	if (!monitor)
+		return;
+	for (size_t g = 0; g < ARRAY_SIZE(html_monitor_groups); g++)
+		html_series_group(x, case_name, &html_monitor_groups[g]);
 }
 
 static void html_map_plots(struct report_ctx *x, const char *case_name)
@@ -357,20 +471,7 @@ static void html_map_plots(struct report_ctx *x, const char *case_name)
 		for (size_t m = 0; res && m < res->nmaps; m++) {
 			char *title = xasprintf("%s %s: %s", x->cmp->labels[r], case_name, res->maps[m].name);
 			char *script = plot_map_script(res->maps[m].pages, strlen(res->maps[m].pages), title, 360, 300);
-			char *svg, *why;
-			fputs("<figure>", x->f);
-			if (plot_render(script, &svg, &why) == 0) {
-				fputs(svg, x->f);
-				x->stats->graphs++;
-				free(svg);
-			} else {
-				fputs("<p class=\"error\">map not drawn: ", x->f);
-				html_esc(x->f, why);
-				fputs("</p>", x->f);
-				x->stats->failed++;
-				free(why);
-			}
-			fputs("</figure>\n", x->f);
+			html_figure(x, script, NULL);
 			free(script);
 			free(title);
 		}
@@ -462,8 +563,7 @@ static void html_case_section(struct report_ctx *x, const char *case_name, size_
 		html_table_plots(x, case_name, protos[i]);
 	for (size_t i = 0; i < hists.n; i++)
 		html_hist_plot(x, case_name, hists.v[i]);
-	for (size_t i = 0; i < series.n; i++)
-		html_series_plot(x, case_name, series.v[i]);
+	html_series_plots(x, case_name, &series);
 	html_map_plots(x, case_name);
 	html_metric_plots(x, case_name, &metrics);
 	fputs("</div>\n", x->f);
@@ -569,22 +669,56 @@ static void html_cmp_cell(FILE *f, const struct cmp_row *row, size_t i, enum cmp
 	fputs("</td>", f);
 }
 
-static void html_compare(struct report_ctx *x)
+static void html_compare_head(struct report_ctx *x, bool stat)
 {
-	const struct comparison *cmp = x->cmp;
-	fprintf(x->f, "<h2 id=\"compare\">%s</h2>\n", x->n > 1 ? "Comparison" : "Summary");
-	if (x->n > 1)
-		fprintf(x->f, "<p class=\"note\">Against the base run %s. Positive changes are better, negative worse; "
-			      "*change* is significant by Welch's t-test at alpha %g (shaded green when better, red "
-			      "when worse); ?change? has fewer than two iterations on a side.</p>\n",
-			cmp->labels[0], cmp->alpha);
-	fputs("<table><tr><th>stat</th><th>case</th><th>metric</th><th>unit</th>", x->f);
+	fprintf(x->f, "<table><tr>%s<th>case</th><th>metric</th><th>unit</th>", stat ? "<th>stat</th>" : "");
 	for (size_t r = 0; r < x->n; r++) {
 		fputs("<th>", x->f);
-		html_esc(x->f, cmp->labels[r]);
+		html_esc(x->f, x->cmp->labels[r]);
 		fputs("</th>", x->f);
 	}
 	fputs("</tr>\n", x->f);
+}
+
+/* One row per metric: the mean and its spread, the change and p. */
+static void html_compare_short(struct report_ctx *x)
+{
+	const struct comparison *cmp = x->cmp;
+	char mean[64], sd[64];
+	html_compare_head(x, false);
+	for (size_t k = 0; k < cmp->nrows; k++) {
+		const struct cmp_row *row = &cmp->rows[k];
+		fputs("<tr>", x->f);
+		html_td(x->f, row->case_name);
+		html_td(x->f, row->metric);
+		html_td(x->f, row->unit);
+		for (size_t r = 0; r < x->n; r++) {
+			const struct cmp_cell *c = &row->cells[r];
+			if (!c->present) {
+				fputs("<td class=\"num\">-</td>", x->f);
+				continue;
+			}
+			char open, close;
+			cmp_markers(c, CMP_STAT_MEAN, &open, &close);
+			fprintf(x->f, "<td class=\"num %s\">%s <small>&plusmn;%s</small>", r ? cmp_verdict_name(c->verdict) : "",
+				cmp_fmt_num(mean, sizeof(mean), c->s.mean), cmp_fmt_num(sd, sizeof(sd), c->s.stddev));
+			if (r && isfinite(c->change_pct))
+				fprintf(x->f, "<br>%c%+.2f%%%c", open, c->change_pct, close);
+			if (r && !c->w.too_few && isfinite(c->w.p))
+				fprintf(x->f, " <small>p=%.2g</small>", c->w.p);
+			fputs("</td>", x->f);
+		}
+		fputs("</tr>\n", x->f);
+	}
+	fputs("</table>\n", x->f);
+}
+
+/* Every statistic, as the text format has them. */
+static void html_compare_full(struct report_ctx *x)
+{
+	const struct comparison *cmp = x->cmp;
+	fputs("<details><summary>All statistics (Min, mean, Stddev, CoeffVar, Max)</summary>\n", x->f);
+	html_compare_head(x, true);
 	for (size_t k = 0; k < cmp->nrows; k++) {
 		const struct cmp_row *row = &cmp->rows[k];
 		for (int s = 0; s < CMP_NSTATS; s++) {
@@ -598,7 +732,21 @@ static void html_compare(struct report_ctx *x)
 			fputs("</tr>\n", x->f);
 		}
 	}
-	fputs("</table>\n", x->f);
+	fputs("</table></details>\n", x->f);
+}
+
+static void html_compare(struct report_ctx *x)
+{
+	const struct comparison *cmp = x->cmp;
+	fprintf(x->f, "<h2 id=\"compare\">%s</h2>\n", x->n > 1 ? "Comparison" : "Summary");
+	if (x->n > 1)
+		fprintf(x->f, "<p class=\"note\">Mean &plusmn; standard deviation per run, and the change against the base "
+			      "run %s: positive is better, negative worse. *change* is significant by Welch's t-test at "
+			      "alpha %g (shaded green when better, red when worse); ?change? has fewer than two iterations "
+			      "on a side.</p>\n",
+			cmp->labels[0], cmp->alpha);
+	html_compare_short(x);
+	html_compare_full(x);
 	if (cmp->left_out.n) {
 		fputs("<p>Left out of the comparison:</p><ul>\n", x->f);
 		for (size_t i = 0; i < cmp->left_out.n; i++) {
@@ -612,10 +760,12 @@ static void html_compare(struct report_ctx *x)
 
 /* ---- the page ---- */
 
-static void html_case_names(const struct run *const *runs, size_t n, struct strlist *out)
+static void html_case_names(const struct run *const *runs, size_t n, const char *glob, struct strlist *out)
 {
 	for (size_t r = 0; r < n; r++)
 		for (size_t c = 0; c < runs[r]->ncases; c++) {
+			if (glob && fnmatch(glob, runs[r]->cases[c].name, 0))
+				continue;
 			size_t j = 0;
 			while (j < out->n && strcmp(out->v[j], runs[r]->cases[c].name))
 				j++;
@@ -633,7 +783,7 @@ static void html_page(struct report_ctx *x)
 	html_esc(x->f, title);
 	fputs("</h1>\n", x->f);
 	struct strlist cases = { 0 };
-	html_case_names(x->runs, x->n, &cases);
+	html_case_names(x->runs, x->n, x->o->cases, &cases);
 	fputs("<p>Contents: <a href=\"#runs\">runs</a> · <a href=\"#env\">environment</a> · "
 	      "<a href=\"#compare\">comparison</a>", x->f);
 	for (size_t i = 0; i < cases.n; i++) {
@@ -651,6 +801,41 @@ static void html_page(struct report_ctx *x)
 		html_case_section(x, cases.v[i], i);
 	fputs("<p class=\"note\">Made by vmregress " VMR_VERSION ".</p>\n</body></html>\n", x->f);
 	strlist_free(&cases);
+}
+
+/* Draw every graph with one gnuplot and put each in its slot. */
+static char *html_fill(const char *page, size_t len, const struct strlist *scripts, struct report_stats *stats,
+		       size_t *outlen)
+{
+	char **svgs = xcalloc(scripts->n + 1, sizeof(char *)), *why = NULL;
+	stats->graphs = plot_render_batch((const char *const *)scripts->v, scripts->n, svgs, &why);
+	stats->failed = scripts->n - stats->graphs;
+	char *buf = NULL;
+	FILE *f = open_memstream(&buf, outlen);
+	for (const char *p = page, *end = page + len; p < end;) {
+		const char *open = memchr(p, HTML_SLOT_OPEN, (size_t)(end - p));
+		if (!open) {
+			fwrite(p, 1, (size_t)(end - p), f);
+			break;
+		}
+		fwrite(p, 1, (size_t)(open - p), f);
+		char *close;
+		size_t i = strtoul(open + 1, &close, 10);
+		p = close + 1;
+		if (i < scripts->n && svgs[i]) {
+			fputs(svgs[i], f);
+		} else {
+			fputs("<p class=\"error\">graph not drawn: ", f);
+			html_esc(f, why ? why : "gnuplot drew nothing");
+			fputs("</p>", f);
+		}
+	}
+	fclose(f);
+	for (size_t i = 0; i < scripts->n; i++)
+		free(svgs[i]);
+	free(svgs);
+	free(why);
+	return buf;
 }
 
 static int report_mkdir(const char *dir)
@@ -678,7 +863,7 @@ int report_write(const char *dir, const struct run *const *runs, size_t n, const
 	if (report_mkdir(dir) < 0)
 		return -1;
 	struct comparison cmp;
-	compare_runs(runs, n, &(struct compare_opts){ .alpha = o->alpha }, &cmp);
+	compare_runs(runs, n, &(struct compare_opts){ .alpha = o->alpha, .cases = o->cases }, &cmp);
 	char *buf = NULL;
 	size_t len = 0;
 	struct report_ctx x = { .f = open_memstream(&buf, &len), .runs = runs, .n = n, .cmp = &cmp, .o = o,
@@ -686,6 +871,10 @@ int report_write(const char *dir, const struct run *const *runs, size_t n, const
 	html_page(&x);
 	fclose(x.f);
 	compare_free(&cmp);
+	char *page = html_fill(buf, len, &x.scripts, stats, &len);
+	free(buf);
+	buf = page;
+	strlist_free(&x.scripts);
 	char *path = xasprintf("%s/index.html", dir);
 	int rc = vmr_write_atomic(path, buf, len, 0644);
 	if (rc < 0)

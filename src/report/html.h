@@ -21,6 +21,7 @@ struct report_opts {
 	double alpha;
 	bool graphs;          /* false: tables only (no gnuplot needed) */
 	const char *title;
+	const char *cases;    /* fnmatch glob of the cases to show, or NULL */
 };
 
 struct report_stats {

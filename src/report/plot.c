@@ -377,11 +377,46 @@ static char *plot_pixelated(const char *start, size_t len)
 	return buf;
 }
 
-int plot_render(const char *script, char **svg, char **why)
+/* The SVG of plot i is what gnuplot wrote between marker i and the next. */
+static void plot_split(const char *out, size_t n, char **svgs)
+{
+	const char *p = out;
+	for (size_t i = 0; i < n && p; i++) {
+		char mark[48];
+		snprintf(mark, sizeof(mark), "VMR-PLOT %zu\n", i);
+		const char *start = strstr(p, mark);
+		if (!start)
+			break;
+		start += strlen(mark);
+		snprintf(mark, sizeof(mark), "VMR-PLOT %zu\n", i + 1);
+		const char *next = strstr(start, mark);
+		const char *svg = strstr(start, "<svg"), *end = svg ? strstr(svg, "</svg>") : NULL;
+		if (svg && end && (!next || end < next))
+			svgs[i] = plot_pixelated(svg, (size_t)(end - svg));
+		p = next ? next : start;
+	}
+}
+
+static char *plot_batch_script(const char *const *scripts, size_t n)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "reset\nset print '-'\nprint 'VMR-PLOT %zu'\n%s\nunset output\n", i, scripts[i]);
+	fprintf(f, "set print '-'\nprint 'VMR-PLOT %zu'\n", n);
+	fclose(f);
+	return buf;
+}
+
+size_t plot_render_batch(const char *const *scripts, size_t n, char **svgs, char **why)
 {
 	int in, out, err;
-	*svg = NULL;
 	*why = NULL;
+	for (size_t i = 0; i < n; i++)
+		svgs[i] = NULL;
+	if (!n)
+		return 0;
 	/* A gnuplot that dies early must not kill us with SIGPIPE. */
 	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
 	sigaction(SIGPIPE, &ign, &old);
@@ -389,24 +424,30 @@ int plot_render(const char *script, char **svg, char **why)
 	if (pid < 0) {
 		sigaction(SIGPIPE, &old, NULL);
 		*why = xasprintf("cannot start gnuplot: %s", strerror(errno));
-		return -1;
+		return 0;
 	}
+	char *script = plot_batch_script(scripts, n);
 	struct plot_buf o = { 0 }, e = { 0 };
 	plot_pump(in, out, err, script, &o, &e);
 	int status = 0;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
 	sigaction(SIGPIPE, &old, NULL);
-	const char *start = o.s ? strstr(o.s, "<svg") : NULL;
-	const char *end = start ? strstr(start, "</svg>") : NULL;
-	bool failed = !WIFEXITED(status) || WEXITSTATUS(status) != 0 || !end;
-	if (failed) {
+	if (o.s)
+		plot_split(o.s, n, svgs);
+	size_t drawn = 0;
+	for (size_t i = 0; i < n; i++)
+		drawn += svgs[i] != NULL;
+	if (drawn < n)
 		*why = e.len ? plot_first_line(e.s)
 			     : xasprintf("gnuplot %s", WIFEXITED(status) ? "wrote no SVG" : "was killed");
-	} else {
-		*svg = plot_pixelated(start, (size_t)(end - start));
-	}
+	free(script);
 	free(o.s);
 	free(e.s);
-	return failed ? -1 : 0;
+	return drawn;
+}
+
+int plot_render(const char *script, char **svg, char **why)
+{
+	return plot_render_batch(&script, 1, svg, why) == 1 ? 0 : -1;
 }

@@ -56,6 +56,11 @@ char *plot_map_script(const char *pages, size_t n, const char *title, int width,
  * at "<svg").  0, or -1 with a one-line reason in *why (malloc'd): gnuplot
  * missing, or its first error line. */
 int plot_render(const char *script, char **svg, char **why);
+/* Many plots with one gnuplot process (starting gnuplot costs more than
+ * most plots): svgs[i] is plot i's SVG or NULL when it was not drawn.
+ * Returns how many were drawn; when fewer than n, *why (malloc'd) holds
+ * gnuplot's first error. */
+size_t plot_render_batch(const char *const *scripts, size_t n, char **svgs, char **why);
 /* Whether a gnuplot binary can be found on PATH (or $VMR_GNUPLOT). */
 bool plot_available(void);
 

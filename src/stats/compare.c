@@ -107,8 +107,17 @@ static void compare_row_free(struct cmp_row *row, size_t nruns)
 	free(row->unit);
 }
 
+/* Zero in every iteration of every run: a counter that never moved. */
+static bool compare_row_zero(const struct cmp_row *row, size_t nruns)
+{
+	for (size_t i = 0; i < nruns; i++)
+		if (row->cells[i].present && (row->cells[i].s.min != 0 || row->cells[i].s.max != 0))
+			return false;
+	return true;
+}
+
 static void compare_add_row(struct comparison *cmp, const char *case_name, const char *metric,
-			    const struct compare_opts *o)
+			    const struct compare_opts *o, struct strlist *zero)
 {
 	struct cmp_row row = { .case_name = xstrdup(case_name), .metric = xstrdup(metric) };
 	row.cells = xcalloc(cmp->nruns, sizeof(*row.cells));
@@ -133,12 +142,31 @@ static void compare_add_row(struct comparison *cmp, const char *case_name, const
 			stats_summarize(row.cells[i].values, row.cells[i].s.n, row.combine, &row.cells[i].s);
 	for (size_t i = 0; i < cmp->nruns; i++)
 		compare_cell_fill(&row.cells[i], &row.cells[0], &row, cmp->alpha);
-	if (o->only_significant && !compare_row_significant(&row, cmp->nruns)) {
+	if ((o->only_significant && !compare_row_significant(&row, cmp->nruns)) || compare_row_zero(&row, cmp->nruns)) {
+		if (compare_row_zero(&row, cmp->nruns))
+			strlist_add(zero, metric);
 		compare_row_free(&row, cmp->nruns);
 		return;
 	}
 	cmp->rows = xrealloc(cmp->rows, (cmp->nrows + 1) * sizeof(row));
 	cmp->rows[cmp->nrows++] = row;
+}
+
+static void compare_note_zero(struct comparison *cmp, const char *case_name, const struct strlist *zero)
+{
+	if (!zero->n)
+		return;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	fprintf(f, "%zu metric%s of case '%s' %s zero in every run:", zero->n, zero->n == 1 ? "" : "s", case_name,
+		zero->n == 1 ? "is" : "are");
+	for (size_t i = 0; i < zero->n && i < 6; i++)
+		fprintf(f, "%s %s", i ? "," : "", zero->v[i]);
+	if (zero->n > 6)
+		fprintf(f, " and %zu more", zero->n - 6);
+	fclose(f);
+	compare_note(cmp, buf);
 }
 
 static bool compare_glob(const char *pattern, const char *s)
@@ -290,19 +318,36 @@ static const char *compare_env_lookup(const struct strlist *keys, const struct s
 static bool compare_env_volatile(const char *key)
 {
 	static const char *const globs[] = { "*uptime*", "*boot_id*", "*MemFree*", "*MemAvailable*",
-					     "*mem_free*", "*mem_available*", "*loadavg*" };
+					     "*mem_free*", "*mem_available*", "*loadavg*", "*used_bytes*" };
 	for (size_t i = 0; i < ARRAY_SIZE(globs); i++)
 		if (fnmatch(globs[i], key, FNM_CASEFOLD) == 0)
 			return true;
 	return false;
 }
 
-static void compare_env_diff(struct comparison *cmp)
+/* A case's options are settings too: "case.NAME.OPTION" for each case
+ * of the base that the run also has. */
+static void compare_case_options(const struct comparison *cmp, size_t ri, const struct compare_opts *o,
+				 struct strlist *keys, struct strlist *vals)
+{
+	const struct run *base = cmp->runs[0];
+	for (size_t k = 0; k < base->ncases; k++) {
+		const struct run_case *c = compare_find_case(cmp->runs[ri], base->cases[k].name);
+		if (!c || !c->options || !compare_glob(o->cases, c->name))
+			continue;
+		char *prefix = xasprintf("case.%s", c->name);
+		cmp_json_flatten(c->options, prefix, keys, vals);
+		free(prefix);
+	}
+}
+
+static void compare_env_diff(struct comparison *cmp, const struct compare_opts *o)
 {
 	struct strlist *keys = xcalloc(cmp->nruns, sizeof(*keys)), *vals = xcalloc(cmp->nruns, sizeof(*vals));
 	struct strlist all = { 0 };
 	for (size_t i = 0; i < cmp->nruns; i++) {
 		cmp_json_flatten(cmp->runs[i]->env, "", &keys[i], &vals[i]);
+		compare_case_options(cmp, i, o, &keys[i], &vals[i]);
 		for (size_t k = 0; k < keys[i].n; k++)
 			if (!strlist_has(&all, keys[i].v[k]))
 				strlist_add(&all, keys[i].v[k]);
@@ -342,17 +387,19 @@ void compare_runs(const struct run *const *runs, size_t n, const struct compare_
 	cmp->nruns = n;
 	cmp->alpha = o->alpha > 0 ? o->alpha : 0.05;
 	compare_labels(cmp);
-	compare_env_diff(cmp);
+	compare_env_diff(cmp, o);
 	for (size_t k = 0; n && k < runs[0]->ncases; k++) {
 		const struct run_case *c = &runs[0]->cases[k];
 		if (!compare_glob(o->cases, c->name))
 			continue;
-		struct strlist metrics = { 0 };
+		struct strlist metrics = { 0 }, zero = { 0 };
 		compare_case_metrics(c, &metrics);
 		for (size_t m = 0; m < metrics.n; m++)
 			if (compare_glob(o->metrics, metrics.v[m]))
-				compare_add_row(cmp, c->name, metrics.v[m], o);
+				compare_add_row(cmp, c->name, metrics.v[m], o, &zero);
+		compare_note_zero(cmp, c->name, &zero);
 		strlist_free(&metrics);
+		strlist_free(&zero);
 	}
 	for (size_t i = 1; i < n; i++)
 		compare_note_left_out(cmp, i, o);

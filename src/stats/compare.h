@@ -11,11 +11,14 @@
  * fewer than two iterations on either side it is `too_few` instead, and is
  * never called an improvement or a regression.  Only iterations that passed
  * are counted.  Cases and metrics that not every run holds are compared
- * where they exist and listed in `left_out`, as are cases the base lacks.
+ * where they exist and listed in `left_out`, as are cases the base lacks
+ * and metrics that are zero in every iteration of every run (counters that
+ * never moved), which get no row.
  *
  * The environment diff flattens each run's environment JSON into key paths
  * ("sysctl.vm.page-cluster", "swap[0].type") and keeps the keys whose values
- * are not all the same.  Nothing here prints. */
+ * are not all the same; each case's options count as settings too, as
+ * "case.NAME.OPTION".  Nothing here prints. */
 #ifndef VMR_COMPARE_H
 #define VMR_COMPARE_H
 

@@ -32,10 +32,44 @@ grep -q 'sysctl.vm.page-cluster</td><td>3</td><td>0</td>' "$R/index.html" && ok 
 	|| not_ok "environment diff in the page"
 grep -q 'class="num improved">1013486469.20 \*+17.57%\*' "$R/index.html" && ok "significant improvement marked" \
 	|| not_ok "significant improvement marked"
-for want in 'Case fault-zero' 'fault-latency distribution (CDF)' 'pswpin over time' 'pc0 fault-zero: pass2' \
+for want in 'Case fault-zero' 'fault-latency distribution (CDF)' 'fault-zero: swap in and out' 'fault-zero: memory pressure (PSI)' 'fault-zero: free memory' 'pc0 fault-zero: pass2' \
 	    'access-time over the trace' 'faults_per_sec by tasks' 'linear ideal' '<title>page-cluster 3 against 0</title>'; do
 	grep -qF "$want" "$R/index.html" && ok "page has '$want'" || not_ok "page has '$want'"
 done
+
+# A real small run: two runs of the null workload stored in a fresh results
+# file, compared and reported straight from the store.
+DB=$T_TMP/results.db
+cat > "$T_TMP/tiny.ini" <<'INI'
+[global]
+iterations = 3
+no-sandbox = yes
+probe-period = 5ms
+monitor-interval = 50ms
+
+[spin]
+workload = null
+spin = 5ms
+INI
+run "$VMR" run "$T_TMP/tiny.ini" --db "$DB" --name spin5 --quiet
+expect_rc "a tiny null run is stored" 0
+sed -i 's/spin = 5ms/spin = 15ms/' "$T_TMP/tiny.ini"
+run "$VMR" run "$T_TMP/tiny.ini" --db "$DB" --name spin15 --quiet
+expect_rc "a second tiny run is stored" 0
+run "$VMR" compare spin5 last --db "$DB"
+expect_rc "compare of stored runs exits 0" 0
+expect_out "a changed case option is a setting that differs" '^  case\.spin\..*spin +5000000 +15000000$'
+expect_out "the workload's time is compared" '^Amean +spin +time +[0-9.]+ \( +0\.00%\)'
+expect_out "counters that never moved are named, not shown" "metrics of case 'spin' are zero in every run"
+R=$T_TMP/real
+run "$VMR" report spin5 spin15 --db "$DB" -o "$R" --json
+expect_rc "report of stored runs exits 0" 0
+graphs=$(jq -r .graphs <<< "$OUT" 2>/dev/null)
+n=$(svg_check "$R/index.html")
+[ "$n" = "$graphs" ] && [ "${graphs:-0}" -ge 3 ] && ok "real run: every graph is a non-empty inline SVG ($n)" \
+	|| not_ok "real run: every graph is a non-empty inline SVG (found $n, report says $graphs)"
+grep -qF 'spin: time per iteration' "$R/index.html" && ok "real run: the workload's metric is drawn" \
+	|| not_ok "real run: the workload's metric is drawn"
 
 # In a browser: no console errors, every graph in the DOM, pixels on screen.
 if ! command -v chromium >/dev/null; then
@@ -110,3 +144,7 @@ expect_rc "unknown case exits 2" 2
 run "$VMR" plot-map "$B:fault-zero"
 expect_rc "plot-map without -o exits 2" 2
 [ ! -e "$T_TMP/x.svg" ] && ok "nothing written after plot-map errors" || not_ok "nothing written after plot-map errors"
+run "$VMR" report "$A" "$B" -o "$T_TMP/r6" --cases 'reread*' --no-graphs
+expect_rc "report --cases exits 0" 0
+grep -q 'Case reread' "$T_TMP/r6/index.html" && ! grep -q 'Case fault-zero' "$T_TMP/r6/index.html" \
+	&& ok "report --cases shows only matching cases" || not_ok "report --cases shows only matching cases"

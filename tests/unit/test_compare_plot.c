@@ -97,6 +97,22 @@ static void test_render(void)
 	CHECK(rc < 0 && why && strstr(why, "undefined function") && !svg,
 	      "a bad script fails with gnuplot's reason: %s", why ? why : "");
 	free(why);
+	/* One gnuplot for many plots: a bad one in the middle costs only itself,
+	 * and settings of one plot do not leak into the next. */
+	const char *batch[] = {
+		"set terminal svg\nset output\nset logscale x\nplot [1:10] x\n",
+		"set terminal svg\nset output\nplot nosuchfunction(x)\n",
+		"set terminal svg size 320,200\nset output\nplot [-1:1] x\n",
+	};
+	char *svgs[3];
+	size_t drawn = plot_render_batch(batch, 3, svgs, &why);
+	CHECK(drawn == 2 && svgs[0] && !svgs[1] && svgs[2], "a batch draws all but the bad plot (%zu)", drawn);
+	CHECK(why && strstr(why, "undefined function"), "and says why the bad one failed");
+	CHECK(svgs[2] && strstr(svgs[2], "width=\"320\"") && strstr(svgs[2], "-1"),
+	      "the plot after a log-scale one is drawn linear, at its own size");
+	for (int i = 0; i < 3; i++)
+		free(svgs[i]);
+	free(why);
 	setenv("VMR_GNUPLOT", "/nonexistent/gnuplot", 1);
 	CHECK(!plot_available(), "a missing gnuplot is noticed");
 	why = NULL;
