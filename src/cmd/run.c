@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <time.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "cmd/cmd.h"
@@ -157,10 +158,17 @@ static int run_overrides(struct suite *s, const struct run_opts *o)
 	for (size_t i = 0; i < o->set.n; i++)
 		if (suite_override(s, sandbox_opts, "set", o->set.v[i], "--set") < 0)
 			return -1;
+	for (size_t i = 0; i < s->ncases; i++)
+		if (sandbox_cfg_check(&s->cases[i].sandbox) < 0)
+			return -1;
+	return 0;
+}
+
+/* The workloads' own checks of their options, once traces are in place. */
+static int run_validate(struct suite *s)
+{
 	for (size_t i = 0; i < s->ncases; i++) {
 		struct suite_case *c = &s->cases[i];
-		if (sandbox_cfg_check(&c->sandbox) < 0)
-			return -1;
 		if (c->w->validate && c->w->validate(c->wopts) < 0)
 			return -1;
 	}
@@ -343,6 +351,93 @@ free_path:
 	return rc;
 }
 
+/* Reference traces made for the run (refs-generate), one per distinct
+ * argument string, in a directory removed when the run ends. */
+struct run_traces {
+	char *dir;
+	struct strlist args, paths;
+};
+
+static void run_traces_free(struct run_traces *t)
+{
+	for (size_t i = 0; i < t->paths.n; i++)
+		unlink(t->paths.v[i]);
+	if (t->dir)
+		rmdir(t->dir);
+	free(t->dir);
+	strlist_free(&t->args);
+	strlist_free(&t->paths);
+}
+
+/* `vmregress refs generate ARGS -o path`, run as a child of this binary. */
+static int run_trace_generate(const char *args, const char *path)
+{
+	char *copy = xstrdup(args), *save = NULL;
+	struct strlist av = { 0 };
+	strlist_add(&av, "vmregress");
+	strlist_add(&av, "refs");
+	strlist_add(&av, "generate");
+	for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
+		strlist_add(&av, w);
+	strlist_add(&av, "-o");
+	strlist_add(&av, path);
+	char **argv = xcalloc(av.n + 1, sizeof(char *));
+	memcpy(argv, av.v, av.n * sizeof(char *));
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid == 0) {
+		execv("/proc/self/exe", argv);
+		_exit(127);
+	}
+	int status = 0;
+	while (pid > 0 && waitpid(pid, &status, 0) < 0)
+		;
+	free(argv);
+	strlist_free(&av);
+	free(copy);
+	return pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
+}
+
+static int run_traces_make(struct suite *s, struct run_traces *t)
+{
+	for (size_t i = 0; i < s->ncases; i++) {
+		struct suite_case *c = &s->cases[i];
+		const char *args = c->set.refs_generate;
+		if (!args)
+			continue;
+		size_t k = 0;
+		while (k < t->args.n && strcmp(t->args.v[k], args))
+			k++;
+		if (k == t->args.n) {
+			if (!t->dir) {
+				const char *base = getenv("TMPDIR");
+				t->dir = xasprintf("%s/vmregress-traces-%ld-XXXXXX", base && *base ? base : "/var/tmp",
+						   (long)getpid());
+				if (!mkdtemp(t->dir)) {
+					vmr_errno("cannot make a directory for reference traces");
+					free(t->dir);
+					t->dir = NULL;
+					return -1;
+				}
+			}
+			char *path = xasprintf("%s/trace-%zu.refs", t->dir, k);
+			int rc = run_trace_generate(args, path);
+			strlist_add(&t->args, args);
+			strlist_add(&t->paths, path);
+			free(path);
+			if (rc < 0) {
+				vmr_err("%s: refs-generate '%s': cannot generate the trace", c->name, args);
+				return -1;
+			}
+		}
+		char where[256];
+		snprintf(where, sizeof(where), "%s: refs-generate", c->name);
+		if (opt_set(opt_find(c->w->opts, "refs"), c->wopts, t->paths.v[k], where) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts o = { 0 };
@@ -351,6 +446,7 @@ int cmd_run(int argc, char **argv)
 	int npos, rc = VMR_EXIT_USAGE;
 	bool help = false;
 	struct suite s = { 0 };
+	struct run_traces traces = { 0 };
 	if (opt_parse(&set, 1, argc - 1, argv + 1, pos, &npos, &help) < 0)
 		goto free_opts;
 	if (help) {
@@ -362,10 +458,12 @@ int cmd_run(int argc, char **argv)
 		vmr_err("run: %s (usage: vmregress run SUITE|FILE [options])", npos ? "one suite at a time" : "which suite?");
 		goto free_opts;
 	}
-	if (suite_load(&s, pos[0]) < 0 || run_overrides(&s, &o) < 0)
+	if (suite_load(&s, pos[0]) < 0 || run_overrides(&s, &o) < 0 || run_traces_make(&s, &traces) < 0 ||
+	    run_validate(&s) < 0)
 		goto free_suite;
 	rc = run_suite(&s, &o);
 free_suite:
+	run_traces_free(&traces);
 	suite_free(&s);
 free_opts:
 	opt_free(run_cmd_opts, &o);

@@ -10,6 +10,7 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -210,8 +211,10 @@ struct runner_wait {
 	size_t len, cap;
 };
 
-static void runner_buf_read(int fd, struct runner_wait *wt)
+/* Read what the pipe holds now.  True at end of file. */
+static bool runner_buf_read(int fd, struct runner_wait *wt)
 {
+	bool eof = false;
 	for (;;) {
 		if (wt->cap - wt->len < 65536) {
 			wt->cap = wt->cap ? wt->cap * 2 : 262144;
@@ -220,12 +223,14 @@ static void runner_buf_read(int fd, struct runner_wait *wt)
 		ssize_t n = read(fd, wt->buf + wt->len, wt->cap - wt->len - 1);
 		if (n < 0 && errno == EINTR)
 			continue;
+		eof = n == 0;
 		if (n <= 0)
 			break;
 		wt->len += (size_t)n;
 	}
 	if (wt->buf)
 		wt->buf[wt->len] = '\0';
+	return eof;
 }
 
 static void runner_kill(pid_t pid, struct sandbox *sb)
@@ -236,30 +241,61 @@ static void runner_kill(pid_t pid, struct sandbox *sb)
 	kill(pid, SIGKILL);
 }
 
+static int runner_pidfd(pid_t pid)
+{
+#ifdef SYS_pidfd_open
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+#else
+	return -1;
+#endif
+}
+
+/* How long poll may sleep: until the watchdog fires, or for ever when the
+ * child's exit wakes us (a pidfd); 50 ms slices on kernels before 5.3. */
+static int runner_poll_ms(int pidfd, uint64_t timeout_ns, uint64_t t0, bool timed_out)
+{
+	int ms = pidfd >= 0 ? -1 : 50;
+	if (timeout_ns && !timed_out) {
+		uint64_t el = vmr_now_ns() - t0;
+		uint64_t left = el < timeout_ns ? (timeout_ns - el) / 1000000 + 1 : 0;
+		if (ms < 0 || left < (uint64_t)ms)
+			ms = left > 1000000 ? 1000000 : (int)left;
+	}
+	return ms;
+}
+
 /* Read the child's result until it exits; the watchdog kills it after
- * timeout_ns.  The pipe is non-blocking, so a grandchild that inherited it
- * cannot keep the runner waiting once the child itself has exited. */
+ * timeout_ns.  The parent sleeps in poll until the child writes, exits or
+ * the watchdog is due, so it does not wake while the workload is measured.
+ * The pipe is non-blocking, so a grandchild that inherited it cannot keep
+ * the runner waiting once the child itself has exited. */
 static void runner_wait_child(pid_t pid, int out_fd, struct sandbox *sb, uint64_t timeout_ns,
 			      uint64_t t0, struct runner_wait *wt)
 {
+	int pidfd = runner_pidfd(pid);
+	bool eof = false;
 	for (;;) {
-		struct pollfd p = { .fd = out_fd, .events = POLLIN };
-		poll(&p, 1, 50);
-		runner_buf_read(out_fd, wt);
+		struct pollfd p[2] = { { .fd = eof ? -1 : out_fd, .events = POLLIN },
+				       { .fd = pidfd, .events = POLLIN } };
+		poll(p, 2, runner_poll_ms(pidfd, timeout_ns, t0, wt->timed_out));
+		if (!eof)
+			eof = runner_buf_read(out_fd, wt);
 		pid_t got = wait4(pid, &wt->status, WNOHANG, &wt->ru);
 		if (got == pid) {
 			runner_buf_read(out_fd, wt);
-			return;
+			break;
 		}
 		if (got < 0 && errno != EINTR) {
 			wt->status = -1;
-			return;
+			break;
 		}
 		if (timeout_ns && !wt->timed_out && vmr_now_ns() - t0 > timeout_ns) {
 			wt->timed_out = true;
 			runner_kill(pid, sb);
 		}
 	}
+	if (pidfd >= 0)
+		close(pidfd);
 }
 
 static void runner_classify(struct result *r, struct runner_wait *wt, uint64_t timeout_ns,

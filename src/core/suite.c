@@ -28,6 +28,9 @@ const struct opt suite_opts[] = {
 	  .help = "do not sample monitors while cases run" },
 	{ .name = "no-probe", .type = OPT_FLAG, .off = offsetof(struct suite_settings, no_probe),
 	  .help = "do not run the latency probe beside cases" },
+	{ .name = "refs-generate", .type = OPT_STR, .off = offsetof(struct suite_settings, refs_generate),
+	  .metavar = "ARGS", .help = "generate the case's reference trace with these 'vmregress refs generate' "
+	  "arguments (--pages N --references M --pattern P --seed S)" },
 	{ .name = "description", .type = OPT_STR, .off = offsetof(struct suite_settings, description),
 	  .metavar = "TEXT", .help = "what the suite or case is for", .flags = OPTF_NO_ECHO },
 	OPT_END,
@@ -243,6 +246,22 @@ static int suite_case_workload(struct suite_parser *p, size_t section, long glob
 	return 0;
 }
 
+/* refs-generate feeds a workload's refs option: from [global] it is for
+ * the cases that have one, in a case without one it is a mistake. */
+static int suite_check_refs(struct suite_parser *p, size_t section, struct suite_case *c)
+{
+	if (!c->set.refs_generate || opt_find(c->w->opts, "refs"))
+		return 0;
+	const struct suite_pair *kv = suite_lookup(p, section, "refs-generate");
+	if (kv) {
+		suite_fail(p, kv->line, "refs-generate: workload %s takes no reference trace", c->w->name);
+		return -1;
+	}
+	free(c->set.refs_generate);
+	c->set.refs_generate = NULL;
+	return 0;
+}
+
 static int suite_resolve_case(struct suite_parser *p, size_t section, long global, struct suite_case *c)
 {
 	c->name = xstrdup(p->sections[section].name);
@@ -257,7 +276,9 @@ static int suite_resolve_case(struct suite_parser *p, size_t section, long globa
 		return -1;
 	if (global >= 0 && suite_apply(p, (size_t)global, c) < 0)
 		return -1;
-	return suite_apply(p, section, c);
+	if (suite_apply(p, section, c) < 0)
+		return -1;
+	return suite_check_refs(p, section, c);
 }
 
 static void suite_case_free(struct suite_case *c)
@@ -468,8 +489,11 @@ int suite_override(struct suite *s, const struct opt *table, const char *key, co
 
 json_t *suite_case_json(const struct suite_case *c)
 {
-	return json_pack("{ss so so sI sI sI sb sb}", "workload", c->w->name, "options", opt_echo(c->w->opts, c->wopts),
+	json_t *j = json_pack("{ss so so sI sI sI sb sb}", "workload", c->w->name, "options", opt_echo(c->w->opts, c->wopts),
 			 "sandbox", opt_echo(sandbox_opts, &c->sandbox), "iterations", (json_int_t)c->set.iterations,
 			 "monitor-interval", (json_int_t)c->set.monitor_interval_ns, "probe-period",
 			 (json_int_t)c->set.probe_period_ns, "monitor", !c->set.no_monitor, "probe", !c->set.no_probe);
+	if (c->set.refs_generate)
+		json_object_set_new(j, "refs-generate", json_string(c->set.refs_generate));
+	return j;
 }

@@ -15,10 +15,15 @@
  *
  * Every key is checked against the tables it may belong to: the suite's own
  * settings (suite_opts: iterations, monitor-interval, probe-period,
- * description), the sandbox's (sandbox_opts) and the case's workload's option
+ * no-monitor, no-probe, description, refs-generate), the sandbox's (sandbox_opts) and the case's workload's option
  * table.  The first bad line ends the parse with one error naming
  * "FILE:LINE".  A case resolves as: defaults, then [global] in file order,
- * then its own section in file order. */
+ * then its own section in file order.
+ *
+ * refs-generate = --pages N --references M --pattern P --seed S names a
+ * reference trace by how to make it, so that a suite needs no trace file: it
+ * applies to cases whose workload has a `refs` option (in a case whose
+ * workload has none it is an error). */
 #ifndef VMR_SUITE_H
 #define VMR_SUITE_H
 
@@ -36,6 +41,9 @@ struct suite_settings {
 	uint64_t probe_period_ns;   /* default 10ms */
 	bool no_monitor, no_probe;
 	char *description;
+	/* `vmregress refs generate` arguments: run generates the trace once
+	 * per distinct value and sets the workload's refs option to it */
+	char *refs_generate;
 };
 
 extern const struct opt suite_opts[];

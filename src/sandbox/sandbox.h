@@ -43,8 +43,12 @@ int sandbox_cfg_check(const struct sandbox_cfg *cfg);
 
 /* Build the sandbox.  Returns 0; -1 after a one-line error for bad input
  * (exit 2); -2 when it cannot run here (no root, no memory cgroup, not
- * enough memory or disk: exit 3).  On failure nothing is left changed.
- * With cfg->no_sandbox it only applies the knobs. */
+ * enough memory or disk, a dead vmregress's journal that cannot be
+ * replayed: exit 3).  On failure nothing is left changed.  It first cleans
+ * up after killed vmregress processes (sandbox_recover), and with --set
+ * waits up to cfg->timeout_ns for another sandbox holding the knobs.
+ * With cfg->no_sandbox it only applies the knobs.  Several may be open at
+ * once; a forked child that calls sandbox_close only frees its copy. */
 int sandbox_open(struct sandbox **sb, const struct sandbox_cfg *cfg);
 /* Undo everything in reverse order; safe to call from an atexit path. */
 void sandbox_close(struct sandbox *sb);

@@ -63,10 +63,13 @@ static const struct opt pft_opts[] = {
 	OPT_END,
 };
 
-/* Each task count T gets its own copy of these, named "...-tT". */
+/* Each task count T gets its own copy of these, named "...-tT".  The
+ * per-CPU-second rate is the cost of a fault itself: time the tasks spent
+ * waiting for a CPU (other work, or more tasks than CPUs) does not count. */
 static const struct metric_def pft_metrics[] = {
 	{ "faults-per-sec", "faults/s", BETTER_HIGHER, COMBINE_HMEAN, "page faults per second, all tasks" },
 	{ "scaling", "ratio", BETTER_HIGHER, COMBINE_AMEAN, "faults per second over linear scaling of the first count" },
+	{ "faults-per-cpu-sec", "faults/s", BETTER_HIGHER, COMBINE_HMEAN, "page faults per second of the tasks' CPU time" },
 	{ .name = NULL },
 };
 
@@ -124,6 +127,7 @@ static int pft_validate(const void *opts)
 /* What the tasks share; in MAP_SHARED memory for processes. */
 struct pft_task {
 	uint64_t faults, ns;
+	uint64_t cpu_ns;        /* the task's own CPU time over the same span */
 	int64_t bad_page;
 	uint64_t found;
 	int err;
@@ -131,7 +135,8 @@ struct pft_task {
 };
 
 struct pft_round {
-	atomic_int ready, go, stop;
+	atomic_int ready, go;
+	uint64_t go_ns;         /* when the tasks started; each stops by its own clock */
 	struct pft_task task[PFT_MAX_TASKS];
 };
 
@@ -191,6 +196,13 @@ static int pft_iteration(struct pft_state *st, struct pft_task *t, long idx, uin
 	return 0;
 }
 
+static uint64_t pft_cpu_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 static void pft_task_loop(struct pft_state *st, long idx)
 {
 	struct pft_round *rd = st->round;
@@ -198,15 +210,17 @@ static void pft_task_loop(struct pft_state *st, long idx)
 	atomic_fetch_add(&rd->ready, 1);
 	while (!atomic_load(&rd->go))
 		;
-	uint64_t t0 = timer_now_ns(), iter = 0;
-	while (!atomic_load_explicit(&rd->stop, memory_order_relaxed) && t->bad_page < 0) {
+	uint64_t c0 = pft_cpu_ns(), t0 = timer_now_ns(), iter = 0, now = t0;
+	while (now - rd->go_ns < st->o.duration_ns && t->bad_page < 0) {
 		int err = pft_iteration(st, t, idx, iter++);
 		if (err) {
 			t->err = -err;
 			break;
 		}
+		now = timer_now_ns();
 	}
-	t->ns = timer_now_ns() - t0;
+	t->ns = now - t0;
+	t->cpu_ns = pft_cpu_ns() - c0;
 }
 
 static void *pft_thread(void *arg)
@@ -216,27 +230,24 @@ static void *pft_thread(void *arg)
 	return NULL;
 }
 
-static void pft_sleep(uint64_t ns)
-{
-	struct timespec ts = { .tv_sec = (time_t)(ns / 1000000000ull), .tv_nsec = (long)(ns % 1000000000ull) };
-	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
-		;
-}
-
-/* Start T tasks, let them run for the duration, stop and wait for them. */
+/* Start T tasks and wait for them to run their duration.  With threads
+ * the calling thread is task 0, so that one task means one thread in the
+ * address space, as in a bare loop: a second, idle thread would make every
+ * munmap flush the TLB of its CPU too. */
 static int pft_round_run(struct pft_state *st, long T)
 {
 	struct pft_round *rd = st->round;
+	bool threads = st->o.mode == PFT_THREADS;
 	pthread_t *th = xcalloc((size_t)T, sizeof(*th));
 	pid_t *pids = xcalloc((size_t)T, sizeof(*pids));
 	struct pft_arg *args = xcalloc((size_t)T, sizeof(*args));
-	long started = 0;
+	long started = threads ? 1 : 0;
 	memset(rd, 0, sizeof(*rd));
 	for (long i = 0; i < T; i++)
 		rd->task[i].bad_page = -1;
 	for (; started < T; started++) {
 		args[started] = (struct pft_arg){ st, started };
-		if (st->o.mode == PFT_THREADS) {
+		if (threads) {
 			if (pthread_create(&th[started], NULL, pft_thread, &args[started]))
 				break;
 		} else {
@@ -249,13 +260,14 @@ static int pft_round_run(struct pft_state *st, long T)
 				break;
 		}
 	}
-	while (atomic_load(&rd->ready) < started)
+	while (atomic_load(&rd->ready) < started - (threads ? 1 : 0))
 		;
+	rd->go_ns = timer_now_ns();
 	atomic_store(&rd->go, 1);
-	pft_sleep(st->o.duration_ns);
-	atomic_store(&rd->stop, 1);
-	for (long i = 0; i < started; i++) {
-		if (st->o.mode == PFT_THREADS)
+	if (threads && started == T)
+		pft_task_loop(st, 0);
+	for (long i = threads ? 1 : 0; i < started; i++) {
+		if (threads)
 			pthread_join(th[i], NULL);
 		else
 			waitpid(pids[i], NULL, 0);
@@ -309,8 +321,10 @@ free_state:
 static const char *const pft_cols[] = { "tasks", "faults_per_sec", "per_task", "linear", "efficiency" };
 
 /* Add up a round; 0, or -1 after setting the outcome. */
-static int pft_round_result(struct pft_state *st, long T, double *rate, struct result *r)
+static int pft_round_result(struct pft_state *st, long T, double *rate, double *cpu_rate,
+			    struct result *r)
 {
+	double faults = 0, cpu = 0;
 	*rate = 0;
 	for (long i = 0; i < T; i++) {
 		struct pft_task *t = &st->round->task[i];
@@ -326,7 +340,10 @@ static int pft_round_result(struct pft_state *st, long T, double *rate, struct r
 		}
 		if (t->ns)
 			*rate += (double)t->faults / ((double)t->ns / 1e9);
+		faults += (double)t->faults;
+		cpu += (double)t->cpu_ns / 1e9;
 	}
+	*cpu_rate = cpu > 0 ? faults / cpu : 0;
 	return 0;
 }
 
@@ -339,23 +356,24 @@ static int pft_run(void *state, struct result *r)
 	double base_per_task = 0;
 	for (size_t c = 0; c < st->ncounts; c++) {
 		long T = st->counts[c];
-		double rate;
+		double rate, cpu_rate;
 		if (pft_round_run(st, T) < 0) {
 			result_set_outcome(r, OUTCOME_ERROR, "cannot start %ld tasks: %s", T, strerror(errno));
 			break;
 		}
-		if (pft_round_result(st, T, &rate, r) < 0)
+		if (pft_round_result(st, T, &rate, &cpu_rate, r) < 0)
 			break;
 		if (c == 0)
 			base_per_task = rate / (double)T;
 		double linear = base_per_task * (double)T;
 		double row[] = { (double)T, rate, rate / (double)T, linear, linear > 0 ? rate / linear : 0 };
 		table_add_row(tab, row);
-		for (size_t m = 0; m < 2; m++) {
+		const double values[] = { rate, row[4], cpu_rate };
+		for (size_t m = 0; m < ARRAY_SIZE(values); m++) {
 			const struct metric_def *d = &pft_metrics[m];
 			char name[64];
 			snprintf(name, sizeof(name), "%s-t%ld", d->name, T);
-			result_metric(r, name, d->unit, d->better, d->combine, m ? row[4] : rate);
+			result_metric(r, name, d->unit, d->better, d->combine, values[m]);
 		}
 	}
 	return 0;

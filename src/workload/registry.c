@@ -3,6 +3,7 @@
 #include "workload/workload.h"
 
 extern const struct workload wl_null, wl_fault, wl_alloc, wl_reread, wl_mmap001, wl_mtest01, wl_pft;
+extern const struct workload wl_mmap;
 
 const struct workload *const workloads[] = {
 	&wl_null,
@@ -12,6 +13,7 @@ const struct workload *const workloads[] = {
 	&wl_mmap001,
 	&wl_mtest01,
 	&wl_pft,
+	&wl_mmap,
 	NULL,
 };
 

@@ -112,6 +112,35 @@ run "$VMR" export killed --db "$DB" --format json
 n=$(jq '[.[].iteration] | unique | length' <<< "$OUT")
 [ "$n" -ge 3 ] && [ "$n" -lt 40 ] && ok "finished iterations of the killed run are kept ($n of 40)" || not_ok "killed run iterations: $n"
 
+# --- refs-generate: a trace made for the run ------------------------------
+cat > "$T_TMP/trace.ini" <<'EOF'
+[global]
+no-sandbox = yes
+no-probe = yes
+refs-generate = --pages 500 --references 2000 --pattern smooth_sin --seed 7
+[replay]
+workload = mmap
+anon = yes
+[replay-again]
+workload = mmap
+anon = yes
+write = yes
+[null]
+workload = null
+EOF
+mkdir -p "$T_TMP/tmpdir"
+run env TMPDIR="$T_TMP/tmpdir" "$VMR" run "$T_TMP/trace.ini" --db "$DB" --name traced --json --quiet
+expect_rc "a suite with refs-generate runs" 0
+[ "$(jq -r '.cases[0].results[0].options.refs == .cases[1].results[0].options.refs' <<< "$OUT")" = true ] \
+	&& ok "one trace for one argument string" || not_ok "cases got different traces"
+[ "$(jq -r '.cases[0].options["refs-generate"]' <<< "$OUT")" = "--pages 500 --references 2000 --pattern smooth_sin --seed 7" ] \
+	&& ok "the generate arguments are stored with the case" || not_ok "refs-generate not in the case options"
+[ -z "$(ls -A "$T_TMP/tmpdir" | grep traces)" ] && ok "the trace directory is removed after the run" || not_ok "left: $(ls "$T_TMP/tmpdir")"
+sed -i 's/--pattern smooth_sin/--pattern nosuch/' "$T_TMP/trace.ini"
+run "$VMR" run "$T_TMP/trace.ini" --db "$DB" --name traced-bad --quiet
+expect_rc "a bad refs-generate is refused" 2
+run "$VMR" show traced-bad --db "$DB"; expect_rc "and nothing is stored" 2
+
 # --- a file that is not a results file ----------------------------------
 echo "not a database at all, just some text that is long enough" > "$T_TMP/junk.db"
 run "$VMR" list --db "$T_TMP/junk.db"; expect_rc "a file that is not a results file is refused" 2

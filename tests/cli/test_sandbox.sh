@@ -104,7 +104,7 @@ knobs_change
 refuse "kernel refuses a knob value" 2 "the kernel refused it" --mem 64M --swap none --set vm.page-cluster=banana
 "$VMR" sandbox exec --mem 64M --swap none --set vm.page-cluster=3 -- sleep 30 2>/dev/null {SB_LOCK_FD}<&- &
 holder=$!; SB_PIDS+=("$holder")
-wait_built || not_ok "a knob-holding sandbox came up"
+wait_built "$holder" || not_ok "a knob-holding sandbox came up"
 run "$VMR" sandbox exec --mem 64M --swap none --timeout 300ms --set vm.swappiness=60 -- true
 expect_rc "a second sandbox setting knobs waits, then gives up: exit 3" 3
 expect_err "it says it waits" "^vmregress: warning: waiting for another vmregress that is setting knobs"

@@ -63,7 +63,7 @@ check "the refused device is not left behind" [ -z "$(ours_left)" ]
 # kill -9, the journal lost too: the header tag proves the device ours.
 "$VMR" sandbox exec --mem 64M --swap zram:64M -- sleep 30 2>/dev/null {SB_LOCK_FD}<&- &
 vpid=$!; SB_PIDS+=("$vpid")
-wait_built || not_ok "zram sandbox came up"
+wait_built "$vpid" || not_ok "zram sandbox came up"
 zid=$(sed -n 's/^zram \([0-9]*\) .*/\1/p' "$SB_STATE"/*.journal)
 kill -9 "$vpid"; wait "$vpid" 2>/dev/null
 rm -f "$SB_STATE"/*.journal
@@ -82,7 +82,7 @@ check "the orphaned zram device is off swap and removed" [ ! -e "/sys/block/zram
 if command -v mkswap >/dev/null; then
 	"$VMR" sandbox exec --mem 64M --swap zram:64M -- sleep 30 2>/dev/null {SB_LOCK_FD}<&- &
 	vpid=$!; SB_PIDS+=("$vpid")
-	wait_built || not_ok "zram sandbox came up"
+	wait_built "$vpid" || not_ok "zram sandbox came up"
 	zid=$(sed -n 's/^zram \([0-9]*\) .*/\1/p' "$SB_STATE"/*.journal)
 	kill -9 "$vpid"; wait "$vpid" 2>/dev/null
 	FOREIGN=$zid
@@ -94,7 +94,7 @@ if command -v mkswap >/dev/null; then
 	}
 	swapoff "/dev/zram$zid"; echo 1 > "/sys/block/zram$zid/reset"
 	echo 64M > "/sys/block/zram$zid/disksize"
-	mkswap -L someone-else "/dev/zram$zid" >/dev/null && swapon -p 1 "/dev/zram$zid"
+	mkswap -L someone-else "/dev/zram$zid" >/dev/null && swapon "/dev/zram$zid"
 	run "$VMR" cleanup
 	expect_rc_v "cleanup with a reused zram id exits 0" 0
 	check "someone else's swap on /dev/zram$zid is still on" grep -q "^/dev/zram$zid " /proc/swaps

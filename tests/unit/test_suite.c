@@ -38,6 +38,7 @@ static void good_suite(void)
 		"mem = 64M\n"
 		"spin = 1ms           ; a workload option for every case that has it\n"
 		"set = vm.page-cluster=2\n"
+		"refs-generate = --pages 100 --references 1000 --pattern linear\n"
 		"\n"
 		"[first]\n"
 		"workload = null\n"
@@ -61,7 +62,7 @@ static void good_suite(void)
 	free(err);
 	CHECK_EQ_U(s.ncases, 2, "two cases");
 	CHECK_STR(s.cases[0].name, "first", "case named by its section");
-	CHECK_EQ_U(s.cases[0].line, 8, "case line is its header's");
+	CHECK_EQ_U(s.cases[0].line, 9, "case line is its header's");
 	CHECK(s.cases[0].set.iterations == 3 && s.cases[1].set.iterations == 5, "iterations: global, then case");
 	CHECK(s.cases[0].sandbox.mem_bytes == 64ull << 20 && s.cases[1].sandbox.mem_bytes == 1ull << 30,
 	      "sandbox options: global, then case");
@@ -76,6 +77,7 @@ static void good_suite(void)
 	CHECK_STR(json_string_value(json_object_get(j0, "workload")), "null", "echo names the workload");
 	json_decref(j0);
 	json_decref(j1);
+	CHECK(!s.cases[0].set.refs_generate, "a global refs-generate skips workloads without traces");
 	CHECK(suite_override(&s, suite_opts, "iterations", "7", "--iterations") == 0 && s.cases[0].set.iterations == 7 &&
 	      s.cases[1].set.iterations == 7, "command-line override reaches every case");
 	CHECK(suite_override(&s, sandbox_opts, "set", "vm.page-cluster=4", "--set") == 0 &&
@@ -108,6 +110,8 @@ static const struct bad_case bad_cases[] = {
 	{ "empty file", "", "t.ini: no cases" },
 	{ "line too long", "[a]\nworkload = null\n; xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n",
 	  "t.ini:3: line too long" },
+	{ "refs-generate for a workload without traces", "[a]\nworkload = null\nrefs-generate = --pages 10\n",
+	  "t.ini:3: refs-generate: workload null takes no reference trace" },
 	{ "bad flag value", "[a]\nworkload = null\nno-probe = maybe\n", "t.ini:3: no-probe: 'maybe' is not a yes/no value" },
 };
 

@@ -1,0 +1,235 @@
+#include "refs/replay.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "core/util.h"
+#include "refs/trace.h"
+
+static unsigned replay_shift(size_t page_size)
+{
+	return (unsigned)__builtin_ctzll(page_size);
+}
+
+static void replay_calibrate(struct replay *rp)
+{
+	uint64_t n0 = vmr_now_ns(), t0 = replay_ticks(), n1, t1;
+	do {
+		n1 = vmr_now_ns();
+		t1 = replay_ticks();
+	} while (n1 - n0 < 2000000);
+	double ns_per_tick = t1 > t0 ? (double)(n1 - n0) / (double)(t1 - t0) : 1.0;
+	rp->ns_per_tick = ns_per_tick;
+	rp->slow_ticks = (uint64_t)((double)rp->cfg.slow_ns / ns_per_tick);
+	volatile uint64_t sink = 0;
+	uint64_t c0 = vmr_now_ns();
+	for (int i = 0; i < 1000; i++)
+		sink += replay_ticks();
+	rp->timer_cost_ns = (double)(vmr_now_ns() - c0) / 1000.0;
+	if (!rp->slow_ticks)
+		rp->slow_ticks = 1;
+}
+
+void replay_init(struct replay *rp, uint64_t pages, const struct replay_cfg *cfg)
+{
+	memset(rp, 0, sizeof(*rp));
+	rp->cfg = *cfg;
+	rp->pages = pages;
+	rp->ticks_hist = hist_new();
+	rp->page_minflt = xcalloc(pages, sizeof(*rp->page_minflt));
+	rp->page_majflt = xcalloc(pages, sizeof(*rp->page_majflt));
+	replay_calibrate(rp);
+}
+
+void replay_free(struct replay *rp)
+{
+	free(rp->ticks_hist);
+	free(rp->page_minflt);
+	free(rp->page_majflt);
+	free(rp->slow);
+	memset(rp, 0, sizeof(*rp));
+}
+
+void replay_fill(char *region, uint64_t pages, size_t page_size, uint64_t salt)
+{
+	for (uint64_t p = 0; p < pages; p++)
+		*(volatile uint64_t *)(region + p * page_size) = replay_word((uint32_t)p, salt);
+}
+
+static void replay_rusage(uint64_t *minflt, uint64_t *majflt)
+{
+	struct rusage ru;
+	getrusage(RUSAGE_THREAD, &ru);
+	*minflt = (uint64_t)ru.ru_minflt;
+	*majflt = (uint64_t)ru.ru_majflt;
+}
+
+/* A slow access: keep it, and count the faults since the last one against
+ * its page. */
+static __attribute__((noinline, cold)) void replay_slow_hit(struct replay *rp, uint64_t ref, uint32_t page,
+							      uint64_t ticks, struct replay_pass *pass)
+{
+	uint64_t mi, ma;
+	replay_rusage(&mi, &ma);
+	uint64_t dmi = mi - rp->last_minflt, dma = ma - rp->last_majflt;
+	rp->last_minflt = mi;
+	rp->last_majflt = ma;
+	rp->page_minflt[page] += (uint32_t)dmi;
+	rp->page_majflt[page] += (uint32_t)dma;
+	pass->slow++;
+	if (rp->nslow >= rp->cfg.max_slow) {
+		rp->slow_dropped++;
+		return;
+	}
+	if (rp->nslow == rp->slow_cap) {
+		rp->slow_cap = rp->slow_cap ? rp->slow_cap * 2 : 256;
+		rp->slow = xrealloc(rp->slow, rp->slow_cap * sizeof(*rp->slow));
+	}
+	rp->slow[rp->nslow++] = (struct replay_slow){ ref, page, ticks, (uint32_t)dmi, (uint32_t)dma };
+}
+
+static __attribute__((noinline, cold)) void replay_bad(struct replay *rp, uint64_t ref, uint32_t page, uint64_t v)
+{
+	if (!rp->bad++) {
+		rp->bad_ref = ref;
+		rp->bad_page = page;
+		rp->bad_found = v;
+	}
+}
+
+/* The measured loops.  The histogram's count, sum, min and max are kept in
+ * registers and merged after the loop; only the bucket is stored per
+ * reference. */
+#define REPLAY_LOOP(ACCESS)                                                              \
+	do {                                                                             \
+		uint64_t prev = replay_ticks(), sum = 0, mn = UINT64_MAX, mx = 0;        \
+		for (uint64_t i = 0; i < n; i++) {                                       \
+			uint32_t p = refs_at(refs, i);                                   \
+			volatile uint64_t *w = (volatile uint64_t *)(region + ((size_t)p << shift)); \
+			uint64_t want = replay_word(p, salt);                            \
+			ACCESS;                                                          \
+			uint64_t now = replay_ticks(), d = now - prev;                   \
+			prev = now;                                                      \
+			b[hist_index(d)]++;                                              \
+			sum += d;                                                        \
+			mn = d < mn ? d : mn;                                            \
+			mx = d > mx ? d : mx;                                            \
+			if (__builtin_expect(d >= slow, 0)) {                            \
+				replay_slow_hit(rp, base + i, p, d, out);                \
+				prev = replay_ticks();                                   \
+			}                                                                \
+		}                                                                        \
+		h->count += n;                                                           \
+		h->sum += sum;                                                           \
+		h->min = mn < h->min ? mn : h->min;                                      \
+		h->max = mx > h->max ? mx : h->max;                                      \
+	} while (0)
+
+static void replay_loop_read(struct replay *rp, const uint32_t *refs, uint64_t n, char *region, unsigned shift,
+			     uint64_t base, struct replay_pass *out)
+{
+	struct hist *h = rp->ticks_hist;
+	uint64_t *b = h->b, salt = rp->cfg.salt, slow = rp->slow_ticks;
+	if (rp->cfg.verify)
+		REPLAY_LOOP(uint64_t v = *w; if (__builtin_expect(v != want, 0)) replay_bad(rp, base + i, p, v));
+	else
+		REPLAY_LOOP((void)want; (void)*w);
+}
+
+static void replay_loop_write(struct replay *rp, const uint32_t *refs, uint64_t n, char *region, unsigned shift,
+			      uint64_t base, struct replay_pass *out)
+{
+	struct hist *h = rp->ticks_hist;
+	uint64_t *b = h->b, salt = rp->cfg.salt, slow = rp->slow_ticks;
+	REPLAY_LOOP(*w = want);
+}
+
+void replay_run_pass(struct replay *rp, const uint32_t *refs, uint64_t n, char *region, size_t page_size,
+		     unsigned pass, struct replay_pass *out)
+{
+	memset(out, 0, sizeof(*out));
+	uint64_t mi0, ma0, mi1, ma1;
+	replay_rusage(&mi0, &ma0);
+	rp->last_minflt = mi0;
+	rp->last_majflt = ma0;
+	uint64_t ns0 = vmr_now_ns(), t0 = replay_ticks();
+	if (!rp->refs) {
+		rp->t0_ns = ns0;
+		rp->t0_ticks = t0;
+	}
+	if (rp->cfg.write)
+		replay_loop_write(rp, refs, n, region, replay_shift(page_size), (uint64_t)pass * n, out);
+	else
+		replay_loop_read(rp, refs, n, region, replay_shift(page_size), (uint64_t)pass * n, out);
+	uint64_t t1 = replay_ticks(), ns1 = vmr_now_ns();
+	replay_rusage(&mi1, &ma1);
+	out->ns = ns1 - ns0;
+	out->minflt = mi1 - mi0;
+	out->majflt = ma1 - ma0;
+	rp->unattr_minflt += mi1 - rp->last_minflt;
+	rp->unattr_majflt += ma1 - rp->last_majflt;
+	rp->minflt += out->minflt;
+	rp->majflt += out->majflt;
+	rp->refs += n;
+	rp->ns += out->ns;
+	rp->ticks_total = t1 - rp->t0_ticks;
+	if (ns1 > rp->t0_ns && rp->ticks_total)
+		rp->ns_per_tick = (double)(ns1 - rp->t0_ns) / (double)rp->ticks_total;
+}
+
+struct hist *replay_finish(struct replay *rp)
+{
+	struct hist *out = hist_new(), *h = rp->ticks_hist;
+	double k = rp->ns_per_tick;
+	for (unsigned i = 0; i < HIST_BUCKETS; i++) {
+		if (!h->b[i])
+			continue;
+		double mid = (double)hist_bucket_low(i) + (double)(hist_bucket_width(i) - 1) / 2.0;
+		uint64_t v = (uint64_t)(mid * k + 0.5);
+		out->b[hist_index(v)] += h->b[i];
+	}
+	out->count = h->count;
+	out->sum = (uint64_t)((double)h->sum * k + 0.5);
+	out->min = h->count ? (uint64_t)((double)h->min * k + 0.5) : UINT64_MAX;
+	out->max = (uint64_t)((double)h->max * k + 0.5);
+	for (size_t i = 0; i < rp->nslow; i++)
+		rp->slow[i].ticks = (uint64_t)((double)rp->slow[i].ticks * k + 0.5);
+	return out;
+}
+
+uint64_t replay_verify(const uint32_t *refs, uint64_t n, uint64_t pages, const char *region, size_t page_size,
+		       uint64_t salt, uint32_t *bad_page, uint64_t *found)
+{
+	uint8_t *seen = xcalloc(pages, 1);
+	uint64_t bad = 0;
+	for (uint64_t i = 0; i < n; i++)
+		seen[refs_at(refs, i)] = 1;
+	for (uint64_t p = 0; p < pages; p++) {
+		if (!seen[p])
+			continue;
+		uint64_t v = *(const volatile uint64_t *)(region + p * page_size);
+		if (v != replay_word((uint32_t)p, salt) && !bad++) {
+			*bad_page = (uint32_t)p;
+			*found = v;
+		}
+	}
+	free(seen);
+	return bad;
+}
+
+uint64_t replay_bare(const uint32_t *refs, uint64_t n, char *region, size_t page_size, bool write, uint64_t salt)
+{
+	unsigned shift = replay_shift(page_size);
+	uint64_t acc = 0;
+	if (write) {
+		for (uint64_t i = 0; i < n; i++) {
+			uint32_t p = refs_at(refs, i);
+			*(volatile uint64_t *)(region + ((size_t)p << shift)) = replay_word(p, salt);
+		}
+		return n;
+	}
+	for (uint64_t i = 0; i < n; i++)
+		acc += *(volatile uint64_t *)(region + ((size_t)refs_at(refs, i) << shift));
+	return acc;
+}

@@ -1,0 +1,119 @@
+/* Replaying a reference trace over a mapped region, timing every access.
+ *
+ * Each reference reads (or writes) the first word of its page.  A read
+ * checks the word against the page's pattern, page index + salt, written
+ * before the replay; a write stores it, and replay_verify reads every
+ * referenced page back afterwards.
+ *
+ * Timing costs one cycle-counter read per reference and no system call:
+ * the time of reference i is the counter at its end minus the counter at
+ * the end of reference i-1, accumulated in a log-linear histogram of
+ * ticks (converted to nanoseconds once, at the end, with the tick rate
+ * measured over the replay itself).  The counter is not serialising, so
+ * resident accesses overlap as they would in a bare loop (their individual
+ * times are approximate, their sum exact), while a page fault, being an
+ * exception, is timed exactly where it happened.  An access at least
+ * slow_ns long is kept exactly, as (reference, page, time), up to max_slow
+ * of them, and at each one the thread's fault counters (getrusage
+ * RUSAGE_THREAD) are read: faults since the previous slow access are
+ * counted against its page.  Faults quicker than slow_ns are therefore
+ * counted against the next slow access's page; what is left at the end is
+ * "unattributed", and the totals are always exact. */
+#ifndef VMR_REPLAY_H
+#define VMR_REPLAY_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/hist.h"
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <x86intrin.h>
+static inline uint64_t replay_ticks(void)
+{
+	return __rdtsc();
+}
+#define REPLAY_TIMER "tsc"
+#else
+#include <time.h>
+static inline uint64_t replay_ticks(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+#define REPLAY_TIMER "clock_gettime"
+#endif
+
+static inline uint64_t replay_word(uint32_t page, uint64_t salt)
+{
+	return (uint64_t)page + salt;
+}
+
+struct replay_cfg {
+	bool write;           /* store the pattern instead of reading it */
+	bool verify;          /* reads: check the pattern */
+	uint64_t salt;
+	uint64_t slow_ns;     /* keep accesses at least this slow exactly */
+	size_t max_slow;
+};
+
+struct replay_slow {
+	uint64_t ref;         /* index over all passes: pass * references + i */
+	uint32_t page;
+	uint64_t ticks;       /* converted by replay_finish into ns */
+	uint32_t minflt, majflt;
+};
+
+struct replay {
+	struct replay_cfg cfg;
+	uint64_t pages, slow_ticks;
+	struct hist *ticks_hist;   /* per-reference ticks */
+	uint32_t *page_minflt, *page_majflt;
+	struct replay_slow *slow;
+	size_t nslow, slow_cap;
+	uint64_t slow_dropped;     /* slow accesses beyond max_slow */
+	uint64_t minflt, majflt;   /* totals over every pass (thread rusage) */
+	uint64_t unattr_minflt, unattr_majflt;
+	uint64_t refs, ns;         /* references replayed, wall time of the passes */
+	uint64_t t0_ticks, t0_ns, ticks_total;
+	uint64_t last_minflt, last_majflt;
+	uint64_t bad;              /* pattern mismatches */
+	uint64_t bad_ref, bad_found;
+	uint32_t bad_page;
+	double ns_per_tick;        /* final after the last pass */
+	double timer_cost_ns;      /* one timer read, measured by replay_init */
+};
+
+/* Per-pass figures. */
+struct replay_pass {
+	uint64_t ns, minflt, majflt, slow;
+};
+
+/* Prepare for a region of pages pages.  Calibrates the tick rate roughly
+ * (a few milliseconds) for the slow threshold. */
+void replay_init(struct replay *rp, uint64_t pages, const struct replay_cfg *cfg);
+void replay_free(struct replay *rp);
+
+/* Write every page's pattern word (the prefill of read replays). */
+void replay_fill(char *region, uint64_t pages, size_t page_size, uint64_t salt);
+
+/* Replay refs[0..n) once over region.  pass numbers the slow accesses. */
+void replay_run_pass(struct replay *rp, const uint32_t *refs, uint64_t n, char *region, size_t page_size,
+		     unsigned pass, struct replay_pass *out);
+
+/* After the last pass: the tick rate over the whole replay, unattributed
+ * faults, slow times in ns.  Returns the histogram in ns (caller owns). */
+struct hist *replay_finish(struct replay *rp);
+
+/* Check that every page referenced by refs holds its pattern; returns the
+ * number of bad pages, the first in *bad_page and *found. */
+uint64_t replay_verify(const uint32_t *refs, uint64_t n, uint64_t pages, const char *region, size_t page_size,
+		       uint64_t salt, uint32_t *bad_page, uint64_t *found);
+
+/* A bare loop doing the same accesses without timing or checks (the
+ * benchmark's baseline).  Returns a value to keep the reads alive. */
+uint64_t replay_bare(const uint32_t *refs, uint64_t n, char *region, size_t page_size, bool write, uint64_t salt);
+
+#endif

@@ -1,0 +1,416 @@
+/* mmap: the seed's bench_mmap.  Map a region of a trace's page count,
+ * anonymous or backed by a file, and replay the trace's references in
+ * order, reading or writing one word per reference, every access timed
+ * (refs/replay.h says how).  Reads check each page's pattern; after a write
+ * replay every referenced page is read back and checked.  The report has
+ * the seed's page-access-time data: the time of every slow access by
+ * reference index, an access-time histogram, and per-page reference and
+ * fault counts. */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "core/util.h"
+#include "refs/replay.h"
+#include "refs/trace.h"
+#include "workload/workload.h"
+
+#define MMAP_MAX_PAGE_ROWS 1000000 /* per-page table only for regions up to this */
+
+struct mmap_opts {
+	char *refs;
+	bool anon, file_backed, write;
+	char *file;
+	long passes;
+	uint64_t slow_ns;
+	long max_slow;
+};
+
+static const struct opt mmap_opts[] = {
+	{ .name = "refs", .type = OPT_STR, .off = offsetof(struct mmap_opts, refs), .metavar = "FILE",
+	  .help = "the reference trace to replay (vmregress refs generate)" },
+	{ .name = "anon", .type = OPT_FLAG, .off = offsetof(struct mmap_opts, anon),
+	  .help = "replay over anonymous memory (the default)" },
+	{ .name = "file-backed", .type = OPT_FLAG, .off = offsetof(struct mmap_opts, file_backed),
+	  .help = "replay over a MAP_SHARED file that vmregress creates and removes" },
+	{ .name = "file", .type = OPT_STR, .off = offsetof(struct mmap_opts, file), .metavar = "PATH",
+	  .help = "replay over this existing file, MAP_SHARED (written with --write, never removed)" },
+	{ .name = "write", .type = OPT_FLAG, .off = offsetof(struct mmap_opts, write),
+	  .help = "write one word per reference instead of reading it" },
+	{ .name = "passes", .type = OPT_INT, .off = offsetof(struct mmap_opts, passes), .def = "1", .min = 1,
+	  .max = 1000000, .metavar = "N", .help = "replay the trace this many times" },
+	{ .name = "slow", .type = OPT_TIME, .off = offsetof(struct mmap_opts, slow_ns), .def = "2us", .min = 1,
+	  .max = 60e9, .metavar = "TIME", .help = "keep accesses at least this slow exactly, and count their faults" },
+	{ .name = "max-slow", .type = OPT_INT, .off = offsetof(struct mmap_opts, max_slow), .def = "50000",
+	  .min = 0, .max = 1e8, .metavar = "N", .help = "keep at most this many slow accesses" },
+	OPT_END,
+};
+
+enum { MT_TIME, MT_RATE, MT_MIN, MT_MAJ, MT_MEAN, MT_P50, MT_P99, MT_P999, MT_MAX, MT_SLOW, MT_PREFILL };
+static const struct metric_def mmap_metrics[] = {
+	[MT_TIME] = { "time", "ns", BETTER_LOWER, COMBINE_AMEAN, "replaying every pass" },
+	[MT_RATE] = { "refs-per-sec", "refs/s", BETTER_HIGHER, COMBINE_HMEAN, "references replayed per second" },
+	[MT_MIN] = { "minor-faults", "faults", BETTER_LOWER, COMBINE_AMEAN, "minor faults of the replay" },
+	[MT_MAJ] = { "major-faults", "faults", BETTER_LOWER, COMBINE_AMEAN, "major faults of the replay" },
+	[MT_MEAN] = { "access-mean", "ns", BETTER_LOWER, COMBINE_AMEAN, "mean time of one reference" },
+	[MT_P50] = { "access-p50", "ns", BETTER_LOWER, COMBINE_AMEAN, "median time of one reference" },
+	[MT_P99] = { "access-p99", "ns", BETTER_LOWER, COMBINE_AMEAN, "99th percentile of the same" },
+	[MT_P999] = { "access-p99.9", "ns", BETTER_LOWER, COMBINE_AMEAN, "99.9th percentile of the same" },
+	[MT_MAX] = { "access-max", "ns", BETTER_LOWER, COMBINE_AMEAN, "the slowest reference" },
+	[MT_SLOW] = { "slow-accesses", "refs", BETTER_LOWER, COMBINE_AMEAN, "references at least --slow long" },
+	[MT_PREFILL] = { "prefill-time", "ns", BETTER_NONE, COMBINE_AMEAN, "writing the pattern before a read replay" },
+	{ .name = NULL },
+};
+
+struct mmap_state {
+	struct mmap_opts o;
+	struct refs_trace t;
+	size_t ps, len;
+	char *region;
+	int fd;
+	char *tmp_path;
+	uint64_t salt, prefill_ns;
+	bool verify_reads;
+};
+
+static int mmap_validate(const void *opts)
+{
+	const struct mmap_opts *o = opts;
+	if (!o->refs || !*o->refs) {
+		vmr_err("test mmap: needs --refs FILE (make one with vmregress refs generate)");
+		return -1;
+	}
+	if ((o->anon != 0) + (o->file_backed != 0) + (o->file != NULL) > 1) {
+		vmr_err("test mmap: --anon, --file-backed and --file: choose one kind of memory");
+		return -1;
+	}
+	if (o->file && !*o->file) {
+		vmr_err("test mmap: --file: '' is not a path");
+		return -1;
+	}
+	struct refs_trace t;
+	if (refs_open(&t, o->refs) < 0)
+		return -1;
+	uint64_t pages = t.h.pages, refs = t.h.references;
+	refs_close(&t);
+	if (!refs) {
+		vmr_err("test mmap: --refs %s: the trace holds no references", o->refs);
+		return -1;
+	}
+	if (pages > (UINT64_MAX >> 1) / vmr_page_size() || pages * vmr_page_size() > ((uint64_t)1 << 46)) {
+		vmr_err("test mmap: --refs %s: a region of %" PRIu64 " pages is too large to map", o->refs, pages);
+		return -1;
+	}
+	if (o->file) {
+		struct stat st;
+		if (stat(o->file, &st) < 0) {
+			vmr_errno("test mmap: --file %s", o->file);
+			return -1;
+		}
+		if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size < pages * vmr_page_size()) {
+			vmr_err("test mmap: --file %s: not a regular file of at least %" PRIu64 " bytes (the trace's %" PRIu64
+				" pages)", o->file, pages * vmr_page_size(), pages);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static const char *mmap_supported(const void *opts, const struct wl_env *env)
+{
+	return NULL;
+}
+
+static int mmap_fill_file(int fd, uint64_t pages, size_t ps, uint64_t salt)
+{
+	size_t chunk_pages = (1u << 20) / ps ? (1u << 20) / ps : 1;
+	char *buf = xcalloc(chunk_pages, ps);
+	int rc = 0;
+	for (uint64_t p = 0; p < pages && !rc; p += chunk_pages) {
+		size_t n = pages - p < chunk_pages ? (size_t)(pages - p) : chunk_pages;
+		for (size_t i = 0; i < n; i++) {
+			uint64_t w = replay_word((uint32_t)(p + i), salt);
+			memcpy(buf + i * ps, &w, 8);
+		}
+		if (pwrite(fd, buf, n * ps, (off_t)(p * ps)) != (ssize_t)(n * ps))
+			rc = -1;
+	}
+	free(buf);
+	return rc;
+}
+
+/* The file behind the region: the user's, or a temporary one, unlinked at
+ * once so that it goes away whatever happens to this process. */
+static int mmap_open_file(struct mmap_state *st, const struct wl_env *env, struct result *r)
+{
+	if (st->o.file) {
+		st->fd = open(st->o.file, (st->o.write ? O_RDWR : O_RDONLY) | O_CLOEXEC);
+		if (st->fd < 0)
+			result_set_outcome(r, OUTCOME_ERROR, "cannot open --file %s: %s", st->o.file, strerror(errno));
+		return st->fd < 0 ? -1 : 0;
+	}
+	st->tmp_path = xasprintf("%s/mmap-region.%ld", env->workdir, (long)getpid());
+	st->fd = open(st->tmp_path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (st->fd < 0) {
+		result_set_outcome(r, OUTCOME_ERROR, "cannot create %s: %s", st->tmp_path, strerror(errno));
+		return -1;
+	}
+	unlink(st->tmp_path);
+	int e = 0;
+	if (st->o.write) {
+		if (ftruncate(st->fd, (off_t)st->len) < 0)
+			e = errno;
+	} else {
+		uint64_t t0 = vmr_now_ns();
+		if (mmap_fill_file(st->fd, st->t.h.pages, st->ps, st->salt) < 0)
+			e = errno ? errno : EIO;
+		st->prefill_ns = vmr_now_ns() - t0;
+	}
+	if (e) {
+		result_set_outcome(r, OUTCOME_ERROR, "cannot size %s to %zu bytes: %s", st->tmp_path, st->len, strerror(e));
+		return -1;
+	}
+	return 0;
+}
+
+static int mmap_map(struct mmap_state *st, const struct wl_env *env, struct result *r)
+{
+	int prot = PROT_READ | (st->o.write || !st->o.file ? PROT_WRITE : 0);
+	bool file = st->o.file || st->o.file_backed;
+	if (file && mmap_open_file(st, env, r) < 0)
+		return -1;
+	st->region = mmap(NULL, st->len, prot, file ? MAP_SHARED : MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+			  file ? st->fd : -1, 0);
+	if (st->region == MAP_FAILED) {
+		st->region = NULL;
+		result_set_outcome(r, OUTCOME_ERROR, "cannot map %zu bytes: %s", st->len, strerror(errno));
+		return -1;
+	}
+	if (!file && !st->o.write) {
+		uint64_t t0 = vmr_now_ns();
+		replay_fill(st->region, st->t.h.pages, st->ps, st->salt);
+		st->prefill_ns = vmr_now_ns() - t0;
+	}
+	return 0;
+}
+
+static void mmap_info(struct mmap_state *st, struct result *r)
+{
+	result_info_set(r, "trace", json_string(st->t.path));
+	result_info_set(r, "trace_description", json_string(st->t.h.desc));
+	result_info_set(r, "trace_sampled", json_boolean(st->t.h.flags & REFS_FLAG_SAMPLED));
+	result_info_set(r, "trace_page_size", json_integer(st->t.h.page_size));
+	result_info_set(r, "pages", json_integer((json_int_t)st->t.h.pages));
+	result_info_set(r, "references", json_integer((json_int_t)st->t.h.references));
+	result_info_set(r, "passes", json_integer(st->o.passes));
+	result_info_set(r, "region_bytes", json_integer((json_int_t)st->len));
+	result_info_set(r, "memory", json_string(st->o.file ? "file" : st->o.file_backed ? "file (temporary)" : "anon"));
+	if (st->o.file)
+		result_info_set(r, "file", json_string(st->o.file));
+	result_info_set(r, "mode", json_string(st->o.write ? "write" : "read"));
+	result_info_set(r, "verify", json_string(st->o.write ? "after the replay" : st->verify_reads ? "every read"
+												 : "none (a user file's contents are unknown)"));
+	result_info_set(r, "address", json_sprintf("%p", (void *)st->region));
+}
+
+static void *mmap_setup(const void *opts, const struct wl_env *env, struct result *r)
+{
+	struct mmap_state *st = xcalloc(1, sizeof(*st));
+	st->o = *(const struct mmap_opts *)opts;
+	st->fd = -1;
+	st->ps = env->page_size ? env->page_size : vmr_page_size();
+	st->salt = vmr_now_ns() ^ ((uint64_t)getpid() << 40);
+	if (refs_open(&st->t, st->o.refs) < 0) {
+		result_set_outcome(r, OUTCOME_ERROR, "cannot read the trace %s", st->o.refs);
+		free(st);
+		return NULL;
+	}
+	st->len = (size_t)st->t.h.pages * st->ps;
+	st->verify_reads = !st->o.write && !st->o.file;
+	if (mmap_map(st, env, r) < 0) {
+		mmap_info(st, r);
+		if (st->fd >= 0)
+			close(st->fd);
+		free(st->tmp_path);
+		refs_close(&st->t);
+		free(st);
+		return NULL;
+	}
+	mmap_info(st, r);
+	return st;
+}
+
+static void mmap_tables(struct mmap_state *st, const struct replay *rp, struct result *r)
+{
+	static const char *const slow_cols[] = { "ref", "pass", "page", "time_ns", "minflt", "majflt" };
+	struct table *t = result_table(r, "slow-accesses", 6, slow_cols);
+	uint64_t n = st->t.h.references;
+	for (size_t i = 0; i < rp->nslow; i++) {
+		const struct replay_slow *s = &rp->slow[i];
+		double row[6] = { (double)s->ref, (double)(s->ref / n), s->page, (double)s->ticks, s->minflt, s->majflt };
+		table_add_row(t, row);
+	}
+	if (st->t.h.pages > MMAP_MAX_PAGE_ROWS)
+		return;
+	static const char *const page_cols[] = { "page", "refs", "minflt", "majflt" };
+	uint64_t *count = xcalloc(st->t.h.pages, sizeof(*count));
+	for (uint64_t i = 0; i < n; i++)
+		count[refs_at(st->t.refs, i)] += (uint64_t)st->o.passes;
+	t = result_table(r, "pages", 4, page_cols);
+	for (uint64_t p = 0; p < st->t.h.pages; p++) {
+		if (!count[p] && !rp->page_minflt[p] && !rp->page_majflt[p])
+			continue;
+		double row[4] = { (double)p, (double)count[p], rp->page_minflt[p], rp->page_majflt[p] };
+		table_add_row(t, row);
+	}
+	free(count);
+}
+
+static void mmap_metrics_add(struct mmap_state *st, const struct replay *rp, const struct hist *h,
+			     struct result *r)
+{
+	result_metric_def(r, &mmap_metrics[MT_TIME], (double)rp->ns);
+	result_metric_def(r, &mmap_metrics[MT_RATE], rp->ns ? (double)rp->refs / ((double)rp->ns / 1e9) : 0);
+	result_metric_def(r, &mmap_metrics[MT_MIN], (double)rp->minflt);
+	result_metric_def(r, &mmap_metrics[MT_MAJ], (double)rp->majflt);
+	result_metric_def(r, &mmap_metrics[MT_MEAN], hist_mean(h));
+	result_metric_def(r, &mmap_metrics[MT_P50], hist_percentile(h, 50));
+	result_metric_def(r, &mmap_metrics[MT_P99], hist_percentile(h, 99));
+	result_metric_def(r, &mmap_metrics[MT_P999], hist_percentile(h, 99.9));
+	result_metric_def(r, &mmap_metrics[MT_MAX], (double)h->max);
+	result_metric_def(r, &mmap_metrics[MT_SLOW], (double)(rp->nslow + rp->slow_dropped));
+	if (!st->o.write)
+		result_metric_def(r, &mmap_metrics[MT_PREFILL], (double)st->prefill_ns);
+	result_info_set(r, "slow_threshold_ns", json_integer((json_int_t)st->o.slow_ns));
+	result_info_set(r, "slow_dropped", json_integer((json_int_t)rp->slow_dropped));
+	result_info_set(r, "faults_unattributed", json_pack("{s:I,s:I}", "minor", (json_int_t)rp->unattr_minflt,
+							     "major", (json_int_t)rp->unattr_majflt));
+	result_info_set(r, "timer", json_pack("{s:s,s:f,s:f}", "kind", REPLAY_TIMER, "ns_per_tick", rp->ns_per_tick,
+					       "read_ns", rp->timer_cost_ns));
+}
+
+static int mmap_run(void *state, struct result *r)
+{
+	struct mmap_state *st = state;
+	struct replay_cfg cfg = { .write = st->o.write, .verify = st->verify_reads, .salt = st->salt,
+				  .slow_ns = st->o.slow_ns, .max_slow = (size_t)st->o.max_slow };
+	struct replay rp;
+	replay_init(&rp, st->t.h.pages, &cfg);
+	static const char *const cols[] = { "pass", "time_ns", "refs_per_sec", "minflt", "majflt", "slow" };
+	struct table *t = result_table(r, "passes", 6, cols);
+	for (long pass = 0; pass < st->o.passes; pass++) {
+		struct replay_pass p;
+		replay_run_pass(&rp, st->t.refs, st->t.h.references, st->region, st->ps, (unsigned)pass, &p);
+		double row[6] = { (double)pass, (double)p.ns, p.ns ? (double)st->t.h.references / ((double)p.ns / 1e9) : 0,
+				  (double)p.minflt, (double)p.majflt, (double)p.slow };
+		table_add_row(t, row);
+	}
+	struct hist *h = replay_finish(&rp);
+	mmap_metrics_add(st, &rp, h, r);
+	mmap_tables(st, &rp, r);
+	result_hist(r, "access-time", "ns", h);
+	if (rp.bad) {
+		result_set_outcome(r, OUTCOME_FAIL, "page %" PRIu32 " read back %#" PRIx64 " at reference %" PRIu64
+				   ", not its pattern %#" PRIx64 " (%" PRIu64 " bad reads)", rp.bad_page, rp.bad_found,
+				   rp.bad_ref, replay_word(rp.bad_page, st->salt), rp.bad);
+	} else if (st->o.write) {
+		uint32_t page = 0;
+		uint64_t found = 0;
+		uint64_t bad = replay_verify(st->t.refs, st->t.h.references, st->t.h.pages, st->region, st->ps, st->salt,
+					     &page, &found);
+		if (bad)
+			result_set_outcome(r, OUTCOME_FAIL, "page %" PRIu32 " read back %#" PRIx64 " after the replay wrote "
+					   "%#" PRIx64 " (%" PRIu64 " bad pages)", page, found, replay_word(page, st->salt), bad);
+	}
+	replay_free(&rp);
+	return 0;
+}
+
+static void mmap_teardown(void *state, struct result *r)
+{
+	struct mmap_state *st = state;
+	if (!st)
+		return;
+	if (st->region)
+		munmap(st->region, st->len);
+	if (st->fd >= 0)
+		close(st->fd);
+	free(st->tmp_path);
+	refs_close(&st->t);
+	free(st);
+}
+
+static double mmap_metric(const struct result *r, const char *name)
+{
+	const struct metric *m = result_find_metric(r, name);
+	return m ? m->value : 0;
+}
+
+static const char *mmap_info_str(const struct result *r, const char *key)
+{
+	const char *s = json_string_value(json_object_get(r->info, key));
+	return s ? s : "?";
+}
+
+static void mmap_report_passes(FILE *f, const struct result *r)
+{
+	for (size_t i = 0; i < r->ntables; i++) {
+		const struct table *t = &r->tables[i];
+		if (strcmp(t->name, "passes") || t->ncols != 6)
+			continue;
+		fprintf(f, "Pass %12s %14s %10s %10s %10s\n", "Time", "Refs/s", "Minor", "Major", "Slow");
+		for (size_t j = 0; j < t->nrows; j++) {
+			const double *c = t->cells + j * t->ncols;
+			fprintf(f, "%4.0f %10.0fms %14.0f %10.0f %10.0f %10.0f\n", c[0], c[1] / 1e6, c[2], c[3], c[4], c[5]);
+		}
+	}
+}
+
+static void mmap_report(FILE *f, const struct result *r)
+{
+	json_t *info = r->info;
+	fprintf(f, "mmap benchmark: %s %s, %lld pages (%lld bytes)\n", mmap_info_str(r, "memory"),
+		mmap_info_str(r, "mode"), (long long)json_integer_value(json_object_get(info, "pages")),
+		(long long)json_integer_value(json_object_get(info, "region_bytes")));
+	fprintf(f, "Trace: %s (%s), %lld references x %lld passes\n\n", mmap_info_str(r, "trace"),
+		mmap_info_str(r, "trace_description"), (long long)json_integer_value(json_object_get(info, "references")),
+		(long long)json_integer_value(json_object_get(info, "passes")));
+	mmap_report_passes(f, r);
+	fprintf(f, "\nTotal time:     %.0f ms\nReferences/s:   %.0f\n", mmap_metric(r, "time") / 1e6,
+		mmap_metric(r, "refs-per-sec"));
+	fprintf(f, "Faults:         %.0f minor, %.0f major\n", mmap_metric(r, "minor-faults"), mmap_metric(r, "major-faults"));
+	if (result_find_metric(r, "vmstat-pswpin"))
+		fprintf(f, "Swapped:        %.0f pages in, %.0f pages out (/proc/vmstat)\n", mmap_metric(r, "vmstat-pswpin"),
+			mmap_metric(r, "vmstat-pswpout"));
+	const struct named_hist *h = result_find_hist(r, "access-time");
+	if (h && h->h->count)
+		fprintf(f, "Access time:    mean %.0fns p50 %.0fns p90 %.0fns p99 %.0fns p99.9 %.0fns max %lluns\n",
+			hist_mean(h->h), hist_percentile(h->h, 50), hist_percentile(h->h, 90), hist_percentile(h->h, 99),
+			hist_percentile(h->h, 99.9), (unsigned long long)h->h->max);
+	fprintf(f, "Slow accesses:  %.0f (at least %lldns; each kept with its reference, page and faults)\n",
+		mmap_metric(r, "slow-accesses"), (long long)json_integer_value(json_object_get(info, "slow_threshold_ns")));
+	if (r->outcome == OUTCOME_PASS)
+		fputs("\nTest completed successfully\n", f);
+	else
+		fprintf(f, "\nTest %s: %s\n", r->outcome == OUTCOME_FAIL ? "failed" : outcome_name(r->outcome),
+			r->reason ? r->reason : "no reason given");
+}
+
+const struct workload wl_mmap = {
+	.name = "mmap",
+	.summary = "the seed's bench_mmap: replay a reference trace over anonymous or file memory, timing every access",
+	.opts = mmap_opts,
+	.opts_size = sizeof(struct mmap_opts),
+	.metrics = mmap_metrics,
+	.validate = mmap_validate,
+	.supported = mmap_supported,
+	.setup = mmap_setup,
+	.run = mmap_run,
+	.teardown = mmap_teardown,
+	.report = mmap_report,
+};
