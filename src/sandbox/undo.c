@@ -119,8 +119,10 @@ static int undo_zram(const struct jrec *r, const struct journal_owner *owner, ch
 	int e = swap_off(dev);
 	if (e == 0)
 		e = zram_release(r->id, added);
-	if (e == 0 && !strncmp(r->value, "reused:", 7))
-		e = zram_set_algo(r->id, r->value + 7);
+	/* the device is reset and its memory freed; a kernel that now refuses
+	 * the old algorithm's name (its module gone) is told, not retried */
+	if (e == 0 && !strncmp(r->value, "reused:", 7) && zram_set_algo(r->id, r->value + 7) < 0)
+		undo_say("warning: cannot put back ", dev, "'s compression algorithm ", r->value + 7, NULL);
 	return e;
 }
 

@@ -52,7 +52,7 @@ add_module() {
 	local name=$1 f dep
 	[ -n "${loaded[$name]:-}" ] && return 0
 	loaded[$name]=1
-	f=$(find "$mods" -name "$name.ko*" | head -1)
+	f=$(find "$mods" -name "$name.ko*" -o -name "${name//_/-}.ko*" | head -1)
 	[ -n "$f" ] || return 0   # built in
 	case $f in
 	*.xz) xz -dc "$f" > "$g/mod/$name.ko" ;;
