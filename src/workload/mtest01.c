@@ -66,7 +66,35 @@ struct mtest01_state {
 	struct mtest01_opts o;
 	uint64_t total;
 	size_t ps;
+	const char *cgroup;
 };
+
+/* OOM kills so far: the sandbox's (memory.events or v1 memory.oom_control),
+ * else the host's (/proc/vmstat). */
+static uint64_t mtest01_oom_kills(const char *cgroup)
+{
+	static const struct { const char *file, *key; } src[] = {
+		{ "memory.events", "\noom_kill " }, { "memory.oom_control", "\noom_kill " },
+	};
+	for (size_t i = 0; cgroup && i < ARRAY_SIZE(src); i++) {
+		char *buf, *p, *path = xasprintf("%s/%s", cgroup, src[i].file);
+		int rc = vmr_read_file(path, &buf, NULL);
+		free(path);
+		if (rc < 0)
+			continue;
+		uint64_t v = (p = strstr(buf, src[i].key)) ? strtoull(p + strlen(src[i].key), NULL, 10) : 0;
+		free(buf);
+		return v;
+	}
+	char *buf, *p;
+	uint64_t v = 0;
+	if (vmr_read_file("/proc/vmstat", &buf, NULL) == 0) {
+		if ((p = strstr(buf, "\noom_kill ")))
+			v = strtoull(p + 10, NULL, 10);
+		free(buf);
+	}
+	return v;
+}
 
 static uint64_t mtest01_meminfo(const char *key)
 {
@@ -103,6 +131,7 @@ static void *mtest01_setup(const void *opts, const struct wl_env *env, struct re
 	st->o = *(const struct mtest01_opts *)opts;
 	st->ps = env->page_size;
 	st->total = mtest01_total(&st->o, env);
+	st->cgroup = env->cgroup;
 	result_info_set(r, "target_bytes", json_integer((json_int_t)st->total));
 	return st;
 }
@@ -151,15 +180,16 @@ static __attribute__((noreturn)) void mtest01_child(struct mtest01_state *st, lo
 	_exit(write(fd, &rep, sizeof(rep)) == sizeof(rep) ? 0 : 1);
 }
 
-/* Reap every child; the first one that died of a signal decides. */
-static void mtest01_reap(pid_t *pids, long n, struct result *r)
+/* Reap every child; the first one that died of a signal decides.  A
+ * SIGKILL is the OOM killer's when the OOM-kill count rose meanwhile. */
+static void mtest01_reap(pid_t *pids, long n, bool oom_rose_fn(void *), void *ctx, struct result *r)
 {
 	for (long i = 0; i < n; i++) {
 		int status;
 		if (pids[i] <= 0 || waitpid(pids[i], &status, 0) < 0)
 			continue;
-		if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL)
-			result_set_outcome(r, OUTCOME_OOM, "child %ld was killed by SIGKILL (the OOM killer)", i);
+		if (WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL && oom_rose_fn(ctx))
+			result_set_outcome(r, OUTCOME_OOM, "child %ld was killed by the OOM killer", i);
 		else if (WIFSIGNALED(status))
 			result_set_outcome(r, OUTCOME_ERROR, "child %ld was killed by signal SIG%s", i,
 					   sigabbrev_np(WTERMSIG(status)) ? sigabbrev_np(WTERMSIG(status)) : "?");
@@ -180,6 +210,17 @@ static void mtest01_collect(int fd, long n, struct result *r, uint64_t *bytes)
 	}
 }
 
+struct mtest01_oom {
+	const char *cgroup;
+	uint64_t before;
+};
+
+static bool mtest01_oom_rose(void *ctx)
+{
+	struct mtest01_oom *o = ctx;
+	return mtest01_oom_kills(o->cgroup) > o->before;
+}
+
 static int mtest01_run(void *state, struct result *r)
 {
 	struct mtest01_state *st = state;
@@ -196,6 +237,7 @@ static int mtest01_run(void *state, struct result *r)
 	struct rusage ru;
 	getrusage(RUSAGE_CHILDREN, &ru);
 	rusage_from_sys(&ru, &a);
+	struct mtest01_oom oom = { st->cgroup, mtest01_oom_kills(st->cgroup) };
 	uint64_t t0 = timer_now_ns();
 	for (long i = 0; i < n; i++) {
 		pids[i] = fork();
@@ -209,7 +251,7 @@ static int mtest01_run(void *state, struct result *r)
 	close(fds[1]);
 	mtest01_collect(fds[0], n, r, &bytes);
 	close(fds[0]);
-	mtest01_reap(pids, n, r);
+	mtest01_reap(pids, n, mtest01_oom_rose, &oom, r);
 	uint64_t ns = timer_now_ns() - t0;
 	getrusage(RUSAGE_CHILDREN, &ru);
 	rusage_from_sys(&ru, &b);
