@@ -315,8 +315,12 @@ static const char *compare_env_lookup(const struct strlist *keys, const struct s
 
 /* Keys that change from one boot or one minute to the next say nothing
  * about the setting under test. */
-static bool compare_env_volatile(const char *key)
+static bool compare_env_volatile(const char *key, const char *value)
 {
+	/* Names made per process (cgroups, swap files) differ every run. */
+	if (value && (!fnmatch("*vmregress-[0-9]*-[0-9]*", value, 0) ||
+		      !fnmatch("*sandbox-in-force.swap.device", key, 0)))
+		return true;
 	static const char *const globs[] = { "*uptime*", "*boot_id*", "*MemFree*", "*MemAvailable*",
 					     "*mem_free*", "*mem_available*", "*loadavg*", "*used_bytes*" };
 	for (size_t i = 0; i < ARRAY_SIZE(globs); i++)
@@ -338,7 +342,113 @@ static void compare_case_options(const struct comparison *cmp, size_t ri, const 
 		char *prefix = xasprintf("case.%s", c->name);
 		cmp_json_flatten(c->options, prefix, keys, vals);
 		free(prefix);
+		/* What the sandbox really was (knob values in force, swap kind
+		 * and size), as the first iteration that ran recorded it. */
+		for (size_t i = 0; i < c->niter; i++) {
+			json_t *sb = json_object_get(c->iters[i].info, "sandbox");
+			if (!json_is_object(sb))
+				continue;
+			prefix = xasprintf("case.%s.sandbox-in-force", c->name);
+			cmp_json_flatten(sb, prefix, keys, vals);
+			free(prefix);
+			break;
+		}
 	}
+}
+
+/* The case a "case.NAME.REST" key belongs to: the longest case name of
+ * the base that fits, so that names with dots work.  Returns REST. */
+static const char *compare_key_case(const struct run *base, const char *key, size_t *len)
+{
+	const char *best = NULL;
+	*len = 0;
+	if (strncmp(key, "case.", 5))
+		return NULL;
+	for (size_t k = 0; k < base->ncases; k++) {
+		size_t n = strlen(base->cases[k].name);
+		if (n > *len && !strncmp(key + 5, base->cases[k].name, n) && key[5 + n] == '.') {
+			*len = n;
+			best = key + 5 + n + 1;
+		}
+	}
+	return best;
+}
+
+static bool compare_same_values(const struct cmp_env_diff *a, const struct cmp_env_diff *b, size_t nruns)
+{
+	for (size_t i = 0; i < nruns; i++)
+		if (strcmp(a->values[i], b->values[i]))
+			return false;
+	return true;
+}
+
+/* A setting that differs the same way in every case (a knob set for the
+ * whole run) is one row, "case.*.REST", not one per case. */
+static void compare_env_collapse(struct comparison *cmp, size_t ncases)
+{
+	bool *grouped = xcalloc(cmp->nenv + 1, sizeof(bool));
+	const char **rest = xcalloc(cmp->nenv + 1, sizeof(char *));
+	for (size_t k = 0; k < cmp->nenv; k++) {
+		size_t len;
+		rest[k] = ncases > 1 ? compare_key_case(cmp->runs[0], cmp->env[k].key, &len) : NULL;
+	}
+	for (size_t k = 0; k < cmp->nenv; k++) {
+		size_t same = 0;
+		for (size_t j = 0; rest[k] && j < cmp->nenv; j++)
+			same += rest[j] && !strcmp(rest[j], rest[k]) &&
+				compare_same_values(&cmp->env[k], &cmp->env[j], cmp->nruns);
+		grouped[k] = rest[k] && same == ncases;
+	}
+	size_t out = 0;
+	struct strlist done = { 0 };
+	for (size_t k = 0; k < cmp->nenv; k++) {
+		struct cmp_env_diff d = cmp->env[k];
+		if (grouped[k]) {
+			char *key = xasprintf("case.*.%s", rest[k]);
+			if (strlist_has(&done, key)) {
+				free(key);
+				for (size_t i = 0; i < cmp->nruns; i++)
+					free(d.values[i]);
+				free(d.values);
+				free(d.key);
+				continue;
+			}
+			strlist_add(&done, key);
+			free(d.key);
+			d.key = key;
+		}
+		cmp->env[out++] = d;
+	}
+	cmp->nenv = out;
+	strlist_free(&done);
+	free(grouped);
+	free(rest);
+}
+
+/* Cases of the base that every run has (and the filter lets through). */
+static size_t compare_shared_cases(const struct comparison *cmp, const struct compare_opts *o)
+{
+	size_t n = 0;
+	for (size_t k = 0; k < cmp->runs[0]->ncases; k++) {
+		const char *name = cmp->runs[0]->cases[k].name;
+		bool all = compare_glob(o->cases, name);
+		for (size_t i = 1; i < cmp->nruns && all; i++)
+			all = compare_find_case(cmp->runs[i], name) != NULL;
+		n += all;
+	}
+	return n;
+}
+
+/* The first run's value of key, or the first run's that has it. */
+static const char *compare_env_first(const struct strlist *keys, const struct strlist *vals, size_t n,
+				     const char *key)
+{
+	for (size_t i = 0; i < n; i++) {
+		const char *v = compare_env_lookup(&keys[i], &vals[i], key);
+		if (v)
+			return v;
+	}
+	return NULL;
 }
 
 static void compare_env_diff(struct comparison *cmp, const struct compare_opts *o)
@@ -359,7 +469,7 @@ static void compare_env_diff(struct comparison *cmp, const struct compare_opts *
 			const char *v = compare_env_lookup(&keys[i], &vals[i], all.v[k]);
 			differs = !first || !v || strcmp(first, v);
 		}
-		if (!differs || compare_env_volatile(all.v[k]))
+		if (!differs || compare_env_volatile(all.v[k], compare_env_first(keys, vals, cmp->nruns, all.v[k])))
 			continue;
 		cmp->env = xrealloc(cmp->env, (cmp->nenv + 1) * sizeof(*cmp->env));
 		struct cmp_env_diff *d = &cmp->env[cmp->nenv++];
@@ -377,6 +487,7 @@ static void compare_env_diff(struct comparison *cmp, const struct compare_opts *
 	strlist_free(&all);
 	free(keys);
 	free(vals);
+	compare_env_collapse(cmp, compare_shared_cases(cmp, o));
 }
 
 void compare_runs(const struct run *const *runs, size_t n, const struct compare_opts *o,

@@ -49,6 +49,14 @@ static const struct cmp_row *row_of(const struct comparison *cmp, const char *c,
 	return NULL;
 }
 
+static bool env_has(const struct comparison *cmp, const char *key)
+{
+	for (size_t i = 0; i < cmp->nenv; i++)
+		if (!strcmp(cmp->env[i].key, key))
+			return true;
+	return false;
+}
+
 static bool left_out_has(const struct comparison *cmp, const char *needle)
 {
 	for (size_t i = 0; i < cmp->left_out.n; i++)
@@ -154,6 +162,44 @@ int main(void)
 	struct run *badrun = run_from_json(bad, &why);
 	CHECK(!badrun && why, "a malformed run is refused: %s", why ? why : "");
 	json_decref(bad);
+
+	/* A knob set for the whole run differs the same way in every case: one
+	 * row.  Per-process names (cgroups, swap files) are not settings. */
+	struct run *k3 = mkrun("k3", 11, "{}"), *k0 = mkrun("k0", 12, "{}");
+	const char *names[] = { "one", "two", "three" };
+	for (int i = 0; i < 3; i++) {
+		struct run_case *c3 = mkcase(k3, names[i], 2), *c0 = mkcase(k0, names[i], 2);
+		put(c3, "time", BETTER_LOWER, COMBINE_AMEAN, at);
+		put(c0, "time", BETTER_LOWER, COMBINE_AMEAN, bt);
+		json_object_set_new(c3->options, "sandbox", json_pack("{s[s]}", "set", "vm.page-cluster=3"));
+		json_object_set_new(c0->options, "sandbox", json_pack("{s[s]}", "set", "vm.page-cluster=0"));
+		json_object_set_new(c3->options, "size", json_integer(i));
+		json_object_set_new(c0->options, "size", json_integer(i == 2 ? 99 : i));
+		for (int it = 0; it < 2; it++) {
+			char cg[64];
+			snprintf(cg, sizeof(cg), "/sys/fs/cgroup/memory/vmregress-%d-%d-0", 100 + i, it);
+			result_info_set(&c3->iters[it], "sandbox", json_pack("{ss sI}", "cgroup", cg, "limit_bytes", 1 << 26));
+			snprintf(cg, sizeof(cg), "/sys/fs/cgroup/memory/vmregress-%d-%d-0", 200 + i, it);
+			result_info_set(&c0->iters[it], "sandbox", json_pack("{ss sI}", "cgroup", cg, "limit_bytes",
+									    i == 1 ? 1 << 27 : 1 << 26));
+		}
+	}
+	const struct run *kruns[] = { k3, k0 };
+	compare_runs(kruns, 2, &(struct compare_opts){ .alpha = 0.05 }, &cmp);
+	size_t set_rows = 0, cgroup_rows = 0;
+	bool size3 = false, limit2 = false;
+	for (size_t i = 0; i < cmp.nenv; i++) {
+		set_rows += strstr(cmp.env[i].key, "sandbox.set[0]") != NULL;
+		cgroup_rows += strstr(cmp.env[i].key, "cgroup") != NULL;
+		size3 |= !strcmp(cmp.env[i].key, "case.three.size");
+		limit2 |= !strcmp(cmp.env[i].key, "case.two.sandbox-in-force.limit_bytes");
+	}
+	CHECK(set_rows == 1 && env_has(&cmp, "case.*.sandbox.set[0]"), "a run-wide knob is one row for every case");
+	CHECK(size3 && limit2, "a setting that differs in one case names that case");
+	CHECK(cgroup_rows == 0, "per-process cgroup names are not settings");
+	compare_free(&cmp);
+	run_free(k3);
+	run_free(k0);
 
 	/* Two runs of one name get told apart. */
 	struct run *a2 = mkrun("base", 7, "{}");
