@@ -1,0 +1,26 @@
+/* Bringing a guest's run into the host's store.  A guest runs its suite
+ * into a store file of its own and sends that file home whole; here its run
+ * is copied into the host store as an ordinary run, tagged with the matrix
+ * name, with the matrix's facts (accelerator, kernel package, command line,
+ * console log) added to its environment under "matrix". */
+#ifndef VMR_IMPORT_H
+#define VMR_IMPORT_H
+
+#include <jansson.h>
+#include <stdint.h>
+
+#include "store/store.h"
+
+/* Copy the newest run of the store file guest_db into host as `name`,
+ * tagged `tag`, under the suite name `suite` (the guest knew only its
+ * copy's path); its status is the guest's.  0, or -1 after a one-line
+ * error. */
+int import_guest_run(struct store *host, const char *guest_db, const char *name, const char *suite,
+		     const char *tag, const json_t *matrix, int64_t *run_id);
+
+/* Record a guest that brought nothing home as a `failed` run with no
+ * cases; matrix says why and where its console log is. */
+int import_failed_run(struct store *host, const char *name, const char *suite, const char *tag,
+		      const json_t *matrix, int64_t *run_id);
+
+#endif
