@@ -28,6 +28,8 @@ UNITBIN  := $(UNIT:tests/unit/%.c=build/unit/%)
 UNITASAN := $(UNIT:tests/unit/%.c=build/unit-asan/%)
 FUZZ     := $(sort $(wildcard fuzz/fuzz_*.c))
 FUZZBIN  := $(FUZZ:fuzz/%.c=build/fuzz/%)
+FUZZLIB  := $(LIBSRC:src/%.c=build/fuzzobj/%.o)
+FUZZFLAGS = $(filter-out -Wformat=2,$(CFLAGS)) -O1 -g -fsanitize=fuzzer-no-link,address,undefined
 HELPERS  := $(patsubst tests/helpers/%.c,build/helpers/%,$(wildcard tests/helpers/*.c))
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
@@ -75,11 +77,15 @@ build/bench/%: bench/%.c $(LIBOBJ)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -o $@ $< $(LIBOBJ) $(LDLIBS)
 
-# Fuzz targets link the library objects built by clang with libFuzzer.
-build/fuzz/%: fuzz/%.c $(LIBSRC)
+# Fuzz targets link the library, compiled once by clang with coverage
+# instrumentation, and libFuzzer.
+build/fuzzobj/%.o: src/%.c
 	@mkdir -p $(dir $@)
-	clang $(filter-out -Wformat=2,$(CFLAGS)) -O1 -g -fsanitize=fuzzer,address,undefined \
-	  -o $@ $< $(LIBSRC) $(LDLIBS)
+	clang $(FUZZFLAGS) -MMD -MP -c -o $@ $<
+
+build/fuzz/%: fuzz/%.c $(FUZZLIB)
+	@mkdir -p $(dir $@)
+	clang $(FUZZFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZLIB) $(LDLIBS)
 
 deps:
 	@scripts/deps
@@ -116,4 +122,4 @@ install: vmregress build/vmregress-static build/vmregress.1
 clean:
 	rm -rf build vmregress
 
--include $(OBJ:.o=.d) $(ASANOBJ:.o=.d)
+-include $(OBJ:.o=.d) $(ASANOBJ:.o=.d) $(FUZZLIB:.o=.d)
