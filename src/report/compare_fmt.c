@@ -152,8 +152,8 @@ json_t *compare_to_json(const struct comparison *cmp)
 	}
 	for (size_t i = 0; i < cmp->left_out.n; i++)
 		json_array_append_new(left, json_string(cmp->left_out.v[i]));
-	return json_pack("{sf so so so so}", "alpha", cmp->alpha, "runs", runs, "env_diff", env, "rows", rows,
-			 "left_out", left);
+	return json_pack("{sf sb so so so so}", "alpha", cmp->alpha, "emulated", cmp->emulated, "runs", runs,
+			 "env_diff", env, "rows", rows, "left_out", left);
 }
 
 /* ---- CSV ---- */
@@ -315,6 +315,9 @@ void compare_write_text(FILE *f, const struct comparison *cmp)
 {
 	struct text_widths w;
 	text_widths(cmp, &w);
+	if (cmp->emulated)
+		fputs("Emulated: some runs ran in an emulated guest (TCG), where times say more about the\n"
+		      "emulator than the kernel. Counters (faults, swap-ins, Refd) are faithful and come first.\n\n", f);
 	text_env(f, cmp);
 	if (cmp->nrows)
 		text_rows(f, cmp, &w);

@@ -747,6 +747,10 @@ static void html_compare(struct report_ctx *x)
 			      "alpha %g (shaded green when better, red when worse); ?change? has fewer than two iterations "
 			      "on a side.</p>\n",
 			cmp->labels[0], cmp->alpha);
+	if (cmp->emulated)
+		fputs("<p class=\"note\"><b>Emulated:</b> some runs ran in an emulated guest (TCG), where times say "
+		      "more about the emulator than the kernel. Counters (faults, swap-ins, Refd) are faithful and "
+		      "come first in each case.</p>\n", x->f);
 	html_compare_short(x);
 	html_compare_full(x);
 	if (cmp->left_out.n) {

@@ -502,6 +502,41 @@ static void compare_env_diff(struct comparison *cmp, const struct compare_opts *
 	compare_env_collapse(cmp, compare_shared_cases(cmp, o));
 }
 
+static bool compare_run_emulated(const struct run *r)
+{
+	json_t *m = r->env ? json_object_get(r->env, "matrix") : NULL;
+	return json_is_true(json_object_get(m, "emulated"));
+}
+
+/* A counter keeps its meaning under emulation; a time or a rate does not. */
+static bool compare_is_counter(const struct cmp_row *row)
+{
+	static const char *const timed[] = { "ns", "us", "ms", "s", "%" };
+	for (size_t i = 0; i < ARRAY_SIZE(timed); i++)
+		if (!strcmp(row->unit, timed[i]))
+			return false;
+	return !strstr(row->unit, "/s");
+}
+
+/* Stable: counters first within each case, each group in its old order. */
+static void compare_counters_first(struct comparison *cmp)
+{
+	struct cmp_row *out = xcalloc(cmp->nrows, sizeof(*out));
+	size_t o = 0;
+	for (size_t start = 0; start < cmp->nrows;) {
+		size_t end = start;
+		while (end < cmp->nrows && !strcmp(cmp->rows[end].case_name, cmp->rows[start].case_name))
+			end++;
+		for (int pass = 0; pass < 2; pass++)
+			for (size_t r = start; r < end; r++)
+				if (compare_is_counter(&cmp->rows[r]) == (pass == 0))
+					out[o++] = cmp->rows[r];
+		start = end;
+	}
+	free(cmp->rows);
+	cmp->rows = out;
+}
+
 void compare_runs(const struct run *const *runs, size_t n, const struct compare_opts *o,
 		  struct comparison *cmp)
 {
@@ -528,6 +563,10 @@ void compare_runs(const struct run *const *runs, size_t n, const struct compare_
 		compare_note_left_out(cmp, i, o);
 	for (size_t i = 0; i < n; i++)
 		compare_note_failed(cmp, i, o);
+	for (size_t i = 0; i < n; i++)
+		cmp->emulated |= compare_run_emulated(runs[i]);
+	if (cmp->emulated && cmp->nrows)
+		compare_counters_first(cmp);
 }
 
 void compare_free(struct comparison *cmp)

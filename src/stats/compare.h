@@ -18,7 +18,13 @@
  * The environment diff flattens each run's environment JSON into key paths
  * ("sysctl.vm.page-cluster", "swap[0].type") and keeps the keys whose values
  * are not all the same; each case's options count as settings too, as
- * "case.NAME.OPTION".  Nothing here prints. */
+ * "case.NAME.OPTION".
+ *
+ * When any run was emulated (env.matrix.emulated, a matrix guest under
+ * TCG), absolute times say more about the emulator than the kernel: each
+ * case's rows are reordered so that counters (faults, swap-ins, Refd,
+ * refaults) come before times and rates, and cmp->emulated says so for the
+ * formatters.  Nothing here prints. */
 #ifndef VMR_COMPARE_H
 #define VMR_COMPARE_H
 
@@ -78,6 +84,8 @@ struct comparison {
 	struct cmp_row *rows;
 	struct cmp_env_diff *env;
 	struct strlist left_out;         /* "case 'x' is only in run b", ... */
+	bool emulated;                   /* a run ran in an emulated guest (matrix, TCG):
+					    its times mean little, so counters lead */
 };
 
 /* Compare runs[1..n) against runs[0].  The runs must outlive cmp. */

@@ -11,6 +11,8 @@
  * server or libpq message has the password cut out before it is printed. */
 #include "store/backend.h"
 
+#ifndef VMR_NO_PG
+
 #include <errno.h>
 #include <inttypes.h>
 #include <libpq-fe.h>
@@ -677,3 +679,25 @@ const struct store_backend store_pg_backend = {
 	.find_uuid = pg_find_uuid,
 	.import_run = pg_import_run,
 };
+
+#else /* VMR_NO_PG */
+
+/* The statically linked guest binary of the kernel matrix is built without
+ * libpq (Debian's static libpq needs Kerberos and LDAP archives it does not
+ * ship): it only ever writes a local SQLite file. */
+#include "core/util.h"
+
+static int pg_unavailable(struct store **st, const char *location, bool create)
+{
+	char *masked = store_mask_url(location);
+	vmr_err("%s: this vmregress was built without PostgreSQL support", masked);
+	free(masked);
+	return -1;
+}
+
+const struct store_backend store_pg_backend = {
+	.name = "postgresql",
+	.open = pg_unavailable,
+};
+
+#endif /* VMR_NO_PG */

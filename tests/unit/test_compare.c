@@ -209,6 +209,30 @@ int main(void)
 	CHECK(cmp.alpha == 0.05, "alpha defaults to 0.05");
 	compare_free(&cmp);
 
+	/* Runs from an emulated guest lead with counters: their times say more
+	 * about the emulator than the kernel. */
+	struct run *e1 = mkrun("tcg-a", 10, "{\"matrix\":{\"emulated\":true}}");
+	struct run *e2 = mkrun("tcg-b", 11, "{\"matrix\":{\"emulated\":true}}");
+	const double tv[] = { 5, 6, 7 };
+	for (int k = 0; k < 2; k++) {
+		struct run_case *ec = mkcase(k ? e2 : e1, "fault-zero", 3);
+		put(ec, "time-passes", BETTER_LOWER, COMBINE_AMEAN, tv);
+		for (size_t i = 0; i < ec->niter; i++)
+			result_metric(&ec->iters[i], "refd", "pages", BETTER_LOWER, COMBINE_AMEAN, tv[i] * 100);
+	}
+	const struct run *emu[] = { e1, e2 };
+	compare_runs(emu, 2, &(struct compare_opts){ 0 }, &cmp);
+	CHECK(cmp.emulated, "a run from an emulated guest is noticed");
+	CHECK(cmp.nrows == 2 && !strcmp(cmp.rows[0].metric, "refd") && !strcmp(cmp.rows[1].metric, "time-passes"),
+	      "emulated runs put counters before times");
+	compare_free(&cmp);
+	const struct run *plain[] = { a, b };
+	compare_runs(plain, 2, &(struct compare_opts){ 0 }, &cmp);
+	CHECK(!cmp.emulated, "runs on the host are not called emulated");
+	compare_free(&cmp);
+	run_free(e1);
+	run_free(e2);
+
 	run_free(a);
 	run_free(a2);
 	run_free(b);
