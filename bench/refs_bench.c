@@ -36,9 +36,9 @@ static double gen_rate(enum refs_pattern pat, uint32_t *buf, uint64_t n)
 	p.phases = "linear:1,random:1";
 	double best = 0;
 	for (int r = 0; r < 3; r++) {
-		uint64_t t0 = vmr_now_ns();
+		uint64_t t0 = cpu_ns();
 		refs_generate(buf, REPLAY_PAGES, n, pat, &p, (uint64_t)r + 1);
-		double rate = (double)n / ((double)(vmr_now_ns() - t0) / 1e9);
+		double rate = (double)n / ((double)(cpu_ns() - t0) / 1e9);
 		best = rate > best ? rate : best;
 	}
 	return best;
@@ -47,7 +47,7 @@ static double gen_rate(enum refs_pattern pat, uint32_t *buf, uint64_t n)
 static void bench_generate(void)
 {
 	uint32_t *buf = malloc(GEN_REFS * 4);
-	printf("generation (%llu references over %d pages, best of 3, one core)\n", GEN_REFS, REPLAY_PAGES);
+	printf("generation (%llu references over %d pages, best of 3, CPU time of one thread)\n", GEN_REFS, REPLAY_PAGES);
 	printf("  %-11s %14s %12s\n", "pattern", "refs/s", "vs 50M/s");
 	for (int pat = 0; pat < REFS_NPATTERNS; pat++) {
 		uint64_t n = pat == REFS_ZIPF || pat == REFS_GAUSS ? GEN_REFS / 10 : GEN_REFS;
