@@ -55,8 +55,8 @@ enum { MT_TIME, MT_RATE, MT_MIN, MT_MAJ, MT_MEAN, MT_P50, MT_P99, MT_P999, MT_MA
 static const struct metric_def mmap_metrics[] = {
 	[MT_TIME] = { "time", "ns", BETTER_LOWER, COMBINE_AMEAN, "replaying every pass" },
 	[MT_RATE] = { "refs-per-sec", "refs/s", BETTER_HIGHER, COMBINE_HMEAN, "references replayed per second" },
-	[MT_MIN] = { "minor-faults", "faults", BETTER_LOWER, COMBINE_AMEAN, "minor faults of the replay" },
-	[MT_MAJ] = { "major-faults", "faults", BETTER_LOWER, COMBINE_AMEAN, "major faults of the replay" },
+	[MT_MIN] = { "replay-minor-faults", "faults", BETTER_LOWER, COMBINE_AMEAN, "minor faults of the replay alone" },
+	[MT_MAJ] = { "replay-major-faults", "faults", BETTER_LOWER, COMBINE_AMEAN, "major faults of the replay alone" },
 	[MT_MEAN] = { "access-mean", "ns", BETTER_LOWER, COMBINE_AMEAN, "mean time of one reference" },
 	[MT_P50] = { "access-p50", "ns", BETTER_LOWER, COMBINE_AMEAN, "median time of one reference" },
 	[MT_P99] = { "access-p99", "ns", BETTER_LOWER, COMBINE_AMEAN, "99th percentile of the same" },
@@ -383,7 +383,9 @@ static void mmap_report(FILE *f, const struct result *r)
 	mmap_report_passes(f, r);
 	fprintf(f, "\nTotal time:     %.0f ms\nReferences/s:   %.0f\n", mmap_metric(r, "time") / 1e6,
 		mmap_metric(r, "refs-per-sec"));
-	fprintf(f, "Faults:         %.0f minor, %.0f major\n", mmap_metric(r, "minor-faults"), mmap_metric(r, "major-faults"));
+	fprintf(f, "Faults:         %.0f minor, %.0f major (the replay; with set-up %.0f minor, %.0f major)\n",
+		mmap_metric(r, "replay-minor-faults"), mmap_metric(r, "replay-major-faults"), mmap_metric(r, "minor-faults"),
+		mmap_metric(r, "major-faults"));
 	if (result_find_metric(r, "vmstat-pswpin"))
 		fprintf(f, "Swapped:        %.0f pages in, %.0f pages out (/proc/vmstat)\n", mmap_metric(r, "vmstat-pswpin"),
 			mmap_metric(r, "vmstat-pswpout"));
