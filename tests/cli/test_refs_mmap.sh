@@ -35,6 +35,31 @@ assert sum(r[1] for r in pages["rows"]) == 2 * 80000
 PY
 then ok "the result has passes, per-page references and metrics"; else not_ok "the result has passes, per-page references and metrics"; fi
 
+run "$VMR" test mmap --refs "$D/t" --no-sandbox --timing-batch 0
+expect_rc "--timing-batch 0 is a usage error" 2
+expect_err "--timing-batch 0 is named" "timing-batch"
+run "$VMR" test mmap --refs "$D/t" --no-sandbox --timing-batch 4097
+expect_rc "--timing-batch above 4096 is a usage error" 2
+# fresh anonymous memory written: every first touch faults, and with a 1ns
+# threshold every access (batch) is slow, kept with its length
+for batch in 1 32; do
+	run "$VMR" test mmap --refs "$D/t" --no-sandbox --write --slow 1ns --max-slow 100000000 --timing-batch $batch --json
+	expect_rc "a write replay timed in batches of $batch runs" 0
+	if python3 - "$T_TMP/out" "$batch" <<'PY' 2>/dev/null
+import json, sys
+d = json.load(open(sys.argv[1])); b = int(sys.argv[2])
+t = [x for x in d["tables"] if x["name"] == "slow-accesses"][0]
+assert d["outcome"] == "pass" and d["info"]["timing_batch"] == b
+rows = [dict(zip(t["cols"], r)) for r in t["rows"]]
+assert len(rows) == (80000 + b - 1) // b
+assert all(r["ref"] == i * b and r["refs"] == min(b, 80000 - i * b) for i, r in enumerate(rows))
+assert sum(r["refs"] for r in rows) == 80000
+assert [x for x in d["hists"] if x["name"] == "access-time"][0]["hist"]["count"] == 80000
+PY
+	then ok "batch $batch: every batch is kept with its first reference and length"
+	else not_ok "batch $batch: every batch is kept with its first reference and length"; fi
+done
+
 if ! is_root; then
 	skip "the seed's four runs" "needs root for a sandbox"
 	exit 0
