@@ -100,6 +100,21 @@ static __attribute__((noinline, cold)) void replay_bad(struct replay *rp, uint64
 	}
 }
 
+/* A batch of reads (k references from i0) held a word other than its
+ * pattern: read the batch again, outside its timing, to report each bad
+ * read as the per-reference check would. */
+static __attribute__((noinline, cold)) void replay_bad_batch(struct replay *rp, const uint32_t *refs, uint64_t i0,
+							       uint64_t k, const char *region, unsigned shift,
+							       uint64_t base)
+{
+	for (uint64_t i = i0; i < i0 + k; i++) {
+		uint32_t p = refs_at(refs, i);
+		uint64_t v = *(const volatile uint64_t *)(region + ((size_t)p << shift));
+		if (v != replay_word(p, rp->cfg.salt))
+			replay_bad(rp, base + i, p, v);
+	}
+}
+
 /* n samples of v in h's buckets, min and max (the caller adds count and
  * sum, which it keeps exact). */
 static inline void replay_hist_add_n(struct hist *h, uint64_t v, uint64_t n)
@@ -154,12 +169,12 @@ static __attribute__((noinline, cold)) void replay_slow_batch(struct replay *rp,
 /* The same, one counter read per batch of references (replay.h says how a
  * batch's time is shared out).  Quick batches' ticks and references are
  * kept in registers for the running average resident access. */
-#define REPLAY_BATCH_LOOP(ACCESS)                                                        \
+#define REPLAY_BATCH_LOOP(ACCESS, CHECK)                                                 \
 	do {                                                                             \
 		uint64_t prev = replay_ticks(), sum = 0, mn = UINT64_MAX, mx = 0;        \
 		uint64_t rt = 0, rn = 0;                                                 \
 		for (uint64_t i0 = 0; i0 < n; i0 += batch) {                             \
-			uint64_t k = n - i0 < batch ? n - i0 : batch;                    \
+			uint64_t k = n - i0 < batch ? n - i0 : batch, diff = 0;          \
 			for (uint64_t i = i0; i < i0 + k; i++) {                         \
 				uint32_t p = refs_at(refs, i);                           \
 				volatile uint64_t *w = (volatile uint64_t *)(region + ((size_t)p << shift)); \
@@ -182,6 +197,7 @@ static __attribute__((noinline, cold)) void replay_slow_batch(struct replay *rp,
 						  tn ? (rp->res_ticks + rt) / tn : 0, out);      \
 				prev = replay_ticks();                                   \
 			}                                                                \
+			CHECK;                                                           \
 		}                                                                        \
 		h->count += n;                                                           \
 		h->sum += sum;                                                           \
@@ -203,10 +219,12 @@ static void replay_loop_read(struct replay *rp, const uint32_t *refs, uint64_t n
 			REPLAY_LOOP((void)want; (void)*w);
 	} else {
 		if (rp->cfg.verify)
-			REPLAY_BATCH_LOOP(uint64_t v = *w;
-					  if (__builtin_expect(v != want, 0)) replay_bad(rp, base + i, p, v));
+			REPLAY_BATCH_LOOP(diff |= *w ^ want, if (__builtin_expect(diff != 0, 0)) {
+				replay_bad_batch(rp, refs, i0, k, region, shift, base);
+				prev = replay_ticks();
+			});
 		else
-			REPLAY_BATCH_LOOP((void)want; (void)*w);
+			REPLAY_BATCH_LOOP((void)want; (void)*w, (void)diff);
 	}
 }
 
@@ -218,7 +236,7 @@ static void replay_loop_write(struct replay *rp, const uint32_t *refs, uint64_t 
 	if (batch == 1)
 		REPLAY_LOOP(*w = want);
 	else
-		REPLAY_BATCH_LOOP(*w = want);
+		REPLAY_BATCH_LOOP(*w = want, (void)diff);
 }
 
 void replay_run_pass(struct replay *rp, const uint32_t *refs, uint64_t n, char *region, size_t page_size,
