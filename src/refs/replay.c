@@ -22,10 +22,10 @@ static void replay_calibrate(struct replay *rp)
 	double ns_per_tick = t1 > t0 ? (double)(n1 - n0) / (double)(t1 - t0) : 1.0;
 	rp->ns_per_tick = ns_per_tick;
 	rp->slow_ticks = (uint64_t)((double)rp->cfg.slow_ns / ns_per_tick);
-	volatile uint64_t sink = 0;
-	uint64_t c0 = vmr_now_ns();
+	uint64_t acc = 0, c0 = vmr_now_ns();
 	for (int i = 0; i < 1000; i++)
-		sink += replay_ticks();
+		acc += replay_ticks();
+	__asm__ volatile("" : : "r"(acc)); /* keep the reads */
 	rp->timer_cost_ns = (double)(vmr_now_ns() - c0) / 1000.0;
 	if (!rp->slow_ticks)
 		rp->slow_ticks = 1;
@@ -35,6 +35,8 @@ void replay_init(struct replay *rp, uint64_t pages, const struct replay_cfg *cfg
 {
 	memset(rp, 0, sizeof(*rp));
 	rp->cfg = *cfg;
+	if (!rp->cfg.batch)
+		rp->cfg.batch = 1;
 	rp->pages = pages;
 	rp->ticks_hist = hist_new();
 	rp->page_minflt = xcalloc(pages, sizeof(*rp->page_minflt));
@@ -65,10 +67,10 @@ static void replay_rusage(uint64_t *minflt, uint64_t *majflt)
 	*majflt = (uint64_t)ru.ru_majflt;
 }
 
-/* A slow access: keep it, and count the faults since the last one against
- * its page. */
+/* A slow access (or batch of nrefs references from ref): keep it, and count
+ * the faults since the last one against its (first) page. */
 static __attribute__((noinline, cold)) void replay_slow_hit(struct replay *rp, uint64_t ref, uint32_t page,
-							      uint64_t ticks, struct replay_pass *pass)
+							      uint32_t nrefs, uint64_t ticks, struct replay_pass *pass)
 {
 	uint64_t mi, ma;
 	replay_rusage(&mi, &ma);
@@ -86,7 +88,7 @@ static __attribute__((noinline, cold)) void replay_slow_hit(struct replay *rp, u
 		rp->slow_cap = rp->slow_cap ? rp->slow_cap * 2 : 256;
 		rp->slow = xrealloc(rp->slow, rp->slow_cap * sizeof(*rp->slow));
 	}
-	rp->slow[rp->nslow++] = (struct replay_slow){ ref, page, ticks, (uint32_t)dmi, (uint32_t)dma };
+	rp->slow[rp->nslow++] = (struct replay_slow){ ref, page, nrefs, ticks, (uint32_t)dmi, (uint32_t)dma };
 }
 
 static __attribute__((noinline, cold)) void replay_bad(struct replay *rp, uint64_t ref, uint32_t page, uint64_t v)
@@ -96,6 +98,44 @@ static __attribute__((noinline, cold)) void replay_bad(struct replay *rp, uint64
 		rp->bad_page = page;
 		rp->bad_found = v;
 	}
+}
+
+/* A batch of reads (k references from i0) held a word other than its
+ * pattern: read the batch again, outside its timing, to report each bad
+ * read as the per-reference check would. */
+static __attribute__((noinline, cold)) void replay_bad_batch(struct replay *rp, const uint32_t *refs, uint64_t i0,
+							       uint64_t k, const char *region, unsigned shift,
+							       uint64_t base)
+{
+	for (uint64_t i = i0; i < i0 + k; i++) {
+		uint32_t p = refs_at(refs, i);
+		uint64_t v = *(const volatile uint64_t *)(region + ((size_t)p << shift));
+		if (v != replay_word(p, rp->cfg.salt))
+			replay_bad(rp, base + i, p, v);
+	}
+}
+
+/* n samples of v in h's buckets, min and max (the caller adds count and
+ * sum, which it keeps exact). */
+static inline void replay_hist_add_n(struct hist *h, uint64_t v, uint64_t n)
+{
+	h->b[hist_index(v)] += n;
+	h->min = v < h->min ? v : h->min;
+	h->max = v > h->max ? v : h->max;
+}
+
+/* A batch of n references at least slow_ticks long, d ticks, with avg the
+ * running average ticks of a resident access: one sample of the batch's
+ * time less n-1 average accesses, clamped at 0, and n-1 of the average. */
+static __attribute__((noinline, cold)) void replay_slow_batch(struct replay *rp, uint64_t ref, uint32_t page,
+								uint64_t n, uint64_t d, uint64_t avg,
+								struct replay_pass *pass)
+{
+	uint64_t rest = (n - 1) * avg;
+	replay_hist_add_n(rp->ticks_hist, d > rest ? d - rest : 0, 1);
+	if (n > 1)
+		replay_hist_add_n(rp->ticks_hist, avg, n - 1);
+	replay_slow_hit(rp, ref, page, (uint32_t)n, d, pass);
 }
 
 /* The measured loops.  The histogram's count, sum, min and max are kept in
@@ -116,7 +156,7 @@ static __attribute__((noinline, cold)) void replay_bad(struct replay *rp, uint64
 			mn = d < mn ? d : mn;                                            \
 			mx = d > mx ? d : mx;                                            \
 			if (__builtin_expect(d >= slow, 0)) {                            \
-				replay_slow_hit(rp, base + i, p, d, out);                \
+				replay_slow_hit(rp, base + i, p, 1, d, out);                \
 				prev = replay_ticks();                                   \
 			}                                                                \
 		}                                                                        \
@@ -126,23 +166,77 @@ static __attribute__((noinline, cold)) void replay_bad(struct replay *rp, uint64
 		h->max = mx > h->max ? mx : h->max;                                      \
 	} while (0)
 
+/* The same, one counter read per batch of references (replay.h says how a
+ * batch's time is shared out).  Quick batches' ticks and references are
+ * kept in registers for the running average resident access. */
+#define REPLAY_BATCH_LOOP(ACCESS, CHECK)                                                 \
+	do {                                                                             \
+		uint64_t prev = replay_ticks(), sum = 0, mn = UINT64_MAX, mx = 0;        \
+		uint64_t rt = 0, rn = 0;                                                 \
+		for (uint64_t i0 = 0; i0 < n; i0 += batch) {                             \
+			uint64_t k = n - i0 < batch ? n - i0 : batch, diff = 0;          \
+			for (uint64_t i = i0; i < i0 + k; i++) {                         \
+				uint32_t p = refs_at(refs, i);                           \
+				volatile uint64_t *w = (volatile uint64_t *)(region + ((size_t)p << shift)); \
+				uint64_t want = replay_word(p, salt);                    \
+				ACCESS;                                                  \
+			}                                                                \
+			uint64_t now = replay_ticks(), d = now - prev;                   \
+			prev = now;                                                      \
+			sum += d;                                                        \
+			if (__builtin_expect(d < slow, 1)) {                             \
+				uint64_t a = d / k;                                      \
+				b[hist_index(a)] += k;                                   \
+				mn = a < mn ? a : mn;                                    \
+				mx = a > mx ? a : mx;                                    \
+				rt += d;                                                 \
+				rn += k;                                                 \
+			} else {                                                         \
+				uint64_t tn = rp->res_refs + rn;                         \
+				replay_slow_batch(rp, base + i0, refs_at(refs, i0), k, d, \
+						  tn ? (rp->res_ticks + rt) / tn : 0, out);      \
+				prev = replay_ticks();                                   \
+			}                                                                \
+			CHECK;                                                           \
+		}                                                                        \
+		h->count += n;                                                           \
+		h->sum += sum;                                                           \
+		h->min = mn < h->min ? mn : h->min;                                      \
+		h->max = mx > h->max ? mx : h->max;                                      \
+		rp->res_ticks += rt;                                                     \
+		rp->res_refs += rn;                                                      \
+	} while (0)
+
 static void replay_loop_read(struct replay *rp, const uint32_t *refs, uint64_t n, char *region, unsigned shift,
 			     uint64_t base, struct replay_pass *out)
 {
 	struct hist *h = rp->ticks_hist;
-	uint64_t *b = h->b, salt = rp->cfg.salt, slow = rp->slow_ticks;
-	if (rp->cfg.verify)
-		REPLAY_LOOP(uint64_t v = *w; if (__builtin_expect(v != want, 0)) replay_bad(rp, base + i, p, v));
-	else
-		REPLAY_LOOP((void)want; (void)*w);
+	uint64_t *b = h->b, salt = rp->cfg.salt, slow = rp->slow_ticks, batch = rp->cfg.batch;
+	if (batch == 1) {
+		if (rp->cfg.verify)
+			REPLAY_LOOP(uint64_t v = *w; if (__builtin_expect(v != want, 0)) replay_bad(rp, base + i, p, v));
+		else
+			REPLAY_LOOP((void)want; (void)*w);
+	} else {
+		if (rp->cfg.verify)
+			REPLAY_BATCH_LOOP(diff |= *w ^ want, if (__builtin_expect(diff != 0, 0)) {
+				replay_bad_batch(rp, refs, i0, k, region, shift, base);
+				prev = replay_ticks();
+			});
+		else
+			REPLAY_BATCH_LOOP((void)want; (void)*w, (void)diff);
+	}
 }
 
 static void replay_loop_write(struct replay *rp, const uint32_t *refs, uint64_t n, char *region, unsigned shift,
 			      uint64_t base, struct replay_pass *out)
 {
 	struct hist *h = rp->ticks_hist;
-	uint64_t *b = h->b, salt = rp->cfg.salt, slow = rp->slow_ticks;
-	REPLAY_LOOP(*w = want);
+	uint64_t *b = h->b, salt = rp->cfg.salt, slow = rp->slow_ticks, batch = rp->cfg.batch;
+	if (batch == 1)
+		REPLAY_LOOP(*w = want);
+	else
+		REPLAY_BATCH_LOOP(*w = want, (void)diff);
 }
 
 void replay_run_pass(struct replay *rp, const uint32_t *refs, uint64_t n, char *region, size_t page_size,

@@ -1,24 +1,42 @@
-/* Replaying a reference trace over a mapped region, timing every access.
+/* Replaying a reference trace over a mapped region, timing the accesses.
  *
  * Each reference reads (or writes) the first word of its page.  A read
  * checks the word against the page's pattern, page index + salt, written
  * before the replay; a write stores it, and replay_verify reads every
  * referenced page back afterwards.
  *
- * Timing costs one cycle-counter read per reference and no system call:
- * the time of reference i is the counter at its end minus the counter at
- * the end of reference i-1, accumulated in a log-linear histogram of
- * ticks (converted to nanoseconds once, at the end, with the tick rate
- * measured over the replay itself).  The counter is not serialising, so
- * resident accesses overlap as they would in a bare loop (their individual
- * times are approximate, their sum exact), while a page fault, being an
- * exception, is timed exactly where it happened.  An access at least
- * slow_ns long is kept exactly, as (reference, page, time), up to max_slow
- * of them, and at each one the thread's fault counters (getrusage
- * RUSAGE_THREAD) are read: faults since the previous slow access are
- * counted against its page.  Faults quicker than slow_ns are therefore
- * counted against the next slow access's page; what is left at the end is
- * "unattributed", and the totals are always exact. */
+ * Timing costs no system call: a cycle counter is read once per batch of
+ * cfg.batch references (default of the mmap workload: 32).  The time of a
+ * batch is the counter at its end minus the counter at the end of the
+ * previous batch, accumulated in a log-linear histogram of ticks
+ * (converted to nanoseconds once, at the end, with the tick rate measured
+ * over the replay itself).  Reading the counter may wait for outstanding
+ * loads; reading it once per batch leaves the accesses inside a batch free
+ * to overlap as in a bare loop.
+ *
+ * With batch 1 every access is timed exactly, one histogram sample per
+ * reference.  With batch N (the last batch of a pass may be shorter; N is
+ * then its length):
+ *  - a batch quicker than slow_ns (the whole batch's time d against the
+ *    threshold) adds N samples of d/N to the histogram: resident accesses
+ *    get their batch's average;
+ *  - a batch of at least slow_ns holds a slow access (a fault).  It adds
+ *    one sample of d - (N-1) * a, clamped at 0, and N-1 samples of a,
+ *    where a is the running average time of a resident access (over the
+ *    quick batches so far in this replay; 0 before the first).
+ * The histogram's count and sum are exact (every reference once, sum = the
+ * measured ticks); its shape, and above all its tail, is per batch.
+ *
+ * A slow access (batch 1) or slow batch is kept as (ref, page, refs,
+ * ticks): ref is the index of its first reference, page that reference's
+ * page, refs the number of references in it (1 with batch 1) and ticks
+ * the whole batch's time, up to max_slow of them.  Which reference of a
+ * slow batch faulted is not known, so its faults are counted against the
+ * batch's first page.  At each slow access the thread's fault counters
+ * (getrusage RUSAGE_THREAD) are read: faults since the previous slow
+ * access are counted against its page.  Faults in batches quicker than
+ * slow_ns are therefore counted against the next slow access's page; what
+ * is left at the end is "unattributed", and the totals are always exact. */
 #ifndef VMR_REPLAY_H
 #define VMR_REPLAY_H
 
@@ -55,13 +73,15 @@ struct replay_cfg {
 	bool write;           /* store the pattern instead of reading it */
 	bool verify;          /* reads: check the pattern */
 	uint64_t salt;
-	uint64_t slow_ns;     /* keep accesses at least this slow exactly */
+	uint64_t slow_ns;     /* keep accesses (batches) at least this slow */
 	size_t max_slow;
+	uint32_t batch;       /* references per counter read; 0 counts as 1 */
 };
 
 struct replay_slow {
-	uint64_t ref;         /* index over all passes: pass * references + i */
-	uint32_t page;
+	uint64_t ref;         /* first reference, over all passes: pass * references + i */
+	uint32_t page;        /* the page of reference ref */
+	uint32_t refs;        /* references in the batch: 1 with batch 1 */
 	uint64_t ticks;       /* converted by replay_finish into ns */
 	uint32_t minflt, majflt;
 };
@@ -69,7 +89,8 @@ struct replay_slow {
 struct replay {
 	struct replay_cfg cfg;
 	uint64_t pages, slow_ticks;
-	struct hist *ticks_hist;   /* per-reference ticks */
+	struct hist *ticks_hist;   /* per-reference ticks (per batch: see above) */
+	uint64_t res_ticks, res_refs; /* quick batches: their ticks and references */
 	uint32_t *page_minflt, *page_majflt;
 	struct replay_slow *slow;
 	size_t nslow, slow_cap;

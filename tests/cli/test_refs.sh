@@ -80,6 +80,9 @@ if is_root; then
 	else
 		not_ok "the recorded trace is flagged sampled and names the process (${OUT:0:300})"
 	fi
+	run "$VMR" test mmap --refs "$D/rec" --no-sandbox --passes 2
+	expect_rc "the recorded trace replays" 0
+	expect_out "the replay reports its numbers" 'References/s: +[0-9]+'
 	rm -f "$D/big"
 else
 	skip "record a running process" "needs root"

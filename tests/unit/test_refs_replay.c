@@ -1,7 +1,9 @@
-/* The replay core: every reference is timed and counted, reads check the
- * pattern and catch a damaged page, a write replay verifies afterwards,
- * and faults are counted against the pages that took them (real faults of
- * a fresh anonymous mapping, counted by the kernel). */
+/* The replay core: every reference is timed and counted (one at a time,
+ * and in batches), reads check the pattern and catch a damaged page, a
+ * write replay verifies afterwards, and faults are counted against the
+ * pages (or batches) that took them (real faults of a fresh anonymous
+ * mapping and of pages dropped with MADV_DONTNEED, counted by the
+ * kernel). */
 #include <stdlib.h>
 #include <sys/mman.h>
 
@@ -13,51 +15,144 @@
 #define PAGES 64
 #define REFS 5000
 
-int main(void)
+static uint64_t hist_total(const struct hist *h)
 {
-	size_t ps = vmr_page_size();
-	uint32_t *refs = malloc(REFS * 4);
-	struct refs_params p;
-	refs_params_default(&p);
-	refs_generate(refs, PAGES, REFS, REFS_RANDOM, &p, 1);
-	char *region = mmap(NULL, PAGES * ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	CHECK(region != MAP_FAILED, "map a region");
+	uint64_t n = 0;
+	for (unsigned i = 0; i < HIST_BUCKETS; i++)
+		n += h->b[i];
+	return n;
+}
 
-	/* write replay over fresh memory: the first write to each page faults;
-	 * with a 1 ns threshold every access is slow, so each fault is counted
-	 * against its own page */
-	struct replay_cfg cfg = { .write = true, .salt = 77, .slow_ns = 1, .max_slow = 100 };
+/* A write replay over fresh memory: the first write to each page faults.
+ * With a 1 ns threshold every access (batch) is slow, so each fault is
+ * counted against its own access, or its batch's first page. */
+static void write_fresh(const uint32_t *refs, char *region, size_t ps, uint32_t batch)
+{
+	struct replay_cfg cfg = { .write = true, .salt = 77, .slow_ns = 1, .max_slow = 200, .batch = batch };
 	struct replay rp;
 	struct replay_pass pass;
 	replay_init(&rp, PAGES, &cfg);
 	replay_run_pass(&rp, refs, REFS, region, ps, 0, &pass);
-	struct hist *h = replay_finish(&rp);
-	CHECK_EQ_U(h->count, REFS, "every reference is timed");
-	CHECK(h->min <= h->max && h->max > 0, "access times are recorded");
-	CHECK(pass.minflt >= PAGES, "the first touch of each page faulted (%llu minor faults)",
+	CHECK_EQ_U(rp.ticks_hist->count, REFS, "batch %u: every reference is counted", batch);
+	CHECK_EQ_U(hist_total(rp.ticks_hist), REFS, "batch %u: the buckets hold one sample per reference", batch);
+	uint64_t kept = 0;
+	for (size_t i = 0; i < rp.nslow; i++)
+		kept += rp.slow[i].ticks;
+	CHECK(rp.ticks_hist->sum >= kept && rp.ticks_hist->sum <= rp.ticks_total,
+	      "batch %u: the histogram's sum is the batches' ticks (%llu, kept %llu, replay %llu)", batch,
+	      (unsigned long long)rp.ticks_hist->sum, (unsigned long long)kept, (unsigned long long)rp.ticks_total);
+	CHECK(pass.minflt >= PAGES, "batch %u: the first touch of each page faulted (%llu minor faults)", batch,
 	      (unsigned long long)pass.minflt);
 	uint64_t attributed = 0, pages_faulted = 0;
 	for (int i = 0; i < PAGES; i++) {
 		attributed += rp.page_minflt[i];
 		pages_faulted += rp.page_minflt[i] > 0;
 	}
-	CHECK_EQ_U(attributed + rp.unattr_minflt, rp.minflt, "per-page and unattributed faults add up to the total");
-	CHECK_EQ_U(pages_faulted, PAGES, "every page has its fault");
-	CHECK(rp.nslow == 100 && rp.slow_dropped == REFS - 100, "slow accesses are kept up to the limit");
-	CHECK(rp.slow[0].ref == 0 && rp.slow[0].page == refs[0] && rp.slow[0].minflt >= 1,
-	      "the first slow access is reference 0 with its fault");
-	uint32_t bad_page;
-	uint64_t found;
-	CHECK_EQ_U(replay_verify(refs, REFS, PAGES, region, ps, 77, &bad_page, &found), 0,
-		   "every written page holds its pattern");
+	CHECK_EQ_U(attributed + rp.unattr_minflt, rp.minflt,
+		   "batch %u: per-page and unattributed faults add up to the total", batch);
+	uint64_t batches = (REFS + batch - 1) / batch;
+	CHECK(rp.nslow == (batches < 200 ? batches : 200) && rp.nslow + rp.slow_dropped == batches,
+	      "batch %u: every batch is slow, kept up to the limit (%zu kept, %llu dropped)", batch, rp.nslow,
+	      (unsigned long long)rp.slow_dropped);
+	CHECK(rp.slow[0].ref == 0 && rp.slow[0].page == refs[0] && rp.slow[0].refs == batch && rp.slow[0].minflt >= 1,
+	      "batch %u: the first slow access is reference 0 with its fault", batch);
+	if (batch == 1) {
+		CHECK_EQ_U(pages_faulted, PAGES, "every page has its fault");
+	} else {
+		CHECK(rp.slow[1].ref == batch && rp.slow[1].page == refs[batch],
+		      "a slow batch is kept by its first reference and page");
+		CHECK(rp.nslow == batches && rp.slow[rp.nslow - 1].refs == REFS % batch &&
+			      rp.slow[rp.nslow - 1].ref == REFS / batch * batch,
+		      "the last batch holds what is left (%u references)", rp.slow[rp.nslow - 1].refs);
+	}
+	struct hist *h = replay_finish(&rp);
+	CHECK_EQ_U(h->count, REFS, "batch %u: every reference is timed", batch);
+	CHECK(h->min <= h->max && h->max > 0, "batch %u: access times are recorded", batch);
 	free(h);
 	replay_free(&rp);
+}
 
-	/* a damaged page is caught by the verification and by a read replay */
-	*(uint64_t *)(region + 5 * ps) ^= 1;
-	CHECK_EQ_U(replay_verify(refs, REFS, PAGES, region, ps, 77, &bad_page, &found), 1, "verify finds the damage");
-	CHECK(bad_page == 5 && found == (replay_word(5, 77) ^ 1), "verify names the page and what it held");
-	cfg = (struct replay_cfg){ .verify = true, .salt = 77, .slow_ns = 1000000, .max_slow = 10 };
+/* A resident region read in sweeps: nothing is slow, every reference is
+ * counted once and the histogram's sum is the ticks of the loop. */
+static void resident(char *region, size_t ps, uint32_t batch)
+{
+	enum { N = 200003 };
+	uint32_t *refs = malloc(N * 4);
+	for (uint32_t i = 0; i < N; i++)
+		refs[i] = i % PAGES;
+	replay_fill(region, PAGES, ps, 3);
+	struct replay_cfg cfg = { .verify = true, .salt = 3, .slow_ns = 1000000000, .max_slow = 10, .batch = batch };
+	struct replay rp;
+	struct replay_pass pass;
+	replay_init(&rp, PAGES, &cfg);
+	replay_run_pass(&rp, refs, N, region, ps, 0, &pass);
+	replay_run_pass(&rp, refs, N, region, ps, 1, &pass);
+	const struct hist *t = rp.ticks_hist;
+	CHECK(rp.bad == 0 && rp.nslow == 0, "batch %u: a resident replay reads right and is never slow", batch);
+	CHECK_EQ_U(t->count, 2 * N, "batch %u: total count == references", batch);
+	CHECK_EQ_U(hist_total(t), 2 * N, "batch %u: the buckets add up to the references", batch);
+	if (batch > 1)
+		CHECK(rp.res_refs == 2 * N && rp.res_ticks == t->sum,
+		      "batch %u: every batch was resident and the sum is their ticks", batch);
+	/* between the passes and around the loops: a few rusage calls */
+	CHECK(t->sum <= rp.ticks_total && t->sum >= rp.ticks_total / 10 * 9,
+	      "batch %u: the histogram's sum is the measured ticks (%llu of %llu)", batch, (unsigned long long)t->sum,
+	      (unsigned long long)rp.ticks_total);
+	free(replay_finish(&rp));
+	replay_free(&rp);
+	free(refs);
+}
+
+/* Pages 32..63 of a resident region are dropped with MADV_DONTNEED; a write
+ * sweep faults them back in.  With batch 32 the second batch (references
+ * 32..63) takes 32 faults and is slow; with batch 1 each of them is. */
+static void dropped_page(char *region, size_t ps, uint32_t batch)
+{
+	enum { N = 4 * PAGES };
+	uint32_t refs[N];
+	for (uint32_t i = 0; i < N; i++)
+		refs[i] = i % PAGES;
+	replay_fill(region, PAGES, ps, 8);
+	CHECK(madvise(region + 32 * ps, 32 * ps, MADV_DONTNEED) == 0, "drop pages 32..63");
+	struct replay_cfg cfg = { .write = true, .salt = 8, .slow_ns = batch == 1 ? 300 : 5000, .max_slow = 100,
+				  .batch = batch };
+	struct replay rp;
+	struct replay_pass pass;
+	replay_init(&rp, PAGES, &cfg);
+	replay_run_pass(&rp, refs, N, region, ps, 0, &pass);
+	CHECK(pass.minflt >= 32, "batch %u: the dropped pages faulted (%llu)", batch, (unsigned long long)pass.minflt);
+	CHECK_EQ_U(rp.ticks_hist->count, N, "batch %u: every reference is counted", batch);
+	CHECK_EQ_U(hist_total(rp.ticks_hist), N, "batch %u: one sample per reference", batch);
+	const struct replay_slow *hit = NULL;
+	uint64_t faulted = 0;
+	for (size_t i = 0; i < rp.nslow; i++) {
+		const struct replay_slow *s = &rp.slow[i];
+		if (batch > 1 && s->ref == 32)
+			hit = s;
+		if (batch == 1 && s->ref >= 32 && s->ref < 64 && s->minflt >= 1)
+			faulted++;
+	}
+	if (batch > 1) {
+		CHECK(hit && hit->page == 32 && hit->refs == 32 && hit->minflt >= 32,
+		      "the batch with the dropped pages is slow, kept by its first page with its faults "
+		      "(%zu slow batches)", rp.nslow);
+		CHECK(rp.page_minflt[32] >= 32, "the batch's faults are counted against its first page");
+		CHECK(rp.ticks_hist->max >= rp.slow_ticks / 2,
+		      "the slow batch's sample is in the histogram's tail");
+	} else {
+		CHECK(faulted >= 16, "the accesses to dropped pages are slow with their faults (%llu of 32)",
+		      (unsigned long long)faulted);
+	}
+	free(replay_finish(&rp));
+	replay_free(&rp);
+}
+
+/* A read replay (two passes) over a region whose page 5 is damaged. */
+static void read_damaged(const uint32_t *refs, char *region, size_t ps, uint32_t batch)
+{
+	struct replay rp;
+	struct replay_pass pass;
+	struct replay_cfg cfg = { .verify = true, .salt = 77, .slow_ns = 1000000, .max_slow = 10, .batch = batch };
 	replay_init(&rp, PAGES, &cfg);
 	replay_run_pass(&rp, refs, REFS, region, ps, 0, &pass);
 	replay_run_pass(&rp, refs, REFS, region, ps, 1, &pass);
@@ -68,10 +163,47 @@ int main(void)
 	for (int i = 0; i < REFS; i++)
 		per_pass += refs[i] == 5;
 	CHECK(rp.bad == 2 * per_pass && rp.bad_page == 5 && rp.bad_ref == first,
-	      "a read replay reports every bad read, first at reference %llu", (unsigned long long)first);
+	      "batch %u: a read replay reports every bad read, first at reference %llu", batch,
+	      (unsigned long long)first);
 	CHECK_EQ_U(rp.refs, 2 * REFS, "two passes replay twice the references");
+	CHECK_EQ_U(rp.ticks_hist->count, 2 * REFS, "batch %u: two passes count every reference", batch);
 	free(replay_finish(&rp));
 	replay_free(&rp);
+}
+
+int main(void)
+{
+	size_t ps = vmr_page_size();
+	uint32_t *refs = malloc(REFS * 4);
+	struct refs_params p;
+	refs_params_default(&p);
+	refs_generate(refs, PAGES, REFS, REFS_RANDOM, &p, 1);
+	char *region = mmap(NULL, PAGES * ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(region != MAP_FAILED, "map a region");
+	write_fresh(refs, region, ps, 1);
+	uint32_t bad_page;
+	uint64_t found;
+	CHECK_EQ_U(replay_verify(refs, REFS, PAGES, region, ps, 77, &bad_page, &found), 0,
+		   "every written page holds its pattern");
+	munmap(region, PAGES * ps);
+	region = mmap(NULL, PAGES * ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	CHECK(region != MAP_FAILED, "map a fresh region");
+	write_fresh(refs, region, ps, 32);
+	CHECK_EQ_U(replay_verify(refs, REFS, PAGES, region, ps, 77, &bad_page, &found), 0,
+		   "every page written in batches holds its pattern");
+	resident(region, ps, 1);
+	resident(region, ps, 32);
+	resident(region, ps, 4096);
+	dropped_page(region, ps, 1);
+	dropped_page(region, ps, 32);
+	replay_fill(region, PAGES, ps, 77);
+
+	/* a damaged page is caught by the verification and by a read replay */
+	*(uint64_t *)(region + 5 * ps) ^= 1;
+	CHECK_EQ_U(replay_verify(refs, REFS, PAGES, region, ps, 77, &bad_page, &found), 1, "verify finds the damage");
+	CHECK(bad_page == 5 && found == (replay_word(5, 77) ^ 1), "verify names the page and what it held");
+	read_damaged(refs, region, ps, 1);
+	read_damaged(refs, region, ps, 32);
 
 	replay_fill(region, PAGES, ps, 9);
 	uint64_t sum = replay_bare(refs, REFS, region, ps, false, 9), want = 0;

@@ -1,0 +1,105 @@
+# vmregress test mmap: the seed's four runs (anonymous/file x read/write over
+# a smooth_sin trace) in a sandbox smaller than the region, so the replay
+# swaps; fault counts against the kernel's; broken input refused.
+. "$(dirname "$0")/lib.sh"
+D=$T_TMP
+
+"$VMR" refs generate --pages 20000 --references 80000 --pattern smooth_sin -o "$D/t" || not_ok "generate a trace"
+run "$VMR" test mmap --refs "$D/cut" --no-sandbox
+expect_rc "a missing trace is a usage error" 2
+head -c 1000 "$D/t" > "$D/cut"
+run "$VMR" test mmap --refs "$D/cut" --no-sandbox
+expect_rc "a truncated trace is a usage error" 2
+expect_err "a truncated trace is named" "$D/cut: truncated"
+run "$VMR" test mmap --no-sandbox
+expect_err "--refs is required" "needs --refs"
+run "$VMR" test mmap --refs "$D/t" --anon --file-backed --no-sandbox
+expect_rc "two kinds of memory is a usage error" 2
+run "$VMR" test mmap --refs "$D/t" --file "$D/cut" --no-sandbox
+expect_err "a user file too small is refused" "not a regular file of at least"
+
+# unsandboxed, resident: quick, and every read checked
+run "$VMR" test mmap --refs "$D/t" --no-sandbox --passes 2 --json
+expect_rc "a resident replay runs" 0
+if python3 - "$T_TMP/out" <<'PY' 2>/dev/null
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = {x["name"]: x["value"] for x in d["metrics"]}
+t = {x["name"]: x for x in d["tables"]}
+assert d["outcome"] == "pass"
+assert m["refs-per-sec"] > 0 and m["time"] > 0
+assert len(t["passes"]["rows"]) == 2
+assert [x for x in d["hists"] if x["name"] == "access-time"][0]["hist"]["count"] == 2 * 80000
+pages = t["pages"]
+assert sum(r[1] for r in pages["rows"]) == 2 * 80000
+PY
+then ok "the result has passes, per-page references and metrics"; else not_ok "the result has passes, per-page references and metrics"; fi
+
+run "$VMR" test mmap --refs "$D/t" --no-sandbox --timing-batch 0
+expect_rc "--timing-batch 0 is a usage error" 2
+expect_err "--timing-batch 0 is named" "timing-batch"
+run "$VMR" test mmap --refs "$D/t" --no-sandbox --timing-batch 4097
+expect_rc "--timing-batch above 4096 is a usage error" 2
+# fresh anonymous memory written: every first touch faults, and with a 1ns
+# threshold every access (batch) is slow, kept with its length
+for batch in 1 32; do
+	run "$VMR" test mmap --refs "$D/t" --no-sandbox --write --slow 1ns --max-slow 100000000 --timing-batch $batch --json
+	expect_rc "a write replay timed in batches of $batch runs" 0
+	if python3 - "$T_TMP/out" "$batch" <<'PY' 2>/dev/null
+import json, sys
+d = json.load(open(sys.argv[1])); b = int(sys.argv[2])
+t = [x for x in d["tables"] if x["name"] == "slow-accesses"][0]
+assert d["outcome"] == "pass" and d["info"]["timing_batch"] == b
+rows = [dict(zip(t["cols"], r)) for r in t["rows"]]
+assert len(rows) == (80000 + b - 1) // b
+assert all(r["ref"] == i * b and r["refs"] == min(b, 80000 - i * b) for i, r in enumerate(rows))
+assert sum(r["refs"] for r in rows) == 80000
+assert [x for x in d["hists"] if x["name"] == "access-time"][0]["hist"]["count"] == 80000
+PY
+	then ok "batch $batch: every batch is kept with its first reference and length"
+	else not_ok "batch $batch: every batch is kept with its first reference and length"; fi
+done
+
+if ! is_root; then
+	skip "the seed's four runs" "needs root for a sandbox"
+	exit 0
+fi
+case "$(basename "$VMR")" in
+*asan*)	# the sanitizer's own allocator and shadow do not fit a 64M sandbox;
+	# the plain binary runs these, the sanitized one the paths above
+	skip "the seed's four runs" "the sanitized binary's own memory does not fit the sandbox"
+	exit 0 ;;
+esac
+# a 20000-page region (78M) in a 64M sandbox: it must swap
+for mem in anon file-backed; do
+	for mode in read write; do
+		flags="--$mem"; [ $mode = write ] && flags="$flags --write"
+		run "$VMR" test mmap --refs "$D/t" $flags --mem 64M --swap file:192M --json
+		name="$mem $mode"
+		if [ "$RC" = 3 ]; then skip "$name" "cannot build a sandbox here: ${ERR:0:200}"; continue; fi
+		expect_rc "$name runs in a sandbox smaller than its region" 0
+		python3 - "$T_TMP/out" "$mem" "$mode" <<'PY' >"$D/check" 2>&1
+import json, sys
+d = json.load(open(sys.argv[1])); mem = sys.argv[2]; mode = sys.argv[3]
+m = {x["name"]: x["value"] for x in d["metrics"]}
+ok = lambda c, what: print(("ok - " if c else "not ok - ") + what)
+ok(d["outcome"] == "pass", mem + ": data verified")
+if mode == "read":
+    ok(m["replay-major-faults"] > 0, mem + ": the replay took major faults (%d)" % m["replay-major-faults"])
+else:
+    ok(m["replay-minor-faults"] > 0, mem + ": the replay took faults (%d)" % m["replay-minor-faults"])
+if mem == "anon":
+    ok(m.get("vmstat-pswpout", 0) > 0, mem + ": pages were swapped out (%d)" % m.get("vmstat-pswpout", 0))
+# the replay's faults are part of the child's (rusage from wait4), which are
+# part of the host's (/proc/vmstat); the slow accesses hold those attributed
+for kind in ("major", "minor"):
+    a, b = m["replay-%s-faults" % kind], m["%s-faults" % kind]
+    ok(a <= b and (kind == "major" or b > 0), mem + ": %s faults of the replay within the process's (%d <= %d)" % (kind, a, b))
+ok(m["major-faults"] <= m.get("vmstat-pgmajfault", 0), mem + ": major faults within /proc/vmstat's (%d <= %d)" % (m["major-faults"], m.get("vmstat-pgmajfault", 0)))
+ok(m["minor-faults"] + m["major-faults"] <= m.get("vmstat-pgfault", 0), mem + ": faults within /proc/vmstat's pgfault")
+slow = [t for t in d["tables"] if t["name"] == "slow-accesses"][0]
+ok(len(slow["rows"]) > 0, mem + ": slow accesses are kept by reference")
+PY
+		sed "s/^\(not \)\{0,1\}ok - /&$mode /" "$D/check"
+	done
+done
