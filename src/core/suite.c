@@ -385,8 +385,10 @@ int suite_parse(struct suite *s, const char *file, const char *text)
 
 /* Directories holding built-in suites: $VMR_SUITE_DIR when set, ./suites
  * beside the binary (or its parent, for build/ binaries in the source
- * tree), then the installed one. */
-static size_t suite_dirs(char dirs[4][PATH_MAX])
+ * tree), PREFIX/share/vmregress/suites for a binary in PREFIX/bin (so an
+ * install under another PREFIX than the build's still finds them), then
+ * the directory the build was configured with. */
+static size_t suite_dirs(char dirs[5][PATH_MAX])
 {
 	char exe[PATH_MAX];
 	size_t n = 0;
@@ -404,6 +406,7 @@ static size_t suite_dirs(char dirs[4][PATH_MAX])
 			if (slash) {
 				*slash = '\0';
 				snprintf(dirs[n++], PATH_MAX, "%.*s/suites", PATH_MAX - 8, exe[0] ? exe : "");
+				snprintf(dirs[n++], PATH_MAX, "%.*s/share/vmregress/suites", PATH_MAX - 32, exe);
 			}
 		}
 	}
@@ -426,7 +429,7 @@ char *suite_find(const char *spec)
 		vmr_err("%s: not a suite name or file", spec);
 		return NULL;
 	}
-	char dirs[4][PATH_MAX];
+	char dirs[5][PATH_MAX];
 	size_t n = suite_dirs(dirs);
 	for (size_t i = 0; i < n; i++) {
 		char *path = xasprintf("%s/%s.ini", dirs[i], spec);
