@@ -95,7 +95,11 @@ if mem == "anon":
 for kind in ("major", "minor"):
     a, b = m["replay-%s-faults" % kind], m["%s-faults" % kind]
     ok(a <= b and (kind == "major" or b > 0), mem + ": %s faults of the replay within the process's (%d <= %d)" % (kind, a, b))
-ok(m["major-faults"] <= m.get("vmstat-pgmajfault", 0), mem + ": major faults within /proc/vmstat's (%d <= %d)" % (m["major-faults"], m.get("vmstat-pgmajfault", 0)))
+# A swap-in counts both the task's major fault and PGMAJFAULT; a file fault
+# that waits on a page under I/O is a major fault for the task without
+# PGMAJFAULT, so the host bound holds for anonymous memory only.
+if mem == "anon":
+    ok(m["major-faults"] <= m.get("vmstat-pgmajfault", 0), mem + ": major faults within /proc/vmstat's (%d <= %d)" % (m["major-faults"], m.get("vmstat-pgmajfault", 0)))
 ok(m["minor-faults"] + m["major-faults"] <= m.get("vmstat-pgfault", 0), mem + ": faults within /proc/vmstat's pgfault")
 slow = [t for t in d["tables"] if t["name"] == "slow-accesses"][0]
 ok(len(slow["rows"]) > 0, mem + ": slow accesses are kept by reference")
