@@ -54,6 +54,17 @@ extern const char sense_cmd_details[], refs_cmd_details[];
 int cmd_transfer(const char *from, const char *to, char **specs, int nspecs, bool all,
 		 bool json);
 
+/* Parse a command's arguments against its option sets; positional words
+ * land in *pos (free it, whatever the return).  0: go on; 1: --help was
+ * printed (exit 0); -1: a one-line error was printed (exit 2). */
+int cmd_parse(const char *name, struct optset *sets, size_t nsets, int argc, char **argv, char ***pos,
+	      int *npos);
+
+struct store;
+/* Open the store at db (NULL: the default) and resolve RUN spec in it.
+ * 0, or -1 after a one-line error; *st is to be closed either way. */
+int cmd_open_run(const char *db, const char *spec, struct store **st, int64_t *id);
+
 /* Write a JSON document to stdout (indented, newline-terminated) and free it. */
 int cmd_print_json(json_t *j);
 

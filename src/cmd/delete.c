@@ -19,29 +19,24 @@ int cmd_delete(int argc, char **argv)
 {
 	struct delete_opts o = { 0 };
 	struct optset set = { delete_cmd_opts, &o, NULL };
-	char **pos = xcalloc((size_t)argc + 1, sizeof(char *));
+	char **pos;
 	int npos, rc = VMR_EXIT_USAGE;
-	bool help = false;
-	if (opt_parse(&set, 1, argc - 1, argv + 1, pos, &npos, &help) < 0)
-		goto free_opts;
-	if (help) {
-		cmd_help(stdout, cmd_find("delete"));
-		rc = VMR_EXIT_OK;
+	struct store *st = NULL;
+	int64_t id;
+	int p = cmd_parse("delete", &set, 1, argc, argv, &pos, &npos);
+	if (p) {
+		rc = p > 0 ? VMR_EXIT_OK : VMR_EXIT_USAGE;
 		goto free_opts;
 	}
 	if (npos != 1) {
 		vmr_err("delete: %s (usage: vmregress delete RUN)", npos ? "too many arguments" : "which run?");
 		goto free_opts;
 	}
-	char *path = o.db ? xstrdup(o.db) : store_default_path();
-	struct store *st = NULL;
-	int64_t id;
-	if (store_open(&st, path, false) < 0 || store_resolve(st, pos[0], &id) < 0)
+	if (cmd_open_run(o.db, pos[0], &st, &id) < 0)
 		goto close_store;
 	rc = store_delete_run(st, id) < 0 ? VMR_EXIT_CANNOT : VMR_EXIT_OK;
 close_store:
 	store_close(st);
-	free(path);
 free_opts:
 	opt_free(delete_cmd_opts, &o);
 	free(pos);

@@ -25,14 +25,14 @@ int cmd_export(int argc, char **argv)
 	struct export_opts o = { 0 };
 	opt_defaults(export_cmd_opts, &o);
 	struct optset set = { export_cmd_opts, &o, NULL };
-	char **pos = xcalloc((size_t)argc + 1, sizeof(char *));
+	char **pos;
 	int npos, rc = VMR_EXIT_USAGE;
-	bool help = false;
-	if (opt_parse(&set, 1, argc - 1, argv + 1, pos, &npos, &help) < 0)
-		goto free_opts;
-	if (help) {
-		cmd_help(stdout, cmd_find("export"));
-		rc = VMR_EXIT_OK;
+	struct store *st = NULL;
+	struct run *run = NULL;
+	int64_t id;
+	int p = cmd_parse("export", &set, 1, argc, argv, &pos, &npos);
+	if (p) {
+		rc = p > 0 ? VMR_EXIT_OK : VMR_EXIT_USAGE;
 		goto free_opts;
 	}
 	if (npos != 1) {
@@ -40,11 +40,7 @@ int cmd_export(int argc, char **argv)
 			npos ? "too many arguments" : "which run?");
 		goto free_opts;
 	}
-	char *path = o.db ? xstrdup(o.db) : store_default_path();
-	struct store *st = NULL;
-	struct run *run = NULL;
-	int64_t id;
-	if (store_open(&st, path, false) < 0 || store_resolve(st, pos[0], &id) < 0)
+	if (cmd_open_run(o.db, pos[0], &st, &id) < 0)
 		goto close_store;
 	rc = VMR_EXIT_CANNOT;
 	if (store_load_run(st, id, &run) < 0)
@@ -60,7 +56,6 @@ int cmd_export(int argc, char **argv)
 	run_free(run);
 close_store:
 	store_close(st);
-	free(path);
 free_opts:
 	opt_free(export_cmd_opts, &o);
 	free(pos);

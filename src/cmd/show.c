@@ -22,27 +22,21 @@ int cmd_show(int argc, char **argv)
 {
 	struct show_opts o = { 0 };
 	struct optset set = { show_cmd_opts, &o, NULL };
-	char **pos = xcalloc((size_t)argc + 1, sizeof(char *));
+	char **pos;
 	int npos, rc = VMR_EXIT_USAGE;
-	bool help = false;
-	if (opt_parse(&set, 1, argc - 1, argv + 1, pos, &npos, &help) < 0)
-		goto free_opts;
-	if (help) {
-		cmd_help(stdout, cmd_find("show"));
-		rc = VMR_EXIT_OK;
+	struct store *st = NULL;
+	struct run *run = NULL;
+	int64_t id;
+	int p = cmd_parse("show", &set, 1, argc, argv, &pos, &npos);
+	if (p) {
+		rc = p > 0 ? VMR_EXIT_OK : VMR_EXIT_USAGE;
 		goto free_opts;
 	}
 	if (npos != 1) {
 		vmr_err("show: %s (usage: vmregress show RUN [--json])", npos ? "too many arguments" : "which run?");
 		goto free_opts;
 	}
-	char *path = o.db ? xstrdup(o.db) : store_default_path();
-	struct store *st = NULL;
-	struct run *run = NULL;
-	int64_t id;
-	if (store_open(&st, path, false) < 0)
-		goto close_store;
-	if (store_resolve(st, pos[0], &id) < 0)
+	if (cmd_open_run(o.db, pos[0], &st, &id) < 0)
 		goto close_store;
 	rc = VMR_EXIT_CANNOT;
 	if (store_load_run(st, id, &run) < 0)
@@ -56,7 +50,6 @@ int cmd_show(int argc, char **argv)
 	run_free(run);
 close_store:
 	store_close(st);
-	free(path);
 free_opts:
 	opt_free(show_cmd_opts, &o);
 	free(pos);
