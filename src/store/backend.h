@@ -22,6 +22,12 @@ struct store {
 	struct pg_conn *pg;       /* PostgreSQL (libpq's PGconn) */
 };
 
+enum store_lookup {
+	STORE_BY_LAST,   /* the newest run (arg unused) */
+	STORE_BY_ID,     /* arg is a decimal id */
+	STORE_BY_NAME,   /* arg is a name or a UUID */
+};
+
 struct store_backend {
 	const char *name;         /* "sqlite" | "postgresql" */
 	/* location: a file path, or a libpq connection URL; st->be is set by
@@ -35,7 +41,9 @@ struct store_backend {
 	int (*result_add)(struct store *st, int64_t case_id, int iteration, const struct result *r);
 	int (*run_end)(struct store *st, int64_t run_id, const char *status);
 	int (*list)(struct store *st, struct run_info **runs, size_t *n);
-	int (*resolve)(struct store *st, const char *spec, int64_t *run_id, bool quiet);
+	/* Up to two ids of runs matching a lookup (store.c turns a RUN spec
+	 * into these): *n is how many were found.  0, or -1 after an error. */
+	int (*match)(struct store *st, enum store_lookup by, const char *arg, int64_t ids[2], int *n);
 	int (*load_run)(struct store *st, int64_t run_id, struct run **out);
 	int (*delete_run)(struct store *st, int64_t run_id);
 	/* 1 and *run_id when a run has this UUID, 0 when none, -1 on error. */

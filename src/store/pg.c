@@ -451,45 +451,14 @@ static int pg_match(struct store *st, const char *sql, const char *arg, int64_t 
 	return 0;
 }
 
-static int pg_resolve(struct store *st, const char *spec, int64_t *run_id, bool quiet)
+static int pg_lookup(struct store *st, enum store_lookup by, const char *arg, int64_t ids[2], int *n)
 {
-	int64_t ids[2];
-	int n;
-	if (!strcmp(spec, "last")) {
-		if (pg_match(st, "SELECT id FROM runs ORDER BY started DESC, id DESC LIMIT 1", NULL, ids, &n) < 0)
-			return -1;
-		if (!n) {
-			if (!quiet)
-				vmr_err("last: no runs stored in %s", st->path);
-			return -1;
-		}
-		*run_id = ids[0];
-		return 0;
-	}
-	char *end;
-	errno = 0;
-	long long id = strtoll(spec, &end, 10);
-	if (*spec && !*end && !errno) {
-		if (pg_match(st, "SELECT id FROM runs WHERE id = $1::bigint", spec, ids, &n) < 0)
-			return -1;
-		if (n) {
-			*run_id = id;
-			return 0;
-		}
-	}
-	if (pg_match(st, "SELECT id FROM runs WHERE name = $1 OR uuid = $1", spec, ids, &n) < 0)
-		return -1;
-	if (n == 1) {
-		*run_id = ids[0];
-		return 0;
-	}
-	if (quiet)
-		return -1;
-	if (n > 1)
-		vmr_err("%s: more than one run has this name (use its id; see vmregress list)", spec);
-	else
-		vmr_err("%s: no such run in %s (see vmregress list)", spec, st->path);
-	return -1;
+	static const char *const sql[] = {
+		[STORE_BY_LAST] = "SELECT id FROM runs ORDER BY started DESC, id DESC LIMIT 1",
+		[STORE_BY_ID] = "SELECT id FROM runs WHERE id = $1::bigint",
+		[STORE_BY_NAME] = "SELECT id FROM runs WHERE name = $1 OR uuid = $1",
+	};
+	return pg_match(st, sql[by], by == STORE_BY_LAST ? NULL : arg, ids, n);
 }
 
 static int pg_load_info(struct store *st, int64_t run_id, struct run *r)
@@ -673,7 +642,7 @@ const struct store_backend store_pg_backend = {
 	.result_add = pg_result_add,
 	.run_end = pg_run_end,
 	.list = pg_list,
-	.resolve = pg_resolve,
+	.match = pg_lookup,
 	.load_run = pg_load_run,
 	.delete_run = pg_delete_run,
 	.find_uuid = pg_find_uuid,

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include <time.h>
+#include <errno.h>
 #include <unistd.h>
 
 #include "core/util.h"
@@ -193,14 +194,57 @@ int store_list(struct store *st, struct run_info **runs, size_t *n)
 	return st->be->list(st, runs, n);
 }
 
+/* RUN is "last", an id, or a unique name or UUID; each back end answers
+ * the lookups, the rules and the messages are here once. */
+static int store_resolve_spec(struct store *st, const char *spec, int64_t *run_id, bool quiet)
+{
+	int64_t ids[2];
+	int n;
+	if (!strcmp(spec, "last")) {
+		if (st->be->match(st, STORE_BY_LAST, NULL, ids, &n) < 0)
+			return -1;
+		if (!n) {
+			if (!quiet)
+				vmr_err("last: no runs stored in %s", st->path);
+			return -1;
+		}
+		*run_id = ids[0];
+		return 0;
+	}
+	char *end;
+	errno = 0;
+	long long id = strtoll(spec, &end, 10);
+	if (*spec && !*end && !errno) {
+		if (st->be->match(st, STORE_BY_ID, spec, ids, &n) < 0)
+			return -1;
+		if (n) {
+			*run_id = id;
+			return 0;
+		}
+	}
+	if (st->be->match(st, STORE_BY_NAME, spec, ids, &n) < 0)
+		return -1;
+	if (n == 1) {
+		*run_id = ids[0];
+		return 0;
+	}
+	if (quiet)
+		return -1;
+	if (n > 1)
+		vmr_err("%s: more than one run has this name (use its id; see vmregress list)", spec);
+	else
+		vmr_err("%s: no such run in %s (see vmregress list)", spec, st->path);
+	return -1;
+}
+
 int store_resolve(struct store *st, const char *spec, int64_t *run_id)
 {
-	return st->be->resolve(st, spec, run_id, false);
+	return store_resolve_spec(st, spec, run_id, false);
 }
 
 int store_resolve_quiet(struct store *st, const char *spec, int64_t *run_id)
 {
-	return st->be->resolve(st, spec, run_id, true);
+	return store_resolve_spec(st, spec, run_id, true);
 }
 
 int store_load_run(struct store *st, int64_t run_id, struct run **out)
