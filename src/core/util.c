@@ -179,6 +179,21 @@ free_tmp:
 	return -e;
 }
 
+void vmr_csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
 uint64_t vmr_page_size(void)
 {
 	static uint64_t ps;

@@ -45,6 +45,10 @@ int vmr_write_file(const char *path, const char *s);
 /* Write a file atomically: temp file in the same directory, fsync, rename. */
 int vmr_write_atomic(const char *path, const void *buf, size_t len, int mode);
 
+/* Write one CSV field, quoted as RFC 4180 asks when it holds a comma, a
+ * quote or a line break. */
+void vmr_csv_field(FILE *f, const char *s);
+
 /* The base page size, cached. */
 uint64_t vmr_page_size(void);
 /* Monotonic clock in nanoseconds. */

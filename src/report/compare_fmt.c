@@ -158,21 +158,6 @@ json_t *compare_to_json(const struct comparison *cmp)
 
 /* ---- CSV ---- */
 
-static void csv_field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 static void csv_num(FILE *f, double v)
 {
 	if (isfinite(v))
@@ -188,13 +173,13 @@ void compare_write_csv(FILE *f, const struct comparison *cmp)
 		const struct cmp_row *row = &cmp->rows[r];
 		for (size_t i = 0; i < cmp->nruns; i++) {
 			const struct cmp_cell *c = &row->cells[i];
-			csv_field(f, row->case_name);
+			vmr_csv_field(f, row->case_name);
 			fputc(',', f);
-			csv_field(f, row->metric);
+			vmr_csv_field(f, row->metric);
 			fputc(',', f);
-			csv_field(f, row->unit);
+			vmr_csv_field(f, row->unit);
 			fprintf(f, ",%s,%s,", better_names[row->better], combine_names[row->combine]);
-			csv_field(f, cmp->labels[i]);
+			vmr_csv_field(f, cmp->labels[i]);
 			fprintf(f, ",%zu", c->present ? c->s.n : 0);
 			csv_num(f, c->present ? c->s.mean : NAN);
 			csv_num(f, c->present ? c->s.stddev : NAN);

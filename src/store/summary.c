@@ -210,22 +210,6 @@ json_t *summary_rows_json(const struct run *r)
 	return rows;
 }
 
-/* RFC 4180: quote a field holding a comma, quote or line break. */
-static void summary_csv_field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
 void summary_rows_csv(FILE *f, const struct run *r)
 {
 	fputs("run,case,iteration,metric,unit,value\n", f);
@@ -234,13 +218,13 @@ void summary_rows_csv(FILE *f, const struct run *r)
 		for (size_t k = 0; k < c->niter; k++)
 			for (size_t m = 0; m < c->iters[k].nmetrics; m++) {
 				const struct metric *x = &c->iters[k].metrics[m];
-				summary_csv_field(f, r->info.name);
+				vmr_csv_field(f, r->info.name);
 				fputc(',', f);
-				summary_csv_field(f, c->name);
+				vmr_csv_field(f, c->name);
 				fprintf(f, ",%d,", c->iter_no[k] + 1);
-				summary_csv_field(f, x->name);
+				vmr_csv_field(f, x->name);
 				fputc(',', f);
-				summary_csv_field(f, x->unit);
+				vmr_csv_field(f, x->unit);
 				fprintf(f, ",%.17g\n", x->value);
 			}
 	}
