@@ -1,11 +1,11 @@
 /* Benchmarks of the reference-trace code, side by side in one run:
  *  - generation rate of random, linear and smooth_sin (and the rest, for
  *    information) against the 50 M references/s target, on one core;
- *  - replay of a fully resident region, timed in batches of 32 references
- *    (the default) and per reference (batch 1), against a bare loop doing
- *    the same accesses, read and write, for several patterns.  The three
- *    run in turn in every round and the best of each is compared, so a
- *    busy machine hurts them alike. */
+ *  - replay of a fully resident region, timed in adaptive batches of 32 to
+ *    1024 references (the default), in fixed batches of 32 and per
+ *    reference (batch 1), against a bare loop doing the same accesses, read
+ *    and write, for several patterns.  The four run in turn in every round
+ *    and the best of each is compared, so a busy machine hurts them alike. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +19,7 @@
 #define GEN_REFS 50000000ull
 #define REPLAY_PAGES 25000
 #define REPLAY_REFS 4000000ull
-#define ROUNDS 5
+#define ROUNDS 11
 
 /* CPU time of this thread: on a shared machine, time spent preempted
  * would otherwise count against whichever loop happened to be running. */
@@ -61,13 +61,28 @@ static void bench_generate(void)
 struct timed {
 	uint64_t best, slow;
 	double p50, p99;
+	double ratio[ROUNDS]; /* against the bare loop of the same round */
 };
 
-/* One timed replay with batch batch, CPU ns of replay_run_pass alone. */
-static void timed_run(struct timed *t, const uint32_t *refs, bool write, char *region, size_t ps, uint32_t batch)
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
+static double median_ratio(struct timed *t)
+{
+	qsort(t->ratio, ROUNDS, sizeof(double), cmp_double);
+	return t->ratio[ROUNDS / 2];
+}
+
+/* One timed replay with batches of batch to batch_max references, CPU ns
+ * of replay_run_pass alone. */
+static uint64_t timed_run(struct timed *t, const uint32_t *refs, bool write, char *region, size_t ps, uint32_t batch,
+			  uint32_t batch_max)
 {
 	struct replay_cfg cfg = { .write = write, .verify = !write, .salt = 5, .slow_ns = 2000, .max_slow = 100000,
-				  .batch = batch };
+				  .batch = batch, .batch_max = batch_max };
 	struct replay rp;
 	struct replay_pass pass;
 	replay_init(&rp, REPLAY_PAGES, &cfg);
@@ -85,10 +100,13 @@ static void timed_run(struct timed *t, const uint32_t *refs, bool write, char *r
 	}
 	free(h);
 	replay_free(&rp);
+	return d;
 }
 
-/* Bare loop, batch 32 and batch 1, interleaved in every round (the order
- * reversed every other round), best of each. */
+/* Bare loop, adaptive batches, batch 32 and batch 1, interleaved in every
+ * round (the order reversed every other round): the best time of each, and
+ * the median over the rounds of each one's ratio to the bare loop of its
+ * round. */
 static void bench_replay_one(enum refs_pattern pat, bool write, char *region, size_t ps)
 {
 	struct refs_params p;
@@ -96,33 +114,40 @@ static void bench_replay_one(enum refs_pattern pat, bool write, char *region, si
 	uint32_t *refs = malloc(REPLAY_REFS * 4);
 	refs_generate(refs, REPLAY_PAGES, REPLAY_REFS, pat, &p, 1);
 	uint64_t best_bare = UINT64_MAX, sink = 0;
-	struct timed b32 = { .best = UINT64_MAX }, b1 = { .best = UINT64_MAX };
+	struct timed ad = { .best = UINT64_MAX }, b32 = { .best = UINT64_MAX }, b1 = { .best = UINT64_MAX };
 	for (int r = 0; r < ROUNDS; r++) {
-		for (int step = 0; step < 3; step++) {
-			int which = r % 2 ? 2 - step : step;
+		uint64_t d[4];
+		for (int step = 0; step < 4; step++) {
+			int which = r % 2 ? 3 - step : step;
 			if (which == 0) {
 				uint64_t t0 = cpu_ns();
 				sink += replay_bare(refs, REPLAY_REFS, region, ps, write, 5);
-				uint64_t d = cpu_ns() - t0;
-				best_bare = d < best_bare ? d : best_bare;
+				d[0] = cpu_ns() - t0;
+				best_bare = d[0] < best_bare ? d[0] : best_bare;
 			} else if (which == 1) {
-				timed_run(&b32, refs, write, region, ps, 32);
+				d[1] = timed_run(&ad, refs, write, region, ps, 32, 1024);
+			} else if (which == 2) {
+				d[2] = timed_run(&b32, refs, write, region, ps, 32, 32);
 			} else {
-				timed_run(&b1, refs, write, region, ps, 1);
+				d[3] = timed_run(&b1, refs, write, region, ps, 1, 1);
 			}
 		}
+		ad.ratio[r] = (double)d[1] / (double)d[0];
+		b32.ratio[r] = (double)d[2] / (double)d[0];
+		b1.ratio[r] = (double)d[3] / (double)d[0];
 	}
 	double bare = (double)best_bare;
-	printf("  %-11s %-5s %8.2f %8.2f %7.3f %8.2f %7.3f %7llu %7llu %7.0f %7.0f\n", refs_pattern_name(pat),
-	       write ? "write" : "read", bare / REPLAY_REFS, (double)b32.best / REPLAY_REFS, (double)b32.best / bare,
-	       (double)b1.best / REPLAY_REFS, (double)b1.best / bare, (unsigned long long)b32.slow,
-	       (unsigned long long)b1.slow, b32.p50, b32.p99);
+	printf("  %-11s %-5s %6.2f %6.2f %6.3f %6.2f %6.3f %6.2f %6.3f %6llu %6llu %6llu %5.0f %5.0f\n",
+	       refs_pattern_name(pat), write ? "write" : "read", bare / REPLAY_REFS, (double)ad.best / REPLAY_REFS,
+	       median_ratio(&ad), (double)b32.best / REPLAY_REFS, median_ratio(&b32), (double)b1.best / REPLAY_REFS,
+	       median_ratio(&b1), (unsigned long long)ad.slow, (unsigned long long)b32.slow,
+	       (unsigned long long)b1.slow, ad.p50, ad.p99);
 	if (sink == 42)
 		putchar(' ');
 	free(refs);
 }
 
-static void bench_replay(void)
+static void bench_replay(const char *only)
 {
 	size_t ps = vmr_page_size();
 	char *region = mmap(NULL, REPLAY_PAGES * ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -137,15 +162,16 @@ static void bench_replay(void)
 	for (int i = 0; i < 1000000; i++)
 		acc += replay_ticks();
 	printf("  one timer read (%s): %.1f ns of CPU%s\n", REPLAY_TIMER, (double)(cpu_ns() - t0) / 1e6, acc == 1 ? " " : "");
-	printf("  times are CPU ns per reference (CLOCK_THREAD_CPUTIME_ID), best of %d rounds, each running\n"
-	       "  the bare loop, the replay timed in batches of 32 (the default) and timed per reference\n"
-	       "  (batch 1), in turn; ratios are against the bare loop; slow counts slow batches\n"
-	       "  (b32) or accesses (b1); p50 and p99 are batch 32's\n", ROUNDS);
-	printf("  %-11s %-5s %8s %8s %7s %8s %7s %7s %7s %7s %7s\n", "pattern", "mode", "bare", "b32", "ratio", "b1",
-	       "ratio", "slow32", "slow1", "p50", "p99");
+	printf("  %d rounds, each running the bare loop, the replay timed in adaptive batches of 32 to 1024\n"
+	       "  references (adapt, the default), in fixed batches of 32 (b32) and per reference (b1), in\n"
+	       "  turn; times are the best CPU ns per reference (CLOCK_THREAD_CPUTIME_ID); a ratio is the\n"
+	       "  median over the rounds of the time against the bare loop of the same round; slow counts\n"
+	       "  slow batches or accesses; p50 and p99 (ns) are adapt's\n", ROUNDS);
+	printf("  %-11s %-5s %6s %6s %6s %6s %6s %6s %6s %6s %6s %6s %5s %5s\n", "pattern", "mode", "bare", "adapt",
+	       "ratio", "b32", "ratio", "b1", "ratio", "slowA", "slow32", "slow1", "p50", "p99");
 	enum refs_pattern pats[] = { REFS_SMOOTH_SIN, REFS_RANDOM, REFS_LINEAR, REFS_ZIPF };
 	for (size_t i = 0; i < sizeof(pats) / sizeof(pats[0]); i++)
-		for (int w = 0; w < 2; w++)
+		for (int w = 0; w < 2 && (!only || !strcmp(only, refs_pattern_name(pats[i]))); w++)
 			bench_replay_one(pats[i], w, region, ps);
 	munmap(region, REPLAY_PAGES * ps);
 }
@@ -155,6 +181,6 @@ int main(int argc, char **argv)
 	if (argc < 2 || !strcmp(argv[1], "generate"))
 		bench_generate();
 	if (argc < 2 || !strcmp(argv[1], "replay"))
-		bench_replay();
+		bench_replay(argc > 2 ? argv[2] : NULL);
 	return 0;
 }

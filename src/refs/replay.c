@@ -37,6 +37,8 @@ void replay_init(struct replay *rp, uint64_t pages, const struct replay_cfg *cfg
 	rp->cfg = *cfg;
 	if (!rp->cfg.batch)
 		rp->cfg.batch = 1;
+	if (rp->cfg.batch_max < rp->cfg.batch)
+		rp->cfg.batch_max = rp->cfg.batch;
 	rp->pages = pages;
 	rp->ticks_hist = hist_new();
 	rp->page_minflt = xcalloc(pages, sizeof(*rp->page_minflt));
@@ -164,17 +166,22 @@ static __attribute__((noinline, cold)) void replay_slow_batch(struct replay *rp,
 		h->sum += sum;                                                           \
 		h->min = mn < h->min ? mn : h->min;                                      \
 		h->max = mx > h->max ? mx : h->max;                                      \
+		rp->batches += n;                                                        \
 	} while (0)
 
 /* The same, one counter read per batch of references (replay.h says how a
- * batch's time is shared out).  Quick batches' ticks and references are
- * kept in registers for the running average resident access. */
+ * batch's time is shared out and how batches grow).  Quick batches' ticks
+ * and references are kept in registers for the running average resident
+ * access, which sets the next batch's threshold. */
 #define REPLAY_BATCH_LOOP(ACCESS, CHECK)                                                 \
 	do {                                                                             \
 		uint64_t prev = replay_ticks(), sum = 0, mn = UINT64_MAX, mx = 0;        \
-		uint64_t rt = 0, rn = 0;                                                 \
-		for (uint64_t i0 = 0; i0 < n; i0 += batch) {                             \
-			uint64_t k = n - i0 < batch ? n - i0 : batch, diff = 0;          \
+		uint64_t rt = 0, rn = 0, nb = 0, batch = bmin, k;                        \
+		double avg = rp->res_avg;                                                \
+		for (uint64_t i0 = 0; i0 < n; i0 += k) {                                 \
+			uint64_t diff = 0;                                               \
+			k = n - i0 < batch ? n - i0 : batch;                             \
+			_Pragma("GCC unroll 4")                                          \
 			for (uint64_t i = i0; i < i0 + k; i++) {                         \
 				uint32_t p = refs_at(refs, i);                           \
 				volatile uint64_t *w = (volatile uint64_t *)(region + ((size_t)p << shift)); \
@@ -184,17 +191,20 @@ static __attribute__((noinline, cold)) void replay_slow_batch(struct replay *rp,
 			uint64_t now = replay_ticks(), d = now - prev;                   \
 			prev = now;                                                      \
 			sum += d;                                                        \
-			if (__builtin_expect(d < slow, 1)) {                             \
+			nb++;                                                            \
+			uint64_t e = (uint64_t)((double)k * avg);                        \
+			if (__builtin_expect(d < slow + e || d < 2 * e, 1)) {            \
 				uint64_t a = d / k;                                      \
 				b[hist_index(a)] += k;                                   \
 				mn = a < mn ? a : mn;                                    \
 				mx = a > mx ? a : mx;                                    \
 				rt += d;                                                 \
 				rn += k;                                                 \
+				avg = avg ? (avg + (double)d / (double)k) * 0.5 : (double)d / (double)k; \
+				batch = batch * 2 < bmax ? batch * 2 : bmax;             \
 			} else {                                                         \
-				uint64_t tn = rp->res_refs + rn;                         \
-				replay_slow_batch(rp, base + i0, refs_at(refs, i0), k, d, \
-						  tn ? (rp->res_ticks + rt) / tn : 0, out);      \
+				replay_slow_batch(rp, base + i0, refs_at(refs, i0), k, d, (uint64_t)avg, out); \
+				batch = bmin;                                            \
 				prev = replay_ticks();                                   \
 			}                                                                \
 			CHECK;                                                           \
@@ -205,14 +215,20 @@ static __attribute__((noinline, cold)) void replay_slow_batch(struct replay *rp,
 		h->max = mx > h->max ? mx : h->max;                                      \
 		rp->res_ticks += rt;                                                     \
 		rp->res_refs += rn;                                                      \
+		rp->batches += nb;                                                       \
+		rp->res_avg = avg;                                                       \
 	} while (0)
 
-static void replay_loop_read(struct replay *rp, const uint32_t *refs, uint64_t n, char *region, unsigned shift,
-			     uint64_t base, struct replay_pass *out)
+/* The loops are inlined into replay_loop with the shift of 4 KiB pages as a
+ * constant (a shift by a register costs more), and with any other. */
+static inline __attribute__((always_inline)) void replay_loop_read(struct replay *rp, const uint32_t *refs,
+								   uint64_t n, char *region, unsigned shift,
+								   uint64_t base, struct replay_pass *out)
 {
 	struct hist *h = rp->ticks_hist;
-	uint64_t *b = h->b, salt = rp->cfg.salt, slow = rp->slow_ticks, batch = rp->cfg.batch;
-	if (batch == 1) {
+	uint64_t *b = h->b, salt = rp->cfg.salt, slow = rp->slow_ticks;
+	uint64_t bmin = rp->cfg.batch, bmax = rp->cfg.batch_max;
+	if (bmin == 1) {
 		if (rp->cfg.verify)
 			REPLAY_LOOP(uint64_t v = *w; if (__builtin_expect(v != want, 0)) replay_bad(rp, base + i, p, v));
 		else
@@ -228,15 +244,30 @@ static void replay_loop_read(struct replay *rp, const uint32_t *refs, uint64_t n
 	}
 }
 
-static void replay_loop_write(struct replay *rp, const uint32_t *refs, uint64_t n, char *region, unsigned shift,
-			      uint64_t base, struct replay_pass *out)
+static inline __attribute__((always_inline)) void replay_loop_write(struct replay *rp, const uint32_t *refs,
+								    uint64_t n, char *region, unsigned shift,
+								    uint64_t base, struct replay_pass *out)
 {
 	struct hist *h = rp->ticks_hist;
-	uint64_t *b = h->b, salt = rp->cfg.salt, slow = rp->slow_ticks, batch = rp->cfg.batch;
-	if (batch == 1)
+	uint64_t *b = h->b, salt = rp->cfg.salt, slow = rp->slow_ticks;
+	uint64_t bmin = rp->cfg.batch, bmax = rp->cfg.batch_max;
+	if (bmin == 1)
 		REPLAY_LOOP(*w = want);
 	else
 		REPLAY_BATCH_LOOP(*w = want, (void)diff);
+}
+
+static void replay_loop(struct replay *rp, const uint32_t *refs, uint64_t n, char *region, unsigned shift,
+			uint64_t base, struct replay_pass *out)
+{
+	if (shift == 12 && rp->cfg.write)
+		replay_loop_write(rp, refs, n, region, 12, base, out);
+	else if (shift == 12)
+		replay_loop_read(rp, refs, n, region, 12, base, out);
+	else if (rp->cfg.write)
+		replay_loop_write(rp, refs, n, region, shift, base, out);
+	else
+		replay_loop_read(rp, refs, n, region, shift, base, out);
 }
 
 void replay_run_pass(struct replay *rp, const uint32_t *refs, uint64_t n, char *region, size_t page_size,
@@ -252,10 +283,7 @@ void replay_run_pass(struct replay *rp, const uint32_t *refs, uint64_t n, char *
 		rp->t0_ns = ns0;
 		rp->t0_ticks = t0;
 	}
-	if (rp->cfg.write)
-		replay_loop_write(rp, refs, n, region, replay_shift(page_size), (uint64_t)pass * n, out);
-	else
-		replay_loop_read(rp, refs, n, region, replay_shift(page_size), (uint64_t)pass * n, out);
+	replay_loop(rp, refs, n, region, replay_shift(page_size), (uint64_t)pass * n, out);
 	uint64_t t1 = replay_ticks(), ns1 = vmr_now_ns();
 	replay_rusage(&mi1, &ma1);
 	out->ns = ns1 - ns0;
@@ -312,9 +340,10 @@ uint64_t replay_verify(const uint32_t *refs, uint64_t n, uint64_t pages, const c
 	return bad;
 }
 
-uint64_t replay_bare(const uint32_t *refs, uint64_t n, char *region, size_t page_size, bool write, uint64_t salt)
+static inline __attribute__((always_inline)) uint64_t replay_bare_loop(const uint32_t *refs, uint64_t n,
+									 char *region, unsigned shift, bool write,
+									 uint64_t salt)
 {
-	unsigned shift = replay_shift(page_size);
 	uint64_t acc = 0;
 	if (write) {
 		for (uint64_t i = 0; i < n; i++) {
@@ -326,4 +355,11 @@ uint64_t replay_bare(const uint32_t *refs, uint64_t n, char *region, size_t page
 	for (uint64_t i = 0; i < n; i++)
 		acc += *(volatile uint64_t *)(region + ((size_t)refs_at(refs, i) << shift));
 	return acc;
+}
+
+uint64_t replay_bare(const uint32_t *refs, uint64_t n, char *region, size_t page_size, bool write, uint64_t salt)
+{
+	unsigned shift = replay_shift(page_size);
+	return shift == 12 ? replay_bare_loop(refs, n, region, 12, write, salt)
+			   : replay_bare_loop(refs, n, region, shift, write, salt);
 }

@@ -6,24 +6,35 @@
  * referenced page back afterwards.
  *
  * Timing costs no system call: a cycle counter is read once per batch of
- * cfg.batch references (default of the mmap workload: 32).  The time of a
- * batch is the counter at its end minus the counter at the end of the
- * previous batch, accumulated in a log-linear histogram of ticks
- * (converted to nanoseconds once, at the end, with the tick rate measured
- * over the replay itself).  Reading the counter may wait for outstanding
- * loads; reading it once per batch leaves the accesses inside a batch free
- * to overlap as in a bare loop.
+ * references.  The time of a batch is the counter at its end minus the
+ * counter at the end of the previous batch, accumulated in a log-linear
+ * histogram of ticks (converted to nanoseconds once, at the end, with the
+ * tick rate measured over the replay itself).  Reading the counter waits
+ * for outstanding loads, costing about one memory latency per read; reading
+ * it once per batch leaves the accesses inside a batch free to overlap as
+ * in a bare loop.
  *
- * With batch 1 every access is timed exactly, one histogram sample per
- * reference.  With batch N (the last batch of a pass may be shorter; N is
- * then its length):
- *  - a batch quicker than slow_ns (the whole batch's time d against the
- *    threshold) adds N samples of d/N to the histogram: resident accesses
- *    get their batch's average;
- *  - a batch of at least slow_ns holds a slow access (a fault).  It adds
- *    one sample of d - (N-1) * a, clamped at 0, and N-1 samples of a,
- *    where a is the running average time of a resident access (over the
- *    quick batches so far in this replay; 0 before the first).
+ * Batches adapt: each pass starts with batches of cfg.batch references
+ * (the mmap workload's default: 32); every quick batch doubles the next
+ * one, up to cfg.batch_max (default 1024); a slow batch sets it back to
+ * cfg.batch.  A resident stretch is thus timed in long batches, at a cost
+ * of a fraction of a nanosecond per access, and a faulting stretch in
+ * short ones, each fault placed within cfg.batch references.
+ *
+ * With cfg.batch 1 every access is timed exactly (batches do not grow),
+ * one histogram sample per reference, and an access is slow when it takes
+ * at least slow_ns.  With batches of N references (the last batch of a
+ * pass may be shorter; N is then its length), a is the running average
+ * time of a resident access: 0 until the first quick batch, then after
+ * each quick batch the mean of a and that batch's average, so that it
+ * follows the phases of a pattern (res_avg carries it from pass to pass):
+ *  - a batch is quick when it takes less than slow_ns + N * a, or less
+ *    than 2 * N * a (a long batch in a stretch slower than the last ones
+ *    is not a fault): it adds N samples of its average time to the
+ *    histogram;
+ *  - otherwise it is slow and holds a slow access (a fault, a preemption).
+ *    It adds one sample of d - (N-1) * a, clamped at 0, and N-1 samples
+ *    of a.
  * The histogram's count and sum are exact (every reference once, sum = the
  * measured ticks); its shape, and above all its tail, is per batch.
  *
@@ -34,8 +45,8 @@
  * slow batch faulted is not known, so its faults are counted against the
  * batch's first page.  At each slow access the thread's fault counters
  * (getrusage RUSAGE_THREAD) are read: faults since the previous slow
- * access are counted against its page.  Faults in batches quicker than
- * slow_ns are therefore counted against the next slow access's page; what
+ * access are counted against its page.  Faults in quick batches are
+ * therefore counted against the next slow access's page; what
  * is left at the end is "unattributed", and the totals are always exact. */
 #ifndef VMR_REPLAY_H
 #define VMR_REPLAY_H
@@ -73,9 +84,12 @@ struct replay_cfg {
 	bool write;           /* store the pattern instead of reading it */
 	bool verify;          /* reads: check the pattern */
 	uint64_t salt;
-	uint64_t slow_ns;     /* keep accesses (batches) at least this slow */
+	uint64_t slow_ns;     /* keep accesses (batches: beyond their resident time) this slow */
 	size_t max_slow;
-	uint32_t batch;       /* references per counter read; 0 counts as 1 */
+	uint32_t batch;       /* references per counter read, at first and after
+			       * a slow batch; 0 counts as 1 */
+	uint32_t batch_max;   /* quick batches double up to this (below batch:
+			       * batch; fixed batches) */
 };
 
 struct replay_slow {
@@ -91,6 +105,7 @@ struct replay {
 	uint64_t pages, slow_ticks;
 	struct hist *ticks_hist;   /* per-reference ticks (per batch: see above) */
 	uint64_t res_ticks, res_refs; /* quick batches: their ticks and references */
+	double res_avg;            /* ticks of a resident access (see above) */
 	uint32_t *page_minflt, *page_majflt;
 	struct replay_slow *slow;
 	size_t nslow, slow_cap;
@@ -98,6 +113,7 @@ struct replay {
 	uint64_t minflt, majflt;   /* totals over every pass (thread rusage) */
 	uint64_t unattr_minflt, unattr_majflt;
 	uint64_t refs, ns;         /* references replayed, wall time of the passes */
+	uint64_t batches;          /* counter reads: timed batches (or accesses) */
 	uint64_t t0_ticks, t0_ns, ticks_total;
 	uint64_t last_minflt, last_majflt;
 	uint64_t bad;              /* pattern mismatches */

@@ -30,7 +30,7 @@ struct mmap_opts {
 	long passes;
 	uint64_t slow_ns;
 	long max_slow;
-	long batch;
+	long batch, batch_max;
 };
 
 static const struct opt mmap_opts[] = {
@@ -48,18 +48,24 @@ static const struct opt mmap_opts[] = {
 	  .max = 1000000, .metavar = "N", .help = "replay the trace this many times" },
 	{ .name = "slow", .type = OPT_TIME, .off = offsetof(struct mmap_opts, slow_ns), .def = "2us", .min = 1,
 	  .max = 60e9, .metavar = "TIME",
-	  .help = "keep accesses (batches of --timing-batch) at least this slow exactly, and count their faults" },
+	  .help = "keep accesses at least this slow (batches: this much slower than their resident time; see "
+		  "--timing-batch) with their faults" },
 	{ .name = "max-slow", .type = OPT_INT, .off = offsetof(struct mmap_opts, max_slow), .def = "50000",
 	  .min = 0, .max = 1e8, .metavar = "N", .help = "keep at most this many slow accesses (batches)" },
 	{ .name = "timing-batch", .type = OPT_INT, .off = offsetof(struct mmap_opts, batch), .def = "32", .min = 1,
 	  .max = 4096, .metavar = "N",
-	  .help = "read the cycle counter once per N references, so that resident accesses overlap as in a bare "
-		  "loop.  1 times every access exactly.  With N > 1 a batch quicker than --slow adds N samples of "
-		  "its average to the histogram; a batch at least --slow long holds a fault and is kept as one slow "
-		  "access (its first reference and page, refs = N, the whole batch's time, its faults), adding one "
-		  "sample of its time less N-1 running-average resident accesses (at least 0) and N-1 samples of "
-		  "that average.  Count and mean stay exact; the histogram's tail and the slow-access list are then "
-		  "per batch" },
+	  .help = "read the cycle counter once per batch of references, so that resident accesses overlap as in "
+		  "a bare loop: a pass starts with batches of N, every quick batch doubles the next one up to "
+		  "--timing-batch-max, a slow one sets it back to N.  1 times every access exactly.  A batch of k "
+		  "references is slow when it takes at least --slow plus k running-average resident accesses, and "
+		  "at least twice those k accesses; a "
+		  "quick batch adds k samples of its average to the histogram, a slow one is kept as one slow "
+		  "access (its first reference and page, refs = k, the whole batch's time, its faults) and adds one "
+		  "sample of its time less k-1 average accesses (at least 0) and k-1 samples of that average.  "
+		  "Count and mean stay exact; the histogram's tail and the slow-access list are then per batch" },
+	{ .name = "timing-batch-max", .type = OPT_INT, .off = offsetof(struct mmap_opts, batch_max), .def = "1024",
+	  .min = 1, .max = 65536, .metavar = "M",
+	  .help = "the longest batch quick batches grow to (below --timing-batch: batches stay at --timing-batch)" },
 	OPT_END,
 };
 
@@ -74,7 +80,7 @@ static const struct metric_def mmap_metrics[] = {
 	[MT_P99] = { "access-p99", "ns", BETTER_LOWER, COMBINE_AMEAN, "99th percentile of the same" },
 	[MT_P999] = { "access-p99.9", "ns", BETTER_LOWER, COMBINE_AMEAN, "99.9th percentile of the same" },
 	[MT_MAX] = { "access-max", "ns", BETTER_LOWER, COMBINE_AMEAN, "the slowest reference" },
-	[MT_SLOW] = { "slow-accesses", "refs", BETTER_LOWER, COMBINE_AMEAN, "accesses (batches of --timing-batch) at least --slow long" },
+	[MT_SLOW] = { "slow-accesses", "refs", BETTER_LOWER, COMBINE_AMEAN, "accesses (batches) at least --slow longer than resident" },
 	[MT_PREFILL] = { "prefill-time", "ns", BETTER_NONE, COMBINE_AMEAN, "writing the pattern before a read replay" },
 	{ .name = NULL },
 };
@@ -301,6 +307,8 @@ static void mmap_metrics_add(struct mmap_state *st, const struct replay *rp, con
 		result_metric_def(r, &mmap_metrics[MT_PREFILL], (double)st->prefill_ns);
 	result_info_set(r, "slow_threshold_ns", json_integer((json_int_t)st->o.slow_ns));
 	result_info_set(r, "timing_batch", json_integer(st->o.batch));
+	result_info_set(r, "timing_batch_max", json_integer(rp->cfg.batch_max));
+	result_info_set(r, "timing_batches", json_integer((json_int_t)rp->batches));
 	result_info_set(r, "slow_dropped", json_integer((json_int_t)rp->slow_dropped));
 	result_info_set(r, "faults_unattributed", json_pack("{s:I,s:I}", "minor", (json_int_t)rp->unattr_minflt,
 							     "major", (json_int_t)rp->unattr_majflt));
@@ -313,7 +321,7 @@ static int mmap_run(void *state, struct result *r)
 	struct mmap_state *st = state;
 	struct replay_cfg cfg = { .write = st->o.write, .verify = st->verify_reads, .salt = st->salt,
 				  .slow_ns = st->o.slow_ns, .max_slow = (size_t)st->o.max_slow,
-				  .batch = (uint32_t)st->o.batch };
+				  .batch = (uint32_t)st->o.batch, .batch_max = (uint32_t)st->o.batch_max };
 	struct replay rp;
 	replay_init(&rp, st->t.h.pages, &cfg);
 	static const char *const cols[] = { "pass", "time_ns", "refs_per_sec", "minflt", "majflt", "slow" };
@@ -410,9 +418,14 @@ static void mmap_report(FILE *f, const struct result *r)
 			hist_mean(h->h), hist_percentile(h->h, 50), hist_percentile(h->h, 90), hist_percentile(h->h, 99),
 			hist_percentile(h->h, 99.9), (unsigned long long)h->h->max);
 	long long batch = json_integer_value(json_object_get(info, "timing_batch"));
+	long long bmax = json_integer_value(json_object_get(info, "timing_batch_max"));
+	long long nb = json_integer_value(json_object_get(info, "timing_batches"));
 	if (batch > 1)
-		fprintf(f, "Slow accesses:  %.0f batches of up to %lld references (at least %lldns; each kept with its "
-			"first reference, page and faults)\n", mmap_metric(r, "slow-accesses"), batch,
+		fprintf(f, "Timing:         %lld batches of %lld to %lld references (%.1f on average)\n"
+			"Slow accesses:  %.0f batches (at least %lldns over their resident time; each kept with its "
+			"first reference, page and faults)\n", nb, batch, bmax > batch ? bmax : batch,
+			nb ? (double)json_integer_value(json_object_get(info, "references")) *
+				     (double)json_integer_value(json_object_get(info, "passes")) / (double)nb : 0, mmap_metric(r, "slow-accesses"),
 			(long long)json_integer_value(json_object_get(info, "slow_threshold_ns")));
 	else
 		fprintf(f, "Slow accesses:  %.0f (at least %lldns; each kept with its reference, page and faults)\n",

@@ -30,6 +30,10 @@ assert d["outcome"] == "pass"
 assert m["refs-per-sec"] > 0 and m["time"] > 0
 assert len(t["passes"]["rows"]) == 2
 assert [x for x in d["hists"] if x["name"] == "access-time"][0]["hist"]["count"] == 2 * 80000
+# adaptive timing: batches of 32 growing to 1024, so between the two counts
+i = d["info"]
+assert i["timing_batch"] == 32 and i["timing_batch_max"] == 1024
+assert 2 * 80000 // 1024 <= i["timing_batches"] < 2 * 80000 // 32
 pages = t["pages"]
 assert sum(r[1] for r in pages["rows"]) == 2 * 80000
 PY
@@ -40,9 +44,16 @@ expect_rc "--timing-batch 0 is a usage error" 2
 expect_err "--timing-batch 0 is named" "timing-batch"
 run "$VMR" test mmap --refs "$D/t" --no-sandbox --timing-batch 4097
 expect_rc "--timing-batch above 4096 is a usage error" 2
+run "$VMR" test mmap --refs "$D/t" --no-sandbox --timing-batch-max 65537
+expect_rc "--timing-batch-max above 65536 is a usage error" 2
+expect_err "--timing-batch-max is named" "timing-batch-max"
+run "$VMR" test mmap --refs "$D/t" --no-sandbox --timing-batch 64 --timing-batch-max 64
+expect_rc "fixed batches of 64 run" 0
+expect_out "fixed batches are reported as such" "1250 batches of 64 to 64 references \\(64\\.0 on average\\)"
 # fresh anonymous memory written: every first touch faults, and with a 1ns
 # threshold every access (batch) is slow, kept with its length
 for batch in 1 32; do
+	# every batch slow: batches never grow past --timing-batch
 	run "$VMR" test mmap --refs "$D/t" --no-sandbox --write --slow 1ns --max-slow 100000000 --timing-batch $batch --json
 	expect_rc "a write replay timed in batches of $batch runs" 0
 	if python3 - "$T_TMP/out" "$batch" <<'PY' 2>/dev/null

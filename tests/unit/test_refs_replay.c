@@ -103,10 +103,51 @@ static void resident(char *region, size_t ps, uint32_t batch)
 	free(refs);
 }
 
+/* Adaptive batches over a resident region: each pass starts at 32, every
+ * quick batch doubles the next up to 1024, so the counter is read exactly
+ * as often as that schedule says (nothing is slow under a 1 s threshold). */
+static void resident_adaptive(char *region, size_t ps)
+{
+	enum { N = 200003 };
+	uint32_t *refs = malloc(N * 4);
+	for (uint32_t i = 0; i < N; i++)
+		refs[i] = (i * 7) % PAGES;
+	replay_fill(region, PAGES, ps, 3);
+	struct replay_cfg cfg = { .verify = true, .salt = 3, .slow_ns = 1000000000, .max_slow = 10, .batch = 32,
+				  .batch_max = 1024 };
+	struct replay rp;
+	struct replay_pass pass;
+	replay_init(&rp, PAGES, &cfg);
+	replay_run_pass(&rp, refs, N, region, ps, 0, &pass);
+	replay_run_pass(&rp, refs, N, region, ps, 1, &pass);
+	uint64_t want = 0;
+	for (uint64_t i = 0, b = 32; i < N; want++) {
+		i += N - i < b ? N - i : b;
+		b = b * 2 < 1024 ? b * 2 : 1024;
+	}
+	CHECK(rp.bad == 0 && rp.nslow == 0, "adaptive: a resident replay reads right and is never slow");
+	CHECK_EQ_U(rp.batches, 2 * want, "adaptive: batches grow 32, 64, ... 1024 in each pass");
+	CHECK_EQ_U(rp.ticks_hist->count, 2 * N, "adaptive: every reference is counted");
+	CHECK_EQ_U(hist_total(rp.ticks_hist), 2 * N, "adaptive: the buckets add up to the references");
+	CHECK(rp.res_refs == 2 * N && rp.res_ticks == rp.ticks_hist->sum,
+	      "adaptive: every batch was resident and the sum is their ticks");
+	free(replay_finish(&rp));
+	replay_free(&rp);
+
+	/* a batch_max below batch keeps batches fixed */
+	cfg.batch_max = 8;
+	replay_init(&rp, PAGES, &cfg);
+	replay_run_pass(&rp, refs, N, region, ps, 0, &pass);
+	CHECK_EQ_U(rp.batches, (N + 31) / 32, "a maximum below the batch keeps batches of 32");
+	free(replay_finish(&rp));
+	replay_free(&rp);
+	free(refs);
+}
+
 /* Pages 32..63 of a resident region are dropped with MADV_DONTNEED; a write
  * sweep faults them back in.  With batch 32 the second batch (references
  * 32..63) takes 32 faults and is slow; with batch 1 each of them is. */
-static void dropped_page(char *region, size_t ps, uint32_t batch)
+static void dropped_page(char *region, size_t ps, uint32_t batch, uint32_t batch_max)
 {
 	enum { N = 4 * PAGES };
 	uint32_t refs[N];
@@ -115,7 +156,7 @@ static void dropped_page(char *region, size_t ps, uint32_t batch)
 	replay_fill(region, PAGES, ps, 8);
 	CHECK(madvise(region + 32 * ps, 32 * ps, MADV_DONTNEED) == 0, "drop pages 32..63");
 	struct replay_cfg cfg = { .write = true, .salt = 8, .slow_ns = batch == 1 ? 300 : 5000, .max_slow = 100,
-				  .batch = batch };
+				  .batch = batch, .batch_max = batch_max };
 	struct replay rp;
 	struct replay_pass pass;
 	replay_init(&rp, PAGES, &cfg);
@@ -132,7 +173,15 @@ static void dropped_page(char *region, size_t ps, uint32_t batch)
 		if (batch == 1 && s->ref >= 32 && s->ref < 64 && s->minflt >= 1)
 			faulted++;
 	}
-	if (batch > 1) {
+	if (batch > 1 && batch_max > batch) {
+		/* 0..31 quick, so the next batch is 64 long: 32..95 with the
+		 * faults, slow; then 32 again: 96..127, 128..191, 192..255 */
+		CHECK(hit && hit->page == 32 && hit->refs == 64 && hit->minflt >= 32,
+		      "adaptive: the doubled batch with the dropped pages is slow, kept by its first page with its "
+		      "faults (%zu slow batches)", rp.nslow);
+		CHECK(rp.nslow != 1 || rp.batches == 5, "adaptive: a slow batch sets the next back to 32 (%llu batches)",
+		      (unsigned long long)rp.batches);
+	} else if (batch > 1) {
 		CHECK(hit && hit->page == 32 && hit->refs == 32 && hit->minflt >= 32,
 		      "the batch with the dropped pages is slow, kept by its first page with its faults "
 		      "(%zu slow batches)", rp.nslow);
@@ -194,8 +243,10 @@ int main(void)
 	resident(region, ps, 1);
 	resident(region, ps, 32);
 	resident(region, ps, 4096);
-	dropped_page(region, ps, 1);
-	dropped_page(region, ps, 32);
+	resident_adaptive(region, ps);
+	dropped_page(region, ps, 1, 1);
+	dropped_page(region, ps, 32, 32);
+	dropped_page(region, ps, 32, 1024);
 	replay_fill(region, PAGES, ps, 77);
 
 	/* a damaged page is caught by the verification and by a read replay */
