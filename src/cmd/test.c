@@ -101,6 +101,8 @@ static void test_print_metric(FILE *f, const struct metric *m)
 		units_format_time(buf, sizeof(buf), (uint64_t)m->value);
 	else if (!strcmp(m->unit, "bytes") && m->value >= 0)
 		units_format_size(buf, sizeof(buf), (uint64_t)m->value);
+	else if (m->value != (double)(long long)m->value)
+		snprintf(buf, sizeof(buf), "%.4g %s", m->value, m->unit); /* a measured fraction */
 	else
 		snprintf(buf, sizeof(buf), "%.10g %s", m->value, m->unit);
 	fprintf(f, "  %-32s %s\n", m->name, buf);
@@ -227,7 +229,8 @@ static int test_run(const struct workload *w, void *wopts, struct sandbox_cfg *c
 		if (prc != VMR_EXIT_OK)
 			rc = prc;
 	} else {
-		if (w->report)
+		json_t *got = r.info ? json_object_get(r.info, "workload_result") : NULL;
+		if (w->report && !json_is_false(got))
 			w->report(stdout, &r);
 		else
 			test_report_generic(stdout, &r);

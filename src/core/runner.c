@@ -303,6 +303,7 @@ static void runner_classify(struct result *r, struct runner_wait *wt, uint64_t t
 {
 	const char *why;
 	struct result child;
+	result_info_set(r, "workload_result", json_false());
 	if (wt->timed_out) {
 		char t[32];
 		result_set_outcome(r, OUTCOME_ERROR, "timed out after %s",

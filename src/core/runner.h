@@ -7,7 +7,10 @@
  * /usr/bin/time -v), /proc/vmstat deltas and the sandbox's counters to the
  * result.  A child killed by the OOM killer inside the sandbox is
  * OUTCOME_OOM, a timeout is OUTCOME_ERROR, a crash is OUTCOME_ERROR naming
- * the signal. */
+ * the signal.  When the child sent no result (killed, timed out, lost), the
+ * result holds only what the parent measured and its info has
+ * "workload_result": false, so that formatters do not look for the
+ * workload's own figures. */
 #ifndef VMR_RUNNER_H
 #define VMR_RUNNER_H
 

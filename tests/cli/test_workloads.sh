@@ -71,6 +71,10 @@ run "$VMR" test alloc "${SB[@]}" --level zero --lock --passes 1 --json
 expect_rc "locking 1.25x the limit fails the test" 1
 expect_json "and the outcome is oom" '.outcome == "oom"'
 expect_json "the OOM result has the memcg's counters" '.info["sandbox-after"] | length > 0'
+expect_json "and says the workload sent no result" '.info.workload_result == false'
+run "$VMR" test alloc "${SB[@]}" --level zero --lock --passes 1
+expect_out "an OOM-killed workload's report gives what was measured, not its own empty layout" \
+	'^alloc: oom: killed by the OOM killer'
 
 # reread: the re-read of memory pushed out to swap takes major faults.
 run "$VMR" test reread "${SB[@]}" --sleep 0 --json
