@@ -47,8 +47,9 @@ static int opt_range(const struct opt *o, double v, const char *where, const cha
 			units_format_time(a, sizeof(a), (uint64_t)o->min);
 			units_format_time(b, sizeof(b), (uint64_t)o->max);
 		} else {
-			snprintf(a, sizeof(a), "%g", o->min);
-			snprintf(b, sizeof(b), "%g", o->max);
+			/* whole numbers in full: 4294967295, not 4.29497e+09 */
+			snprintf(a, sizeof(a), o->min == (double)(long long)o->min ? "%.0f" : "%g", o->min);
+			snprintf(b, sizeof(b), o->max == (double)(long long)o->max ? "%.0f" : "%g", o->max);
 		}
 		snprintf(why, sizeof(why), "is out of range (%s to %s)", a, b);
 		opt_bad(where, value, why);
