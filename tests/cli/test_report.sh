@@ -1,6 +1,8 @@
 # vmregress report and plot-map: a self-contained page whose every graph is
-# a real SVG, rendered by headless Chromium without console errors and
-# with visible content; maps of a live process and of a stored case.
+# a real SVG or a PNG that decodes (maps, plots of thousands of points),
+# small even for per-page data, rendered by headless Chromium without
+# console errors and with visible content; maps of a live process and of a
+# stored case, with every cell in the picture.
 . "$(dirname "$0")/lib.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
 F=$(cd "$HERE/../fixtures/runs" && pwd)
@@ -17,6 +19,42 @@ bad = [i for i, s in enumerate(svgs) if len(s) < 500 or not re.search(r"<(path|i
 print(len(svgs) if not bad else f"empty svg at {bad}")
 PY
 }
+# png_imgs FILE: every <img> in FILE is an inline PNG (data: URI) whose
+# chunks are whole, whose pixels inflate to what its header says, and whose
+# size is the one the tag gives; prints the count, and the maps' count.
+png_imgs() {
+	python3 - "$1" <<'PY'
+import base64, re, struct, sys, zlib
+html = open(sys.argv[1], encoding="utf-8").read()
+imgs = re.findall(r"<img\b[^>]*>", html)
+maps = 0
+for i, tag in enumerate(imgs):
+    m = re.fullmatch(r'<img( class="map")? width="(\d+)" height="(\d+)" alt="[^"]+" src="data:image/png;base64,([A-Za-z0-9+/=]+)">', tag)
+    if not m:
+        sys.exit(f"img {i} is not an inline PNG with a size and a title: {tag[:120]}")
+    data = base64.b64decode(m.group(4), validate=True)
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        sys.exit(f"img {i}: no PNG signature")
+    pos, idat, hdr = 8, b"", None
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        if kind == b"IHDR":
+            hdr = struct.unpack(">IIBB", data[pos + 8:pos + 18])
+        if kind == b"IDAT":
+            idat += data[pos + 8:pos + 8 + n]
+        if zlib.crc32(data[pos + 4:pos + 8 + n]) != struct.unpack(">I", data[pos + 8 + n:pos + 12 + n])[0]:
+            sys.exit(f"img {i}: chunk {kind} fails its CRC")
+        pos += 12 + n
+    w, h, depth, ctype = hdr
+    if kind != b"IEND" or (w, h) != (int(m.group(2)), int(m.group(3))) or w < 100 or h < 100:
+        sys.exit(f"img {i}: {w}x{h} in a tag of {m.group(2)}x{m.group(3)}, last chunk {kind}")
+    chans = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}[ctype]
+    if len(zlib.decompress(idat)) != h * (1 + (w * chans * depth + 7) // 8):
+        sys.exit(f"img {i}: pixel data is not {w}x{h}")
+    maps += bool(m.group(1))
+print(len(imgs), maps)
+PY
+}
 
 run "$VMR" report "$A" "$B" -o "$R" --json --title "page-cluster 3 against 0"
 expect_rc "report of two runs exits 0" 0
@@ -24,9 +62,15 @@ graphs=$(jq -r .graphs <<< "$OUT" 2>/dev/null)
 [ -s "$R/index.html" ] && ok "index.html written" || not_ok "index.html written"
 [ "$(jq -r .failed_graphs <<< "$OUT" 2>/dev/null)" = 0 ] && ok "every graph drawn" || not_ok "every graph drawn: $OUT"
 n=$(svg_check "$R/index.html")
-[ "$n" = "$graphs" ] && [ "${graphs:-0}" -ge 20 ] && ok "every graph is a non-empty inline SVG ($n)" \
-	|| not_ok "every graph is a non-empty inline SVG (found $n, report says $graphs)"
-if grep -qiE '<script|<link|<img|<iframe|src=|url\(|href="(https?:)?//' "$R/index.html"
+read -r pngs maps < <(png_imgs "$R/index.html")
+[ "$((n + pngs))" = "$graphs" ] && [ "${graphs:-0}" -ge 20 ] \
+	&& ok "every graph is a non-empty inline SVG or PNG ($n SVG, $pngs PNG)" \
+	|| not_ok "every graph is a non-empty inline SVG or PNG (found $n SVG, $pngs PNG, report says $graphs)"
+[ "$maps" = 6 ] && [ "$(jq -r .png_graphs <<< "$OUT")" = "$pngs" ] \
+	&& ok "the six maps are PNG images that decode, and --json counts them" \
+	|| not_ok "the six maps are PNG images that decode (found ${maps:-?}: $(png_imgs "$R/index.html" 2>&1 | tail -1))"
+if grep -qiE '<script|<link|<iframe|url\(|href="(https?:)?//' "$R/index.html" ||
+   grep -oiE 'src=.{0,23}' "$R/index.html" | grep -qv 'src="data:image/png;base64,'
 then not_ok "the page needs no network"; else ok "the page needs no network"; fi
 grep -q 'sysctl.vm.page-cluster</td><td>3</td><td>0</td>' "$R/index.html" && ok "environment diff in the page" \
 	|| not_ok "environment diff in the page"
