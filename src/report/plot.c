@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -523,20 +524,12 @@ void plot_image_free(struct plot_image *img)
 	memset(img, 0, sizeof(*img));
 }
 
-size_t plot_render_batch(const char *const *scripts, size_t n, struct plot_image *imgs, char **why)
+/* One gnuplot process draws scripts[0..n). */
+static size_t plot_render_one(const char *const *scripts, size_t n, struct plot_image *imgs, char **why)
 {
 	int in, out, err;
-	*why = NULL;
-	for (size_t i = 0; i < n; i++)
-		imgs[i] = (struct plot_image){ 0 };
-	if (!n)
-		return 0;
-	/* A gnuplot that dies early must not kill us with SIGPIPE. */
-	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
-	sigaction(SIGPIPE, &ign, &old);
 	pid_t pid = plot_spawn(&in, &out, &err);
 	if (pid < 0) {
-		sigaction(SIGPIPE, &old, NULL);
 		*why = xasprintf("cannot start gnuplot: %s", strerror(errno));
 		return 0;
 	}
@@ -546,7 +539,6 @@ size_t plot_render_batch(const char *const *scripts, size_t n, struct plot_image
 	int status = 0;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	sigaction(SIGPIPE, &old, NULL);
 	if (o.s)
 		plot_split(o.s, o.len, n, imgs);
 	size_t drawn = 0;
@@ -558,6 +550,74 @@ size_t plot_render_batch(const char *const *scripts, size_t n, struct plot_image
 	free(script);
 	free(o.s);
 	free(e.s);
+	return drawn;
+}
+
+struct plot_job {
+	const char *const *scripts;
+	size_t n, drawn;
+	struct plot_image *imgs;
+	char *why;
+};
+
+static void *plot_job_run(void *arg)
+{
+	struct plot_job *j = arg;
+	j->drawn = plot_render_one(j->scripts, j->n, j->imgs, &j->why);
+	return NULL;
+}
+
+/* gnuplot draws a PNG in about 5 ms, most of it hinting the text's glyphs,
+ * so large batches are shared among a gnuplot per CPU (at most
+ * PLOT_MAX_JOBS), each with PLOT_JOB_MIN scripts at least: starting one
+ * costs about as much as that many SVGs. */
+enum { PLOT_MAX_JOBS = 4, PLOT_JOB_MIN = 32 };
+
+static size_t plot_jobs(size_t n)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t jobs = n / PLOT_JOB_MIN;
+	if (cpus > 0 && jobs > (size_t)cpus)
+		jobs = (size_t)cpus;
+	if (jobs > PLOT_MAX_JOBS)
+		jobs = PLOT_MAX_JOBS;
+	return jobs ? jobs : 1;
+}
+
+size_t plot_render_batch(const char *const *scripts, size_t n, struct plot_image *imgs, char **why)
+{
+	*why = NULL;
+	for (size_t i = 0; i < n; i++)
+		imgs[i] = (struct plot_image){ 0 };
+	if (!n)
+		return 0;
+	/* A gnuplot that dies early must not kill us with SIGPIPE. */
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
+	sigaction(SIGPIPE, &ign, &old);
+	size_t njobs = plot_jobs(n), drawn = 0;
+	struct plot_job job[PLOT_MAX_JOBS] = { 0 };
+	pthread_t tid[PLOT_MAX_JOBS];
+	bool started[PLOT_MAX_JOBS] = { false };
+	for (size_t k = 0, first = 0; k < njobs; k++) {
+		size_t cnt = n / njobs + (k < n % njobs);
+		job[k] = (struct plot_job){ .scripts = scripts + first, .n = cnt, .imgs = imgs + first };
+		first += cnt;
+		/* The first share is drawn here; so is any a thread cannot take. */
+		started[k] = k > 0 && pthread_create(&tid[k], NULL, plot_job_run, &job[k]) == 0;
+	}
+	for (size_t k = 0; k < njobs; k++)
+		if (!started[k])
+			plot_job_run(&job[k]);
+	for (size_t k = 0; k < njobs; k++) {
+		if (started[k])
+			pthread_join(tid[k], NULL);
+		drawn += job[k].drawn;
+		if (!*why)
+			*why = job[k].why;
+		else
+			free(job[k].why);
+	}
+	sigaction(SIGPIPE, &old, NULL);
 	return drawn;
 }
 

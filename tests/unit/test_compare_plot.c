@@ -157,6 +157,28 @@ static void test_render(void)
 	for (int i = 0; i < 4; i++)
 		plot_image_free(&imgs[i]);
 	free(why);
+	/* A large batch is shared among several gnuplots: each image still
+	 * lands in its own slot, and a bad script costs only itself. */
+	enum { BIG = 70 };
+	char *big[BIG];
+	struct plot_image bimgs[BIG];
+	for (int i = 0; i < BIG; i++)
+		big[i] = i == 40 ? xstrdup("set terminal svg\nset output\nplot nosuchfunction(x)\n")
+				 : xasprintf("set terminal %s size %d,100\nset output\nplot x\n", i % 3 ? "svg" : "png",
+					     200 + i);
+	drawn = plot_render_batch((const char *const *)big, BIG, bimgs, &why);
+	size_t right = 0;
+	for (int i = 0; i < BIG; i++)
+		right += i != 40 && bimgs[i].width == (unsigned)(200 + i) &&
+			 bimgs[i].format == (i % 3 ? PLOT_SVG : PLOT_PNG);
+	CHECK(drawn == BIG - 1 && right == BIG - 1 && !bimgs[40].data, "a batch of %d: each image in its slot (%zu)",
+	      BIG, right);
+	CHECK(why && strstr(why, "undefined function"), "and the bad one's reason");
+	for (int i = 0; i < BIG; i++) {
+		plot_image_free(&bimgs[i]);
+		free(big[i]);
+	}
+	free(why);
 	setenv("VMR_GNUPLOT", "/nonexistent/gnuplot", 1);
 	CHECK(!plot_available(), "a missing gnuplot is noticed");
 	why = NULL;
