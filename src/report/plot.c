@@ -114,7 +114,8 @@ static void plot_quote(FILE *f, const char *s)
 
 /* gnuplot's PNG terminal on libgd: palette images (a third of pngcairo's
  * bytes for the same plot) and images drawn pixel for pixel, never
- * smoothed, which a map needs. */
+ * smoothed, which a map needs.  It sets type at 96 dpi: 8 points are the
+ * SVGs' 11 pixels. */
 #define PLOT_PNG_TERMINAL "png"
 
 static void plot_header(FILE *f, const char *title, int width, int height, enum plot_format fmt)
@@ -122,7 +123,7 @@ static void plot_header(FILE *f, const char *title, int width, int height, enum 
 	width = width > 0 ? width : 640;
 	height = height > 0 ? height : 360;
 	if (fmt == PLOT_PNG)
-		fprintf(f, "set terminal " PLOT_PNG_TERMINAL " size %d,%d noenhanced font 'sans,9' background rgb 'white'\n",
+		fprintf(f, "set terminal " PLOT_PNG_TERMINAL " size %d,%d noenhanced font 'sans,8' background rgb 'white'\n",
 			width, height);
 	else
 		fprintf(f, "set terminal svg size %d,%d fixed noenhanced font 'sans,11' background rgb 'white'\n",
@@ -410,18 +411,42 @@ static char *plot_first_line(const char *s)
 	return xasprintf("%.*s", (int)(n > 200 ? 200 : n), s);
 }
 
-/* The SVG from start[0..len) plus "</svg>", with images drawn as crisp
- * pixels (a map cell is a page, not a gradient) wherever it is viewed. */
-static char *plot_pixelated(const char *start, size_t len, size_t *outlen)
+/* Where the tag at p ends when it is an empty group ("<g ...>" then
+ * "</g>" on the next line), else NULL.  gnuplot opens one for every
+ * colour or width it sets, drawn in or not: more than a quarter of a small
+ * plot's bytes. */
+static const char *plot_empty_group(const char *p, const char *end)
+{
+	static const char close[] = ">\n</g>\n";
+	if (end - p < 3 || memcmp(p, "<g ", 3))
+		return NULL;
+	const char *gt = memchr(p, '>', (size_t)(end - p));
+	if (!gt || (size_t)(end - gt) < sizeof(close) - 1 || memcmp(gt, close, sizeof(close) - 1))
+		return NULL;
+	return gt + sizeof(close) - 1;
+}
+
+/* The SVG from start[0..len) plus "</svg>", without empty groups and with
+ * images drawn as crisp pixels (a map cell is a page, not a gradient)
+ * wherever it is viewed. */
+static char *plot_svg_tidy(const char *start, size_t len, size_t *outlen)
 {
 	static const char tag[] = "<image ", with[] = "<image style='image-rendering:pixelated' ";
 	char *buf = NULL;
 	FILE *f = open_memstream(&buf, outlen);
-	const char *p = start, *end = start + len, *hit;
-	while ((hit = memmem(p, (size_t)(end - p), tag, sizeof(tag) - 1))) {
-		fwrite(p, 1, (size_t)(hit - p), f);
-		fputs(with, f);
-		p = hit + sizeof(tag) - 1;
+	const char *p = start, *end = start + len, *lt;
+	while ((lt = memchr(p, '<', (size_t)(end - p)))) {
+		fwrite(p, 1, (size_t)(lt - p), f);
+		const char *skip = plot_empty_group(lt, end);
+		if (skip) {
+			p = skip;
+		} else if ((size_t)(end - lt) >= sizeof(tag) - 1 && !memcmp(lt, tag, sizeof(tag) - 1)) {
+			fputs(with, f);
+			p = lt + sizeof(tag) - 1;
+		} else {
+			fputc('<', f);
+			p = lt + 1;
+		}
 	}
 	fwrite(p, 1, (size_t)(end - p), f);
 	fputs("</svg>\n", f);
@@ -488,7 +513,7 @@ static size_t plot_take(const char *out, size_t at, size_t len, size_t i, struct
 		return at;
 	img->format = PLOT_SVG;
 	plot_svg_size(svg, img);
-	img->data = plot_pixelated(svg, (size_t)(end - svg), &img->len);
+	img->data = plot_svg_tidy(svg, (size_t)(end - svg), &img->len);
 	return (size_t)(end - out) + 6;
 }
 

@@ -9,13 +9,20 @@ F=$(cd "$HERE/../fixtures/runs" && pwd)
 A=$F/pc3.json B=$F/pc0.json
 R=$T_TMP/report
 
-# svg_check FILE: every <svg>...</svg> in FILE draws something; prints the count.
+# svg_check FILE: every <svg>...</svg> in FILE is well-formed XML and draws
+# something; prints the count.
 svg_check() {
 	python3 - "$1" <<'PY'
-import re, sys
+import re, sys, xml.dom.minidom
+def wellformed(s):
+    try:
+        xml.dom.minidom.parseString(s)
+        return True
+    except Exception:
+        return False
 html = open(sys.argv[1], encoding="utf-8").read()
 svgs = re.findall(r"<svg\b.*?</svg>", html, re.S)
-bad = [i for i, s in enumerate(svgs) if len(s) < 500 or not re.search(r"<(path|image|polyline)\b", s)]
+bad = [i for i, s in enumerate(svgs) if len(s) < 500 or not re.search(r"<(path|image|polyline)\b", s) or not wellformed(s)]
 print(len(svgs) if not bad else f"empty svg at {bad}")
 PY
 }

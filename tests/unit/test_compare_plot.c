@@ -118,6 +118,11 @@ static void test_render(void)
 	CHECK(img.format == PLOT_SVG && img.data && !strncmp(img.data, "<svg", 4) && strstr(img.data, "</svg>\n") &&
 	      strstr(img.data, "<path") && img.len == strlen(img.data) && img.width == 640 && img.height == 360,
 	      "the result is inline SVG with paths, 640x360");
+	size_t open = count(img.data, "<g "), close = count(img.data, "</g>");
+	bool empty = false;
+	for (const char *g = img.data; (g = strstr(g, "<g ")); g++)
+		empty |= !strncmp(strchr(g, '>'), ">\n</g>", 7);
+	CHECK(open > 5 && open == close && !empty, "groups balance (%zu, %zu), none left empty", open, close);
 	plot_image_free(&img);
 	free(s);
 	plot_free(&p);
