@@ -831,7 +831,7 @@ static void html_png(FILE *f, const struct plot_image *img, const struct html_sl
 	free(b64);
 }
 
-/* Draw every graph with one gnuplot and put each in its slot. */
+/* Draw every graph in one gnuplot batch and put each in its slot. */
 static char *html_fill(const char *page, size_t len, const struct report_ctx *x, struct report_stats *stats,
 		       size_t *outlen)
 {

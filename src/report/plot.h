@@ -86,8 +86,8 @@ char *plot_map_script(const char *pages, size_t n, const char *title, int width,
  * plot_image_free).  0, or -1 with a one-line reason in *why (malloc'd):
  * gnuplot missing, or its first error line. */
 int plot_render(const char *script, struct plot_image *img, char **why);
-/* Many plots with one gnuplot process (starting gnuplot costs more than
- * most plots): imgs[i] is plot i's image, with data NULL when it was not
+/* Many plots with one gnuplot process, or for large batches one per CPU
+ * (starting gnuplot costs more than most plots): imgs[i] is plot i's image, with data NULL when it was not
  * drawn.  Returns how many were drawn; when fewer than n, *why (malloc'd)
  * holds gnuplot's first error. */
 size_t plot_render_batch(const char *const *scripts, size_t n, struct plot_image *imgs, char **why);
