@@ -1,18 +1,41 @@
 # compare and report on runs with many cases: what the statistics cost next
-# to formatting, and what gnuplot's graphs cost next to the tables alone.
-# Prints times and ratios measured side by side in one run.
+# to formatting, and what gnuplot's graphs cost next to the tables alone;
+# then the report's size and time before and after maps and dense plots
+# became PNG, side by side, on three inputs: the fixtures made into 40
+# cases, per-page data (a value per page for 20000 pages, maps of 65536
+# pages) and, as root, two runs of the quick suite on this machine.
+# "Before" is built from git: BASE_REV (default the commit before PNG
+# graphs), or give a binary as VMR_BASE.
 set -eu
 VMR=${VMR:-./vmregress}
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# Two runs of 40 cases each, made from the test fixtures.
+# Two runs of 40 cases each, made from the test fixtures, and two of one
+# case of per-page data.
 python3 - "$tmp" <<'PY'
-import json, sys
+import json, random, sys
 for name in ("pc3", "pc0"):
     r = json.load(open(f"tests/fixtures/runs/{name}.json"))
     base = [c for c in r["cases"] if c["name"] in ("fault-zero", "reread")]
-    r["cases"] = [dict(c, name=f'{c["name"]}-{i}') for i in range(20) for c in base]
-    json.dump(r, open(f"{sys.argv[1]}/{name}.json", "w"))
+    json.dump(dict(r, cases=[dict(c, name=f'{c["name"]}-{i}') for i in range(20) for c in base]),
+              open(f"{sys.argv[1]}/{name}.json", "w"))
+    rnd = random.Random(name)
+    it = r["cases"][0]["iterations"][0]
+    iters = []
+    for i in range(2):
+        rows = [[p, 4 + p % 7 + rnd.randrange(3), rnd.randrange(2), int(rnd.random() < 0.1)] for p in range(20000)]
+        maps = []
+        for k in range(2):
+            runs, left = [], 65536
+            while left:
+                n = min(left, rnd.randrange(1, 400))
+                runs.append(rnd.choice("##s.") * n)
+                left -= n
+            maps.append({"name": f"pass{k}", "pages": "".join(runs)})
+        iters.append(dict(it, tables=[{"name": "pages", "cols": ["page", "refs", "minflt", "majflt"], "rows": rows}],
+                          hists=[], series=[], maps=maps))
+    json.dump(dict(r, cases=[{"name": "per-page", "workload": "mmap", "options": {}, "iterations": iters}]),
+              open(f"{sys.argv[1]}/{name}-pages.json", "w"))
 PY
 ms() { # ms CMD...: wall milliseconds of the fastest of 3 runs
 	local best=0 t0 t1 d
@@ -29,7 +52,7 @@ text=$(ms "$VMR" compare "$A" "$B")
 json=$(ms "$VMR" compare "$A" "$B" --json)
 tables=$(ms "$VMR" report "$A" "$B" -o "$tmp/r1" --no-graphs)
 graphs=$(ms "$VMR" report "$A" "$B" -o "$tmp/r2" --json)
-ngraphs=$(grep -o '<svg' "$tmp/r2/index.html" | wc -l)
+ngraphs=$("$VMR" report "$A" "$B" -o "$tmp/r2" --json | jq .graphs)
 echo "40 cases x 2 runs: load only ${load} ms, compare text ${text} ms, json ${json} ms"
 echo "report: tables only ${tables} ms, with ${ngraphs} graphs ${graphs} ms"
 awk -v l="$load" -v t="$text" -v j="$json" -v a="$tables" -v g="$graphs" -v n="$ngraphs" 'BEGIN {
@@ -38,3 +61,55 @@ awk -v l="$load" -v t="$text" -v j="$json" -v a="$tables" -v g="$graphs" -v n="$
 	printf "ratio compare json / text: %.2f\n", j / (t < 1 ? 1 : t)
 	printf "ratio report with graphs / tables only: %.1f (%.1f ms per graph)\n", g / a, (g - a) / (n ? n : 1)
 }'
+
+# The binary from before PNG graphs.
+base=${VMR_BASE:-}
+if [ -z "$base" ] && git rev-parse --git-dir > /dev/null 2>&1; then
+	rev=${BASE_REV:-$(git log -1 --format=%H --grep='^report: draw maps and dense plots as inline PNG')}
+	[ -n "${BASE_REV:-}" ] || rev=${rev:+$rev^}
+	if [ -n "$rev" ] && mkdir "$tmp/base" && git archive "$rev" | tar -x -C "$tmp/base" &&
+	   make -C "$tmp/base" -j2 vmregress > "$tmp/base.log" 2>&1; then
+		base=$tmp/base/vmregress
+		echo "before: $(git rev-parse --short "$rev"), every graph SVG"
+	fi
+fi
+[ -n "$base" ] || echo "no binary from before PNG graphs (set VMR_BASE or BASE_REV): after only"
+
+# Two runs of the quick suite, when root can run them.
+quick=
+if [ "$(id -u)" = 0 ] && "$VMR" run quick --db "$tmp/q.db" --name qa --quiet > /dev/null 2>&1 &&
+   "$VMR" run quick --db "$tmp/q.db" --name qb --quiet > /dev/null 2>&1; then
+	quick=1
+fi
+
+# size BIN ARGS...: the bytes of the report BIN writes
+size() {
+	local bin=$1; shift
+	rm -rf "$tmp/out"
+	"$bin" report "$@" -o "$tmp/out" > /dev/null && stat -c %s "$tmp/out/index.html"
+}
+# side LABEL ARGS...: one line of sizes and times, before and after
+side() {
+	local label=$1; shift
+	local as at bs=- bt=- n
+	as=$(size "$VMR" "$@")
+	at=$(ms "$VMR" report "$@" -o "$tmp/out")
+	n=$("$VMR" report "$@" -o "$tmp/out" --json | jq -r '"\(.graphs) (\(.png_graphs) PNG)"')
+	if [ -n "$base" ]; then
+		bs=$(size "$base" "$@")
+		bt=$(ms "$base" report "$@" -o "$tmp/out")
+	fi
+	awk -v l="$label" -v n="$n" -v bs="$bs" -v bt="$bt" -v as="$as" -v at="$at" 'BEGIN {
+		b = bs == "-" ? "-" : sprintf("%8.2f MB %6d ms", bs / 1e6, bt)
+		r = bs == "-" ? "" : sprintf("%7.1fx smaller", bs / as)
+		printf "%-34s %-14s %20s %8.2f MB %6d ms %s\n", l, n, b, as / 1e6, at, r
+	}'
+}
+printf "%-34s %-14s %20s %20s\n" "report of" "graphs" "before" "after"
+side "fixtures, 40 cases x 2 runs" "$A" "$B"
+side "per-page data, 2 runs" "$tmp/pc3-pages.json" "$tmp/pc0-pages.json"
+if [ -n "$quick" ]; then
+	side "quick suite x 2 runs (this host)" qa qb --db "$tmp/q.db"
+else
+	echo "quick suite x 2 runs: not run (needs root and a host where 'vmregress run quick' runs)"
+fi

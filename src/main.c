@@ -29,7 +29,7 @@ const struct cmd commands[] = {
 	  "compare BASE RUN [RUN...] [options]", compare_cmd_opts, NULL },
 	{ "report", cmd_report, "write an HTML report with graphs", "report RUN [RUN...] -o DIR [options]",
 	  report_cmd_opts, NULL },
-	{ "plot-map", cmd_plot_map, "draw a present/swapped map as SVG", "plot-map PID|RUN:CASE -o FILE.svg",
+	{ "plot-map", cmd_plot_map, "draw a present/swapped map as PNG or SVG", "plot-map PID|RUN:CASE -o FILE.png",
 	  plot_map_cmd_opts, NULL },
 	{ "sandbox", cmd_sandbox, "show what vmregress changed on the host, or run a command in a sandbox",
 	  "sandbox status | sandbox exec [sandbox options] -- CMD [ARGS...]", sandbox_cmd_opts, NULL },

@@ -1,11 +1,12 @@
-/* vmregress plot-map PID|RUN:CASE -o FILE.svg: one present/swapped map as
- * an image.  For a live process the map is read from /proc/PID/pagemap over
+/* vmregress plot-map PID|RUN:CASE -o FILE.png: one present/swapped map as
+ * an image (PNG, as in the report, or SVG).  For a live process the map is read from /proc/PID/pagemap over
  * its VMAs (or the one VMA holding --vma ADDR); for a stored run it is one
  * of the maps a case's result holds. */
 #include <errno.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "cmd/cmd.h"
 #include "core/util.h"
@@ -20,12 +21,18 @@
 struct plot_map_cmd {
 	char *out, *db, *map, *vma, *title;
 	long iteration;
+	int format;
 	bool json;
 };
 
+enum { PLOT_MAP_AUTO, PLOT_MAP_PNG, PLOT_MAP_SVG };
+
 const struct opt plot_map_cmd_opts[] = {
-	{ .name = "output", .type = OPT_STR, .off = offsetof(struct plot_map_cmd, out), .metavar = "FILE.svg",
-	  .help = "where to write the SVG ('-' for standard output)", .short_name = 'o' },
+	{ .name = "output", .type = OPT_STR, .off = offsetof(struct plot_map_cmd, out), .metavar = "FILE",
+	  .help = "where to write the image ('-' for standard output)", .short_name = 'o' },
+	{ .name = "format", .type = OPT_ENUM, .off = offsetof(struct plot_map_cmd, format), .def = "auto",
+	  .choices = "auto|png|svg", .metavar = "FORMAT",
+	  .help = "png or svg; auto: svg when FILE ends in .svg, else png" },
 	{ .name = "map", .type = OPT_STR, .off = offsetof(struct plot_map_cmd, map), .metavar = "NAME",
 	  .help = "RUN:CASE: which map of the result (default the last, e.g. after the last pass)" },
 	{ .name = "iteration", .type = OPT_INT, .off = offsetof(struct plot_map_cmd, iteration), .def = "0",
@@ -186,32 +193,40 @@ free_spec:
 	return rc;
 }
 
-static int plot_map_write(const struct plot_map_cmd *o, const struct page_map *pm)
+static enum plot_format plot_map_format(const struct plot_map_cmd *o)
 {
-	char *script = plot_map_script(pm->pages, pm->n, o->title ? o->title : pm->title, 720, 560);
-	char *svg, *why;
+	size_t n = strlen(o->out);
+	if (o->format == PLOT_MAP_AUTO)
+		return n >= 4 && !strcasecmp(o->out + n - 4, ".svg") ? PLOT_SVG : PLOT_PNG;
+	return o->format == PLOT_MAP_SVG ? PLOT_SVG : PLOT_PNG;
+}
+
+static int plot_map_write(const struct plot_map_cmd *o, const struct page_map *pm, struct plot_image *img)
+{
+	char *script = plot_map_script(pm->pages, pm->n, o->title ? o->title : pm->title, 720, 560,
+				       plot_map_format(o));
+	char *why;
 	int rc = VMR_EXIT_OK;
-	if (plot_render(script, &svg, &why) < 0) {
+	if (plot_render(script, img, &why) < 0) {
 		vmr_err("plot-map: %s", why);
 		free(why);
 		free(script);
 		return VMR_EXIT_CANNOT;
 	}
 	if (!strcmp(o->out, "-")) {
-		fputs(svg, stdout);
+		fwrite(img->data, 1, img->len, stdout);
 	} else {
-		int e = vmr_write_atomic(o->out, svg, strlen(svg), 0644);
+		int e = vmr_write_atomic(o->out, img->data, img->len, 0644);
 		if (e < 0) {
 			vmr_err("plot-map: cannot write %s: %s", o->out, strerror(-e));
 			rc = VMR_EXIT_CANNOT;
 		}
 	}
-	free(svg);
 	free(script);
 	return rc;
 }
 
-static int plot_map_report(const struct plot_map_cmd *o, const struct page_map *pm)
+static int plot_map_report(const struct plot_map_cmd *o, const struct page_map *pm, const struct plot_image *img)
 {
 	size_t present = 0, swapped = 0;
 	for (size_t i = 0; i < pm->n; i++) {
@@ -219,11 +234,14 @@ static int plot_map_report(const struct plot_map_cmd *o, const struct page_map *
 		swapped += pm->pages[i] == 's';
 	}
 	if (o->json)
-		return cmd_print_json(json_pack("{ss ss sI sI sI}", "output", o->out, "title", pm->title, "pages",
+		return cmd_print_json(json_pack("{ss ss ss sI sI sI sI sI}", "output", o->out, "format",
+						img->format == PLOT_PNG ? "png" : "svg", "title", pm->title, "width",
+						(json_int_t)img->width, "height", (json_int_t)img->height, "pages",
 						(json_int_t)pm->n, "present", (json_int_t)present, "swapped",
 						(json_int_t)swapped));
 	if (strcmp(o->out, "-"))
-		printf("%s: %zu pages, %zu present, %zu swapped\n", o->out, pm->n, present, swapped);
+		printf("%s: %zu pages, %zu present, %zu swapped (%ux%u %s)\n", o->out, pm->n, present, swapped,
+		       img->width, img->height, img->format == PLOT_PNG ? "PNG" : "SVG");
 	return VMR_EXIT_OK;
 }
 
@@ -235,6 +253,7 @@ int cmd_plot_map(int argc, char **argv)
 	int npos = 0, rc = VMR_EXIT_USAGE;
 	bool help = false;
 	struct page_map pm = { 0 };
+	struct plot_image img = { 0 };
 	opt_defaults(plot_map_cmd_opts, &o);
 	if (opt_parse(&set, 1, argc - 1, argv + 1, pos, &npos, &help) < 0)
 		goto free_opts;
@@ -244,8 +263,8 @@ int cmd_plot_map(int argc, char **argv)
 		goto free_opts;
 	}
 	if (npos != 1 || !o.out) {
-		vmr_err("plot-map: %s (usage: vmregress plot-map PID|RUN:CASE -o FILE.svg)",
-			npos != 1 ? "needs one process id or RUN:CASE" : "needs -o FILE.svg");
+		vmr_err("plot-map: %s (usage: vmregress plot-map PID|RUN:CASE -o FILE.png)",
+			npos != 1 ? "needs one process id or RUN:CASE" : "needs -o FILE.png");
 		goto free_opts;
 	}
 	if (!plot_available()) {
@@ -255,9 +274,10 @@ int cmd_plot_map(int argc, char **argv)
 	}
 	rc = plot_map_is_pid(pos[0]) ? plot_map_from_pid(&o, pos[0], &pm) : plot_map_from_run(&o, pos[0], &pm);
 	if (rc == VMR_EXIT_OK)
-		rc = plot_map_write(&o, &pm);
+		rc = plot_map_write(&o, &pm, &img);
 	if (rc == VMR_EXIT_OK && (o.json || strcmp(o.out, "-")))
-		rc = plot_map_report(&o, &pm);
+		rc = plot_map_report(&o, &pm, &img);
+	plot_image_free(&img);
 	free(pm.pages);
 	free(pm.title);
 free_opts:

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 
 #include "cmd/cmd.h"
+#include "core/units.h"
 #include "core/util.h"
 #include "report/html.h"
 #include "report/plot.h"
@@ -51,10 +52,12 @@ static int report_run(struct report_cmd *o, char **specs, size_t n)
 			 st.failed + st.graphs);
 	char *path = xasprintf("%s/index.html", o->out);
 	if (o->json) {
-		rc = cmd_print_json(json_pack("{ss sI sI}", "index", path, "graphs", (json_int_t)st.graphs,
-					      "failed_graphs", (json_int_t)st.failed));
+		rc = cmd_print_json(json_pack("{ss sI sI sI sI}", "index", path, "bytes", (json_int_t)st.bytes, "graphs",
+					      (json_int_t)st.graphs, "png_graphs", (json_int_t)st.png, "failed_graphs",
+					      (json_int_t)st.failed));
 	} else {
-		printf("%s (%zu graphs)\n", path, st.graphs);
+		char size[32];
+		printf("%s (%zu graphs, %s)\n", path, st.graphs, units_format_size(size, sizeof(size), st.bytes));
 		rc = VMR_EXIT_OK;
 	}
 	free(path);

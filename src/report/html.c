@@ -13,6 +13,7 @@
 #include "report/compare_fmt.h"
 #include "report/plot.h"
 #include "stats/compare.h"
+#include "vm/proto.h"
 
 struct report_ctx {
 	FILE *f;
@@ -22,6 +23,12 @@ struct report_ctx {
 	const struct report_opts *o;
 	struct report_stats *stats;
 	struct strlist scripts;         /* graph i's script; its place is HTML_SLOT i */
+	struct html_slot *slots;        /* and how graph i is shown */
+};
+
+struct html_slot {
+	char *alt;                      /* the graph's title, for a raster image */
+	bool map;                       /* cells to show as pixels, never smoothed */
 };
 
 /* Where graph i goes in the page until gnuplot has drawn it.  The bytes
@@ -40,8 +47,8 @@ static const char report_css[] =
 	".too-few{color:#888}.diff td{background:#fff8e0}"
 	".graphs{display:flex;flex-wrap:wrap;gap:12px}"
 	"figure{margin:0;border:1px solid #eee;padding:4px}figcaption{font-size:.8em;color:#555}"
-	"figure svg{display:block;max-width:100%;height:auto}"
-	"svg image{image-rendering:pixelated}"
+	"figure svg,figure img{display:block;max-width:100%;height:auto}"
+	"svg image,img.map{image-rendering:pixelated}"
 	".note{color:#555;font-size:.9em}.error{color:#b00}"
 	"code{background:#f5f5f5;padding:0 .2em}";
 
@@ -69,9 +76,11 @@ static void html_td(FILE *f, const char *s)
 
 /* ---- graphs ---- */
 
-static void html_figure(struct report_ctx *x, const char *script, const char *caption)
+static void html_figure(struct report_ctx *x, const char *script, const char *alt, bool map, const char *caption)
 {
 	fprintf(x->f, "<figure>%c%zu%c", HTML_SLOT_OPEN, x->scripts.n, HTML_SLOT_CLOSE);
+	x->slots = xrealloc(x->slots, (x->scripts.n + 1) * sizeof(*x->slots));
+	x->slots[x->scripts.n] = (struct html_slot){ .alt = xstrdup(alt), .map = map };
 	strlist_add(&x->scripts, script);
 	if (caption) {
 		fputs("<figcaption>", x->f);
@@ -96,7 +105,7 @@ static void html_plot(struct report_ctx *x, struct plot *p, const char *caption)
 		}
 	}
 	char *script = plot_script(p);
-	html_figure(x, script, caption);
+	html_figure(x, script, p->title, false, caption);
 	free(script);
 }
 
@@ -472,8 +481,9 @@ static void html_map_plots(struct report_ctx *x, const char *case_name)
 				res = &c->iters[i];
 		for (size_t m = 0; res && m < res->nmaps; m++) {
 			char *title = xasprintf("%s %s: %s", x->cmp->labels[r], case_name, res->maps[m].name);
-			char *script = plot_map_script(res->maps[m].pages, strlen(res->maps[m].pages), title, 360, 300);
-			html_figure(x, script, NULL);
+			char *script = plot_map_script(res->maps[m].pages, strlen(res->maps[m].pages), title, 360, 300,
+						       PLOT_PNG);
+			html_figure(x, script, title, true, NULL);
 			free(script);
 			free(title);
 		}
@@ -809,12 +819,26 @@ static void html_page(struct report_ctx *x)
 	strlist_free(&cases);
 }
 
-/* Draw every graph with one gnuplot and put each in its slot. */
-static char *html_fill(const char *page, size_t len, const struct strlist *scripts, struct report_stats *stats,
+/* A PNG inline, as a data: URI: the page stays one file. */
+static void html_png(FILE *f, const struct plot_image *img, const struct html_slot *slot)
+{
+	char *b64 = xmalloc((img->len + 2) / 3 * 4 + 1);
+	proto_b64_encode((const unsigned char *)img->data, img->len, b64);
+	fprintf(f, "<img%s width=\"%u\" height=\"%u\" alt=\"", slot->map ? " class=\"map\"" : "", img->width,
+		img->height);
+	html_esc(f, slot->alt);
+	fprintf(f, "\" src=\"data:image/png;base64,%s\">", b64);
+	free(b64);
+}
+
+/* Draw every graph in one gnuplot batch and put each in its slot. */
+static char *html_fill(const char *page, size_t len, const struct report_ctx *x, struct report_stats *stats,
 		       size_t *outlen)
 {
-	char **svgs = xcalloc(scripts->n + 1, sizeof(char *)), *why = NULL;
-	stats->graphs = plot_render_batch((const char *const *)scripts->v, scripts->n, svgs, &why);
+	const struct strlist *scripts = &x->scripts;
+	struct plot_image *imgs = xcalloc(scripts->n + 1, sizeof(*imgs));
+	char *why = NULL;
+	stats->graphs = plot_render_batch((const char *const *)scripts->v, scripts->n, imgs, &why);
 	stats->failed = scripts->n - stats->graphs;
 	char *buf = NULL;
 	FILE *f = open_memstream(&buf, outlen);
@@ -828,8 +852,11 @@ static char *html_fill(const char *page, size_t len, const struct strlist *scrip
 		char *close;
 		size_t i = strtoul(open + 1, &close, 10);
 		p = close + 1;
-		if (i < scripts->n && svgs[i]) {
-			fputs(svgs[i], f);
+		if (i < scripts->n && imgs[i].data && imgs[i].format == PLOT_PNG) {
+			html_png(f, &imgs[i], &x->slots[i]);
+			stats->png++;
+		} else if (i < scripts->n && imgs[i].data) {
+			fwrite(imgs[i].data, 1, imgs[i].len, f);
 		} else {
 			fputs("<p class=\"error\">graph not drawn: ", f);
 			html_esc(f, why ? why : "gnuplot drew nothing");
@@ -838,8 +865,8 @@ static char *html_fill(const char *page, size_t len, const struct strlist *scrip
 	}
 	fclose(f);
 	for (size_t i = 0; i < scripts->n; i++)
-		free(svgs[i]);
-	free(svgs);
+		plot_image_free(&imgs[i]);
+	free(imgs);
 	free(why);
 	return buf;
 }
@@ -877,11 +904,15 @@ int report_write(const char *dir, const struct run *const *runs, size_t n, const
 	html_page(&x);
 	fclose(x.f);
 	compare_free(&cmp);
-	char *page = html_fill(buf, len, &x.scripts, stats, &len);
+	char *page = html_fill(buf, len, &x, stats, &len);
 	free(buf);
 	buf = page;
+	for (size_t i = 0; i < x.scripts.n; i++)
+		free(x.slots[i].alt);
+	free(x.slots);
 	strlist_free(&x.scripts);
 	char *path = xasprintf("%s/index.html", dir);
+	stats->bytes = len;
 	int rc = vmr_write_atomic(path, buf, len, 0644);
 	if (rc < 0)
 		vmr_err("cannot write %s: %s", path, strerror(-rc));

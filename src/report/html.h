@@ -1,5 +1,5 @@
 /* The HTML report: one self-contained index.html (inline CSS, graphs as
- * inline SVG, no script and no network) with the runs, the environment and
+ * inline SVG or as PNG in data: URIs, no script and no network) with the runs, the environment and
  * what differs in it, the comparison tables, and per case the graphs its
  * results hold.
  *
@@ -25,8 +25,10 @@ struct report_opts {
 };
 
 struct report_stats {
-	size_t graphs;        /* SVGs inlined */
+	size_t graphs;        /* graphs drawn and inlined */
+	size_t png;           /* of which PNG images (maps, dense plots) */
 	size_t failed;        /* graphs gnuplot could not draw */
+	size_t bytes;         /* the size of index.html */
 };
 
 /* Write DIR/index.html (atomically), creating DIR.  0, or -1 after a

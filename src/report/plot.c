@@ -4,7 +4,9 @@
 #include <fcntl.h>
 #include <math.h>
 #include <poll.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -110,20 +112,34 @@ static void plot_quote(FILE *f, const char *s)
 	fputc('\'', f);
 }
 
-static void plot_header(FILE *f, const char *title, int width, int height)
+/* gnuplot's PNG terminal on libgd: palette images (a third of pngcairo's
+ * bytes for the same plot) and images drawn pixel for pixel, never
+ * smoothed, which a map needs.  It sets type at 96 dpi: 8 points are the
+ * SVGs' 11 pixels. */
+#define PLOT_PNG_TERMINAL "png"
+
+static void plot_header(FILE *f, const char *title, int width, int height, enum plot_format fmt)
 {
-	fprintf(f, "set terminal svg size %d,%d fixed noenhanced font 'sans,11' background rgb 'white'\n",
-		width > 0 ? width : 640, height > 0 ? height : 360);
+	width = width > 0 ? width : 640;
+	height = height > 0 ? height : 360;
+	if (fmt == PLOT_PNG)
+		fprintf(f, "set terminal " PLOT_PNG_TERMINAL " size %d,%d noenhanced font 'sans,8' background rgb 'white'\n",
+			width, height);
+	else
+		fprintf(f, "set terminal svg size %d,%d fixed noenhanced font 'sans,11' background rgb 'white'\n",
+			width, height);
 	fputs("set output\nset encoding utf8\n", f);
 	fputs("set title ", f);
 	plot_quote(f, title);
 	fputc('\n', f);
 }
 
-static const char *plot_style_name(enum plot_style s)
+/* Dense lines (a point per page) lose their markers, which would hide the
+ * line under a blot. */
+static const char *plot_style_name(enum plot_style s, bool dense)
 {
 	switch (s) {
-	case PLOT_LINESPOINTS: return "linespoints pt 7 ps 0.6";
+	case PLOT_LINESPOINTS: return dense ? "lines" : "linespoints pt 7 ps 0.6";
 	case PLOT_STEPS: return "steps";
 	case PLOT_DASHED: return "lines dt 2 lc rgb 'gray40'";
 	default: return "lines";
@@ -148,12 +164,22 @@ static void plot_axes(FILE *f, const struct plot *p)
 		fprintf(f, "set yrange [%.17g:%.17g]\n", p->ymin, p->ymax);
 }
 
+enum plot_format plot_format_of(const struct plot *p)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < p->nlines; i++)
+		for (size_t k = 0; k < p->lines[i]->n; k++)
+			n += plot_point_ok(p, p->lines[i]->x[k], p->lines[i]->y[k]);
+	return n > PLOT_SVG_MAX_POINTS ? PLOT_PNG : PLOT_SVG;
+}
+
 char *plot_script(const struct plot *p)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	plot_header(f, p->title, p->width, p->height);
+	enum plot_format fmt = plot_format_of(p);
+	plot_header(f, p->title, p->width, p->height, fmt);
 	plot_axes(f, p);
 	size_t nplotted = 0;
 	for (size_t i = 0; i < p->nlines; i++) {
@@ -170,7 +196,7 @@ char *plot_script(const struct plot *p)
 		if (!any)
 			continue;
 		fprintf(f, "%s$d%zu using 1:2 with %s lw 1.5 title ", nplotted++ ? ", \\\n     " : "plot ", i,
-			plot_style_name(p->lines[i]->style));
+			plot_style_name(p->lines[i]->style, fmt == PLOT_PNG));
 		plot_quote(f, p->lines[i]->label);
 	}
 	fputc('\n', f);
@@ -192,7 +218,35 @@ static int plot_map_cell(const char *pages, size_t lo, size_t hi)
 	return best;
 }
 
-char *plot_map_script(const char *pages, size_t n, const char *title, int width, int height)
+/* A map's margins in pixels: the title above; tics and the y label left;
+ * tics, the x label and the key below. */
+enum { PLOT_MAP_LEFT = 64, PLOT_MAP_RIGHT = 16, PLOT_MAP_TOP = 30, PLOT_MAP_BOTTOM = 80 };
+
+/* The plot area's pixels along one side: the room the size aimed at
+ * leaves, and at least one pixel per cell, so that a raster drawn without
+ * smoothing shows every cell, each a whole pixel or two. */
+static size_t plot_map_area(int want, int margins, size_t cells)
+{
+	size_t room = want > margins ? (size_t)(want - margins) : 0;
+	return room > cells ? room : cells;
+}
+
+/* Margins at exact pixels around the plot area. */
+static void plot_map_layout(FILE *f, size_t cols, size_t rows, int width, int height, enum plot_format fmt,
+			    const char *title)
+{
+	size_t aw = plot_map_area(width, PLOT_MAP_LEFT + PLOT_MAP_RIGHT, cols);
+	size_t ah = plot_map_area(height, PLOT_MAP_TOP + PLOT_MAP_BOTTOM, rows);
+	double w = (double)(PLOT_MAP_LEFT + PLOT_MAP_RIGHT + aw), h = (double)(PLOT_MAP_TOP + PLOT_MAP_BOTTOM + ah);
+	plot_header(f, title, (int)w, (int)h, fmt);
+	fprintf(f, "set lmargin at screen %.6f\nset rmargin at screen %.6f\n", PLOT_MAP_LEFT / w,
+		(PLOT_MAP_LEFT + aw) / w);
+	fprintf(f, "set bmargin at screen %.6f\nset tmargin at screen %.6f\n", PLOT_MAP_BOTTOM / h,
+		(PLOT_MAP_BOTTOM + ah) / h);
+}
+
+char *plot_map_script(const char *pages, size_t n, const char *title, int width, int height,
+		      enum plot_format fmt)
 {
 	/* At most 256 x 256 cells: beyond that a cell stands for several pages. */
 	size_t per = 1, cells = n ? n : 1;
@@ -211,10 +265,10 @@ char *plot_map_script(const char *pages, size_t n, const char *title, int width,
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	plot_header(f, title, width, height);
+	plot_map_layout(f, cols, rows, width, height, fmt, title);
 	fputs("set palette defined (0 '#e6e6e6', 1 '#2ca02c', 2 '#d62728', 3 'white')\n"
 	      "set cbrange [0:3]\nunset colorbox\nset key outside bottom center horizontal\n"
-	      "set yrange [] reverse\nset xtics out nomirror\nset ytics out nomirror\n", f);
+	      "set xtics out nomirror\nset ytics out nomirror\n", f);
 	fprintf(f, "set xlabel '%zu pages, %zu per cell, %zu cells per row'\nset ylabel 'row'\n", n, per, cols);
 	fprintf(f, "set xrange [-0.5:%zu.5]\nset yrange [%zu.5:-0.5]\n", cols - 1, rows - 1);
 	fputs("$map << EOD\n", f);
@@ -357,19 +411,42 @@ static char *plot_first_line(const char *s)
 	return xasprintf("%.*s", (int)(n > 200 ? 200 : n), s);
 }
 
-/* The SVG from start[0..len) plus "</svg>", with images drawn as crisp
- * pixels (a map cell is a page, not a gradient) wherever it is viewed. */
-static char *plot_pixelated(const char *start, size_t len)
+/* Where the tag at p ends when it is an empty group ("<g ...>" then
+ * "</g>" on the next line), else NULL.  gnuplot opens one for every
+ * colour or width it sets, drawn in or not: more than a quarter of a small
+ * plot's bytes. */
+static const char *plot_empty_group(const char *p, const char *end)
+{
+	static const char close[] = ">\n</g>\n";
+	if (end - p < 3 || memcmp(p, "<g ", 3))
+		return NULL;
+	const char *gt = memchr(p, '>', (size_t)(end - p));
+	if (!gt || (size_t)(end - gt) < sizeof(close) - 1 || memcmp(gt, close, sizeof(close) - 1))
+		return NULL;
+	return gt + sizeof(close) - 1;
+}
+
+/* The SVG from start[0..len) plus "</svg>", without empty groups and with
+ * images drawn as crisp pixels (a map cell is a page, not a gradient)
+ * wherever it is viewed. */
+static char *plot_svg_tidy(const char *start, size_t len, size_t *outlen)
 {
 	static const char tag[] = "<image ", with[] = "<image style='image-rendering:pixelated' ";
 	char *buf = NULL;
-	size_t blen = 0;
-	FILE *f = open_memstream(&buf, &blen);
-	const char *p = start, *end = start + len, *hit;
-	while ((hit = memmem(p, (size_t)(end - p), tag, sizeof(tag) - 1))) {
-		fwrite(p, 1, (size_t)(hit - p), f);
-		fputs(with, f);
-		p = hit + sizeof(tag) - 1;
+	FILE *f = open_memstream(&buf, outlen);
+	const char *p = start, *end = start + len, *lt;
+	while ((lt = memchr(p, '<', (size_t)(end - p)))) {
+		fwrite(p, 1, (size_t)(lt - p), f);
+		const char *skip = plot_empty_group(lt, end);
+		if (skip) {
+			p = skip;
+		} else if ((size_t)(end - lt) >= sizeof(tag) - 1 && !memcmp(lt, tag, sizeof(tag) - 1)) {
+			fputs(with, f);
+			p = lt + sizeof(tag) - 1;
+		} else {
+			fputc('<', f);
+			p = lt + 1;
+		}
 	}
 	fwrite(p, 1, (size_t)(end - p), f);
 	fputs("</svg>\n", f);
@@ -377,23 +454,80 @@ static char *plot_pixelated(const char *start, size_t len)
 	return buf;
 }
 
-/* The SVG of plot i is what gnuplot wrote between marker i and the next. */
-static void plot_split(const char *out, size_t n, char **svgs)
+static uint32_t plot_be32(const unsigned char *p)
 {
-	const char *p = out;
-	for (size_t i = 0; i < n && p; i++) {
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+/* The length of the PNG file at p (at most len bytes), walking its chunks
+ * to IEND, or 0 when p does not hold a whole PNG.  Its bytes may hold any
+ * text, so it is skipped by its own lengths, never searched. */
+static size_t plot_png_len(const unsigned char *p, size_t len, unsigned *width, unsigned *height)
+{
+	static const unsigned char sig[8] = { 0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n' };
+	if (len < 33 || memcmp(p, sig, 8) || memcmp(p + 12, "IHDR", 4))
+		return 0;
+	*width = plot_be32(p + 16);
+	*height = plot_be32(p + 20);
+	for (size_t off = 8; len - off >= 12;) {
+		uint32_t n = plot_be32(p + off);
+		if (n > len - off - 12)
+			return 0;
+		bool end = !memcmp(p + off + 4, "IEND", 4);
+		off += 12 + (size_t)n;
+		if (end)
+			return off;
+	}
+	return 0;
+}
+
+/* The SVG's size from its width="..." and height="..." attributes. */
+static void plot_svg_size(const char *svg, struct plot_image *img)
+{
+	const char *w = strstr(svg, "width=\""), *h = strstr(svg, "height=\"");
+	img->width = w ? (unsigned)strtoul(w + 7, NULL, 10) : 0;
+	img->height = h ? (unsigned)strtoul(h + 8, NULL, 10) : 0;
+}
+
+/* Plot i's image at out[at..len), right after its marker: a PNG, or an SVG
+ * ending before the next marker.  Returns where the image ends (at, when
+ * gnuplot drew nothing). */
+static size_t plot_take(const char *out, size_t at, size_t len, size_t i, struct plot_image *img)
+{
+	const unsigned char *u = (const unsigned char *)out + at;
+	size_t png = plot_png_len(u, len - at, &img->width, &img->height);
+	if (png) {
+		img->format = PLOT_PNG;
+		img->data = xmalloc(png);
+		memcpy(img->data, u, png);
+		img->len = png;
+		return at + png;
+	}
+	char mark[48];
+	int mlen = snprintf(mark, sizeof(mark), "VMR-PLOT %zu\n", i + 1);
+	const char *next = memmem(out + at, len - at, mark, (size_t)mlen);
+	size_t span = (size_t)((next ? next : out + len) - (out + at));
+	const char *svg = memmem(out + at, span, "<svg", 4);
+	const char *end = svg ? memmem(svg, span - (size_t)(svg - (out + at)), "</svg>", 6) : NULL;
+	if (!end)
+		return at;
+	img->format = PLOT_SVG;
+	plot_svg_size(svg, img);
+	img->data = plot_svg_tidy(svg, (size_t)(end - svg), &img->len);
+	return (size_t)(end - out) + 6;
+}
+
+/* Plot i's image is what gnuplot wrote after marker i. */
+static void plot_split(const char *out, size_t len, size_t n, struct plot_image *imgs)
+{
+	size_t at = 0;
+	for (size_t i = 0; i < n; i++) {
 		char mark[48];
-		snprintf(mark, sizeof(mark), "VMR-PLOT %zu\n", i);
-		const char *start = strstr(p, mark);
+		int mlen = snprintf(mark, sizeof(mark), "VMR-PLOT %zu\n", i);
+		const char *start = memmem(out + at, len - at, mark, (size_t)mlen);
 		if (!start)
 			break;
-		start += strlen(mark);
-		snprintf(mark, sizeof(mark), "VMR-PLOT %zu\n", i + 1);
-		const char *next = strstr(start, mark);
-		const char *svg = strstr(start, "<svg"), *end = svg ? strstr(svg, "</svg>") : NULL;
-		if (svg && end && (!next || end < next))
-			svgs[i] = plot_pixelated(svg, (size_t)(end - svg));
-		p = next ? next : start;
+		at = plot_take(out, (size_t)(start - out) + (size_t)mlen, len, i, &imgs[i]);
 	}
 }
 
@@ -409,20 +543,18 @@ static char *plot_batch_script(const char *const *scripts, size_t n)
 	return buf;
 }
 
-size_t plot_render_batch(const char *const *scripts, size_t n, char **svgs, char **why)
+void plot_image_free(struct plot_image *img)
+{
+	free(img->data);
+	memset(img, 0, sizeof(*img));
+}
+
+/* One gnuplot process draws scripts[0..n). */
+static size_t plot_render_one(const char *const *scripts, size_t n, struct plot_image *imgs, char **why)
 {
 	int in, out, err;
-	*why = NULL;
-	for (size_t i = 0; i < n; i++)
-		svgs[i] = NULL;
-	if (!n)
-		return 0;
-	/* A gnuplot that dies early must not kill us with SIGPIPE. */
-	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
-	sigaction(SIGPIPE, &ign, &old);
 	pid_t pid = plot_spawn(&in, &out, &err);
 	if (pid < 0) {
-		sigaction(SIGPIPE, &old, NULL);
 		*why = xasprintf("cannot start gnuplot: %s", strerror(errno));
 		return 0;
 	}
@@ -432,22 +564,89 @@ size_t plot_render_batch(const char *const *scripts, size_t n, char **svgs, char
 	int status = 0;
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
-	sigaction(SIGPIPE, &old, NULL);
 	if (o.s)
-		plot_split(o.s, n, svgs);
+		plot_split(o.s, o.len, n, imgs);
 	size_t drawn = 0;
 	for (size_t i = 0; i < n; i++)
-		drawn += svgs[i] != NULL;
+		drawn += imgs[i].data != NULL;
 	if (drawn < n)
 		*why = e.len ? plot_first_line(e.s)
-			     : xasprintf("gnuplot %s", WIFEXITED(status) ? "wrote no SVG" : "was killed");
+			     : xasprintf("gnuplot %s", WIFEXITED(status) ? "drew nothing" : "was killed");
 	free(script);
 	free(o.s);
 	free(e.s);
 	return drawn;
 }
 
-int plot_render(const char *script, char **svg, char **why)
+struct plot_job {
+	const char *const *scripts;
+	size_t n, drawn;
+	struct plot_image *imgs;
+	char *why;
+};
+
+static void *plot_job_run(void *arg)
 {
-	return plot_render_batch(&script, 1, svg, why) == 1 ? 0 : -1;
+	struct plot_job *j = arg;
+	j->drawn = plot_render_one(j->scripts, j->n, j->imgs, &j->why);
+	return NULL;
+}
+
+/* gnuplot draws a PNG in about 5 ms, most of it hinting the text's glyphs,
+ * so large batches are shared among a gnuplot per CPU (at most
+ * PLOT_MAX_JOBS), each with PLOT_JOB_MIN scripts at least: starting one
+ * costs about as much as that many SVGs. */
+enum { PLOT_MAX_JOBS = 4, PLOT_JOB_MIN = 32 };
+
+static size_t plot_jobs(size_t n)
+{
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t jobs = n / PLOT_JOB_MIN;
+	if (cpus > 0 && jobs > (size_t)cpus)
+		jobs = (size_t)cpus;
+	if (jobs > PLOT_MAX_JOBS)
+		jobs = PLOT_MAX_JOBS;
+	return jobs ? jobs : 1;
+}
+
+size_t plot_render_batch(const char *const *scripts, size_t n, struct plot_image *imgs, char **why)
+{
+	*why = NULL;
+	for (size_t i = 0; i < n; i++)
+		imgs[i] = (struct plot_image){ 0 };
+	if (!n)
+		return 0;
+	/* A gnuplot that dies early must not kill us with SIGPIPE. */
+	struct sigaction ign = { .sa_handler = SIG_IGN }, old;
+	sigaction(SIGPIPE, &ign, &old);
+	size_t njobs = plot_jobs(n), drawn = 0;
+	struct plot_job job[PLOT_MAX_JOBS] = { 0 };
+	pthread_t tid[PLOT_MAX_JOBS];
+	bool started[PLOT_MAX_JOBS] = { false };
+	for (size_t k = 0, first = 0; k < njobs; k++) {
+		size_t cnt = n / njobs + (k < n % njobs);
+		job[k] = (struct plot_job){ .scripts = scripts + first, .n = cnt, .imgs = imgs + first };
+		first += cnt;
+		/* The first share is drawn here; so is any a thread cannot take. */
+		started[k] = k > 0 && pthread_create(&tid[k], NULL, plot_job_run, &job[k]) == 0;
+	}
+	for (size_t k = 0; k < njobs; k++)
+		if (!started[k])
+			plot_job_run(&job[k]);
+	for (size_t k = 0; k < njobs; k++) {
+		if (started[k])
+			pthread_join(tid[k], NULL);
+		drawn += job[k].drawn;
+		if (!*why)
+			*why = job[k].why;
+		else
+			free(job[k].why);
+	}
+	sigaction(SIGPIPE, &old, NULL);
+	return drawn;
+}
+
+int plot_render(const char *script, struct plot_image *img, char **why)
+{
+	return plot_render_batch(&script, 1, img, why) == 1 ? 0 : -1;
 }

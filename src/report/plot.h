@@ -1,15 +1,39 @@
-/* Graphs as SVG text, drawn by gnuplot.
+/* Graphs drawn by gnuplot, as SVG text or PNG images.
  *
  * A plot is data first (lines of x/y points, axes, scales); plot_script
  * turns it into a gnuplot script with the data inline (datablocks), and
- * plot_render runs gnuplot as a child with the script on a pipe and the SVG
- * read back from another, ready to be inlined in a page.  No temporary
- * files, no network, and nothing here prints. */
+ * plot_render runs gnuplot as a child with the script on a pipe and the
+ * image read back from another, ready to be put in a page.  No temporary
+ * files, no network, and nothing here prints.
+ *
+ * SVG costs bytes per point drawn, PNG costs bytes per pixel that changes:
+ * a plot of a few hundred points is smaller (and sharper) as SVG, one of
+ * thousands (a value per page or per reference) is far smaller as PNG, and
+ * a map is a grid of cells, a picture by nature.  So maps are PNG, and a
+ * plot is PNG when it has more than PLOT_SVG_MAX_POINTS points. */
 #ifndef VMR_PLOT_H
 #define VMR_PLOT_H
 
 #include <stdbool.h>
 #include <stddef.h>
+
+/* Beyond this many points a plot is drawn as PNG (without point markers).
+ * An SVG plot costs about 15 KB plus 20 to 120 bytes a point, a PNG one 5
+ * to 12 KB whatever its points; below this SVG stays small and sharp. */
+#define PLOT_SVG_MAX_POINTS 500
+
+enum plot_format { PLOT_SVG, PLOT_PNG };
+
+/* What gnuplot drew: SVG text (NUL-terminated, from "<svg" to "</svg>\n")
+ * or the bytes of a PNG file, and its size in pixels. */
+struct plot_image {
+	enum plot_format format;
+	char *data;
+	size_t len;
+	unsigned width, height;
+};
+
+void plot_image_free(struct plot_image *img);
 
 enum plot_style {
 	PLOT_LINES,       /* time series */
@@ -44,23 +68,29 @@ bool plot_has_data(const struct plot *p);
 /* The y range of every point of p (for sharing one scale). */
 void plot_yrange(const struct plot *p, double *lo, double *hi);
 
+/* The format plot_script draws p in: PNG beyond PLOT_SVG_MAX_POINTS. */
+enum plot_format plot_format_of(const struct plot *p);
 /* The gnuplot script for p (malloc'd). */
 char *plot_script(const struct plot *p);
 
 /* A present/swapped map: one cell per page ('#' present, 's' swapped,
- * anything else neither), laid out in rows, as an image with a key.  Very
- * large maps are binned (a cell shows the most common state of its pages). */
-char *plot_map_script(const char *pages, size_t n, const char *title, int width, int height);
+ * anything else neither), laid out in rows, as an image with a key, in
+ * format f.  Very large maps are binned (a cell shows the most common state
+ * of its pages).  width x height is the size aimed at; the figure grows
+ * where needed to give every cell at least a pixel, so that a raster loses
+ * none. */
+char *plot_map_script(const char *pages, size_t n, const char *title, int width, int height,
+		      enum plot_format f);
 
-/* Run gnuplot on script and return the SVG text in *svg (malloc'd, starting
- * at "<svg").  0, or -1 with a one-line reason in *why (malloc'd): gnuplot
- * missing, or its first error line. */
-int plot_render(const char *script, char **svg, char **why);
-/* Many plots with one gnuplot process (starting gnuplot costs more than
- * most plots): svgs[i] is plot i's SVG or NULL when it was not drawn.
- * Returns how many were drawn; when fewer than n, *why (malloc'd) holds
- * gnuplot's first error. */
-size_t plot_render_batch(const char *const *scripts, size_t n, char **svgs, char **why);
+/* Run gnuplot on script and return what it drew in *img (free with
+ * plot_image_free).  0, or -1 with a one-line reason in *why (malloc'd):
+ * gnuplot missing, or its first error line. */
+int plot_render(const char *script, struct plot_image *img, char **why);
+/* Many plots with one gnuplot process, or for large batches one per CPU
+ * (starting gnuplot costs more than most plots): imgs[i] is plot i's image, with data NULL when it was not
+ * drawn.  Returns how many were drawn; when fewer than n, *why (malloc'd)
+ * holds gnuplot's first error. */
+size_t plot_render_batch(const char *const *scripts, size_t n, struct plot_image *imgs, char **why);
 /* Whether a gnuplot binary can be found on PATH (or $VMR_GNUPLOT). */
 bool plot_available(void);
 

@@ -1,20 +1,65 @@
 # vmregress report and plot-map: a self-contained page whose every graph is
-# a real SVG, rendered by headless Chromium without console errors and
-# with visible content; maps of a live process and of a stored case.
+# a real SVG or a PNG that decodes (maps, plots of thousands of points),
+# small even for per-page data, rendered by headless Chromium without
+# console errors and with visible content; maps of a live process and of a
+# stored case, with every cell in the picture.
 . "$(dirname "$0")/lib.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
 F=$(cd "$HERE/../fixtures/runs" && pwd)
 A=$F/pc3.json B=$F/pc0.json
 R=$T_TMP/report
 
-# svg_check FILE: every <svg>...</svg> in FILE draws something; prints the count.
+# svg_check FILE: every <svg>...</svg> in FILE is well-formed XML and draws
+# something; prints the count.
 svg_check() {
 	python3 - "$1" <<'PY'
-import re, sys
+import re, sys, xml.dom.minidom
+def wellformed(s):
+    try:
+        xml.dom.minidom.parseString(s)
+        return True
+    except Exception:
+        return False
 html = open(sys.argv[1], encoding="utf-8").read()
 svgs = re.findall(r"<svg\b.*?</svg>", html, re.S)
-bad = [i for i, s in enumerate(svgs) if len(s) < 500 or not re.search(r"<(path|image|polyline)\b", s)]
+bad = [i for i, s in enumerate(svgs) if len(s) < 500 or not re.search(r"<(path|image|polyline)\b", s) or not wellformed(s)]
 print(len(svgs) if not bad else f"empty svg at {bad}")
+PY
+}
+# png_imgs FILE: every <img> in FILE is an inline PNG (data: URI) whose
+# chunks are whole, whose pixels inflate to what its header says, and whose
+# size is the one the tag gives; prints the count, and the maps' count.
+png_imgs() {
+	python3 - "$1" <<'PY'
+import base64, re, struct, sys, zlib
+html = open(sys.argv[1], encoding="utf-8").read()
+imgs = re.findall(r"<img\b[^>]*>", html)
+maps = 0
+for i, tag in enumerate(imgs):
+    m = re.fullmatch(r'<img( class="map")? width="(\d+)" height="(\d+)" alt="[^"]+" src="data:image/png;base64,([A-Za-z0-9+/=]+)">', tag)
+    if not m:
+        sys.exit(f"img {i} is not an inline PNG with a size and a title: {tag[:120]}")
+    data = base64.b64decode(m.group(4), validate=True)
+    if data[:8] != b"\x89PNG\r\n\x1a\n":
+        sys.exit(f"img {i}: no PNG signature")
+    pos, idat, hdr = 8, b"", None
+    while pos < len(data):
+        n, kind = struct.unpack(">I4s", data[pos:pos + 8])
+        if kind == b"IHDR":
+            hdr = struct.unpack(">IIBB", data[pos + 8:pos + 18])
+        if kind == b"IDAT":
+            idat += data[pos + 8:pos + 8 + n]
+        if zlib.crc32(data[pos + 4:pos + 8 + n]) != struct.unpack(">I", data[pos + 8 + n:pos + 12 + n])[0]:
+            sys.exit(f"img {i}: chunk {kind} fails its CRC")
+        pos += 12 + n
+    w, h, depth, ctype = hdr
+    if kind != b"IEND" or (w, h) != (int(m.group(2)), int(m.group(3))) or w < 100 or h < 100:
+        sys.exit(f"img {i}: {w}x{h} in a tag of {m.group(2)}x{m.group(3)}, last chunk {kind}")
+    chans = {0: 1, 2: 3, 3: 1, 4: 2, 6: 4}[ctype]
+    if len(zlib.decompress(idat)) != h * (1 + (w * chans * depth + 7) // 8):
+        sys.exit(f"img {i}: pixel data is not {w}x{h}")
+    maps += bool(m.group(1))
+print(len(imgs), maps)
 PY
 }
 
@@ -24,9 +69,15 @@ graphs=$(jq -r .graphs <<< "$OUT" 2>/dev/null)
 [ -s "$R/index.html" ] && ok "index.html written" || not_ok "index.html written"
 [ "$(jq -r .failed_graphs <<< "$OUT" 2>/dev/null)" = 0 ] && ok "every graph drawn" || not_ok "every graph drawn: $OUT"
 n=$(svg_check "$R/index.html")
-[ "$n" = "$graphs" ] && [ "${graphs:-0}" -ge 20 ] && ok "every graph is a non-empty inline SVG ($n)" \
-	|| not_ok "every graph is a non-empty inline SVG (found $n, report says $graphs)"
-if grep -qiE '<script|<link|<img|<iframe|src=|url\(|href="(https?:)?//' "$R/index.html"
+read -r pngs maps < <(png_imgs "$R/index.html")
+[ "$((n + pngs))" = "$graphs" ] && [ "${graphs:-0}" -ge 20 ] \
+	&& ok "every graph is a non-empty inline SVG or PNG ($n SVG, $pngs PNG)" \
+	|| not_ok "every graph is a non-empty inline SVG or PNG (found $n SVG, $pngs PNG, report says $graphs)"
+[ "$maps" = 6 ] && [ "$(jq -r .png_graphs <<< "$OUT")" = "$pngs" ] \
+	&& ok "the six maps are PNG images that decode, and --json counts them" \
+	|| not_ok "the six maps are PNG images that decode (found ${maps:-?}: $(png_imgs "$R/index.html" 2>&1 | tail -1))"
+if grep -qiE '<script|<link|<iframe|url\(|href="(https?:)?//' "$R/index.html" ||
+   grep -oiE 'src=.{0,23}' "$R/index.html" | grep -qv 'src="data:image/png;base64,'
 then not_ok "the page needs no network"; else ok "the page needs no network"; fi
 grep -q 'sysctl.vm.page-cluster</td><td>3</td><td>0</td>' "$R/index.html" && ok "environment diff in the page" \
 	|| not_ok "environment diff in the page"
@@ -71,6 +122,46 @@ n=$(svg_check "$R/index.html")
 grep -qF 'spin: time per iteration' "$R/index.html" && ok "real run: the workload's metric is drawn" \
 	|| not_ok "real run: the workload's metric is drawn"
 
+# Per-page data: a value per page for 20000 pages (as the mmap workload's
+# "pages" table) and maps of 65536 pages, in two runs of two iterations.
+# Drawn as SVG paths and cells this was a 14 MB page; as PNG it is small.
+python3 - "$F" "$T_TMP" <<'PY'
+import json, random, sys
+for name in ("pc3", "pc0"):
+    r = json.load(open(f"{sys.argv[1]}/{name}.json"))
+    rnd = random.Random(name)
+    base = r["cases"][0]["iterations"][0]
+    iters = []
+    for i in range(2):
+        rows = [[p, 4 + p % 7 + rnd.randrange(3), rnd.randrange(2), int(rnd.random() < 0.1)] for p in range(20000)]
+        maps = []
+        for k in range(2):
+            runs, left = [], 65536
+            while left:
+                n = min(left, rnd.randrange(1, 400))
+                runs.append(rnd.choice("##s.") * n)
+                left -= n
+            maps.append({"name": f"pass{k}", "pages": "".join(runs)})
+        iters.append(dict(base, tables=[{"name": "pages", "cols": ["page", "refs", "minflt", "majflt"], "rows": rows}],
+                          hists=[], series=[], maps=maps))
+    r["cases"] = [{"name": "per-page", "workload": "mmap", "options": {}, "iterations": iters}]
+    json.dump(r, open(f"{sys.argv[2]}/{name}-pages.json", "w"))
+PY
+P=$T_TMP/pages
+run "$VMR" report "$T_TMP/pc3-pages.json" "$T_TMP/pc0-pages.json" -o "$P" --json
+expect_rc "report of per-page data exits 0" 0
+bytes=$(stat -c %s "$P/index.html" 2>/dev/null)
+[ "${bytes:-999999999}" -lt 400000 ] && [ "$(jq -r .bytes <<< "$OUT")" = "$bytes" ] \
+	&& ok "a page of per-page data stays small ($bytes bytes, under 400 KB)" \
+	|| not_ok "a page of per-page data stays small (${bytes:-?} bytes, --json says $(jq -r .bytes <<< "$OUT"))"
+read -r pngs maps < <(png_imgs "$P/index.html")
+[ "$pngs" = 7 ] && [ "$maps" = 4 ] && [ "$(jq -r .png_graphs <<< "$OUT")" = 7 ] \
+	&& ok "plots of 20000 points and 65536-page maps are PNGs that decode" \
+	|| not_ok "plots of 20000 points and 65536-page maps are PNGs that decode (${pngs:-?} ${maps:-?}: $OUT)"
+for want in 'alt="per-page: refs by page"' 'alt="pc0 per-page: pass1"' 'width="360" height="366"'; do
+	grep -qF "$want" "$P/index.html" && ok "page has '$want'" || not_ok "page has '$want'"
+done
+
 # In a browser: no console errors, every graph in the DOM, pixels on screen.
 if ! command -v chromium >/dev/null; then
 	skip "report renders in headless chromium" "chromium not installed (scripts/deps installs it)"
@@ -95,6 +186,19 @@ else
 	else
 		not_ok "screenshot is not blank (${colours:-?} colours, ${ink:-?}/1000 inked)"
 	fi
+	# The browser decodes every inline PNG at the size its tag gives: a
+	# copy of the per-page page with a script that reports what loaded.
+	{ sed 's|</body></html>||' "$P/index.html"
+	  echo '<script>onload=()=>{let i=[...document.images],g=i.filter(m=>m.complete&&m.naturalWidth==m.width&&m.naturalHeight==m.height&&m.naturalWidth>0);document.body.insertAdjacentHTML("beforeend","<pre id=imgcheck>"+g.length+" of "+i.length+"</pre>")}</script></body></html>'
+	} > "$T_TMP/imgs.html"
+	prof=$(mktemp -d)
+	timeout 30 chromium --headless --no-sandbox --disable-gpu --disable-background-networking --no-first-run \
+		--user-data-dir="$prof" --virtual-time-budget=5000 --dump-dom "file://$T_TMP/imgs.html" \
+		> "$T_TMP/imgs-dom.html" 2> /dev/null
+	rm -rf "$prof"
+	got=$(grep -o '<pre id="imgcheck">[^<]*' "$T_TMP/imgs-dom.html" | sed 's/.*>//')
+	[ "$got" = "7 of 7" ] && ok "chromium decodes every inline PNG at its size ($got)" \
+		|| not_ok "chromium decodes every inline PNG at its size (${got:-no answer})"
 fi
 
 run env VMR_GNUPLOT=/nonexistent/gnuplot "$VMR" report "$A" -o "$T_TMP/r2"
@@ -134,8 +238,28 @@ expect_rc "plot-map of a gone process exits 2" 2
 expect_err "and names it" "no process $pid"
 run "$VMR" plot-map "$B:fault-zero" --map pass1 -o "$T_TMP/case.svg" --json
 expect_rc "plot-map RUN:CASE exits 0" 0
-[ "$(jq -r '"\(.pages) \(.present) \(.swapped)"' <<< "$OUT" 2>/dev/null)" = "512 450 16" ] \
-	&& ok "plot-map RUN:CASE draws the named map" || not_ok "plot-map RUN:CASE draws the named map: $OUT"
+[ "$(jq -r '"\(.pages) \(.present) \(.swapped) \(.format)"' <<< "$OUT" 2>/dev/null)" = "512 450 16 svg" ] \
+	&& ok "plot-map RUN:CASE draws the named map, as SVG for FILE.svg" \
+	|| not_ok "plot-map RUN:CASE draws the named map, as SVG for FILE.svg: $OUT"
+# As PNG, every cell is in the picture: within the plot area (at 64,30 in
+# the figure, 640x450 for 720x560) the green and red pixels stand as the
+# map's 450 present and 16 swapped of its 512 pages.
+run "$VMR" plot-map "$B:fault-zero" --map pass1 -o "$T_TMP/case.png" --json
+expect_rc "plot-map -o FILE.png exits 0" 0
+[ "$(jq -r '"\(.format) \(.width)x\(.height)"' <<< "$OUT")" = "png 720x560" ] \
+	&& [ "$(head -c 8 "$T_TMP/case.png" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] \
+	&& ok "plot-map -o FILE.png writes a PNG" || not_ok "plot-map -o FILE.png writes a PNG: $OUT"
+if read -r green red grey < <(python3 "$HERE/png_check.py" "$T_TMP/case.png" --count 64,30,704,480 2ca02c d62728 e6e6e6) &&
+   python3 -c "import sys; g, r, e = map(int, sys.argv[1:]); a = 640 * 450 / 512
+sys.exit(not (abs(g - 450 * a) < 0.02 * 450 * a and abs(r - 16 * a) < 0.1 * 16 * a and abs(e - 46 * a) < 0.1 * 46 * a))" \
+	"$green" "$red" "$grey"; then
+	ok "the PNG map shows every page ($green green, $red red, $grey grey pixels)"
+else
+	not_ok "the PNG map shows every page (${green:-?} green, ${red:-?} red, ${grey:-?} grey pixels)"
+fi
+"$VMR" plot-map "$B:fault-zero" --map pass1 -o - --format png > "$T_TMP/stdout.png"
+cmp -s "$T_TMP/stdout.png" "$T_TMP/case.png" && ok "plot-map -o - --format png writes the same PNG" \
+	|| not_ok "plot-map -o - --format png writes the same PNG"
 run "$VMR" plot-map "$B:fault-zero" --map nosuch -o "$T_TMP/x.svg"
 expect_rc "unknown map exits 2" 2
 expect_err "and names it" "no map 'nosuch'"
