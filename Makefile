@@ -33,11 +33,24 @@ FUZZFLAGS = $(filter-out -Wformat=2,$(CFLAGS)) -O1 -g -fsanitize=fuzzer-no-link,
 HELPERS  := $(patsubst tests/helpers/%.c,build/helpers/%,$(wildcard tests/helpers/*.c))
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
+# Quiet by default, as the kernel's build is: one line per step
+# ("  CC      build/obj/core/util.o"), compiler warnings and errors in full.
+# V=1 prints every command line instead.
+V ?= 0
+ifeq ($(V),1)
+Q    :=
+say   =
+else
+Q    := @
+say   = @printf '  %-7s %s\n' '$(1)' '$(2)';
+MAKEFLAGS += --no-print-directory
+endif
+
 .PHONY: all deps run check check-fast unit cli asan fuzz-smoke bench install clean man
 all: vmregress
 
 vmregress: $(OBJ)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(call say,LD,$@)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 # The matrix's guests run this copy: no shared libraries exist inside them.
 # Debian ships static archives of every library we use but libpq's (which
@@ -47,52 +60,56 @@ vmregress: $(OBJ)
 STATICOBJ := $(filter-out build/obj/store/pg.o,$(OBJ)) build/static/store/pg.o
 build/static/store/pg.o: src/store/pg.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -DVMR_NO_PG -c -o $@ $<
+	$(call say,CC,$@)$(CC) $(CFLAGS) -DVMR_NO_PG -c -o $@ $<
 
 build/vmregress-static: $(STATICOBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -static -o $@ $^ \
+	$(call say,LD,$@)$(CC) $(CFLAGS) -static -o $@ $^ \
 	  $(shell pkg-config --static --libs $(filter-out libpq,$(PKGS)) 2>/dev/null) -lpthread -lm
 
 build/obj/%.o: src/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(call say,CC,$@)$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 build/asan/%.o: src/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SANFLAGS) -O1 -MMD -MP -c -o $@ $<
+	$(call say,CC,$@)$(CC) $(CFLAGS) $(SANFLAGS) -O1 -MMD -MP -c -o $@ $<
 
 build/vmregress-asan: $(ASANOBJ)
-	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+	$(call say,LD,$@)$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LDLIBS)
 
 build/unit/%: tests/unit/%.c $(LIBOBJ) tests/unit/t.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(LIBOBJ) $(LDLIBS)
+	$(call say,CCLD,$@)$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(LIBOBJ) $(LDLIBS)
 
 build/unit-asan/%: tests/unit/%.c $(ASANLIB) tests/unit/t.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SANFLAGS) -Itests/unit -o $@ $< $(ASANLIB) $(LDLIBS)
+	$(call say,CCLD,$@)$(CC) $(CFLAGS) $(SANFLAGS) -Itests/unit -o $@ $< $(ASANLIB) $(LDLIBS)
 
 # Small programs the command-line tests run (a process with a known
 # memory layout, for example).
 build/helpers/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $<
+	$(call say,CCLD,$@)$(CC) $(CFLAGS) -o $@ $<
 
 # Benchmarks of vmregress's own code link the library like the unit tests.
 build/bench/%: bench/%.c $(LIBOBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $< $(LIBOBJ) $(LDLIBS)
+	$(call say,CCLD,$@)$(CC) $(CFLAGS) -o $@ $< $(LIBOBJ) $(LDLIBS)
 
 # Fuzz targets link the library, compiled once by clang with coverage
 # instrumentation, and libFuzzer.
 build/fuzzobj/%.o: src/%.c
 	@mkdir -p $(dir $@)
-	clang $(FUZZFLAGS) -MMD -MP -c -o $@ $<
+	$(call say,CC,$@)clang $(FUZZFLAGS) -MMD -MP -c -o $@ $<
+
+# Only pattern rules name these objects: keep them, or make deletes them
+# as intermediates after every link and compiles them all again next time.
+.SECONDARY: $(FUZZLIB)
 
 build/fuzz/%: fuzz/%.c $(FUZZLIB)
 	@mkdir -p $(dir $@)
-	clang $(FUZZFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZLIB) $(LDLIBS)
+	$(call say,CCLD,$@)clang $(FUZZFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZLIB) $(LDLIBS)
 
 deps:
 	@scripts/deps
@@ -116,17 +133,17 @@ bench: vmregress
 man: build/vmregress.1
 build/vmregress.1: vmregress
 	@mkdir -p build
-	./vmregress help --man > $@
+	$(call say,GEN,$@)./vmregress help --man > $@
 
 install: vmregress build/vmregress-static build/vmregress.1
-	install -d $(DESTDIR)$(PREFIX)/libexec/vmregress
-	install -m 0755 build/vmregress-static $(DESTDIR)$(PREFIX)/libexec/vmregress/vmregress-static
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/vmregress/suites $(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 0755 vmregress $(DESTDIR)$(PREFIX)/bin/vmregress
-	$(if $(wildcard suites/*.ini),install -m 0644 $(wildcard suites/*.ini) $(DESTDIR)$(PREFIX)/share/vmregress/suites/)
-	install -m 0644 build/vmregress.1 $(DESTDIR)$(PREFIX)/share/man/man1/vmregress.1
+	$(Q)install -d $(DESTDIR)$(PREFIX)/libexec/vmregress $(DESTDIR)$(PREFIX)/bin \
+	  $(DESTDIR)$(PREFIX)/share/vmregress/suites $(DESTDIR)$(PREFIX)/share/man/man1
+	$(call say,INSTALL,$(DESTDIR)$(PREFIX)/libexec/vmregress/vmregress-static)install -m 0755 build/vmregress-static $(DESTDIR)$(PREFIX)/libexec/vmregress/vmregress-static
+	$(call say,INSTALL,$(DESTDIR)$(PREFIX)/bin/vmregress)install -m 0755 vmregress $(DESTDIR)$(PREFIX)/bin/vmregress
+	$(if $(wildcard suites/*.ini),$(call say,INSTALL,$(DESTDIR)$(PREFIX)/share/vmregress/suites/)install -m 0644 $(wildcard suites/*.ini) $(DESTDIR)$(PREFIX)/share/vmregress/suites/)
+	$(call say,INSTALL,$(DESTDIR)$(PREFIX)/share/man/man1/vmregress.1)install -m 0644 build/vmregress.1 $(DESTDIR)$(PREFIX)/share/man/man1/vmregress.1
 
 clean:
-	rm -rf build vmregress
+	$(call say,CLEAN,build vmregress)rm -rf build vmregress
 
 -include $(OBJ:.o=.d) $(ASANOBJ:.o=.d) $(FUZZLIB:.o=.d)
