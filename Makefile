@@ -15,7 +15,8 @@ CFLAGS  += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2 -f
            $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm
 
-SRC      := $(sort $(wildcard src/*.c src/*/*.c))
+# src/static/ is only for the static build (below).
+SRC      := $(filter-out src/static/%,$(sort $(wildcard src/*.c src/*/*.c)))
 # Unit tests and fuzz targets link the library: everything but the command
 # line (main.c and the command files, which call into main.c).
 LIBSRC   := $(filter-out src/main.c src/cmd/%,$(SRC))
@@ -55,17 +56,29 @@ vmregress: $(OBJ)
 # The matrix's guests run this copy: no shared libraries exist inside them.
 # Debian ships static archives of every library we use but libpq's (which
 # needs Kerberos and LDAP archives it lacks), so it is the whole program
-# less the PostgreSQL store, linked with -static (ld warns that getpwuid and
-# dlopen would need the host's libc at run time: the guest never calls them).
-STATICOBJ := $(filter-out build/obj/store/pg.o,$(OBJ)) build/static/store/pg.o
+# less the PostgreSQL store, linked with -static.  SQLite's archive refers to
+# dlopen, which a static program cannot use in a guest: a copy of it has the
+# reference renamed to src/static/nodl.c's, which fails as dlopen would
+# there, so the link neither pulls in glibc's nor warns about it.
+STATICPKGS := $(shell pkg-config --static --libs $(filter-out libpq,$(PKGS)) 2>/dev/null)
+STATICOBJ := $(filter-out build/obj/store/pg.o,$(OBJ)) build/static/store/pg.o build/static/nodl.o
 build/static/store/pg.o: src/store/pg.c
 	@mkdir -p $(dir $@)
 	$(call say,CC,$@)$(CC) $(CFLAGS) -DVMR_NO_PG -c -o $@ $<
 
-build/vmregress-static: $(STATICOBJ)
+build/static/nodl.o: src/static/nodl.c
 	@mkdir -p $(dir $@)
-	$(call say,LD,$@)$(CC) $(CFLAGS) -static -o $@ $^ \
-	  $(shell pkg-config --static --libs $(filter-out libpq,$(PKGS)) 2>/dev/null) -lpthread -lm
+	$(call say,CC,$@)$(CC) $(CFLAGS) -c -o $@ $<
+
+SQLITE_A := $(shell $(CC) -print-file-name=libsqlite3.a)
+build/static/libsqlite3.a: $(SQLITE_A)
+	@mkdir -p $(dir $@)
+	$(call say,OBJCOPY,$@)objcopy --redefine-sym dlopen=vmr_static_dlopen $< $@
+
+build/vmregress-static: $(STATICOBJ) build/static/libsqlite3.a
+	@mkdir -p $(dir $@)
+	$(call say,LD,$@)$(CC) $(CFLAGS) -static -o $@ $(STATICOBJ) \
+	  $(patsubst -lsqlite3,build/static/libsqlite3.a,$(STATICPKGS)) -lpthread -lm
 
 build/obj/%.o: src/%.c
 	@mkdir -p $(dir $@)
