@@ -36,7 +36,9 @@ SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-r
 
 # Quiet by default, as the kernel's build is: one line per step
 # ("  CC      build/obj/core/util.o"), compiler warnings and errors in full.
-# V=1 prints every command line instead.
+# V=1 prints every command line instead.  Sub-makes run with -s when quiet,
+# which drops only their "is up to date" lines (the steps' lines are not
+# echoed commands).
 V ?= 0
 ifeq ($(V),1)
 Q    :=
@@ -128,13 +130,13 @@ deps:
 	@scripts/deps
 
 run: deps
-	@$(MAKE) --no-print-directory vmregress
+	@$(MAKE) --no-print-directory $(if $(Q),-s) vmregress
 	./vmregress run quick
 
 # The README's test command: unit tests, command-line tests against the real
 # binary, then both again under ASan+UBSan, and a short run of every fuzz target.
 check: deps
-	@$(MAKE) --no-print-directory vmregress build/vmregress-static build/vmregress-asan $(UNITBIN) $(UNITASAN) $(FUZZBIN) $(HELPERS)
+	@$(MAKE) --no-print-directory $(if $(Q),-s) vmregress build/vmregress-static build/vmregress-asan $(UNITBIN) $(UNITASAN) $(FUZZBIN) $(HELPERS)
 	@tests/run-all
 
 check-fast: vmregress build/vmregress-static $(UNITBIN) $(HELPERS)
