@@ -15,7 +15,8 @@ CFLAGS  += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2 -f
            $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm
 
-SRC      := $(sort $(wildcard src/*.c src/*/*.c))
+# src/static/ is only for the static build (below).
+SRC      := $(filter-out src/static/%,$(sort $(wildcard src/*.c src/*/*.c)))
 # Unit tests and fuzz targets link the library: everything but the command
 # line (main.c and the command files, which call into main.c).
 LIBSRC   := $(filter-out src/main.c src/cmd/%,$(SRC))
@@ -33,78 +34,109 @@ FUZZFLAGS = $(filter-out -Wformat=2,$(CFLAGS)) -O1 -g -fsanitize=fuzzer-no-link,
 HELPERS  := $(patsubst tests/helpers/%.c,build/helpers/%,$(wildcard tests/helpers/*.c))
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
+# Quiet by default, as the kernel's build is: one line per step
+# ("  CC      build/obj/core/util.o"), compiler warnings and errors in full.
+# V=1 prints every command line instead.  Sub-makes run with -s when quiet,
+# which drops only their "is up to date" lines (the steps' lines are not
+# echoed commands).
+V ?= 0
+ifeq ($(V),1)
+Q    :=
+say   =
+else
+Q    := @
+say   = @printf '  %-7s %s\n' '$(1)' '$(2)';
+MAKEFLAGS += --no-print-directory
+endif
+
 .PHONY: all deps run check check-fast unit cli asan fuzz-smoke bench install clean man
 all: vmregress
 
 vmregress: $(OBJ)
-	$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
+	$(call say,LD,$@)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
 
 # The matrix's guests run this copy: no shared libraries exist inside them.
 # Debian ships static archives of every library we use but libpq's (which
 # needs Kerberos and LDAP archives it lacks), so it is the whole program
-# less the PostgreSQL store, linked with -static (ld warns that getpwuid and
-# dlopen would need the host's libc at run time: the guest never calls them).
-STATICOBJ := $(filter-out build/obj/store/pg.o,$(OBJ)) build/static/store/pg.o
+# less the PostgreSQL store, linked with -static.  SQLite's archive refers to
+# dlopen, which a static program cannot use in a guest: a copy of it has the
+# reference renamed to src/static/nodl.c's, which fails as dlopen would
+# there, so the link neither pulls in glibc's nor warns about it.
+STATICPKGS := $(shell pkg-config --static --libs $(filter-out libpq,$(PKGS)) 2>/dev/null)
+STATICOBJ := $(filter-out build/obj/store/pg.o,$(OBJ)) build/static/store/pg.o build/static/nodl.o
 build/static/store/pg.o: src/store/pg.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -DVMR_NO_PG -c -o $@ $<
+	$(call say,CC,$@)$(CC) $(CFLAGS) -DVMR_NO_PG -c -o $@ $<
 
-build/vmregress-static: $(STATICOBJ)
+build/static/nodl.o: src/static/nodl.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -static -o $@ $^ \
-	  $(shell pkg-config --static --libs $(filter-out libpq,$(PKGS)) 2>/dev/null) -lpthread -lm
+	$(call say,CC,$@)$(CC) $(CFLAGS) -c -o $@ $<
+
+SQLITE_A := $(shell $(CC) -print-file-name=libsqlite3.a)
+build/static/libsqlite3.a: $(SQLITE_A)
+	@mkdir -p $(dir $@)
+	$(call say,OBJCOPY,$@)objcopy --redefine-sym dlopen=vmr_static_dlopen $< $@
+
+build/vmregress-static: $(STATICOBJ) build/static/libsqlite3.a
+	@mkdir -p $(dir $@)
+	$(call say,LD,$@)$(CC) $(CFLAGS) -static -o $@ $(STATICOBJ) \
+	  $(patsubst -lsqlite3,build/static/libsqlite3.a,$(STATICPKGS)) -lpthread -lm
 
 build/obj/%.o: src/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
+	$(call say,CC,$@)$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 build/asan/%.o: src/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SANFLAGS) -O1 -MMD -MP -c -o $@ $<
+	$(call say,CC,$@)$(CC) $(CFLAGS) $(SANFLAGS) -O1 -MMD -MP -c -o $@ $<
 
 build/vmregress-asan: $(ASANOBJ)
-	$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+	$(call say,LD,$@)$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LDLIBS)
 
 build/unit/%: tests/unit/%.c $(LIBOBJ) tests/unit/t.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(LIBOBJ) $(LDLIBS)
+	$(call say,CCLD,$@)$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(LIBOBJ) $(LDLIBS)
 
 build/unit-asan/%: tests/unit/%.c $(ASANLIB) tests/unit/t.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SANFLAGS) -Itests/unit -o $@ $< $(ASANLIB) $(LDLIBS)
+	$(call say,CCLD,$@)$(CC) $(CFLAGS) $(SANFLAGS) -Itests/unit -o $@ $< $(ASANLIB) $(LDLIBS)
 
 # Small programs the command-line tests run (a process with a known
 # memory layout, for example).
 build/helpers/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $<
+	$(call say,CCLD,$@)$(CC) $(CFLAGS) -o $@ $<
 
 # Benchmarks of vmregress's own code link the library like the unit tests.
 build/bench/%: bench/%.c $(LIBOBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -o $@ $< $(LIBOBJ) $(LDLIBS)
+	$(call say,CCLD,$@)$(CC) $(CFLAGS) -o $@ $< $(LIBOBJ) $(LDLIBS)
 
 # Fuzz targets link the library, compiled once by clang with coverage
 # instrumentation, and libFuzzer.
 build/fuzzobj/%.o: src/%.c
 	@mkdir -p $(dir $@)
-	clang $(FUZZFLAGS) -MMD -MP -c -o $@ $<
+	$(call say,CC,$@)clang $(FUZZFLAGS) -MMD -MP -c -o $@ $<
+
+# Only pattern rules name these objects: keep them, or make deletes them
+# as intermediates after every link and compiles them all again next time.
+.SECONDARY: $(FUZZLIB)
 
 build/fuzz/%: fuzz/%.c $(FUZZLIB)
 	@mkdir -p $(dir $@)
-	clang $(FUZZFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZLIB) $(LDLIBS)
+	$(call say,CCLD,$@)clang $(FUZZFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZLIB) $(LDLIBS)
 
 deps:
 	@scripts/deps
 
 run: deps
-	@$(MAKE) --no-print-directory vmregress
+	@$(MAKE) --no-print-directory $(if $(Q),-s) vmregress
 	./vmregress run quick
 
 # The README's test command: unit tests, command-line tests against the real
 # binary, then both again under ASan+UBSan, and a short run of every fuzz target.
 check: deps
-	@$(MAKE) --no-print-directory vmregress build/vmregress-static build/vmregress-asan $(UNITBIN) $(UNITASAN) $(FUZZBIN) $(HELPERS)
+	@$(MAKE) --no-print-directory $(if $(Q),-s) vmregress build/vmregress-static build/vmregress-asan $(UNITBIN) $(UNITASAN) $(FUZZBIN) $(HELPERS)
 	@tests/run-all
 
 check-fast: vmregress build/vmregress-static $(UNITBIN) $(HELPERS)
@@ -116,17 +148,17 @@ bench: vmregress
 man: build/vmregress.1
 build/vmregress.1: vmregress
 	@mkdir -p build
-	./vmregress help --man > $@
+	$(call say,GEN,$@)./vmregress help --man > $@
 
 install: vmregress build/vmregress-static build/vmregress.1
-	install -d $(DESTDIR)$(PREFIX)/libexec/vmregress
-	install -m 0755 build/vmregress-static $(DESTDIR)$(PREFIX)/libexec/vmregress/vmregress-static
-	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/vmregress/suites $(DESTDIR)$(PREFIX)/share/man/man1
-	install -m 0755 vmregress $(DESTDIR)$(PREFIX)/bin/vmregress
-	$(if $(wildcard suites/*.ini),install -m 0644 $(wildcard suites/*.ini) $(DESTDIR)$(PREFIX)/share/vmregress/suites/)
-	install -m 0644 build/vmregress.1 $(DESTDIR)$(PREFIX)/share/man/man1/vmregress.1
+	$(Q)install -d $(DESTDIR)$(PREFIX)/libexec/vmregress $(DESTDIR)$(PREFIX)/bin \
+	  $(DESTDIR)$(PREFIX)/share/vmregress/suites $(DESTDIR)$(PREFIX)/share/man/man1
+	$(call say,INSTALL,$(DESTDIR)$(PREFIX)/libexec/vmregress/vmregress-static)install -m 0755 build/vmregress-static $(DESTDIR)$(PREFIX)/libexec/vmregress/vmregress-static
+	$(call say,INSTALL,$(DESTDIR)$(PREFIX)/bin/vmregress)install -m 0755 vmregress $(DESTDIR)$(PREFIX)/bin/vmregress
+	$(if $(wildcard suites/*.ini),$(call say,INSTALL,$(DESTDIR)$(PREFIX)/share/vmregress/suites/)install -m 0644 $(wildcard suites/*.ini) $(DESTDIR)$(PREFIX)/share/vmregress/suites/)
+	$(call say,INSTALL,$(DESTDIR)$(PREFIX)/share/man/man1/vmregress.1)install -m 0644 build/vmregress.1 $(DESTDIR)$(PREFIX)/share/man/man1/vmregress.1
 
 clean:
-	rm -rf build vmregress
+	$(call say,CLEAN,build vmregress)rm -rf build vmregress
 
 -include $(OBJ:.o=.d) $(ASANOBJ:.o=.d) $(FUZZLIB:.o=.d)

@@ -104,7 +104,9 @@ static int recover_journal(const char *path, const struct journal_owner *named, 
 		goto refuse;
 	}
 	for (int i = n - 1; i >= 0; i--) {
-		char path_or_dev[JOURNAL_PATH_MAX + 16];
+		/* Room for a knob's whole "path=value" (both NUL-terminated in
+		 * the record), so the report never shows a cut-off old value. */
+		char path_or_dev[JOURNAL_PATH_MAX + JOURNAL_VALUE_MAX];
 		if (recs[i].type == JREC_ZRAM)
 			snprintf(path_or_dev, sizeof(path_or_dev), "/dev/zram%d", recs[i].id);
 		else if (recs[i].type == JREC_KNOB)

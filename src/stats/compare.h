@@ -18,7 +18,10 @@
  * The environment diff flattens each run's environment JSON into key paths
  * ("sysctl.vm.page-cluster", "swap[0].type") and keeps the keys whose values
  * are not all the same; each case's options count as settings too, as
- * "case.NAME.OPTION".
+ * "case.NAME.OPTION".  An option naming the reference trace a case replayed
+ * is compared by the trace's header as the case recorded it (description,
+ * pages, references, seed, checksum), not by the file's path, which a
+ * run's refs-generate makes anew every time.
  *
  * When any run was emulated (env.matrix.emulated, a matrix guest under
  * TCG), absolute times say more about the emulator than the kernel: each

@@ -223,6 +223,10 @@ static void mmap_info(struct mmap_state *st, struct result *r)
 	result_info_set(r, "trace_description", json_string(st->t.h.desc));
 	result_info_set(r, "trace_sampled", json_boolean(st->t.h.flags & REFS_FLAG_SAMPLED));
 	result_info_set(r, "trace_page_size", json_integer(st->t.h.page_size));
+	/* With the description, pages and references: which trace this was,
+	 * wherever its file lay (vmregress compare goes by these, not the path). */
+	result_info_set(r, "trace_seed", json_integer((json_int_t)st->t.h.seed));
+	result_info_set(r, "trace_checksum", json_integer(st->t.h.checksum));
 	result_info_set(r, "pages", json_integer((json_int_t)st->t.h.pages));
 	result_info_set(r, "references", json_integer((json_int_t)st->t.h.references));
 	result_info_set(r, "passes", json_integer(st->o.passes));

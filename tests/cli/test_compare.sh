@@ -57,3 +57,33 @@ expect_err "and says why" "notrun\.json: not a run object"
 run "$VMR" compare "$A" nosuchrun --db "$T_TMP/none.db"
 expect_rc "missing store exits 2" 2
 expect_err "missing store is named" "none\.db"
+
+# A trace a run generates (refs-generate) lies in a directory of that run's
+# own: two runs of one suite must not differ by its path, and two runs of
+# different traces must differ by what the traces hold.
+if is_root; then
+	printf '[global]\niterations = 1\nmem = 32M\nswap = none\n[replay]\nworkload = mmap\n%s\n' \
+		'refs-generate = --pages 256 --references 4000 --pattern zipf --alpha 1.1 --seed 1' > "$T_TMP/tr.ini"
+	sed 's/--seed 1/--seed 2/' "$T_TMP/tr.ini" > "$T_TMP/tr2.ini"
+	rc=0
+	for r in a:tr b:tr c:tr2; do
+		TMPDIR=$T_TMP "$VMR" run "$T_TMP/${r#*:}.ini" --db "$T_TMP/tr.db" --name "tr-${r%%:*}" --quiet \
+			>/dev/null 2>"$T_TMP/err" || rc=$?
+	done
+	if [ "$rc" = 0 ]; then
+		run "$VMR" compare tr-a tr-b --db "$T_TMP/tr.db" --json
+		if [ "$RC" = 0 ] && [ "$(jq -c '[.env_diff[] | select(.key | test("refs"))]' <<< "$OUT")" = "[]" ]; then
+			ok "two runs of one generated trace show no trace difference"
+		else not_ok "two runs of one generated trace show no trace difference: $(jq -c .env_diff <<< "$OUT" | head -c 400)"; fi
+		run "$VMR" compare tr-a tr-c --db "$T_TMP/tr.db" --json
+		want='^pattern=zipf alpha=1\.1, 256 pages, 4000 references, seed 1, crc32 [0-9a-f]{8}[|]'
+		want+='pattern=zipf alpha=1\.1, 256 pages, 4000 references, seed 2, crc32 [0-9a-f]{8}$'
+		if [[ $(jq -r '.env_diff[] | select(.key == "case.replay.options.refs") | .values | join("|")' <<< "$OUT") =~ $want ]]; then
+			ok "runs of different generated traces differ by the traces' headers"
+		else not_ok "runs of different generated traces differ by the traces' headers: $(jq -c .env_diff <<< "$OUT" | head -c 400)"; fi
+	else
+		not_ok "runs of a generated trace for compare (exit $rc: $(head -c 300 "$T_TMP/err"))"
+	fi
+else
+	skip "generated traces in the environment diff" "needs root to build a sandbox"
+fi

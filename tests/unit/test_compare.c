@@ -201,6 +201,46 @@ int main(void)
 	run_free(k3);
 	run_free(k0);
 
+	/* A trace a run generates lies in a new directory every run: its path
+	 * is no setting.  What the trace holds (header: description, size,
+	 * seed, checksum) is.  Runs 0 and 1 replayed one trace, run 2 one of
+	 * another seed; runs 3 and 4 never got as far as opening theirs. */
+	struct run *tr[5];
+	for (int k = 0; k < 5; k++) {
+		char path[96];
+		tr[k] = mkrun("tr", 20 + k, "{}");
+		struct run_case *c = mkcase(tr[k], "replay", 2);
+		put(c, "time", BETTER_LOWER, COMBINE_AMEAN, at);
+		snprintf(path, sizeof(path), "/var/tmp/vmregress-traces-%d-Ab%dCd/trace-0.refs", 300 + k, k);
+		json_object_set_new(c->options, "options", json_pack("{ss}", "refs", path));
+		for (int it = 0; k < 3 && it < 2; it++) {
+			struct result *res = &c->iters[it];
+			result_info_set(res, "trace", json_string(path));
+			result_info_set(res, "trace_description", json_string("pattern=zipf alpha=1.1"));
+			result_info_set(res, "pages", json_integer(256));
+			result_info_set(res, "references", json_integer(4000));
+			result_info_set(res, "trace_seed", json_integer(k == 2 ? 2 : 1));
+			result_info_set(res, "trace_checksum", json_integer(k == 2 ? 0xda8c5553 : 0x24344486));
+		}
+	}
+	const struct run *same_trace[] = { tr[0], tr[1] }, *other_trace[] = { tr[0], tr[2] },
+			 *unopened[] = { tr[3], tr[4] };
+	compare_runs(same_trace, 2, &(struct compare_opts){ 0 }, &cmp);
+	CHECK(cmp.nenv == 0, "one trace generated in two runs is no difference (%zu rows, first %s)", cmp.nenv,
+	      cmp.nenv ? cmp.env[0].values[1] : "-");
+	compare_free(&cmp);
+	compare_runs(other_trace, 2, &(struct compare_opts){ 0 }, &cmp);
+	CHECK(cmp.nenv == 1 && env_has(&cmp, "case.replay.options.refs"), "traces of different seeds differ");
+	CHECK(cmp.nenv == 1 && strstr(cmp.env[0].values[0], "seed 1, crc32 24344486") &&
+		      !strcmp(cmp.env[0].values[1], "pattern=zipf alpha=1.1, 256 pages, 4000 references, seed 2, crc32 da8c5553"),
+	      "the difference names each trace by its header: %s", cmp.nenv ? cmp.env[0].values[1] : "-");
+	compare_free(&cmp);
+	compare_runs(unopened, 2, &(struct compare_opts){ 0 }, &cmp);
+	CHECK(cmp.nenv == 0, "generated traces no iteration opened are not told apart by path");
+	compare_free(&cmp);
+	for (int k = 0; k < 5; k++)
+		run_free(tr[k]);
+
 	/* Two runs of one name get told apart. */
 	struct run *a2 = mkrun("base", 7, "{}");
 	const struct run *same_name[] = { a, a2 };

@@ -45,6 +45,25 @@ int main(void)
 	json_decref(j);
 	result_free(&back);
 
+	/* Rows past every power of two keep their cells (tables grow by
+	 * doubling, and a JSON round trip adds them one at a time). */
+	struct result big;
+	result_init(&big, "mmap");
+	const char *two[] = { "ref", "page" };
+	struct table *bt = result_table(&big, "slow-accesses", 2, two);
+	for (int i = 0; i < 5000; i++)
+		table_add_row(bt, (double[]){ i, 3.0 * i });
+	j = result_to_json(&big);
+	CHECK(result_from_json(j, &back, &why) == 0, "a table of 5000 rows round-trips");
+	bool same = back.ntables == 1 && back.tables[0].nrows == 5000;
+	for (size_t i = 0; same && i < 5000; i++)
+		same = back.tables[0].cells[2 * i] == (double)i && back.tables[0].cells[2 * i + 1] == 3.0 * (double)i &&
+		       bt->cells[2 * i + 1] == 3.0 * (double)i;
+	CHECK(same, "every row of a large table is kept in order");
+	json_decref(j);
+	result_free(&back);
+	result_free(&big);
+
 	json_t *bad = json_loads("{\"workload\":\"x\",\"outcome\":\"maybe\",\"options\":{},\"info\":{},\"metrics\":[],"
 				 "\"tables\":[],\"hists\":[],\"maps\":[],\"series\":[]}", 0, NULL);
 	CHECK(result_from_json(bad, &back, &why) < 0 && !strcmp(why, "unknown outcome"), "unknown outcome refused");
