@@ -226,23 +226,22 @@ static int sqlite_lock_range(int fd, int cmd, short type, off_t start, off_t len
 	return fcntl(fd, cmd, fl);
 }
 
-/* A store that took writers' locks removes the lock file when it closes
- * and no one else holds a lock in it, so that a results file leaves only
- * itself behind, as SQLite does with its WAL.  Its whole-file lock keeps
- * others from locking the file it unlinks; sqlite_hold checks that the
- * file it locked is still the one named. */
-static void sqlite_unlock_all(struct store *st)
+/* A store removes the lock file when it closes and no one holds a lock in
+ * it (a writer killed with -9 leaves the file, not its locks), so that a
+ * results file leaves only itself behind, as SQLite does with its WAL.  Its
+ * whole-file lock keeps others from locking the file it unlinks;
+ * sqlite_hold checks that the file it locked is still the one named. */
+static void sqlite_lockfile_tidy(struct store *st)
 {
+	char *name = sqlite_lockname(st);
+	int fd = st->lockfd >= 0 ? st->lockfd : open(name, O_RDWR | O_CLOEXEC);
 	struct flock fl;
-	if (st->lockfd < 0)
-		return;
-	if (sqlite_lock_range(st->lockfd, F_OFD_SETLK, F_WRLCK, 0, 0, &fl) == 0) {
-		char *name = sqlite_lockname(st);
+	if (fd >= 0 && sqlite_lock_range(fd, F_OFD_SETLK, F_WRLCK, 0, 0, &fl) == 0)
 		unlink(name);
-		free(name);
-	}
-	close(st->lockfd); /* drops every lock, of runs not ended too */
+	if (fd >= 0)
+		close(fd); /* drops every lock, of runs not ended too */
 	st->lockfd = -1;
+	free(name);
 }
 
 static void sqlite_close(struct store *st)
@@ -250,7 +249,7 @@ static void sqlite_close(struct store *st)
 	if (!st)
 		return;
 	sqlite3_close(st->db);
-	sqlite_unlock_all(st);
+	sqlite_lockfile_tidy(st);
 	free(st->path);
 	free(st);
 }

@@ -309,6 +309,13 @@ bool store_run_ended(const struct run_info *ri)
 	return ri->ended > 0 || (ri->status && strcmp(ri->status, "incomplete"));
 }
 
+const char *run_info_state(const struct run_info *ri)
+{
+	if (ri->running)
+		return "running";
+	return store_run_ended(ri) ? ri->status : "interrupted";
+}
+
 /* Whether copy a of a run is further along than copy b.  A run only grows
  * (iterations are added, then it ends), so this orders its copies. */
 static bool store_run_newer(const struct run_info *a, const struct run_info *b)

@@ -132,6 +132,9 @@ int store_copy_run(struct store *from, int64_t run_id, struct store *to, int64_t
 int store_import_run(struct store *st, const struct run *run, int64_t *run_id);
 /* Whether a run has ended: complete, failed, or an end time. */
 bool store_run_ended(const struct run_info *ri);
+/* The status to show people: the stored one, but "running" for a run
+ * still being written and "interrupted" for an incomplete one that is not. */
+const char *run_info_state(const struct run_info *ri);
 
 /* The kernel release named by an environment fingerprint ("kernel" as a
  * string or {"release": ...}, or "uname": {"release": ...}); NULL if none. */
