@@ -20,18 +20,11 @@ int cmd_delete(int argc, char **argv)
 	struct delete_opts o = { 0 };
 	struct optset set = { delete_cmd_opts, &o, NULL };
 	char **pos;
-	int npos, rc = VMR_EXIT_USAGE;
+	int rc;
 	struct store *st = NULL;
 	int64_t id;
-	int p = cmd_parse("delete", &set, 1, argc, argv, &pos, &npos);
-	if (p) {
-		rc = p > 0 ? VMR_EXIT_OK : VMR_EXIT_USAGE;
+	if (!cmd_parse_run("delete", &set, argc, argv, &pos, &rc))
 		goto free_opts;
-	}
-	if (npos != 1) {
-		vmr_err("delete: %s (usage: vmregress delete RUN)", npos ? "too many arguments" : "which run?");
-		goto free_opts;
-	}
 	if (cmd_open_run(o.db, pos[0], &st, &id) < 0)
 		goto close_store;
 	rc = store_delete_run(st, id) < 0 ? VMR_EXIT_CANNOT : VMR_EXIT_OK;
