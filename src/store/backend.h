@@ -44,13 +44,15 @@ struct store_backend {
 	 * the caller's choice of back end. */
 	int (*open)(struct store **st, const char *location, bool create);
 	void (*close)(struct store *st);
-	/* Writing a run as it goes: run_begin takes the writer's lock,
-	 * run_end drops it. */
-	int (*run_begin)(struct store *st, const char *name, const char *suite, const char *suite_text,
-			 json_t *env, const char *tag, int64_t *run_id);
+	/* Writing a run as it goes (store.c begins it with run_insert and
+	 * hold): its cases, its end (status and end time). */
 	int (*case_add)(struct store *st, int64_t run_id, const char *case_name, const char *workload,
 			json_t *options, int64_t *case_id);
 	int (*run_end)(struct store *st, int64_t run_id, const char *status);
+	/* Take or drop the writer's lock of a run (see above).  0, or -1
+	 * after a message; a back end that cannot lock here writes the run
+	 * all the same, only no one can tell it is running. */
+	int (*hold)(struct store *st, int64_t run_id, bool hold);
 	int (*list)(struct store *st, struct run_info **runs, size_t *n);
 	/* Up to two ids of runs matching a lookup (store.c turns a RUN spec
 	 * into these): *n is how many were found.  0, or -1 after an error. */
@@ -91,6 +93,14 @@ void store_uuid(char *buf, size_t len);
 const char *store_env_host(const json_t *env);
 /* "<suite base name>-YYYYmmdd-HHMMSS" for a run begun at now.  Malloc'd. */
 char *store_default_name(const char *suite, double now);
+/* A JSON value as stored: compact, every double exact, object keys sorted
+ * when sorted; "{}" for NULL.  Malloc'd. */
+char *store_json_text(const json_t *j, bool sorted);
+/* An iteration's result as stored (its JSON), or NULL after a message. */
+char *store_result_text(struct store *st, const struct result *r);
+/* A metric's direction and how its iterations combine, as stored. */
+const char *store_better_name(enum better b);
+const char *store_combine_name(enum combine c);
 /* Append one stored iteration (its number and result JSON) to a case being
  * loaded.  0, or -1 after a message naming the case when it is damaged. */
 int store_case_result(struct store *st, struct run_case *c, int iteration, const char *json);

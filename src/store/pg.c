@@ -19,7 +19,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 
 #include "core/util.h"
 
@@ -316,52 +315,18 @@ static int pg_hold(struct store *st, int64_t run_id, bool hold)
 	return rc;
 }
 
-static int pg_run_begin(struct store *st, const char *name, const char *suite, const char *suite_text, json_t *env,
-			const char *tag, int64_t *run_id)
-{
-	char uuid[40];
-	struct utsname u;
-	struct pg_num now;
-	double t = vmr_wall_s();
-	store_uuid(uuid, sizeof(uuid));
-	uname(&u);
-	const char *kernel = store_env_kernel(env), *host = store_env_host(env);
-	char *dflt = name ? NULL : store_default_name(suite, t);
-	char *envtext = env ? json_dumps(env, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(17)) : NULL;
-	const char *p[] = { uuid, name ? name : dflt, suite, suite_text, kernel ? kernel : u.release,
-			    host ? host : u.nodename, pg_fmt_double(&now, t), tag, envtext ? envtext : "{}" };
-	/* The row and the writer's lock appear together. */
-	int rc = pg_begin(st);
-	if (rc == 0)
-		rc = pg_insert_id(st, "INSERT INTO runs (uuid, name, suite, suite_text, status, kernel, host, started,"
-				      " tag, env) VALUES ($1,$2,$3,$4,'incomplete',$5,$6,$7,$8,$9) RETURNING id",
-				  9, p, "cannot record the run", run_id);
-	if (rc == 0 && pg_hold(st, *run_id, true) == 0 && pg_commit(st) == 0) {
-		rc = 0;
-	} else if (rc == 0) {
-		pg_rollback(st);
-		rc = -1;
-	}
-	free(envtext);
-	free(dflt);
-	return rc;
-}
-
 static int pg_case_add(struct store *st, int64_t run_id, const char *case_name, const char *workload,
 		       json_t *options, int64_t *case_id)
 {
 	struct pg_num rid;
-	char *opts = options ? json_dumps(options, JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
-	const char *p[] = { pg_fmt_int(&rid, run_id), case_name, workload, opts ? opts : "{}" };
+	char *opts = store_json_text(options, false);
+	const char *p[] = { pg_fmt_int(&rid, run_id), case_name, workload, opts };
 	int rc = pg_insert_id(st, "INSERT INTO cases (run_id, seq, name, workload, options) VALUES"
 				  " ($1, (SELECT COUNT(*) FROM cases WHERE run_id = $1), $2, $3, $4) RETURNING id",
 			      4, p, "cannot record a case", case_id);
 	free(opts);
 	return rc;
 }
-
-static const char *const better_text[] = { "none", "lower", "higher" };
-static const char *const combine_text[] = { "amean", "hmean" };
 
 /* All of an iteration's metric rows in one statement: one round trip to
  * the server, not one per metric. */
@@ -380,8 +345,8 @@ static int pg_metrics_add(struct store *st, int64_t iter_id, const struct result
 		size_t k = 1 + 5 * i;
 		p[k] = m->name;
 		p[k + 1] = m->unit;
-		p[k + 2] = better_text[m->better % 3];
-		p[k + 3] = combine_text[m->combine % 2];
+		p[k + 2] = store_better_name(m->better);
+		p[k + 3] = store_combine_name(m->combine);
 		p[k + 4] = pg_fmt_double(&v[i], m->value);
 		len += (size_t)snprintf(sql + len, cap - len, "%s($1,$%zu,$%zu,$%zu,$%zu,$%zu::float8)", i ? "," : "", k + 1,
 					k + 2, k + 3, k + 4, k + 5);
@@ -397,13 +362,9 @@ static int pg_metrics_add(struct store *st, int64_t iter_id, const struct result
 /* One iteration's row and its metric rows, inside the caller's transaction. */
 static int pg_iteration_insert(struct store *st, int64_t case_id, int iteration, const struct result *r)
 {
-	json_t *j = result_to_json(r);
-	char *text = json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(17));
-	json_decref(j);
-	if (!text) {
-		vmr_err("%s: cannot serialise a result", st->path);
+	char *text = store_result_text(st, r);
+	if (!text)
 		return -1;
-	}
 	struct pg_num cid, it;
 	int64_t iter_id;
 	const char *p[] = { pg_fmt_int(&cid, case_id), pg_fmt_int(&it, iteration), outcome_name(r->outcome), r->reason,
@@ -421,7 +382,7 @@ static int pg_run_end(struct store *st, int64_t run_id, const char *status)
 	PGresult *res = pg_query(st, "UPDATE runs SET status = $1, ended = $2 WHERE id = $3", 3, p,
 				 "cannot record the run's end");
 	PQclear(res);
-	return res && pg_hold(st, run_id, false) == 0 ? 0 : -1;
+	return res ? 0 : -1;
 }
 
 #define PG_STR(x) PG_STR_(x)
@@ -586,10 +547,10 @@ struct pg_run_params {
 static void pg_run_params(struct pg_run_params *rp, const struct run *run, int64_t run_id)
 {
 	const struct run_info *ri = &run->info;
-	rp->envtext = run->env ? json_dumps(run->env, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(17)) : NULL;
+	rp->envtext = store_json_text(run->env, true);
 	const char *p[] = { ri->uuid, ri->name, ri->suite, run->suite_text, ri->status, ri->kernel, ri->host,
 			    pg_fmt_double(&rp->started, ri->started), ri->ended ? pg_fmt_double(&rp->ended, ri->ended) : NULL,
-			    ri->tag, rp->envtext ? rp->envtext : "{}", pg_fmt_int(&rp->id, run_id) };
+			    ri->tag, rp->envtext, pg_fmt_int(&rp->id, run_id) };
 	memcpy(rp->p, p, sizeof(p));
 }
 
@@ -643,9 +604,9 @@ const struct store_backend store_pg_backend = {
 	.name = "postgresql",
 	.open = pg_open,
 	.close = pg_close,
-	.run_begin = pg_run_begin,
 	.case_add = pg_case_add,
 	.run_end = pg_run_end,
+	.hold = pg_hold,
 	.list = pg_list,
 	.match = pg_lookup,
 	.delete_run = pg_delete_run,

@@ -8,7 +8,6 @@
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -261,13 +260,13 @@ static void sqlite_close(struct store *st)
  * kill -9, and two store handles in one process do not share them.
  * Without the lock file (a directory we may not write) the run is written
  * all the same; only no one can tell it is still running. */
-static void sqlite_hold(struct store *st, int64_t run_id, bool hold)
+static int sqlite_hold(struct store *st, int64_t run_id, bool hold)
 {
 	struct flock fl;
 	if (!hold) {
 		if (st->lockfd >= 0)
 			sqlite_lock_range(st->lockfd, F_OFD_SETLK, F_UNLCK, (off_t)run_id, 1, &fl);
-		return;
+		return 0;
 	}
 	char *name = sqlite_lockname(st);
 	for (int tries = 0; tries < 8; tries++) {
@@ -283,6 +282,7 @@ static void sqlite_hold(struct store *st, int64_t run_id, bool hold)
 		st->lockfd = -1;
 	}
 	free(name);
+	return 0;
 }
 
 static bool sqlite_running(struct store *st, int64_t run_id)
@@ -317,56 +317,10 @@ static int store_step_done(struct store *st, sqlite3_stmt *s, const char *what)
 	return ok ? 0 : -1;
 }
 
-static int sqlite_run_begin(struct store *st, const char *name, const char *suite, const char *suite_text,
-		    json_t *env, const char *tag, int64_t *run_id)
-{
-	char uuid[40];
-	struct utsname u;
-	double now = vmr_wall_s();
-	store_uuid(uuid, sizeof(uuid));
-	uname(&u);
-	const char *kernel = store_env_kernel(env), *host = store_env_host(env);
-	char *dflt = name ? NULL : store_default_name(suite, now);
-	char *envtext = env ? json_dumps(env, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(17)) : NULL;
-	int rc = -1;
-	sqlite3_stmt *s = store_prepare(st, "INSERT INTO runs (uuid, name, suite, suite_text, status, kernel, host,"
-					    " started, tag, env) VALUES (?,?,?,?,'incomplete',?,?,?,?,?)");
-	if (!s)
-		goto free_text;
-	store_bind_text(s, 1, uuid);
-	store_bind_text(s, 2, name ? name : dflt);
-	store_bind_text(s, 3, suite);
-	store_bind_text(s, 4, suite_text);
-	store_bind_text(s, 5, kernel ? kernel : u.release);
-	store_bind_text(s, 6, host ? host : u.nodename);
-	sqlite3_bind_double(s, 7, now);
-	store_bind_text(s, 8, tag);
-	store_bind_text(s, 9, envtext ? envtext : "{}");
-	/* The row and the writer's lock appear together. */
-	if (store_begin(st) < 0) {
-		sqlite3_finalize(s);
-		goto free_text;
-	}
-	rc = store_step_done(st, s, "cannot record the run");
-	if (rc == 0) {
-		*run_id = sqlite3_last_insert_rowid(st->db);
-		sqlite_hold(st, *run_id, true);
-		rc = store_commit(st);
-		if (rc < 0)
-			sqlite_hold(st, *run_id, false);
-	} else {
-		store_rollback(st);
-	}
-free_text:
-	free(envtext);
-	free(dflt);
-	return rc;
-}
-
 static int sqlite_case_add(struct store *st, int64_t run_id, const char *case_name, const char *workload,
 		   json_t *options, int64_t *case_id)
 {
-	char *opts = options ? json_dumps(options, JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
+	char *opts = store_json_text(options, false);
 	sqlite3_stmt *s = store_prepare(st, "INSERT INTO cases (run_id, seq, name, workload, options) VALUES"
 					    " (?1, (SELECT COUNT(*) FROM cases WHERE run_id = ?1), ?2, ?3, ?4)");
 	int rc = -1;
@@ -375,7 +329,7 @@ static int sqlite_case_add(struct store *st, int64_t run_id, const char *case_na
 	sqlite3_bind_int64(s, 1, run_id);
 	store_bind_text(s, 2, case_name);
 	store_bind_text(s, 3, workload);
-	store_bind_text(s, 4, opts ? opts : "{}");
+	store_bind_text(s, 4, opts);
 	rc = store_step_done(st, s, "cannot record a case");
 	if (rc == 0)
 		*case_id = sqlite3_last_insert_rowid(st->db);
@@ -383,9 +337,6 @@ free_opts:
 	free(opts);
 	return rc;
 }
-
-static const char *const better_text[] = { "none", "lower", "higher" };
-static const char *const combine_text[] = { "amean", "hmean" };
 
 static int store_metrics_add(struct store *st, int64_t iter_id, const struct result *r)
 {
@@ -399,8 +350,8 @@ static int store_metrics_add(struct store *st, int64_t iter_id, const struct res
 		sqlite3_bind_int64(s, 1, iter_id);
 		store_bind_text(s, 2, m->name);
 		store_bind_text(s, 3, m->unit);
-		store_bind_text(s, 4, better_text[m->better % 3]);
-		store_bind_text(s, 5, combine_text[m->combine % 2]);
+		store_bind_text(s, 4, store_better_name(m->better));
+		store_bind_text(s, 5, store_combine_name(m->combine));
 		sqlite3_bind_double(s, 6, m->value);
 		if (sqlite3_step(s) != SQLITE_DONE) {
 			store_fail(st, "cannot record a metric");
@@ -415,14 +366,10 @@ static int store_metrics_add(struct store *st, int64_t iter_id, const struct res
 /* One iteration's row and its metric rows, inside the caller's transaction. */
 static int sqlite_iteration_insert(struct store *st, int64_t case_id, int iteration, const struct result *r)
 {
-	json_t *j = result_to_json(r);
-	char *text = json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(17));
-	json_decref(j);
+	char *text = store_result_text(st, r);
 	int rc = -1;
-	if (!text) {
-		vmr_err("%s: cannot serialise a result", st->path);
+	if (!text)
 		return -1;
-	}
 	sqlite3_stmt *s = store_prepare(st, "INSERT INTO iterations (case_id, iteration, outcome, reason, result)"
 					    " VALUES (?,?,?,?,?)");
 	if (!s)
@@ -448,9 +395,7 @@ static int sqlite_run_end(struct store *st, int64_t run_id, const char *status)
 	store_bind_text(s, 1, status);
 	sqlite3_bind_double(s, 2, vmr_wall_s());
 	sqlite3_bind_int64(s, 3, run_id);
-	int rc = store_step_done(st, s, "cannot record the run's end");
-	sqlite_hold(st, run_id, false);
-	return rc;
+	return store_step_done(st, s, "cannot record the run's end");
 }
 
 static char *store_col_text(sqlite3_stmt *s, int i)
@@ -651,13 +596,13 @@ static void store_bind_run(sqlite3_stmt *s, const struct run *run, const char *e
 	else
 		sqlite3_bind_null(s, 9);
 	store_bind_text(s, 10, ri->tag);
-	store_bind_text(s, 11, envtext ? envtext : "{}");
+	store_bind_text(s, 11, envtext);
 }
 
 /* A run row written from a copy: INSERT, or UPDATE of run_id when > 0. */
 static int sqlite_put_run(struct store *st, const struct run *run, int64_t run_id)
 {
-	char *envtext = run->env ? json_dumps(run->env, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(17)) : NULL;
+	char *envtext = store_json_text(run->env, true);
 	int rc = -1;
 	sqlite3_stmt *s = store_prepare(st, run_id > 0 ? "UPDATE runs SET (" RUN_COPY_COLS ") = (?1,?2,?3,?4,?5,?6,?7,?8,"
 							  "?9,?10,?11) WHERE id = ?12"
@@ -701,9 +646,9 @@ const struct store_backend store_sqlite_backend = {
 	.name = "sqlite",
 	.open = sqlite_open,
 	.close = sqlite_close,
-	.run_begin = sqlite_run_begin,
 	.case_add = sqlite_case_add,
 	.run_end = sqlite_run_end,
+	.hold = sqlite_hold,
 	.list = sqlite_list,
 	.match = sqlite_lookup,
 	.delete_run = sqlite_delete_run,

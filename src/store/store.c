@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <errno.h>
 #include <unistd.h>
@@ -164,12 +165,53 @@ static json_t *store_env_for_run(json_t *env)
 	return e;
 }
 
+/* A run about to begin: a fresh UUID, now, and the kernel and host the
+ * environment names (else this machine's). */
+static struct run *store_new_run(const char *name, const char *suite, const char *suite_text, json_t *env,
+				 const char *tag)
+{
+	struct run *r = xcalloc(1, sizeof(*r));
+	struct run_info *ri = &r->info;
+	char uuid[40];
+	struct utsname u;
+	uname(&u);
+	store_uuid(uuid, sizeof(uuid));
+	r->env = store_env_for_run(env);
+	const char *kernel = store_env_kernel(r->env), *host = store_env_host(r->env);
+	ri->started = vmr_wall_s();
+	ri->uuid = xstrdup(uuid);
+	ri->name = name ? xstrdup(name) : store_default_name(suite, ri->started);
+	ri->suite = suite ? xstrdup(suite) : NULL;
+	ri->status = xstrdup("incomplete");
+	ri->kernel = xstrdup(kernel ? kernel : u.release);
+	ri->host = xstrdup(host ? host : u.nodename);
+	ri->tag = tag ? xstrdup(tag) : NULL;
+	r->suite_text = suite_text ? xstrdup(suite_text) : NULL;
+	return r;
+}
+
 int store_run_begin(struct store *st, const char *name, const char *suite, const char *suite_text, json_t *env,
 		    const char *tag, int64_t *run_id)
 {
-	json_t *e = store_env_for_run(env);
-	int rc = st->be->run_begin(st, name, suite, suite_text, e, tag, run_id);
-	json_decref(e);
+	const struct store_backend *be = st->be;
+	struct run *r = store_new_run(name, suite, suite_text, env, tag);
+	bool held = false;
+	/* The row and its writer's lock appear together: no one sees the run
+	 * before it is running. */
+	int rc = be->begin(st, true);
+	if (rc == 0 && (rc = be->run_insert(st, r, run_id)) > 0) {
+		vmr_err("%s: a run with UUID %s is stored already", st->path, r->info.uuid);
+		rc = -1;
+	}
+	if (rc == 0)
+		held = (rc = be->hold(st, *run_id, true)) == 0;
+	if (rc == 0)
+		rc = be->commit(st);
+	else
+		be->rollback(st);
+	if (rc < 0 && held)
+		be->hold(st, *run_id, false);
+	run_free(r);
 	return rc;
 }
 
@@ -192,7 +234,10 @@ int store_result_add(struct store *st, int64_t case_id, int iteration, const str
 
 int store_run_end(struct store *st, int64_t run_id, const char *status)
 {
-	return st->be->run_end(st, run_id, status);
+	int rc = st->be->run_end(st, run_id, status);
+	if (st->be->hold(st, run_id, false) < 0)
+		rc = -1;
+	return rc;
 }
 
 int store_list(struct store *st, struct run_info **runs, size_t *n)
@@ -251,6 +296,34 @@ int store_resolve(struct store *st, const char *spec, int64_t *run_id)
 int store_resolve_quiet(struct store *st, const char *spec, int64_t *run_id)
 {
 	return store_resolve_spec(st, spec, run_id, true);
+}
+
+char *store_json_text(const json_t *j, bool sorted)
+{
+	char *text = j ? json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(17) | (sorted ? JSON_SORT_KEYS : 0)) : NULL;
+	return text ? text : xstrdup("{}");
+}
+
+char *store_result_text(struct store *st, const struct result *r)
+{
+	json_t *j = result_to_json(r);
+	char *text = json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(17));
+	json_decref(j);
+	if (!text)
+		vmr_err("%s: cannot serialise a result", st->path);
+	return text;
+}
+
+const char *store_better_name(enum better b)
+{
+	static const char *const names[] = { "none", "lower", "higher" };
+	return names[b % ARRAY_SIZE(names)];
+}
+
+const char *store_combine_name(enum combine c)
+{
+	static const char *const names[] = { "amean", "hmean" };
+	return names[c % ARRAY_SIZE(names)];
 }
 
 int store_case_result(struct store *st, struct run_case *c, int iteration, const char *text)
