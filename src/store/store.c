@@ -337,8 +337,12 @@ int store_case_result(struct store *st, struct run_case *c, int iteration, const
 		return -1;
 	}
 	json_decref(j);
-	c->iters = xrealloc(c->iters, (c->niter + 1) * sizeof(*c->iters));
-	c->iter_no = xrealloc(c->iter_no, (c->niter + 1) * sizeof(*c->iter_no));
+	/* Room for 8, then doubled whenever a power of two is full. */
+	if (c->niter == 0 || (c->niter >= 8 && !(c->niter & (c->niter - 1)))) {
+		size_t cap = c->niter ? 2 * c->niter : 8;
+		c->iters = xrealloc(c->iters, cap * sizeof(*c->iters));
+		c->iter_no = xrealloc(c->iter_no, cap * sizeof(*c->iter_no));
+	}
 	c->iter_no[c->niter] = iteration;
 	c->iters[c->niter++] = res;
 	return 0;
