@@ -5,7 +5,12 @@
  * schema is created under an advisory lock so machines opening a fresh
  * database at once create it once; imports insert the run row with ON
  * CONFLICT (uuid) DO NOTHING, which waits for a concurrent import of the
- * same run to end, so a run pushed from two places at once is stored once.
+ * same run to end, so a run pushed from two places at once is stored once,
+ * and lock the row they find instead (FOR UPDATE), so two pushes bringing
+ * one copy up to date do it one after the other.  A run's writer holds a
+ * session advisory lock (PG_RUN_LOCK, the run's id) for as long as it
+ * writes; the server drops it with the connection, however the writer
+ * ends, and other sessions see it in pg_locks.
  *
  * Credentials: st->path is the URL with its password masked, and every
  * server or libpq message has the password cut out before it is printed. */

@@ -1,4 +1,6 @@
-/* The results store on SQLite: schema, migrations, reads and writes. */
+/* The results store on SQLite: schema, migrations, reads and writes, and
+ * the writers' locks in "<file>-lock" that tell a run being written from an
+ * interrupted one (see sqlite_hold). */
 #include "store/backend.h"
 
 #include <errno.h>

@@ -2,8 +2,11 @@
  * PostgreSQL URL or a file; it must hold no runs), else a fresh SQLite file.
  * tests/cli/test_store_backends.sh runs it against a throwaway PostgreSQL
  * server too.  What goes in comes back whole, runs resolve the same way,
- * copies between stores keep a run whole and are idempotent by UUID, and
- * processes copying into one store at once each land whole, once. */
+ * copies between stores keep a run whole and are idempotent by UUID, a run
+ * is running while its writer is at it and not once the writer is gone
+ * (closed, or killed with -9), a copy that is behind is brought up to date
+ * in place and never by an older one, and processes copying into one store
+ * at once each land whole, once. */
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
