@@ -304,6 +304,10 @@ finish:
 
 static void pg_close(struct store *st)
 {
+	/* The server drops a closed session's locks when it gets round to it;
+	 * a run left unended is to be seen interrupted as soon as we return. */
+	if (PQstatus(st->pg) == CONNECTION_OK)
+		PQclear(PQexec(st->pg, "SELECT pg_advisory_unlock_all()"));
 	PQfinish(st->pg);
 	free(st->path);
 	free(st);
