@@ -219,6 +219,8 @@ if wait_iters "$RUNS" live 2; then
 		not_ok "push live --json: ${OUT:0:200}"
 	[ "$("$VMR" list --db "$PGRUNS" --json | jq -r '[.[].name] | join(",")')" = done-run ] &&
 		ok "the server holds only the finished run" || not_ok "server runs: $("$VMR" list --db "$PGRUNS" --json | jq -c '[.[].name]')"
+	run "$VMR" delete live --db "$RUNS"; expect_rc "sqlite: a running run is not deleted" 2
+	one_line_err && expect_err "sqlite: delete says why" "^vmregress: live: still being written" || not_ok "delete error: $ERR"
 	kill -9 "${BG[-1]}"; wait "${BG[-1]}" 2>/dev/null
 	wait_stopped "$RUNS" live && ok "sqlite: after kill -9 the run is not running" || not_ok "sqlite: still running after kill -9"
 	[ "$(field "$RUNS" live status)" = incomplete ] && ok "sqlite: the killed run is stored incomplete" || not_ok "killed status"
@@ -244,11 +246,13 @@ if wait_iters "$PGRUNS" live-pg 2; then
 	run "$VMR" pull --all --from "$PGRUNS" --db "$T_TMP/runs-copy.db" --json; expect_rc "pull --all while a run is being written" 0
 	[ "$(jq -r '[.[] | "\(.name):\(.result)"] | join(",")' <<< "$OUT")" = "done-run:copied,live:copied,live-pg:running" ] &&
 		ok "pull leaves the running run" || not_ok "pull while running: ${OUT:0:300}"
+	run "$VMR" delete live-pg --db "$PGRUNS"; expect_rc "postgresql: a running run is not deleted" 2
 	kill -9 "${BG[-1]}"; wait "${BG[-1]}" 2>/dev/null
 	wait_stopped "$PGRUNS" live-pg && ok "postgresql: after kill -9 the run is not running" ||
 		not_ok "postgresql: still running after kill -9"
 	run "$VMR" pull --all --from "$PGRUNS" --db "$T_TMP/runs-copy.db"; expect_out "pull copies the interrupted run" "^1 copied, 0 updated, 2 already there"
 	same_export live-pg "$PGRUNS" "$T_TMP/runs-copy.db" && ok "the pulled interrupted run equals it" || not_ok "pulled live-pg differs"
+	run "$VMR" delete live-pg --db "$PGRUNS"; expect_rc "postgresql: an interrupted run is deleted" 0
 else
 	not_ok "the long run into the database did not store two iterations"
 fi
