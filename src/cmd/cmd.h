@@ -48,19 +48,34 @@ extern const struct opt push_cmd_opts[], pull_cmd_opts[];
 /* Longer help text of commands that have one (`help CMD`, the man page). */
 extern const char sense_cmd_details[], refs_cmd_details[];
 
-/* push and pull: copy the runs named by specs (or all) from one store into
- * another, each in one transaction, skipping runs the destination has (by
- * UUID).  Prints one line per run and a total, or JSON.  An exit code. */
-int cmd_transfer(const char *from, const char *to, char **specs, int nspecs, bool all,
-		 bool json);
+/* push and pull: everything but the direction.  Their options, in one
+ * struct so one table per command can name `remote` --to or --from. */
+struct transfer_opts {
+	char *db;             /* this machine's store (NULL: the default) */
+	char *remote;         /* the other store */
+	bool all, json;
+};
+/* Parse push's or pull's arguments against opts and copy the runs they
+ * name (or all) from one store into the other, each in one transaction:
+ * runs the destination lacks are copied, copies that are behind (written
+ * while their run was still going) are brought up to date, runs still
+ * being written are left for later.  Prints one line per run and a
+ * total, or JSON.  An exit code. */
+int cmd_transfer(const char *name, const struct opt *opts, bool push, int argc, char **argv);
 
 /* Parse a command's arguments against its option sets; positional words
  * land in *pos (free it, whatever the return).  0: go on; 1: --help was
  * printed (exit 0); -1: a one-line error was printed (exit 2). */
 int cmd_parse(const char *name, struct optset *sets, size_t nsets, int argc, char **argv, char ***pos,
 	      int *npos);
+/* The same for commands taking exactly one RUN, (*pos)[0]: true to go on;
+ * false with *rc the exit code, after --help (0) or a one-line error (2).
+ * Going on, *rc is 2 too: what a RUN that does not resolve exits with. */
+bool cmd_parse_run(const char *name, struct optset *set, int argc, char **argv, char ***pos, int *rc);
 
 struct store;
+/* The store a --db option names: db, or the default when NULL.  Malloc'd. */
+char *cmd_db_path(const char *db);
 /* Open the store at db (NULL: the default) and resolve RUN spec in it.
  * 0, or -1 after a one-line error; *st is to be closed either way. */
 int cmd_open_run(const char *db, const char *spec, struct store **st, int64_t *id);

@@ -26,20 +26,12 @@ int cmd_export(int argc, char **argv)
 	opt_defaults(export_cmd_opts, &o);
 	struct optset set = { export_cmd_opts, &o, NULL };
 	char **pos;
-	int npos, rc = VMR_EXIT_USAGE;
+	int rc;
 	struct store *st = NULL;
 	struct run *run = NULL;
 	int64_t id;
-	int p = cmd_parse("export", &set, 1, argc, argv, &pos, &npos);
-	if (p) {
-		rc = p > 0 ? VMR_EXIT_OK : VMR_EXIT_USAGE;
+	if (!cmd_parse_run("export", &set, argc, argv, &pos, &rc))
 		goto free_opts;
-	}
-	if (npos != 1) {
-		vmr_err("export: %s (usage: vmregress export RUN --format csv|json)",
-			npos ? "too many arguments" : "which run?");
-		goto free_opts;
-	}
 	if (cmd_open_run(o.db, pos[0], &st, &id) < 0)
 		goto close_store;
 	rc = VMR_EXIT_CANNOT;

@@ -44,12 +44,12 @@ static void list_filter(const struct list_opts *o, struct run_info *runs, size_t
 
 static void list_print(const struct run_info *runs, size_t n)
 {
-	printf("%-5s %-32s %-22s %-16s %-12s %-10s %s\n", "ID", "NAME", "KERNEL", "HOST", "SUITE", "STATUS", "WHEN");
+	printf("%-5s %-32s %-22s %-16s %-12s %-11s %s\n", "ID", "NAME", "KERNEL", "HOST", "SUITE", "STATUS", "WHEN");
 	for (size_t i = 0; i < n; i++) {
 		char when[40];
 		const struct run_info *r = &runs[i];
-		printf("%-5lld %-32s %-22s %-16s %-12s %-10s %s\n", (long long)r->id, r->name, r->kernel ? r->kernel : "-",
-		       r->host ? r->host : "-", r->suite ? r->suite : "-", r->status,
+		printf("%-5lld %-32s %-22s %-16s %-12s %-11s %s\n", (long long)r->id, r->name, r->kernel ? r->kernel : "-",
+		       r->host ? r->host : "-", r->suite ? r->suite : "-", run_info_state(r),
 		       store_format_time(when, sizeof(when), r->started));
 	}
 }
@@ -58,23 +58,20 @@ int cmd_list(int argc, char **argv)
 {
 	struct list_opts o = { 0 };
 	struct optset set = { list_cmd_opts, &o, NULL };
-	char **pos = xcalloc((size_t)argc + 1, sizeof(char *));
+	char **pos;
 	int npos, rc = VMR_EXIT_USAGE;
-	bool help = false;
 	struct run_info *runs = NULL;
 	size_t n = 0;
-	if (opt_parse(&set, 1, argc - 1, argv + 1, pos, &npos, &help) < 0)
-		goto free_opts;
-	if (help) {
-		cmd_help(stdout, cmd_find("list"));
-		rc = VMR_EXIT_OK;
+	int p = cmd_parse("list", &set, 1, argc, argv, &pos, &npos);
+	if (p) {
+		rc = p > 0 ? VMR_EXIT_OK : VMR_EXIT_USAGE;
 		goto free_opts;
 	}
 	if (npos) {
 		vmr_err("list: unexpected argument '%s'", pos[0]);
 		goto free_opts;
 	}
-	char *path = o.db ? xstrdup(o.db) : store_default_path();
+	char *path = cmd_db_path(o.db);
 	struct store *st = NULL;
 	/* No results file yet is an empty list, not an error. */
 	if (store_exists(path)) {

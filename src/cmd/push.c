@@ -1,6 +1,7 @@
 /* vmregress push RUN... --to URL: copy runs from this machine's store into
  * another (a fleet's shared database), keyed by UUID so a second push of
- * the same run stores nothing.  Also the copying half of pull. */
+ * the same run stores nothing, and a push after a run has moved on brings
+ * its copy up to date.  Also the copying half of pull. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,21 +9,21 @@
 #include "core/util.h"
 #include "store/store.h"
 
-struct push_opts {
-	char *db, *to;
-	bool all, json;
-};
-
 const struct opt push_cmd_opts[] = {
-	{ .name = "to", .type = OPT_STR, .off = offsetof(struct push_opts, to), .metavar = "URL",
+	{ .name = "to", .type = OPT_STR, .off = offsetof(struct transfer_opts, remote), .metavar = "URL",
 	  .help = "the store to copy into: postgresql://USER@HOST/DB, a file, or sqlite:FILE (required)" },
-	{ .name = "db", .type = OPT_STR, .off = offsetof(struct push_opts, db), .metavar = "PATH",
+	{ .name = "db", .type = OPT_STR, .off = offsetof(struct transfer_opts, db), .metavar = "PATH",
 	  .help = "the store to copy from (default $VMREGRESS_DB, else $XDG_DATA_HOME/vmregress/results.db)" },
-	{ .name = "all", .type = OPT_FLAG, .off = offsetof(struct push_opts, all), .help = "copy every stored run" },
-	{ .name = "json", .type = OPT_FLAG, .off = offsetof(struct push_opts, json),
+	{ .name = "all", .type = OPT_FLAG, .off = offsetof(struct transfer_opts, all),
+	  .help = "copy every stored run (those still being written are left for a later push)" },
+	{ .name = "json", .type = OPT_FLAG, .off = offsetof(struct transfer_opts, json),
 	  .help = "print what was copied as JSON" },
 	OPT_END,
 };
+
+/* What became of one run, in the order of the printed total. */
+enum transfer_result { XFER_COPIED, XFER_UPDATED, XFER_PRESENT, XFER_RUNNING, XFER_NRESULTS };
+static const char *const transfer_result_name[] = { "copied", "updated", "present", "running" };
 
 /* The ids of the runs to copy: every run, or each spec resolved. */
 static int transfer_select(struct store *from, char **specs, int nspecs, bool all, int64_t **ids, size_t *n)
@@ -46,31 +47,37 @@ static int transfer_select(struct store *from, char **specs, int nspecs, bool al
 	return 0;
 }
 
-static json_t *transfer_copy_one(struct store *from, int64_t id, struct store *to, bool json)
+/* Copy one run unless it is still being written: a copy of it now would
+ * only have to be brought up to date later.  An interrupted run (killed,
+ * never ended) is copied as it is: it will not change. */
+static int transfer_one(const struct run *r, struct store *to, int64_t *to_id)
 {
-	struct run *r = NULL;
-	int64_t to_id;
-	if (store_load_run(from, id, &r) < 0)
-		return NULL;
-	int rc = store_import_run(to, r, &to_id);
-	json_t *row = NULL;
-	if (rc >= 0) {
-		row = json_pack("{ss ss ss sI}", "uuid", r->info.uuid, "name", r->info.name, "result",
-				rc ? "present" : "copied", "id", (json_int_t)to_id);
-		if (!json)
-			printf("%-8s %s %s as run %lld\n", rc ? "present" : "copied", r->info.uuid, r->info.name,
-			       (long long)to_id);
-	}
-	run_free(r);
-	return row;
+	if (r->info.running)
+		return XFER_RUNNING;
+	int rc = store_import_run(to, r, to_id);
+	return rc < 0 ? -1 : rc == 0 ? XFER_COPIED : rc == 1 ? XFER_PRESENT : XFER_UPDATED;
 }
 
-int cmd_transfer(const char *from_loc, const char *to_loc, char **specs, int nspecs, bool all,
-		 bool json)
+static json_t *transfer_row(const struct run *r, int result, int64_t to_id, bool json)
+{
+	const struct run_info *ri = &r->info;
+	bool interrupted = !store_run_ended(ri) && !ri->running;
+	if (!json && result == XFER_RUNNING)
+		printf("%-8s %s %s: still being written, not copied (push it again when it ends)\n",
+		       transfer_result_name[result], ri->uuid, ri->name);
+	else if (!json)
+		printf("%-8s %s %s as run %lld%s\n", transfer_result_name[result], ri->uuid, ri->name, (long long)to_id,
+		       interrupted ? " (interrupted: incomplete)" : "");
+	json_t *id = result == XFER_RUNNING ? json_null() : json_integer(to_id);
+	return json_pack("{ss ss ss ss so}", "uuid", ri->uuid, "name", ri->name, "status", ri->status, "result",
+			 transfer_result_name[result], "id", id);
+}
+
+static int transfer_runs(const char *from_loc, const char *to_loc, char **specs, int nspecs, bool all, bool json)
 {
 	struct store *from = NULL, *to = NULL;
 	int64_t *ids = NULL;
-	size_t n = 0;
+	size_t n = 0, count[XFER_NRESULTS] = { 0 };
 	/* A store that does not open, or a run it lacks, is bad input (2) as
 	 * in show and list; a copy that fails half-way cannot be done (3). */
 	int rc = VMR_EXIT_USAGE;
@@ -79,26 +86,31 @@ int cmd_transfer(const char *from_loc, const char *to_loc, char **specs, int nsp
 		goto close;
 	rc = VMR_EXIT_CANNOT;
 	json_t *rows = json_array();
-	size_t copied = 0, present = 0;
 	for (size_t i = 0; i < n; i++) {
-		json_t *row = transfer_copy_one(from, ids[i], to, json);
-		if (!row) {
+		struct run *r = NULL;
+		int64_t to_id = 0;
+		int result = store_load_run(from, ids[i], &r) < 0 ? -1 : transfer_one(r, to, &to_id);
+		if (result >= 0) {
+			count[result]++;
+			json_array_append_new(rows, transfer_row(r, result, to_id, json));
+		}
+		run_free(r);
+		if (result < 0) {
 			json_decref(rows);
 			goto close;
 		}
-		if (!strcmp(json_string_value(json_object_get(row, "result")), "copied"))
-			copied++;
-		else
-			present++;
-		json_array_append_new(rows, row);
 	}
 	if (json) {
 		rc = cmd_print_json(rows);
-	} else {
-		printf("%zu copied, %zu already there, into %s\n", copied, present, store_path(to));
-		json_decref(rows);
-		rc = VMR_EXIT_OK;
+		goto close;
 	}
+	printf("%zu copied, %zu updated, %zu already there", count[XFER_COPIED], count[XFER_UPDATED],
+	       count[XFER_PRESENT]);
+	if (count[XFER_RUNNING])
+		printf(", %zu still being written (not copied)", count[XFER_RUNNING]);
+	printf(", into %s\n", store_path(to));
+	json_decref(rows);
+	rc = VMR_EXIT_OK;
 close:
 	free(ids);
 	store_close(to);
@@ -106,34 +118,38 @@ close:
 	return rc;
 }
 
-int cmd_push(int argc, char **argv)
+int cmd_transfer(const char *name, const struct opt *opts, bool push, int argc, char **argv)
 {
-	struct push_opts o = { 0 };
-	struct optset set = { push_cmd_opts, &o, NULL };
-	char **pos = xcalloc((size_t)argc + 1, sizeof(char *));
+	struct transfer_opts o = { 0 };
+	struct optset set = { opts, &o, NULL };
+	const char *remote = push ? "to" : "from", *usage = cmd_find(name)->usage;
+	char **pos;
 	int npos, rc = VMR_EXIT_USAGE;
-	bool help = false;
-	if (opt_parse(&set, 1, argc - 1, argv + 1, pos, &npos, &help) < 0)
-		goto free_opts;
-	if (help) {
-		cmd_help(stdout, cmd_find("push"));
-		rc = VMR_EXIT_OK;
+	int p = cmd_parse(name, &set, 1, argc, argv, &pos, &npos);
+	if (p) {
+		rc = p > 0 ? VMR_EXIT_OK : VMR_EXIT_USAGE;
 		goto free_opts;
 	}
-	if (!o.to) {
-		vmr_err("push: where to? (usage: vmregress push RUN... --to URL)");
+	if (!o.remote) {
+		vmr_err("%s: --%s is missing (usage: vmregress %s)", name, remote, usage);
 		goto free_opts;
 	}
 	if (!npos == !o.all) {
-		vmr_err("push: %s (usage: vmregress push RUN... --to URL, or --all)",
-			npos ? "name runs or give --all, not both" : "which run?");
+		vmr_err("%s: %s (usage: vmregress %s)", name, npos ? "name runs or give --all, not both" : "which run?",
+			usage);
 		goto free_opts;
 	}
-	char *path = o.db ? xstrdup(o.db) : store_default_path();
-	rc = cmd_transfer(path, o.to, pos, npos, o.all, o.json);
+	char *path = cmd_db_path(o.db);
+	rc = push ? transfer_runs(path, o.remote, pos, npos, o.all, o.json)
+		  : transfer_runs(o.remote, path, pos, npos, o.all, o.json);
 	free(path);
 free_opts:
-	opt_free(push_cmd_opts, &o);
+	opt_free(opts, &o);
 	free(pos);
 	return rc;
+}
+
+int cmd_push(int argc, char **argv)
+{
+	return cmd_transfer("push", push_cmd_opts, true, argc, argv);
 }

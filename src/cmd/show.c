@@ -23,19 +23,12 @@ int cmd_show(int argc, char **argv)
 	struct show_opts o = { 0 };
 	struct optset set = { show_cmd_opts, &o, NULL };
 	char **pos;
-	int npos, rc = VMR_EXIT_USAGE;
+	int rc;
 	struct store *st = NULL;
 	struct run *run = NULL;
 	int64_t id;
-	int p = cmd_parse("show", &set, 1, argc, argv, &pos, &npos);
-	if (p) {
-		rc = p > 0 ? VMR_EXIT_OK : VMR_EXIT_USAGE;
+	if (!cmd_parse_run("show", &set, argc, argv, &pos, &rc))
 		goto free_opts;
-	}
-	if (npos != 1) {
-		vmr_err("show: %s (usage: vmregress show RUN [--json])", npos ? "too many arguments" : "which run?");
-		goto free_opts;
-	}
 	if (cmd_open_run(o.db, pos[0], &st, &id) < 0)
 		goto close_store;
 	rc = VMR_EXIT_CANNOT;

@@ -19,6 +19,7 @@ struct store {
 	const struct store_backend *be;
 	char *path;               /* a file, or a URL without its password */
 	struct sqlite3 *db;       /* SQLite */
+	int lockfd;               /* SQLite: the file of writers' locks, or -1 */
 	struct pg_conn *pg;       /* PostgreSQL (libpq's PGconn) */
 };
 
@@ -28,31 +29,58 @@ enum store_lookup {
 	STORE_BY_NAME,   /* arg is a name or a UUID */
 };
 
+/* What a back end answers.  The rules built from these answers (resolving
+ * RUN, loading a whole run, copying one in or bringing a copy up to date)
+ * live once in store.c.
+ *
+ * A run is `running` while its writer holds a lock only it can hold, one
+ * the system drops when the writer exits however it exits: on SQLite a
+ * byte-range lock (an open file description lock) at offset run id of the
+ * file "<results file>-lock", on PostgreSQL a session advisory lock.  So an
+ * `incomplete` run that is not running was interrupted, and stays so. */
 struct store_backend {
 	const char *name;         /* "sqlite" | "postgresql" */
 	/* location: a file path, or a libpq connection URL; st->be is set by
 	 * the caller's choice of back end. */
 	int (*open)(struct store **st, const char *location, bool create);
 	void (*close)(struct store *st);
-	int (*run_begin)(struct store *st, const char *name, const char *suite, const char *suite_text,
-			 json_t *env, const char *tag, int64_t *run_id);
+	/* Writing a run as it goes (store.c begins it with run_insert and
+	 * hold): its cases, its end (status and end time). */
 	int (*case_add)(struct store *st, int64_t run_id, const char *case_name, const char *workload,
 			json_t *options, int64_t *case_id);
-	int (*result_add)(struct store *st, int64_t case_id, int iteration, const struct result *r);
 	int (*run_end)(struct store *st, int64_t run_id, const char *status);
+	/* Take or drop the writer's lock of a run (see above).  0, or -1
+	 * after a message; a back end that cannot lock here writes the run
+	 * all the same, only no one can tell it is running. */
+	int (*hold)(struct store *st, int64_t run_id, bool hold);
 	int (*list)(struct store *st, struct run_info **runs, size_t *n);
 	/* Up to two ids of runs matching a lookup (store.c turns a RUN spec
 	 * into these): *n is how many were found.  0, or -1 after an error. */
 	int (*match)(struct store *st, enum store_lookup by, const char *arg, int64_t ids[2], int *n);
-	int (*load_run)(struct store *st, int64_t run_id, struct run **out);
 	int (*delete_run)(struct store *st, int64_t run_id);
 	/* 1 and *run_id when a run has this UUID, 0 when none, -1 on error. */
 	int (*find_uuid)(struct store *st, const char *uuid, int64_t *run_id);
-	/* Write a whole run as loaded from another store (its UUID, name,
-	 * status, times, environment, cases and iterations) in one
-	 * transaction.  1 when a run with its UUID was already there (nothing
-	 * written), 0 when written, -1 on error (nothing written). */
-	int (*import_run)(struct store *st, const struct run *run, int64_t *run_id);
+
+	/* Transactions: a writing one (others' writes wait for it), or a
+	 * read-only one that sees the store at one moment. */
+	int (*begin)(struct store *st, bool write);
+	int (*commit)(struct store *st);
+	void (*rollback)(struct store *st);
+	/* Reading a run, inside a transaction: its row (info, env, suite
+	 * text; a message naming the run when there is none), its cases in
+	 * order, and a case's iterations, each handed to store_case_result. */
+	int (*info)(struct store *st, int64_t run_id, struct run *r);
+	int (*cases)(struct store *st, struct run *r);
+	int (*iterations)(struct store *st, struct run_case *c);
+	/* Writing, inside a writing transaction: one iteration's row and its
+	 * metric rows; a run's row as copied from elsewhere (UUID, name,
+	 * status, times, environment), 1 and the id of the run holding its
+	 * UUID when there is one (that row then stays as it is, locked to this
+	 * transaction), else 0; and a run's row overwritten by a copy, its
+	 * cases removed. */
+	int (*iteration_insert)(struct store *st, int64_t case_id, int iteration, const struct result *r);
+	int (*run_insert)(struct store *st, const struct run *run, int64_t *run_id);
+	int (*run_replace)(struct store *st, int64_t run_id, const struct run *run);
 };
 
 extern const struct store_backend store_sqlite_backend;
@@ -65,5 +93,16 @@ void store_uuid(char *buf, size_t len);
 const char *store_env_host(const json_t *env);
 /* "<suite base name>-YYYYmmdd-HHMMSS" for a run begun at now.  Malloc'd. */
 char *store_default_name(const char *suite, double now);
+/* A JSON value as stored: compact, every double exact, object keys sorted
+ * when sorted; "{}" for NULL.  Malloc'd. */
+char *store_json_text(const json_t *j, bool sorted);
+/* An iteration's result as stored (its JSON), or NULL after a message. */
+char *store_result_text(struct store *st, const struct result *r);
+/* A metric's direction and how its iterations combine, as stored. */
+const char *store_better_name(enum better b);
+const char *store_combine_name(enum combine c);
+/* Append one stored iteration (its number and result JSON) to a case being
+ * loaded.  0, or -1 after a message naming the case when it is damaged. */
+int store_case_result(struct store *st, struct run_case *c, int iteration, const char *json);
 
 #endif

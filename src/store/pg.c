@@ -5,7 +5,12 @@
  * schema is created under an advisory lock so machines opening a fresh
  * database at once create it once; imports insert the run row with ON
  * CONFLICT (uuid) DO NOTHING, which waits for a concurrent import of the
- * same run to end, so a run pushed from two places at once is stored once.
+ * same run to end, so a run pushed from two places at once is stored once,
+ * and lock the row they find instead (FOR UPDATE), so two pushes bringing
+ * one copy up to date do it one after the other.  A run's writer holds a
+ * session advisory lock (PG_RUN_LOCK, the run's id) for as long as it
+ * writes; the server drops it with the connection, however the writer
+ * ends, and other sessions see it in pg_locks.
  *
  * Credentials: st->path is the URL with its password masked, and every
  * server or libpq message has the password cut out before it is printed. */
@@ -19,7 +24,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 
 #include "core/util.h"
 
@@ -70,6 +74,9 @@ static const char *const pg_migrations[] = {
 
 /* Any number: the key of the advisory lock taken while migrating. */
 #define PG_MIGRATE_LOCK 0x766d7267 /* "vmrg" */
+/* The first key of the advisory lock a run's writer holds while it writes;
+ * the second is the run's id (its low 31 bits).  See backend.h. */
+#define PG_RUN_LOCK 1986884210 /* 0x766d7272, "vmrr" */
 
 /* msg's first line with the connection's password cut out.  Malloc'd. */
 static char *pg_clean_message(PGconn *conn, const char *msg)
@@ -127,6 +134,12 @@ static int pg_begin(struct store *st)
 	return pg_exec(st, "BEGIN", "cannot start a transaction");
 }
 
+static int pg_begin_kind(struct store *st, bool write)
+{
+	return write ? pg_begin(st)
+		     : pg_exec(st, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", "cannot start a transaction");
+}
+
 static int pg_commit(struct store *st)
 {
 	return pg_exec(st, "COMMIT", "cannot commit");
@@ -140,6 +153,11 @@ static void pg_rollback(struct store *st)
 static char *pg_col_text(const PGresult *res, int row, int col)
 {
 	return PQgetisnull(res, row, col) ? NULL : xstrdup(PQgetvalue(res, row, col));
+}
+
+static const char *pg_col_text_ref(const PGresult *res, int row, int col)
+{
+	return PQgetisnull(res, row, col) ? NULL : PQgetvalue(res, row, col);
 }
 
 static int64_t pg_col_int64(const PGresult *res, int row, int col)
@@ -286,30 +304,23 @@ finish:
 
 static void pg_close(struct store *st)
 {
+	/* The server drops a closed session's locks when it gets round to it;
+	 * a run left unended is to be seen interrupted as soon as we return. */
+	if (PQstatus(st->pg) == CONNECTION_OK)
+		PQclear(PQexec(st->pg, "SELECT pg_advisory_unlock_all()"));
 	PQfinish(st->pg);
 	free(st->path);
 	free(st);
 }
 
-static int pg_run_begin(struct store *st, const char *name, const char *suite, const char *suite_text, json_t *env,
-			const char *tag, int64_t *run_id)
+/* Take (or drop) the writer's lock of a run: a session lock, so the server
+ * drops it when the connection ends, however the writer ends. */
+static int pg_hold(struct store *st, int64_t run_id, bool hold)
 {
-	char uuid[40];
-	struct utsname u;
-	struct pg_num now;
-	double t = vmr_wall_s();
-	store_uuid(uuid, sizeof(uuid));
-	uname(&u);
-	const char *kernel = store_env_kernel(env), *host = store_env_host(env);
-	char *dflt = name ? NULL : store_default_name(suite, t);
-	char *envtext = env ? json_dumps(env, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(17)) : NULL;
-	const char *p[] = { uuid, name ? name : dflt, suite, suite_text, kernel ? kernel : u.release,
-			    host ? host : u.nodename, pg_fmt_double(&now, t), tag, envtext ? envtext : "{}" };
-	int rc = pg_insert_id(st, "INSERT INTO runs (uuid, name, suite, suite_text, status, kernel, host, started, tag,"
-				  " env) VALUES ($1,$2,$3,$4,'incomplete',$5,$6,$7,$8,$9) RETURNING id",
-			      9, p, "cannot record the run", run_id);
-	free(envtext);
-	free(dflt);
+	char *sql = xasprintf("SELECT pg_advisory_%slock(%d, %d)", hold ? "" : "un", PG_RUN_LOCK,
+			      (int)(run_id & 0x7fffffff));
+	int rc = pg_exec(st, sql, hold ? "cannot lock the run" : "cannot unlock the run");
+	free(sql);
 	return rc;
 }
 
@@ -317,17 +328,14 @@ static int pg_case_add(struct store *st, int64_t run_id, const char *case_name, 
 		       json_t *options, int64_t *case_id)
 {
 	struct pg_num rid;
-	char *opts = options ? json_dumps(options, JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
-	const char *p[] = { pg_fmt_int(&rid, run_id), case_name, workload, opts ? opts : "{}" };
+	char *opts = store_json_text(options, false);
+	const char *p[] = { pg_fmt_int(&rid, run_id), case_name, workload, opts };
 	int rc = pg_insert_id(st, "INSERT INTO cases (run_id, seq, name, workload, options) VALUES"
 				  " ($1, (SELECT COUNT(*) FROM cases WHERE run_id = $1), $2, $3, $4) RETURNING id",
 			      4, p, "cannot record a case", case_id);
 	free(opts);
 	return rc;
 }
-
-static const char *const better_text[] = { "none", "lower", "higher" };
-static const char *const combine_text[] = { "amean", "hmean" };
 
 /* All of an iteration's metric rows in one statement: one round trip to
  * the server, not one per metric. */
@@ -346,8 +354,8 @@ static int pg_metrics_add(struct store *st, int64_t iter_id, const struct result
 		size_t k = 1 + 5 * i;
 		p[k] = m->name;
 		p[k + 1] = m->unit;
-		p[k + 2] = better_text[m->better % 3];
-		p[k + 3] = combine_text[m->combine % 2];
+		p[k + 2] = store_better_name(m->better);
+		p[k + 3] = store_combine_name(m->combine);
 		p[k + 4] = pg_fmt_double(&v[i], m->value);
 		len += (size_t)snprintf(sql + len, cap - len, "%s($1,$%zu,$%zu,$%zu,$%zu,$%zu::float8)", i ? "," : "", k + 1,
 					k + 2, k + 3, k + 4, k + 5);
@@ -363,13 +371,9 @@ static int pg_metrics_add(struct store *st, int64_t iter_id, const struct result
 /* One iteration's row and its metric rows, inside the caller's transaction. */
 static int pg_iteration_insert(struct store *st, int64_t case_id, int iteration, const struct result *r)
 {
-	json_t *j = result_to_json(r);
-	char *text = json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(17));
-	json_decref(j);
-	if (!text) {
-		vmr_err("%s: cannot serialise a result", st->path);
+	char *text = store_result_text(st, r);
+	if (!text)
 		return -1;
-	}
 	struct pg_num cid, it;
 	int64_t iter_id;
 	const char *p[] = { pg_fmt_int(&cid, case_id), pg_fmt_int(&it, iteration), outcome_name(r->outcome), r->reason,
@@ -378,17 +382,6 @@ static int pg_iteration_insert(struct store *st, int64_t case_id, int iteration,
 				  " VALUES ($1,$2,$3,$4,$5) RETURNING id", 5, p, "cannot record an iteration", &iter_id);
 	free(text);
 	return rc < 0 ? -1 : pg_metrics_add(st, iter_id, r);
-}
-
-static int pg_result_add(struct store *st, int64_t case_id, int iteration, const struct result *r)
-{
-	if (pg_begin(st) < 0)
-		return -1;
-	if (pg_iteration_insert(st, case_id, iteration, r) < 0) {
-		pg_rollback(st);
-		return -1;
-	}
-	return pg_commit(st);
 }
 
 static int pg_run_end(struct store *st, int64_t run_id, const char *status)
@@ -401,9 +394,15 @@ static int pg_run_end(struct store *st, int64_t run_id, const char *status)
 	return res ? 0 : -1;
 }
 
+#define PG_STR(x) PG_STR_(x)
+#define PG_STR_(x) #x
 #define RUN_INFO_COLS "r.id, r.uuid, r.name, r.suite, r.status, r.kernel, r.host, r.started, r.ended, r.tag," \
 	" (SELECT COUNT(*) FROM cases c WHERE c.run_id = r.id)," \
-	" (SELECT COUNT(*) FROM iterations i JOIN cases c ON i.case_id = c.id WHERE c.run_id = r.id)"
+	" (SELECT COUNT(*) FROM iterations i JOIN cases c ON i.case_id = c.id WHERE c.run_id = r.id)," \
+	" r.status = 'incomplete' AND EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory'" \
+	"  AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())" \
+	"  AND l.classid::bigint = " PG_STR(PG_RUN_LOCK) " AND l.objid::bigint = (r.id & 2147483647)" \
+	"  AND l.objsubid = 2 AND l.granted)"
 
 static void pg_row_info(const PGresult *res, int row, struct run_info *ri)
 {
@@ -419,6 +418,7 @@ static void pg_row_info(const PGresult *res, int row, struct run_info *ri)
 	ri->tag = pg_col_text(res, row, 9);
 	ri->ncases = (size_t)pg_col_int64(res, row, 10);
 	ri->niterations = (size_t)pg_col_int64(res, row, 11);
+	ri->running = !strcmp(PQgetvalue(res, row, 12), "t");
 }
 
 static int pg_list(struct store *st, struct run_info **runs, size_t *n)
@@ -461,7 +461,7 @@ static int pg_lookup(struct store *st, enum store_lookup by, const char *arg, in
 	return pg_match(st, sql[by], by == STORE_BY_LAST ? NULL : arg, ids, n);
 }
 
-static int pg_load_info(struct store *st, int64_t run_id, struct run *r)
+static int pg_info(struct store *st, int64_t run_id, struct run *r)
 {
 	struct pg_num rid;
 	const char *p[] = { pg_fmt_int(&rid, run_id) };
@@ -472,8 +472,8 @@ static int pg_load_info(struct store *st, int64_t run_id, struct run *r)
 	int rows = PQntuples(res);
 	if (rows == 1) {
 		pg_row_info(res, 0, &r->info);
-		r->env = pg_col_json(res, 0, 12);
-		r->suite_text = pg_col_text(res, 0, 13);
+		r->env = pg_col_json(res, 0, 13);
+		r->suite_text = pg_col_text(res, 0, 14);
 	} else {
 		vmr_err("run %lld: no such run in %s", (long long)run_id, st->path);
 	}
@@ -481,7 +481,7 @@ static int pg_load_info(struct store *st, int64_t run_id, struct run *r)
 	return rows == 1 ? 0 : -1;
 }
 
-static int pg_load_cases(struct store *st, struct run *r)
+static int pg_cases(struct store *st, struct run *r)
 {
 	struct pg_num rid;
 	const char *p[] = { pg_fmt_int(&rid, r->info.id) };
@@ -502,7 +502,7 @@ static int pg_load_cases(struct store *st, struct run *r)
 	return 0;
 }
 
-static int pg_load_iters(struct store *st, struct run_case *c)
+static int pg_iterations(struct store *st, struct run_case *c)
 {
 	struct pg_num cid;
 	const char *p[] = { pg_fmt_int(&cid, c->id) };
@@ -510,47 +510,11 @@ static int pg_load_iters(struct store *st, struct run_case *c)
 				 p, "cannot read a case's iterations");
 	if (!res)
 		return -1;
-	int rows = PQntuples(res);
-	c->iters = xcalloc((size_t)rows + 1, sizeof(*c->iters));
-	c->iter_no = xcalloc((size_t)rows + 1, sizeof(*c->iter_no));
-	for (int i = 0; i < rows; i++) {
-		json_error_t jerr;
-		json_t *j = json_loads(PQgetvalue(res, i, 1), 0, &jerr);
-		const char *why = "not JSON";
-		int no = (int)pg_col_int64(res, i, 0);
-		if (!j || result_from_json(j, &c->iters[c->niter], &why) < 0) {
-			vmr_err("%s: case %s iteration %d: stored result is damaged: %s", st->path, c->name, no + 1, why);
-			json_decref(j);
-			PQclear(res);
-			return -1;
-		}
-		json_decref(j);
-		c->iter_no[c->niter++] = no;
-	}
+	int rc = 0;
+	for (int i = 0; i < PQntuples(res) && rc == 0; i++)
+		rc = store_case_result(st, c, (int)pg_col_int64(res, i, 0), pg_col_text_ref(res, i, 1));
 	PQclear(res);
-	return 0;
-}
-
-static int pg_load_run(struct store *st, int64_t run_id, struct run **out)
-{
-	struct run *r = xcalloc(1, sizeof(*r));
-	/* One snapshot: a run being written meanwhile is seen whole at one
-	 * moment. */
-	if (pg_exec(st, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", "cannot start a transaction") < 0)
-		goto free_run;
-	if (pg_load_info(st, run_id, r) < 0 || pg_load_cases(st, r) < 0)
-		goto rollback;
-	for (size_t i = 0; i < r->ncases; i++)
-		if (pg_load_iters(st, &r->cases[i]) < 0)
-			goto rollback;
-	pg_rollback(st);
-	*out = r;
-	return 0;
-rollback:
-	pg_rollback(st);
-free_run:
-	run_free(r);
-	return -1;
+	return rc;
 }
 
 static int pg_delete_run(struct store *st, int64_t run_id)
@@ -580,73 +544,91 @@ static int pg_find_uuid(struct store *st, const char *uuid, int64_t *run_id)
 	return n > 0;
 }
 
-/* The run row, unless a run with its UUID exists: then 1. */
-static int pg_import_info(struct store *st, const struct run *run, int64_t *run_id)
+/* The columns a copied run sets, in the order of pg_run_params. */
+#define RUN_COPY_COLS "uuid, name, suite, suite_text, status, kernel, host, started, ended, tag, env"
+
+struct pg_run_params {
+	const char *p[12];
+	struct pg_num started, ended, id;
+	char *envtext;
+};
+
+static void pg_run_params(struct pg_run_params *rp, const struct run *run, int64_t run_id)
 {
 	const struct run_info *ri = &run->info;
-	struct pg_num started, ended;
-	char *envtext = run->env ? json_dumps(run->env, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(17)) : NULL;
+	rp->envtext = store_json_text(run->env, true);
 	const char *p[] = { ri->uuid, ri->name, ri->suite, run->suite_text, ri->status, ri->kernel, ri->host,
-			    pg_fmt_double(&started, ri->started), ri->ended ? pg_fmt_double(&ended, ri->ended) : NULL,
-			    ri->tag, envtext ? envtext : "{}" };
-	PGresult *res = pg_query(st, "INSERT INTO runs (uuid, name, suite, suite_text, status, kernel, host, started,"
-				     " ended, tag, env) VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11)"
-				     " ON CONFLICT (uuid) DO NOTHING RETURNING id", 11, p, "cannot record the run");
-	free(envtext);
+			    pg_fmt_double(&rp->started, ri->started), ri->ended ? pg_fmt_double(&rp->ended, ri->ended) : NULL,
+			    ri->tag, rp->envtext, pg_fmt_int(&rp->id, run_id) };
+	memcpy(rp->p, p, sizeof(p));
+}
+
+/* ON CONFLICT waits for a concurrent import of the same run to end; the
+ * row found instead is locked until this transaction ends, so two pushes
+ * bringing one run up to date do it one after the other. */
+static int pg_run_insert(struct store *st, const struct run *run, int64_t *run_id)
+{
+	struct pg_run_params rp;
+	pg_run_params(&rp, run, 0);
+	PGresult *res = pg_query(st, "INSERT INTO runs (" RUN_COPY_COLS ") VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11)"
+				     " ON CONFLICT (uuid) DO NOTHING RETURNING id", 11, rp.p, "cannot record the run");
+	free(rp.envtext);
 	if (!res)
 		return -1;
-	int rc = PQntuples(res) == 1 ? 0 : 1;
-	if (rc == 0)
+	int inserted = PQntuples(res) == 1;
+	if (inserted)
 		*run_id = pg_col_int64(res, 0, 0);
 	PQclear(res);
-	return rc;
+	if (inserted)
+		return 0;
+	const char *u[] = { run->info.uuid };
+	res = pg_query(st, "SELECT id FROM runs WHERE uuid = $1 FOR UPDATE", 1, u, "cannot look up a run");
+	if (!res)
+		return -1;
+	int found = PQntuples(res) == 1;
+	if (found)
+		*run_id = pg_col_int64(res, 0, 0);
+	else
+		vmr_err("%s: run %s: neither stored nor found", st->path, run->info.uuid);
+	PQclear(res);
+	return found ? 1 : -1;
 }
 
-static int pg_import_case(struct store *st, int64_t run_id, const struct run_case *c)
+static int pg_run_replace(struct store *st, int64_t run_id, const struct run *run)
 {
-	int64_t case_id;
-	if (pg_case_add(st, run_id, c->name, c->workload, c->options, &case_id) < 0)
+	struct pg_run_params rp;
+	pg_run_params(&rp, run, run_id);
+	PGresult *res = pg_query(st, "UPDATE runs SET (" RUN_COPY_COLS ") = ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11)"
+				     " WHERE id = $12", 12, rp.p, "cannot record the run");
+	free(rp.envtext);
+	PQclear(res);
+	if (!res)
 		return -1;
-	for (size_t k = 0; k < c->niter; k++)
-		if (pg_iteration_insert(st, case_id, c->iter_no[k], &c->iters[k]) < 0)
-			return -1;
-	return 0;
-}
-
-static int pg_import_run(struct store *st, const struct run *run, int64_t *run_id)
-{
-	if (pg_begin(st) < 0)
-		return -1;
-	int rc = pg_import_info(st, run, run_id);
-	if (rc == 1) {
-		pg_rollback(st);
-		return pg_find_uuid(st, run->info.uuid, run_id) < 0 ? -1 : 1;
-	}
-	if (rc < 0)
-		goto rollback;
-	for (size_t i = 0; i < run->ncases; i++)
-		if (pg_import_case(st, *run_id, &run->cases[i]) < 0)
-			goto rollback;
-	return pg_commit(st) < 0 ? -1 : 0;
-rollback:
-	pg_rollback(st);
-	return -1;
+	res = pg_query(st, "DELETE FROM cases WHERE run_id = $1", 1, &rp.p[11], "cannot replace the run's cases");
+	PQclear(res);
+	return res ? 0 : -1;
 }
 
 const struct store_backend store_pg_backend = {
 	.name = "postgresql",
 	.open = pg_open,
 	.close = pg_close,
-	.run_begin = pg_run_begin,
 	.case_add = pg_case_add,
-	.result_add = pg_result_add,
 	.run_end = pg_run_end,
+	.hold = pg_hold,
 	.list = pg_list,
 	.match = pg_lookup,
-	.load_run = pg_load_run,
 	.delete_run = pg_delete_run,
 	.find_uuid = pg_find_uuid,
-	.import_run = pg_import_run,
+	.begin = pg_begin_kind,
+	.commit = pg_commit,
+	.rollback = pg_rollback,
+	.info = pg_info,
+	.cases = pg_cases,
+	.iterations = pg_iterations,
+	.iteration_insert = pg_iteration_insert,
+	.run_insert = pg_run_insert,
+	.run_replace = pg_run_replace,
 };
 
 #else /* VMR_NO_PG */

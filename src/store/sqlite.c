@@ -1,13 +1,15 @@
-/* The results store on SQLite: schema, migrations, reads and writes. */
+/* The results store on SQLite: schema, migrations, reads and writes, and
+ * the writers' locks in "<file>-lock" that tell a run being written from an
+ * interrupted one (see sqlite_hold). */
 #include "store/backend.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
-#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -90,6 +92,11 @@ static sqlite3_stmt *store_prepare(struct store *st, const char *sql)
 static int store_begin(struct store *st)
 {
 	return store_exec(st, "BEGIN IMMEDIATE", "cannot start a transaction");
+}
+
+static int sqlite_begin(struct store *st, bool write)
+{
+	return write ? store_begin(st) : store_exec(st, "BEGIN", "cannot start a transaction");
 }
 
 static int store_commit(struct store *st)
@@ -178,6 +185,7 @@ static int sqlite_open(struct store **out, const char *path, bool create)
 {
 	struct store *st = xcalloc(1, sizeof(*st));
 	st->path = xstrdup(path);
+	st->lockfd = -1;
 	struct stat sb;
 	if (!create && stat(path, &sb) < 0) {
 		vmr_errno("cannot open %s", path);
@@ -208,13 +216,88 @@ free_st:
 	return -1;
 }
 
+static char *sqlite_lockname(const struct store *st)
+{
+	return xasprintf("%s-lock", st->path);
+}
+
+static int sqlite_lock_range(int fd, int cmd, short type, off_t start, off_t len, struct flock *fl)
+{
+	*fl = (struct flock){ .l_type = type, .l_whence = SEEK_SET, .l_start = start, .l_len = len };
+	return fcntl(fd, cmd, fl);
+}
+
+/* A store removes the lock file when it closes and no one holds a lock in
+ * it (a writer killed with -9 leaves the file, not its locks), so that a
+ * results file leaves only itself behind, as SQLite does with its WAL.  Its
+ * whole-file lock keeps others from locking the file it unlinks;
+ * sqlite_hold checks that the file it locked is still the one named. */
+static void sqlite_lockfile_tidy(struct store *st)
+{
+	char *name = sqlite_lockname(st);
+	int fd = st->lockfd >= 0 ? st->lockfd : open(name, O_RDWR | O_CLOEXEC);
+	struct flock fl;
+	if (fd >= 0 && sqlite_lock_range(fd, F_OFD_SETLK, F_WRLCK, 0, 0, &fl) == 0)
+		unlink(name);
+	if (fd >= 0)
+		close(fd); /* drops every lock, of runs not ended too */
+	st->lockfd = -1;
+	free(name);
+}
+
 static void sqlite_close(struct store *st)
 {
 	if (!st)
 		return;
 	sqlite3_close(st->db);
+	sqlite_lockfile_tidy(st);
 	free(st->path);
 	free(st);
+}
+
+/* Writers' locks live in a file of their own beside the results file:
+ * closing any descriptor of the results file itself would drop SQLite's
+ * own (per-process) locks on it.  Open file description locks belong to
+ * the descriptor, so the kernel drops them when the writer exits, even by
+ * kill -9, and two store handles in one process do not share them.
+ * Without the lock file (a directory we may not write) the run is written
+ * all the same; only no one can tell it is still running. */
+static int sqlite_hold(struct store *st, int64_t run_id, bool hold)
+{
+	struct flock fl;
+	if (!hold) {
+		if (st->lockfd >= 0)
+			sqlite_lock_range(st->lockfd, F_OFD_SETLK, F_UNLCK, (off_t)run_id, 1, &fl);
+		return 0;
+	}
+	char *name = sqlite_lockname(st);
+	for (int tries = 0; tries < 8; tries++) {
+		if (st->lockfd < 0 && (st->lockfd = open(name, O_RDWR | O_CREAT | O_CLOEXEC, 0644)) < 0)
+			break;
+		struct stat held, named;
+		if (sqlite_lock_range(st->lockfd, F_OFD_SETLKW, F_WRLCK, (off_t)run_id, 1, &fl) < 0)
+			break;
+		if (fstat(st->lockfd, &held) == 0 && stat(name, &named) == 0 && held.st_ino == named.st_ino &&
+		    held.st_dev == named.st_dev)
+			break;
+		close(st->lockfd); /* removed meanwhile by a store closing: lock the new one */
+		st->lockfd = -1;
+	}
+	free(name);
+	return 0;
+}
+
+static bool sqlite_running(struct store *st, int64_t run_id)
+{
+	char *name = sqlite_lockname(st);
+	int fd = open(name, O_RDONLY | O_CLOEXEC);
+	free(name);
+	if (fd < 0)
+		return false;
+	struct flock fl;
+	bool held = sqlite_lock_range(fd, F_OFD_GETLK, F_RDLCK, (off_t)run_id, 1, &fl) == 0 && fl.l_type != F_UNLCK;
+	close(fd);
+	return held;
 }
 
 static void store_bind_text(sqlite3_stmt *s, int i, const char *v)
@@ -236,44 +319,10 @@ static int store_step_done(struct store *st, sqlite3_stmt *s, const char *what)
 	return ok ? 0 : -1;
 }
 
-static int sqlite_run_begin(struct store *st, const char *name, const char *suite, const char *suite_text,
-		    json_t *env, const char *tag, int64_t *run_id)
-{
-	char uuid[40];
-	struct utsname u;
-	double now = vmr_wall_s();
-	store_uuid(uuid, sizeof(uuid));
-	uname(&u);
-	const char *kernel = store_env_kernel(env), *host = store_env_host(env);
-	char *dflt = name ? NULL : store_default_name(suite, now);
-	char *envtext = env ? json_dumps(env, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(17)) : NULL;
-	int rc = -1;
-	sqlite3_stmt *s = store_prepare(st, "INSERT INTO runs (uuid, name, suite, suite_text, status, kernel, host,"
-					    " started, tag, env) VALUES (?,?,?,?,'incomplete',?,?,?,?,?)");
-	if (!s)
-		goto free_text;
-	store_bind_text(s, 1, uuid);
-	store_bind_text(s, 2, name ? name : dflt);
-	store_bind_text(s, 3, suite);
-	store_bind_text(s, 4, suite_text);
-	store_bind_text(s, 5, kernel ? kernel : u.release);
-	store_bind_text(s, 6, host ? host : u.nodename);
-	sqlite3_bind_double(s, 7, now);
-	store_bind_text(s, 8, tag);
-	store_bind_text(s, 9, envtext ? envtext : "{}");
-	rc = store_step_done(st, s, "cannot record the run");
-	if (rc == 0)
-		*run_id = sqlite3_last_insert_rowid(st->db);
-free_text:
-	free(envtext);
-	free(dflt);
-	return rc;
-}
-
 static int sqlite_case_add(struct store *st, int64_t run_id, const char *case_name, const char *workload,
 		   json_t *options, int64_t *case_id)
 {
-	char *opts = options ? json_dumps(options, JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
+	char *opts = store_json_text(options, false);
 	sqlite3_stmt *s = store_prepare(st, "INSERT INTO cases (run_id, seq, name, workload, options) VALUES"
 					    " (?1, (SELECT COUNT(*) FROM cases WHERE run_id = ?1), ?2, ?3, ?4)");
 	int rc = -1;
@@ -282,7 +331,7 @@ static int sqlite_case_add(struct store *st, int64_t run_id, const char *case_na
 	sqlite3_bind_int64(s, 1, run_id);
 	store_bind_text(s, 2, case_name);
 	store_bind_text(s, 3, workload);
-	store_bind_text(s, 4, opts ? opts : "{}");
+	store_bind_text(s, 4, opts);
 	rc = store_step_done(st, s, "cannot record a case");
 	if (rc == 0)
 		*case_id = sqlite3_last_insert_rowid(st->db);
@@ -290,9 +339,6 @@ free_opts:
 	free(opts);
 	return rc;
 }
-
-static const char *const better_text[] = { "none", "lower", "higher" };
-static const char *const combine_text[] = { "amean", "hmean" };
 
 static int store_metrics_add(struct store *st, int64_t iter_id, const struct result *r)
 {
@@ -306,8 +352,8 @@ static int store_metrics_add(struct store *st, int64_t iter_id, const struct res
 		sqlite3_bind_int64(s, 1, iter_id);
 		store_bind_text(s, 2, m->name);
 		store_bind_text(s, 3, m->unit);
-		store_bind_text(s, 4, better_text[m->better % 3]);
-		store_bind_text(s, 5, combine_text[m->combine % 2]);
+		store_bind_text(s, 4, store_better_name(m->better));
+		store_bind_text(s, 5, store_combine_name(m->combine));
 		sqlite3_bind_double(s, 6, m->value);
 		if (sqlite3_step(s) != SQLITE_DONE) {
 			store_fail(st, "cannot record a metric");
@@ -322,14 +368,10 @@ static int store_metrics_add(struct store *st, int64_t iter_id, const struct res
 /* One iteration's row and its metric rows, inside the caller's transaction. */
 static int sqlite_iteration_insert(struct store *st, int64_t case_id, int iteration, const struct result *r)
 {
-	json_t *j = result_to_json(r);
-	char *text = json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(17));
-	json_decref(j);
+	char *text = store_result_text(st, r);
 	int rc = -1;
-	if (!text) {
-		vmr_err("%s: cannot serialise a result", st->path);
+	if (!text)
 		return -1;
-	}
 	sqlite3_stmt *s = store_prepare(st, "INSERT INTO iterations (case_id, iteration, outcome, reason, result)"
 					    " VALUES (?,?,?,?,?)");
 	if (!s)
@@ -345,17 +387,6 @@ static int sqlite_iteration_insert(struct store *st, int64_t case_id, int iterat
 free_text:
 	free(text);
 	return rc;
-}
-
-static int sqlite_result_add(struct store *st, int64_t case_id, int iteration, const struct result *r)
-{
-	if (store_begin(st) < 0)
-		return -1;
-	if (sqlite_iteration_insert(st, case_id, iteration, r) < 0) {
-		store_rollback(st);
-		return -1;
-	}
-	return store_commit(st);
 }
 
 static int sqlite_run_end(struct store *st, int64_t run_id, const char *status)
@@ -379,7 +410,7 @@ static char *store_col_text(sqlite3_stmt *s, int i)
 	" (SELECT COUNT(*) FROM cases c WHERE c.run_id = r.id)," \
 	" (SELECT COUNT(*) FROM iterations i JOIN cases c ON i.case_id = c.id WHERE c.run_id = r.id)"
 
-static void store_row_info(sqlite3_stmt *s, struct run_info *ri)
+static void store_row_info(struct store *st, sqlite3_stmt *s, struct run_info *ri)
 {
 	ri->id = sqlite3_column_int64(s, 0);
 	ri->uuid = store_col_text(s, 1);
@@ -393,6 +424,7 @@ static void store_row_info(sqlite3_stmt *s, struct run_info *ri)
 	ri->tag = store_col_text(s, 9);
 	ri->ncases = (size_t)sqlite3_column_int64(s, 10);
 	ri->niterations = (size_t)sqlite3_column_int64(s, 11);
+	ri->running = ri->status && !strcmp(ri->status, "incomplete") && sqlite_running(st, ri->id);
 }
 
 static int sqlite_list(struct store *st, struct run_info **runs, size_t *n)
@@ -409,7 +441,7 @@ static int sqlite_list(struct store *st, struct run_info **runs, size_t *n)
 			cap = cap ? cap * 2 : 16;
 			*runs = xrealloc(*runs, cap * sizeof(**runs));
 		}
-		store_row_info(s, &(*runs)[(*n)++]);
+		store_row_info(st, s, &(*runs)[(*n)++]);
 	}
 	sqlite3_finalize(s);
 	if (rc != SQLITE_DONE) {
@@ -456,7 +488,7 @@ static json_t *store_col_json(sqlite3_stmt *s, int i)
 	return j ? j : json_object();
 }
 
-static int store_load_info(struct store *st, int64_t run_id, struct run *r)
+static int sqlite_info(struct store *st, int64_t run_id, struct run *r)
 {
 	sqlite3_stmt *s = store_prepare(st, "SELECT " RUN_INFO_COLS ", r.env, r.suite_text FROM runs r WHERE r.id = ?");
 	if (!s)
@@ -464,7 +496,7 @@ static int store_load_info(struct store *st, int64_t run_id, struct run *r)
 	sqlite3_bind_int64(s, 1, run_id);
 	int rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW) {
-		store_row_info(s, &r->info);
+		store_row_info(st, s, &r->info);
 		r->env = store_col_json(s, 12);
 		r->suite_text = store_col_text(s, 13);
 	} else if (rc == SQLITE_DONE) {
@@ -476,7 +508,7 @@ static int store_load_info(struct store *st, int64_t run_id, struct run *r)
 	return rc == SQLITE_ROW ? 0 : -1;
 }
 
-static int store_load_cases(struct store *st, struct run *r)
+static int sqlite_cases(struct store *st, struct run *r)
 {
 	sqlite3_stmt *s = store_prepare(st, "SELECT id, name, workload, options FROM cases WHERE run_id = ? ORDER BY seq");
 	if (!s)
@@ -500,60 +532,20 @@ static int store_load_cases(struct store *st, struct run *r)
 	return rc == SQLITE_DONE ? 0 : store_fail(st, "cannot read a run's cases");
 }
 
-static int store_load_iters(struct store *st, struct run_case *c)
+static int sqlite_iterations(struct store *st, struct run_case *c)
 {
 	sqlite3_stmt *s = store_prepare(st, "SELECT iteration, result FROM iterations WHERE case_id = ? ORDER BY iteration");
 	if (!s)
 		return -1;
 	sqlite3_bind_int64(s, 1, c->id);
-	size_t cap = 0;
 	int rc;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
-		const char *text = (const char *)sqlite3_column_text(s, 1);
-		json_error_t jerr;
-		json_t *j = text ? json_loads(text, 0, &jerr) : NULL;
-		const char *why = "not JSON";
-		struct result res;
-		if (!j || result_from_json(j, &res, &why) < 0) {
-			vmr_err("%s: case %s iteration %d: stored result is damaged: %s", st->path, c->name,
-				sqlite3_column_int(s, 0) + 1, why);
-			json_decref(j);
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+		if (store_case_result(st, c, sqlite3_column_int(s, 0), (const char *)sqlite3_column_text(s, 1)) < 0) {
 			sqlite3_finalize(s);
 			return -1;
 		}
-		json_decref(j);
-		if (c->niter == cap) {
-			cap = cap ? cap * 2 : 8;
-			c->iters = xrealloc(c->iters, cap * sizeof(*c->iters));
-			c->iter_no = xrealloc(c->iter_no, cap * sizeof(*c->iter_no));
-		}
-		c->iter_no[c->niter] = sqlite3_column_int(s, 0);
-		c->iters[c->niter++] = res;
-	}
 	sqlite3_finalize(s);
 	return rc == SQLITE_DONE ? 0 : store_fail(st, "cannot read a case's iterations");
-}
-
-static int sqlite_load_run(struct store *st, int64_t run_id, struct run **out)
-{
-	struct run *r = xcalloc(1, sizeof(*r));
-	/* One read transaction: a run being written meanwhile is seen whole at
-	 * one moment. */
-	if (store_exec(st, "BEGIN", "cannot start a transaction") < 0)
-		goto free_run;
-	if (store_load_info(st, run_id, r) < 0 || store_load_cases(st, r) < 0)
-		goto rollback;
-	for (size_t i = 0; i < r->ncases; i++)
-		if (store_load_iters(st, &r->cases[i]) < 0)
-			goto rollback;
-	store_rollback(st);
-	*out = r;
-	return 0;
-rollback:
-	store_rollback(st);
-free_run:
-	run_free(r);
-	return -1;
 }
 
 static int sqlite_delete_run(struct store *st, int64_t run_id)
@@ -587,15 +579,12 @@ static int sqlite_find_uuid(struct store *st, const char *uuid, int64_t *run_id)
 	return n > 0;
 }
 
-static int sqlite_import_info(struct store *st, const struct run *run, int64_t *run_id)
+/* The columns a copied run sets, in the order of store_bind_run's values. */
+#define RUN_COPY_COLS "uuid, name, suite, suite_text, status, kernel, host, started, ended, tag, env"
+
+static void store_bind_run(sqlite3_stmt *s, const struct run *run, const char *envtext)
 {
 	const struct run_info *ri = &run->info;
-	char *envtext = run->env ? json_dumps(run->env, JSON_COMPACT | JSON_SORT_KEYS | JSON_REAL_PRECISION(17)) : NULL;
-	int rc = -1;
-	sqlite3_stmt *s = store_prepare(st, "INSERT INTO runs (uuid, name, suite, suite_text, status, kernel, host,"
-					    " started, ended, tag, env) VALUES (?,?,?,?,?,?,?,?,?,?,?)");
-	if (!s)
-		goto free_env;
 	store_bind_text(s, 1, ri->uuid);
 	store_bind_text(s, 2, ri->name);
 	store_bind_text(s, 3, ri->suite);
@@ -606,61 +595,73 @@ static int sqlite_import_info(struct store *st, const struct run *run, int64_t *
 	sqlite3_bind_double(s, 8, ri->started);
 	if (ri->ended)
 		sqlite3_bind_double(s, 9, ri->ended);
+	else
+		sqlite3_bind_null(s, 9);
 	store_bind_text(s, 10, ri->tag);
-	store_bind_text(s, 11, envtext ? envtext : "{}");
+	store_bind_text(s, 11, envtext);
+}
+
+/* A run row written from a copy: INSERT, or UPDATE of run_id when > 0. */
+static int sqlite_put_run(struct store *st, const struct run *run, int64_t run_id)
+{
+	char *envtext = store_json_text(run->env, true);
+	int rc = -1;
+	sqlite3_stmt *s = store_prepare(st, run_id > 0 ? "UPDATE runs SET (" RUN_COPY_COLS ") = (?1,?2,?3,?4,?5,?6,?7,?8,"
+							  "?9,?10,?11) WHERE id = ?12"
+						: "INSERT INTO runs (" RUN_COPY_COLS ") VALUES (?,?,?,?,?,?,?,?,?,?,?)");
+	if (!s)
+		goto free_env;
+	store_bind_run(s, run, envtext);
+	if (run_id > 0)
+		sqlite3_bind_int64(s, 12, run_id);
 	rc = store_step_done(st, s, "cannot record the run");
-	if (rc == 0)
-		*run_id = sqlite3_last_insert_rowid(st->db);
 free_env:
 	free(envtext);
 	return rc;
 }
 
-static int sqlite_import_case(struct store *st, int64_t run_id, const struct run_case *c)
+/* The caller's BEGIN IMMEDIATE holds the write lock from the UUID check to
+ * the commit, so two processes importing one run store it once. */
+static int sqlite_run_insert(struct store *st, const struct run *run, int64_t *run_id)
 {
-	int64_t case_id;
-	if (sqlite_case_add(st, run_id, c->name, c->workload, c->options, &case_id) < 0)
+	int found = sqlite_find_uuid(st, run->info.uuid, run_id);
+	if (found != 0)
+		return found;
+	if (sqlite_put_run(st, run, 0) < 0)
 		return -1;
-	for (size_t k = 0; k < c->niter; k++)
-		if (sqlite_iteration_insert(st, case_id, c->iter_no[k], &c->iters[k]) < 0)
-			return -1;
+	*run_id = sqlite3_last_insert_rowid(st->db);
 	return 0;
 }
 
-/* BEGIN IMMEDIATE holds the write lock from the UUID check to the commit,
- * so two processes importing one run store it once. */
-static int sqlite_import_run(struct store *st, const struct run *run, int64_t *run_id)
+static int sqlite_run_replace(struct store *st, int64_t run_id, const struct run *run)
 {
-	if (store_begin(st) < 0)
+	if (sqlite_put_run(st, run, run_id) < 0)
 		return -1;
-	int found = sqlite_find_uuid(st, run->info.uuid, run_id);
-	if (found != 0) {
-		store_rollback(st);
-		return found;
-	}
-	if (sqlite_import_info(st, run, run_id) < 0)
-		goto rollback;
-	for (size_t i = 0; i < run->ncases; i++)
-		if (sqlite_import_case(st, *run_id, &run->cases[i]) < 0)
-			goto rollback;
-	return store_commit(st) < 0 ? -1 : 0;
-rollback:
-	store_rollback(st);
-	return -1;
+	sqlite3_stmt *s = store_prepare(st, "DELETE FROM cases WHERE run_id = ?");
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, run_id);
+	return store_step_done(st, s, "cannot replace the run's cases");
 }
 
 const struct store_backend store_sqlite_backend = {
 	.name = "sqlite",
 	.open = sqlite_open,
 	.close = sqlite_close,
-	.run_begin = sqlite_run_begin,
 	.case_add = sqlite_case_add,
-	.result_add = sqlite_result_add,
 	.run_end = sqlite_run_end,
+	.hold = sqlite_hold,
 	.list = sqlite_list,
 	.match = sqlite_lookup,
-	.load_run = sqlite_load_run,
 	.delete_run = sqlite_delete_run,
 	.find_uuid = sqlite_find_uuid,
-	.import_run = sqlite_import_run,
+	.begin = sqlite_begin,
+	.commit = store_commit,
+	.rollback = store_rollback,
+	.info = sqlite_info,
+	.cases = sqlite_cases,
+	.iterations = sqlite_iterations,
+	.iteration_insert = sqlite_iteration_insert,
+	.run_insert = sqlite_run_insert,
+	.run_replace = sqlite_run_replace,
 };

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <errno.h>
 #include <unistd.h>
@@ -164,12 +165,53 @@ static json_t *store_env_for_run(json_t *env)
 	return e;
 }
 
+/* A run about to begin: a fresh UUID, now, and the kernel and host the
+ * environment names (else this machine's). */
+static struct run *store_new_run(const char *name, const char *suite, const char *suite_text, json_t *env,
+				 const char *tag)
+{
+	struct run *r = xcalloc(1, sizeof(*r));
+	struct run_info *ri = &r->info;
+	char uuid[40];
+	struct utsname u;
+	uname(&u);
+	store_uuid(uuid, sizeof(uuid));
+	r->env = store_env_for_run(env);
+	const char *kernel = store_env_kernel(r->env), *host = store_env_host(r->env);
+	ri->started = vmr_wall_s();
+	ri->uuid = xstrdup(uuid);
+	ri->name = name ? xstrdup(name) : store_default_name(suite, ri->started);
+	ri->suite = suite ? xstrdup(suite) : NULL;
+	ri->status = xstrdup("incomplete");
+	ri->kernel = xstrdup(kernel ? kernel : u.release);
+	ri->host = xstrdup(host ? host : u.nodename);
+	ri->tag = tag ? xstrdup(tag) : NULL;
+	r->suite_text = suite_text ? xstrdup(suite_text) : NULL;
+	return r;
+}
+
 int store_run_begin(struct store *st, const char *name, const char *suite, const char *suite_text, json_t *env,
 		    const char *tag, int64_t *run_id)
 {
-	json_t *e = store_env_for_run(env);
-	int rc = st->be->run_begin(st, name, suite, suite_text, e, tag, run_id);
-	json_decref(e);
+	const struct store_backend *be = st->be;
+	struct run *r = store_new_run(name, suite, suite_text, env, tag);
+	bool held = false;
+	/* The row and its writer's lock appear together: no one sees the run
+	 * before it is running. */
+	int rc = be->begin(st, true);
+	if (rc == 0 && (rc = be->run_insert(st, r, run_id)) > 0) {
+		vmr_err("%s: a run with UUID %s is stored already", st->path, r->info.uuid);
+		rc = -1;
+	}
+	if (rc == 0)
+		held = (rc = be->hold(st, *run_id, true)) == 0;
+	if (rc == 0)
+		rc = be->commit(st);
+	else
+		be->rollback(st);
+	if (rc < 0 && held)
+		be->hold(st, *run_id, false);
+	run_free(r);
 	return rc;
 }
 
@@ -181,12 +223,21 @@ int store_case_add(struct store *st, int64_t run_id, const char *case_name, cons
 
 int store_result_add(struct store *st, int64_t case_id, int iteration, const struct result *r)
 {
-	return st->be->result_add(st, case_id, iteration, r);
+	if (st->be->begin(st, true) < 0)
+		return -1;
+	if (st->be->iteration_insert(st, case_id, iteration, r) < 0) {
+		st->be->rollback(st);
+		return -1;
+	}
+	return st->be->commit(st);
 }
 
 int store_run_end(struct store *st, int64_t run_id, const char *status)
 {
-	return st->be->run_end(st, run_id, status);
+	int rc = st->be->run_end(st, run_id, status);
+	if (st->be->hold(st, run_id, false) < 0)
+		rc = -1;
+	return rc;
 }
 
 int store_list(struct store *st, struct run_info **runs, size_t *n)
@@ -247,9 +298,77 @@ int store_resolve_quiet(struct store *st, const char *spec, int64_t *run_id)
 	return store_resolve_spec(st, spec, run_id, true);
 }
 
+char *store_json_text(const json_t *j, bool sorted)
+{
+	char *text = j ? json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(17) | (sorted ? JSON_SORT_KEYS : 0)) : NULL;
+	return text ? text : xstrdup("{}");
+}
+
+char *store_result_text(struct store *st, const struct result *r)
+{
+	json_t *j = result_to_json(r);
+	char *text = json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(17));
+	json_decref(j);
+	if (!text)
+		vmr_err("%s: cannot serialise a result", st->path);
+	return text;
+}
+
+const char *store_better_name(enum better b)
+{
+	static const char *const names[] = { "none", "lower", "higher" };
+	return names[b % ARRAY_SIZE(names)];
+}
+
+const char *store_combine_name(enum combine c)
+{
+	static const char *const names[] = { "amean", "hmean" };
+	return names[c % ARRAY_SIZE(names)];
+}
+
+int store_case_result(struct store *st, struct run_case *c, int iteration, const char *text)
+{
+	json_t *j = text ? json_loads(text, 0, NULL) : NULL;
+	const char *why = "not JSON";
+	struct result res;
+	if (!j || result_from_json(j, &res, &why) < 0) {
+		vmr_err("%s: case %s iteration %d: stored result is damaged: %s", st->path, c->name, iteration + 1, why);
+		json_decref(j);
+		return -1;
+	}
+	json_decref(j);
+	/* Room for 8, then doubled whenever a power of two is full. */
+	if (c->niter == 0 || (c->niter >= 8 && !(c->niter & (c->niter - 1)))) {
+		size_t cap = c->niter ? 2 * c->niter : 8;
+		c->iters = xrealloc(c->iters, cap * sizeof(*c->iters));
+		c->iter_no = xrealloc(c->iter_no, cap * sizeof(*c->iter_no));
+	}
+	c->iter_no[c->niter] = iteration;
+	c->iters[c->niter++] = res;
+	return 0;
+}
+
 int store_load_run(struct store *st, int64_t run_id, struct run **out)
 {
-	return st->be->load_run(st, run_id, out);
+	const struct store_backend *be = st->be;
+	struct run *r = xcalloc(1, sizeof(*r));
+	/* One read transaction: a run being written meanwhile is seen whole at
+	 * one moment. */
+	if (be->begin(st, false) < 0)
+		goto free_run;
+	if (be->info(st, run_id, r) < 0 || be->cases(st, r) < 0)
+		goto rollback;
+	for (size_t i = 0; i < r->ncases; i++)
+		if (be->iterations(st, &r->cases[i]) < 0)
+			goto rollback;
+	be->rollback(st);
+	*out = r;
+	return 0;
+rollback:
+	be->rollback(st);
+free_run:
+	run_free(r);
+	return -1;
 }
 
 int store_delete_run(struct store *st, int64_t run_id)
@@ -262,9 +381,74 @@ int store_find_uuid(struct store *st, const char *uuid, int64_t *run_id)
 	return st->be->find_uuid(st, uuid, run_id);
 }
 
+bool store_run_ended(const struct run_info *ri)
+{
+	return ri->ended > 0 || (ri->status && strcmp(ri->status, "incomplete"));
+}
+
+const char *run_info_state(const struct run_info *ri)
+{
+	if (ri->running)
+		return "running";
+	return store_run_ended(ri) ? ri->status : "interrupted";
+}
+
+/* Whether copy a of a run is further along than copy b.  A run only grows
+ * (iterations are added, then it ends), so this orders its copies. */
+static bool store_run_newer(const struct run_info *a, const struct run_info *b)
+{
+	if (a->niterations != b->niterations)
+		return a->niterations > b->niterations;
+	return store_run_ended(a) && !store_run_ended(b);
+}
+
+/* Inside the import's transaction, with the destination's row locked: 1
+ * when its copy of the run should be replaced by run, 0 if not, -1. */
+static int store_import_replaces(struct store *st, const struct run *run, int64_t run_id)
+{
+	struct run *have = xcalloc(1, sizeof(*have));
+	int rc = st->be->info(st, run_id, have) < 0 ? -1 :
+		 !have->info.running && store_run_newer(&run->info, &have->info);
+	run_free(have);
+	return rc;
+}
+
+static int store_import_cases(struct store *st, int64_t run_id, const struct run *run)
+{
+	for (size_t i = 0; i < run->ncases; i++) {
+		const struct run_case *c = &run->cases[i];
+		int64_t case_id;
+		if (st->be->case_add(st, run_id, c->name, c->workload, c->options, &case_id) < 0)
+			return -1;
+		for (size_t k = 0; k < c->niter; k++)
+			if (st->be->iteration_insert(st, case_id, c->iter_no ? c->iter_no[k] : (int)k, &c->iters[k]) < 0)
+				return -1;
+	}
+	return 0;
+}
+
 int store_import_run(struct store *st, const struct run *run, int64_t *run_id)
 {
-	return st->be->import_run(st, run, run_id);
+	const struct store_backend *be = st->be;
+	if (be->begin(st, true) < 0)
+		return -1;
+	int rc = be->run_insert(st, run, run_id);
+	if (rc == 1) {
+		int replace = store_import_replaces(st, run, *run_id);
+		if (replace <= 0) {
+			be->rollback(st);
+			return replace < 0 ? -1 : 1;
+		}
+		if (be->run_replace(st, *run_id, run) < 0)
+			goto rollback;
+		rc = 2;
+	}
+	if (rc < 0 || store_import_cases(st, *run_id, run) < 0)
+		goto rollback;
+	return be->commit(st) < 0 ? -1 : rc;
+rollback:
+	be->rollback(st);
+	return -1;
 }
 
 int store_copy_run(struct store *from, int64_t run_id, struct store *to, int64_t *to_id)
@@ -381,9 +565,10 @@ void run_free(struct run *r)
 json_t *run_info_to_json(const struct run_info *ri)
 {
 	char a[40], b[40];
-	return json_pack("{sI ss ss ss? ss ss? ss? ss ss? ss? sI sI}", "id", (json_int_t)ri->id, "uuid", ri->uuid,
+	return json_pack("{sI ss ss ss? ss ss? ss? ss ss? sb ss? sI sI}", "id", (json_int_t)ri->id, "uuid", ri->uuid,
 			 "name", ri->name, "suite", ri->suite, "status", ri->status, "kernel", ri->kernel, "host",
 			 ri->host, "started", store_format_time(a, sizeof(a), ri->started), "ended",
-			 ri->ended ? store_format_time(b, sizeof(b), ri->ended) : NULL, "tag", ri->tag, "cases",
+			 ri->ended ? store_format_time(b, sizeof(b), ri->ended) : NULL, "running", ri->running, "tag",
+			 ri->tag, "cases",
 			 (json_int_t)ri->ncases, "iterations", (json_int_t)ri->niterations);
 }

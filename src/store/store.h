@@ -39,6 +39,9 @@ struct run_info {
 	char *tag;            /* e.g. the matrix name; may be NULL */
 	size_t ncases;        /* cases in the plan */
 	size_t niterations;   /* iterations stored, over all cases */
+	bool running;         /* incomplete and its writer is still at it; an
+			       * incomplete run that is not running was
+			       * interrupted (killed, machine down) */
 };
 
 struct run_case {
@@ -114,19 +117,31 @@ int store_delete_run(struct store *st, int64_t run_id);
 int store_find_uuid(struct store *st, const char *uuid, int64_t *run_id);
 /* Copy a run, as it is, from one store into another (any back ends), keyed
  * by its UUID and written in one transaction: the destination then holds
- * the whole run or none of it, however the copy ends.  1 when the
- * destination already had the run (nothing written), 0 when copied, -1
- * after an error.  *to_id: the run's id in the destination. */
+ * the whole run or none of it, however the copy ends.  When the destination
+ * has the run already, its copy is brought up to date if this one is
+ * further along (more iterations stored, or as many and ended: a run copied
+ * while it was still being written), else left alone; a copy is never
+ * replaced by an older one, nor a run its writer is still writing there.
+ * 0 when copied, 1 when the destination's copy was left as it is (nothing
+ * written), 2 when it was brought up to date (its id kept), -1 after an
+ * error.  *to_id: the run's id in the destination. */
 int store_copy_run(struct store *from, int64_t run_id, struct store *to, int64_t *to_id);
-/* The same for a run already loaded (store_load_run) from anywhere. */
+/* The same for a run already loaded (store_load_run) from anywhere, or
+ * built whole by the caller (info.uuid, name, status, started, ended,
+ * niterations; env, cases). */
 int store_import_run(struct store *st, const struct run *run, int64_t *run_id);
+/* Whether a run has ended: complete, failed, or an end time. */
+bool store_run_ended(const struct run_info *ri);
+/* The status to show people: the stored one, but "running" for a run
+ * still being written and "interrupted" for an incomplete one that is not. */
+const char *run_info_state(const struct run_info *ri);
 
 /* The kernel release named by an environment fingerprint ("kernel" as a
  * string or {"release": ...}, or "uname": {"release": ...}); NULL if none. */
 const char *store_env_kernel(const json_t *env);
 /* A run's summary as JSON: id, uuid, name, suite, status, kernel, host,
- * started, ended (ISO 8601 UTC; ended null while unfinished), tag, cases,
- * iterations. */
+ * started, ended (ISO 8601 UTC; ended null while unfinished), running, tag,
+ * cases, iterations. */
 json_t *run_info_to_json(const struct run_info *ri);
 /* Seconds since the epoch as "2026-11-30T11:16:42Z" into buf. */
 char *store_format_time(char *buf, size_t len, double t);

@@ -140,7 +140,7 @@ static void summary_print_header(FILE *f, const struct run *r, bool with_env)
 {
 	const struct run_info *ri = &r->info;
 	char a[40], b[40];
-	fprintf(f, "Run %lld: %s (%s)\n", (long long)ri->id, ri->name, ri->status);
+	fprintf(f, "Run %lld: %s (%s)\n", (long long)ri->id, ri->name, run_info_state(ri));
 	fprintf(f, "  %-28s %s\n", "uuid", ri->uuid ? ri->uuid : "");
 	fprintf(f, "  %-28s %s\n", "suite", ri->suite ? ri->suite : "");
 	fprintf(f, "  %-28s %s\n", "kernel", ri->kernel ? ri->kernel : "");

@@ -1,9 +1,14 @@
 /* Bringing a guest's run into the host's store: see import.h. */
 #include "vm/import.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/util.h"
+
+/* Before this a clock was never set (a guest without a real-time clock
+ * counts from 1970); a time after it is the guest's own. */
+#define IMPORT_CLOCK_SET_S 1e9 /* 2001-09-09 */
 
 static json_t *import_env(const json_t *env, const json_t *matrix)
 {
@@ -12,18 +17,36 @@ static json_t *import_env(const json_t *env, const json_t *matrix)
 	return e;
 }
 
-static int import_cases(struct store *host, int64_t run_id, const struct run *r)
+/* The guest's run as the host keeps it: its own UUID, times, cases and
+ * iterations, under the host's name, suite and tag, with the matrix's facts
+ * and the time it came home in its environment.  A guest whose clock was
+ * never set keeps how long its run took, ending at the import. */
+static void import_as_host_run(struct run *r, const char *name, const char *suite, const char *tag,
+			       const json_t *matrix, double now)
 {
-	for (size_t i = 0; i < r->ncases; i++) {
-		const struct run_case *rc = &r->cases[i];
-		int64_t case_id;
-		if (store_case_add(host, run_id, rc->name, rc->workload, rc->options, &case_id) < 0)
-			return -1;
-		for (size_t k = 0; k < rc->niter; k++)
-			if (store_result_add(host, case_id, rc->iter_no ? rc->iter_no[k] : (int)k, &rc->iters[k]) < 0)
-				return -1;
+	char when[40];
+	json_t *facts = json_deep_copy(matrix);
+	json_object_set_new(facts, "imported", json_string(store_format_time(when, sizeof(when), now)));
+	if (r->info.started < IMPORT_CLOCK_SET_S) {
+		double took = r->info.ended > r->info.started ? r->info.ended - r->info.started : 0;
+		r->info.started = now - took;
+		r->info.ended = r->info.ended ? now : 0;
+		json_object_set_new(facts, "guest_clock_unset", json_true());
 	}
-	return 0;
+	json_t *env = import_env(r->env, facts);
+	json_decref(facts);
+	json_decref(r->env);
+	r->env = env;
+	free(r->info.name);
+	r->info.name = xstrdup(name);
+	if (suite) {
+		free(r->info.suite);
+		r->info.suite = xstrdup(suite);
+	}
+	free(r->info.tag);
+	r->info.tag = tag ? xstrdup(tag) : NULL;
+	if (!r->info.status)
+		r->info.status = xstrdup("incomplete");
 }
 
 int import_guest_run(struct store *host, const char *guest_db, const char *name, const char *suite,
@@ -38,12 +61,9 @@ int import_guest_run(struct store *host, const char *guest_db, const char *name,
 		return -1;
 	if (store_resolve(g, "last", &gid) < 0 || store_load_run(g, gid, &r) < 0)
 		goto close_guest;
-	json_t *env = import_env(r->env, matrix);
-	if (store_run_begin(host, name, suite ? suite : r->info.suite, r->suite_text, env, tag, run_id) == 0 &&
-	    import_cases(host, *run_id, r) == 0 &&
-	    store_run_end(host, *run_id, r->info.status ? r->info.status : "incomplete") == 0)
-		rc = 0;
-	json_decref(env);
+	import_as_host_run(r, name, suite, tag, matrix, vmr_wall_s());
+	/* One transaction, keyed by the guest's UUID: imported twice, stored once. */
+	rc = store_import_run(host, r, run_id) < 0 ? -1 : 0;
 	run_free(r);
 close_guest:
 	store_close(g);

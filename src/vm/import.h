@@ -13,8 +13,11 @@
 
 /* Copy the newest run of the store file guest_db into host as `name`,
  * tagged `tag`, under the suite name `suite` (the guest knew only its
- * copy's path); its status is the guest's.  0, or -1 after a one-line
- * error. */
+ * copy's path), in one transaction.  Its UUID, status, and start and end
+ * times are the guest's (the guest's clock is set from the virtual
+ * machine's, so they are the host's time when it ran); the time it was
+ * imported is matrix.imported in its environment.  0, or -1 after a
+ * one-line error. */
 int import_guest_run(struct store *host, const char *guest_db, const char *name, const char *suite,
 		     const char *tag, const json_t *matrix, int64_t *run_id);
 

@@ -3,13 +3,17 @@
 # throwaway PostgreSQL server (tests/pg-setup); push and pull copy runs
 # between them idempotently; 8 processes pushing 50 runs each into one
 # server all land whole, once; a pushing client killed with -9 leaves the
-# whole run or none; two machines (host names set with VMREGRESS_HOST) share
-# one database and compare; no password shows in messages or stored data.
+# whole run or none; runs still being written are left for a later push,
+# interrupted ones are copied, and copies that fell behind are brought up to
+# date in place, once; two machines (host names set with VMREGRESS_HOST)
+# share one database and compare; no password shows in messages or stored
+# data.
 . "$(dirname "$0")/lib.sh"
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$ROOT/tests/pg-setup"
 case "$VMR" in *asan*) UNIT=$ROOT/build/unit-asan ;; *) UNIT=$ROOT/build/unit ;; esac
-trap 'pg_stop; rm -rf "$T_TMP"' EXIT
+BG=()
+trap 'for p in "${BG[@]}"; do kill -9 "$p" 2>/dev/null; done; pg_stop; rm -rf "$T_TMP"' EXIT
 
 cat > "$T_TMP/tiny.ini" <<'EOF'
 [global]
@@ -104,7 +108,7 @@ LOCAL=$T_TMP/local.db
 for n in p1 p2 p3; do vrun "$LOCAL" "$n" alpha >/dev/null 2>&1; done
 PGPUSH=$(newdb pushdb)
 run "$VMR" push --all --db "$LOCAL" --to "$PGPUSH"; expect_rc "push --all" 0
-expect_out "push counts what it copied" "^3 copied, 0 already there, into postgresql://fleet:\*\*\*@/pushdb"
+expect_out "push counts what it copied" "^3 copied, 0 updated, 0 already there, into postgresql://fleet:\*\*\*@/pushdb"
 grep -q "$PG_PASS" <<< "$OUT$ERR" && not_ok "push printed the password" || ok "push prints no password"
 run "$VMR" push --all --db "$LOCAL" --to "$PGPUSH" --json; expect_rc "push again" 0
 [ "$(jq -r '[.[].result] | join(",")' <<< "$OUT")" = "present,present,present" ] && ok "pushing twice stores once" ||
@@ -118,14 +122,140 @@ same_export() { # same_export RUN DB_A DB_B
 }
 same_export p2 "$LOCAL" "$PGPUSH" && ok "a pushed run equals the local one" || not_ok "pushed run differs"
 run "$VMR" pull p1 p3 --from "$PGPUSH" --db "$T_TMP/pulled.db"; expect_rc "pull two runs" 0
-expect_out "pull counts what it copied" "^2 copied, 0 already there"
+expect_out "pull counts what it copied" "^2 copied, 0 updated, 0 already there"
 same_export p3 "$LOCAL" "$T_TMP/pulled.db" && ok "a pulled run equals the original" || not_ok "pulled run differs"
-run "$VMR" pull --all --from "$PGPUSH" --db "$T_TMP/pulled.db"; expect_out "pull --all copies only what is missing" "^1 copied, 2 already there"
+run "$VMR" pull --all --from "$PGPUSH" --db "$T_TMP/pulled.db"; expect_out "pull --all copies only what is missing" "^1 copied, 0 updated, 2 already there"
 run "$VMR" push --db "$LOCAL" --to "$PGPUSH"; expect_rc "push without runs exits 2" 2
 run "$VMR" push p1 --db "$LOCAL"; expect_rc "push without --to exits 2" 2
 run "$VMR" pull p1 --db "$LOCAL"; expect_rc "pull without --from exits 2" 2
 run "$VMR" push nosuch --db "$LOCAL" --to "$PGPUSH"; expect_rc "push of an unknown run exits 2" 2
 expect_err "push names the unknown run" "nosuch: no such run"
+
+# --- copies that fell behind are brought up to date ------------------------
+# As an earlier vmregress left them: a copy made while its run was still
+# going (one iteration, incomplete, no end).
+behind_pg() { # behind_pg DB RUN
+	PG_DB=$1 pg_psql "DELETE FROM iterations WHERE iteration > 0 AND case_id IN (SELECT c.id FROM cases c JOIN runs r
+	  ON c.run_id = r.id WHERE r.name = '$2'); UPDATE runs SET status = 'incomplete', ended = NULL WHERE name = '$2'" >/dev/null
+}
+behind_sqlite() { # behind_sqlite FILE RUN
+	sqlite3 "$1" "PRAGMA foreign_keys = ON; DELETE FROM iterations WHERE iteration > 0 AND case_id IN (SELECT c.id FROM
+	  cases c JOIN runs r ON c.run_id = r.id WHERE r.name = '$2'); UPDATE runs SET status = 'incomplete', ended = NULL
+	  WHERE name = '$2'"
+}
+p1_id() { "$VMR" list --db "$PGPUSH" --json | jq -r '.[] | select(.name == "p1") | "\(.id):\(.iterations):\(.status)"'; }
+before=$(p1_id)
+behind_pg pushdb p1
+[ "$(p1_id)" = "${before%%:*}:1:incomplete" ] && ok "the server's copy of p1 fell behind" || not_ok "p1 on the server: $(p1_id)"
+run "$VMR" push --all --db "$LOCAL" --to "$PGPUSH"; expect_rc "push --all after a copy fell behind" 0
+expect_out "push names the copy it brought up to date" "^updated +[0-9a-f-]{36} p1 as run ${before%%:*}$"
+expect_out "push counts it" "^0 copied, 1 updated, 2 already there"
+[ "$(p1_id)" = "$before" ] && ok "the copy is up to date under its id" || not_ok "p1 after update: $(p1_id), want $before"
+same_export p1 "$LOCAL" "$PGPUSH" && ok "the updated copy equals the local run" || not_ok "updated copy differs"
+[ "$(PG_DB=pushdb pg_psql "SELECT count(*) FROM iterations i JOIN cases c ON i.case_id = c.id JOIN runs r ON
+  c.run_id = r.id WHERE r.name = 'p1'")" = 2 ] && ok "no duplicate iteration rows" || not_ok "p1 iteration rows"
+[ "$(PG_DB=pushdb pg_psql "SELECT count(*) FROM runs")" = 3 ] && ok "no duplicate run rows" || not_ok "run rows"
+run "$VMR" push --all --db "$LOCAL" --to "$PGPUSH"; expect_out "pushing again changes nothing" "^0 copied, 0 updated, 3 already there"
+if command -v sqlite3 >/dev/null; then
+	behind_sqlite "$T_TMP/pulled.db" p3
+	run "$VMR" pull --all --from "$PGPUSH" --db "$T_TMP/pulled.db" --json; expect_rc "pull after a local copy fell behind" 0
+	[ "$(jq -r '[.[] | "\(.name):\(.result)"] | join(",")' <<< "$OUT")" = "p1:present,p2:present,p3:updated" ] &&
+		ok "pull brings the local copy up to date" || not_ok "pull update: ${OUT:0:300}"
+	same_export p3 "$LOCAL" "$T_TMP/pulled.db" && ok "the pulled copy equals the original" || not_ok "pulled update differs"
+	# An older copy never replaces a newer one.
+	cp "$LOCAL" "$T_TMP/old.db"
+	behind_sqlite "$T_TMP/old.db" p2
+	run "$VMR" push p2 --db "$T_TMP/old.db" --to "$PGPUSH"; expect_out "an older copy is not pushed over a newer" "^present "
+	same_export p2 "$LOCAL" "$PGPUSH" && ok "the server keeps the newer copy" || not_ok "the server's p2 changed"
+	run "$VMR" pull p2 --from "$PGPUSH" --db "$T_TMP/old.db"; expect_out "pulling brings the older copy up to date" "^updated "
+	same_export p2 "$LOCAL" "$T_TMP/old.db" && ok "and it equals the original" || not_ok "old.db p2 differs"
+else
+	skip "copies brought up to date in a file" "no sqlite3 command (Debian: sqlite3)"
+fi
+
+# --- runs still being written, and interrupted runs ------------------------
+cat > "$T_TMP/long.ini" <<'EOF'
+[global]
+iterations = 400
+no-sandbox = yes
+
+[slow]
+workload = null
+spin = 50ms
+EOF
+long_run() { # long_run DB NAME &: a run that goes on for 20 s unless killed
+	exec "$VMR" run "$T_TMP/long.ini" --db "$1" --name "$2" --quiet --no-monitor --no-probe >/dev/null 2>&1
+}
+wait_iters() { # wait_iters DB NAME N: until run NAME holds N iterations (10 s at most)
+	local n
+	for _ in $(seq 100); do
+		n=$("$VMR" list --db "$1" --json 2>/dev/null | jq --arg n "$2" '[.[] | select(.name == $n) | .iterations] | add // 0')
+		[ "${n:-0}" -ge "$3" ] && return 0
+		sleep 0.1
+	done
+	return 1
+}
+field() { # field DB NAME KEY: a field of run NAME in list --json
+	"$VMR" list --db "$1" --json | jq -r --arg n "$2" --arg k "$3" '.[] | select(.name == $n) | .[$k]'
+}
+wait_stopped() { # wait_stopped DB NAME: until run NAME is no longer running (5 s at most)
+	for _ in $(seq 50); do [ "$(field "$1" "$2" running)" = false ] && return 0; sleep 0.1; done
+	return 1
+}
+RUNS=$T_TMP/runs.db
+PGRUNS=$(newdb runsdb)
+vrun "$RUNS" done-run alpha >/dev/null 2>&1
+long_run "$RUNS" live & BG+=($!)
+if wait_iters "$RUNS" live 2; then
+	[ "$(field "$RUNS" live running):$(field "$RUNS" live status)" = true:incomplete ] &&
+		ok "sqlite: a run being written is listed as running" || not_ok "live: $(field "$RUNS" live running)"
+	run "$VMR" list --db "$RUNS"; expect_out "sqlite: list shows it running" "^[0-9]+ +live .* running +[0-9T:-]+Z$"
+	run "$VMR" show live --db "$RUNS"; expect_out "sqlite: show says it is running" "^Run [0-9]+: live \(running\)"
+	run "$VMR" push --all --db "$RUNS" --to "$PGRUNS"; expect_rc "push --all while a run is being written" 0
+	expect_out "push leaves the running run with a note" "^running +[0-9a-f-]{36} live: still being written, not copied"
+	expect_out "push counts it apart" "^1 copied, 0 updated, 0 already there, 1 still being written \(not copied\), into"
+	run "$VMR" push live --db "$RUNS" --to "$PGRUNS" --json; expect_rc "push of the running run by name" 0
+	[ "$(jq -r '.[0] | "\(.result):\(.id)"' <<< "$OUT")" = running:null ] && ok "its JSON says running, no id" ||
+		not_ok "push live --json: ${OUT:0:200}"
+	[ "$("$VMR" list --db "$PGRUNS" --json | jq -r '[.[].name] | join(",")')" = done-run ] &&
+		ok "the server holds only the finished run" || not_ok "server runs: $("$VMR" list --db "$PGRUNS" --json | jq -c '[.[].name]')"
+	run "$VMR" delete live --db "$RUNS"; expect_rc "sqlite: a running run is not deleted" 2
+	one_line_err && expect_err "sqlite: delete says why" "^vmregress: live: still being written" || not_ok "delete error: $ERR"
+	kill -9 "${BG[-1]}"; wait "${BG[-1]}" 2>/dev/null
+	wait_stopped "$RUNS" live && ok "sqlite: after kill -9 the run is not running" || not_ok "sqlite: still running after kill -9"
+	[ "$(field "$RUNS" live status)" = incomplete ] && ok "sqlite: the killed run is stored incomplete" || not_ok "killed status"
+	run "$VMR" list --db "$RUNS"; expect_out "sqlite: list shows it interrupted" "^[0-9]+ +live .* interrupted +[0-9T:-]+Z$"
+	n=$(field "$RUNS" live iterations)
+	run "$VMR" push --all --db "$RUNS" --to "$PGRUNS"; expect_rc "push --all after the run was killed" 0
+	expect_out "the interrupted run is copied, marked so" "^copied +[0-9a-f-]{36} live as run [0-9]+ \(interrupted: incomplete\)$"
+	expect_out "push counts it" "^1 copied, 0 updated, 1 already there, into"
+	[ "$(field "$PGRUNS" live status):$(field "$PGRUNS" live running):$(field "$PGRUNS" live iterations)" = "incomplete:false:$n" ] &&
+		ok "the server holds the interrupted run whole ($n iterations)" || not_ok "server live: $(field "$PGRUNS" live iterations) of $n"
+	same_export live "$RUNS" "$PGRUNS" && ok "the interrupted run's copy equals it" || not_ok "interrupted copy differs"
+	run "$VMR" push --all --db "$RUNS" --to "$PGRUNS"; expect_out "pushing again changes nothing" "^0 copied, 0 updated, 2 already there, into"
+	[ ! -e "$RUNS-lock" ] && ok "sqlite: no lock file is left beside the results file" || not_ok "$RUNS-lock is left"
+else
+	not_ok "the long run did not store two iterations"
+fi
+
+# The same with the run straight in the database: pull leaves it until it stops.
+long_run "$PGRUNS" live-pg & BG+=($!)
+if wait_iters "$PGRUNS" live-pg 2; then
+	[ "$(field "$PGRUNS" live-pg running)" = true ] && ok "postgresql: a run being written is listed as running" ||
+		not_ok "live-pg: $(field "$PGRUNS" live-pg running)"
+	run "$VMR" pull --all --from "$PGRUNS" --db "$T_TMP/runs-copy.db" --json; expect_rc "pull --all while a run is being written" 0
+	[ "$(jq -r '[.[] | "\(.name):\(.result)"] | join(",")' <<< "$OUT")" = "done-run:copied,live:copied,live-pg:running" ] &&
+		ok "pull leaves the running run" || not_ok "pull while running: ${OUT:0:300}"
+	run "$VMR" delete live-pg --db "$PGRUNS"; expect_rc "postgresql: a running run is not deleted" 2
+	kill -9 "${BG[-1]}"; wait "${BG[-1]}" 2>/dev/null
+	wait_stopped "$PGRUNS" live-pg && ok "postgresql: after kill -9 the run is not running" ||
+		not_ok "postgresql: still running after kill -9"
+	run "$VMR" pull --all --from "$PGRUNS" --db "$T_TMP/runs-copy.db"; expect_out "pull copies the interrupted run" "^1 copied, 0 updated, 2 already there"
+	same_export live-pg "$PGRUNS" "$T_TMP/runs-copy.db" && ok "the pulled interrupted run equals it" || not_ok "pulled live-pg differs"
+	run "$VMR" delete live-pg --db "$PGRUNS"; expect_rc "postgresql: an interrupted run is deleted" 0
+else
+	not_ok "the long run into the database did not store two iterations"
+fi
 
 # --- many machines pushing at once ----------------------------------------
 # Sources of 50 runs each: one real run cloned with SQL under fresh UUIDs.
@@ -194,6 +324,21 @@ else
 	for p in "${pids[@]}"; do wait "$p" || bad=$((bad + 1)); done
 	[ "$bad" = 0 ] && [ "$("$VMR" list --db "$PGMANY" --json | jq length)" = 400 ] &&
 		ok "the same runs pushed from four processes at once land once" || not_ok "concurrent re-push: $bad failed"
+	# Copies of 50 runs fallen behind, brought up to date from four processes at once.
+	PG_DB=manydb pg_psql "DELETE FROM iterations WHERE iteration > 0 AND case_id IN (SELECT c.id FROM cases c JOIN runs r
+	  ON c.run_id = r.id WHERE r.name LIKE 'm1-%'); UPDATE runs SET status = 'incomplete', ended = NULL WHERE name LIKE 'm1-%'" >/dev/null
+	pids=()
+	for w in 1 2 3 4; do "$VMR" push --all --db "$T_TMP/m1.db" --to "$PGMANY" --json > "$T_TMP/up$w.json" 2>&1 & pids+=($!); done
+	bad=0
+	for p in "${pids[@]}"; do wait "$p" || bad=$((bad + 1)); done
+	updated=$(cat "$T_TMP"/up[1-4].json | jq -s '[.[][] | select(.result == "updated")] | length')
+	run "$VMR" list --db "$PGMANY" --json
+	[ "$bad" = 0 ] && [ "$updated" = 50 ] && ok "four processes at once brought 50 copies up to date, each once" ||
+		not_ok "concurrent update: $bad failed, $updated updates"
+	[ "$(jq '[.[] | select(.cases == 1 and .iterations == 2 and .status == "complete")] | length' <<< "$OUT")" = 400 ] &&
+		[ "$(PG_DB=manydb pg_psql "SELECT count(*) FROM iterations")" = 800 ] &&
+		[ "$(PG_DB=manydb pg_psql "SELECT count(*) FROM runs")" = 400 ] &&
+		ok "all 400 runs whole after the updates, no strays" || not_ok "after concurrent updates"
 
 	# --- kill -9 in the middle of a push --------------------------------------
 	# One run of 800 iterations, so a push takes long enough to kill.

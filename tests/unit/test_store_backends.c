@@ -2,8 +2,12 @@
  * PostgreSQL URL or a file; it must hold no runs), else a fresh SQLite file.
  * tests/cli/test_store_backends.sh runs it against a throwaway PostgreSQL
  * server too.  What goes in comes back whole, runs resolve the same way,
- * copies between stores keep a run whole and are idempotent by UUID, and
- * processes copying into one store at once each land whole, once. */
+ * copies between stores keep a run whole and are idempotent by UUID, a run
+ * is running while its writer is at it and not once the writer is gone
+ * (closed, or killed with -9), a copy that is behind is brought up to date
+ * in place and never by an older one, and processes copying into one store
+ * at once each land whole, once. */
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -195,6 +199,189 @@ static void test_host_override(struct store *st)
 	CHECK(store_delete_run(st, run) < 0, "deleting it again fails");
 }
 
+static struct run_info *find_info(struct run_info *runs, size_t n, int64_t id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (runs[i].id == id)
+			return &runs[i];
+	return NULL;
+}
+
+/* running as list and load_run tell it through another handle. */
+static int is_running(struct store *st, int64_t id)
+{
+	struct run_info *runs;
+	size_t n;
+	struct run *r = NULL;
+	int listed = -1, loaded = -2;
+	if (store_list(st, &runs, &n) == 0) {
+		struct run_info *ri = find_info(runs, n, id);
+		listed = ri ? ri->running : -1;
+		run_info_free_array(runs, n);
+	}
+	if (store_load_run(st, id, &r) == 0)
+		loaded = r->info.running;
+	run_free(r);
+	return listed == loaded ? listed : -1;
+}
+
+/* A writer in a child that is killed with -9 between iterations. */
+static pid_t killable_writer(const char *location, int64_t *run)
+{
+	int fds[2];
+	if (pipe(fds) < 0)
+		return -1;
+	pid_t pid = fork();
+	if (pid == 0) {
+		struct store *w = NULL;
+		int64_t id = -1, c;
+		struct result r;
+		make_result(&r, 5);
+		if (store_open(&w, location, true) == 0 && store_run_begin(w, "killed", "quick", NULL, NULL, NULL, &id) == 0 &&
+		    store_case_add(w, id, "a", "null", NULL, &c) == 0)
+			store_result_add(w, c, 0, &r);
+		if (write(fds[1], &id, sizeof(id)) != sizeof(id))
+			_exit(1);
+		pause();
+		_exit(0);
+	}
+	close(fds[1]);
+	bool got = pid > 0 && read(fds[0], run, sizeof(*run)) == sizeof(*run) && *run > 0;
+	close(fds[0]);
+	if (!got && pid > 0) {
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		return -1;
+	}
+	return pid;
+}
+
+/* A run is running while its writer is at it, then complete; or, when its
+ * writer ends without ending it (closed, or killed with -9), interrupted:
+ * incomplete and no longer running. */
+static void test_running(const char *location, struct store *st)
+{
+	struct store *w = NULL;
+	int64_t run = -1, run2 = -1, c;
+	CHECK(store_open(&w, location, true) == 0, "a second writer opens the store");
+	if (!w)
+		return;
+	CHECK(store_run_begin(w, "live", "quick", NULL, NULL, NULL, &run) == 0, "a run begins");
+	CHECK(is_running(st, run) == 1, "a run being written is running");
+	CHECK(store_run_end(w, run, "complete") == 0 && is_running(st, run) == 0, "an ended run is not running");
+	CHECK(store_run_begin(w, "closed", "quick", NULL, NULL, NULL, &run2) == 0 &&
+	      store_case_add(w, run2, "a", "null", NULL, &c) == 0, "another run begins");
+	CHECK(is_running(st, run2) == 1, "it is running");
+	store_close(w);
+	CHECK(is_running(st, run2) == 0, "a run whose writer closed the store is not running");
+	CHECK(store_delete_run(st, run) == 0 && store_delete_run(st, run2) == 0, "both deleted");
+
+	int64_t killed = -1;
+	pid_t pid = killable_writer(location, &killed);
+	CHECK(pid > 0, "a writer in a child process began a run");
+	if (pid <= 0)
+		return;
+	CHECK(is_running(st, killed) == 1, "the child's run is running");
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	/* A server notices a dead client when its socket closes: soon, not at
+	 * once (and list and load may see it at either side of that moment). */
+	int r = 1;
+	for (int i = 0; i < 500 && (r = is_running(st, killed)) != 0; i++)
+		usleep(10000);
+	CHECK(r == 0, "after kill -9 the run is not running");
+	struct run *k = NULL;
+	CHECK(store_load_run(st, killed, &k) == 0 && !strcmp(k->info.status, "incomplete") && k->info.ended == 0 &&
+	      k->info.niterations == 1, "it is incomplete, with its iteration kept");
+	run_free(k);
+	CHECK(store_delete_run(st, killed) == 0, "the killed run is deleted");
+}
+
+static bool same_run(struct store *a, int64_t ida, struct store *b, int64_t idb)
+{
+	struct run *ra = NULL, *rb = NULL;
+	bool same = false;
+	if (store_load_run(a, ida, &ra) == 0 && store_load_run(b, idb, &rb) == 0) {
+		char *ta = run_text(ra), *tb = run_text(rb);
+		same = ta && tb && !strcmp(ta, tb);
+		free(ta);
+		free(tb);
+	}
+	run_free(ra);
+	run_free(rb);
+	return same;
+}
+
+static size_t count_uuid(struct store *st, const char *uuid, size_t *niter)
+{
+	struct run_info *runs;
+	size_t n, found = 0;
+	*niter = 0;
+	if (store_list(st, &runs, &n) < 0)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(runs[i].uuid, uuid)) {
+			found++;
+			*niter += runs[i].niterations;
+		}
+	run_info_free_array(runs, n);
+	return found;
+}
+
+/* A copy made while a run was still being written is brought up to date
+ * by a later copy, in place and once; an older copy never replaces a newer
+ * one. */
+static void test_update(struct store *st)
+{
+	char *spath = xasprintf("%s/origin.db", tmpdir), *opath = xasprintf("%s/stale.db", tmpdir);
+	struct store *src = NULL, *stale = NULL;
+	int64_t run = -1, c = -1, to = -1, to2 = -1, sid = -1;
+	size_t niter;
+	CHECK(store_open(&src, spath, true) == 0 && store_open(&stale, opath, true) == 0, "origin and stale stores open");
+	if (!src || !stale)
+		goto close;
+	CHECK(store_run_begin(src, "growing", "quick", NULL, NULL, "t", &run) == 0 &&
+	      store_case_add(src, run, "a", "null", NULL, &c) == 0, "a run begins at its origin");
+	struct result r;
+	make_result(&r, 10);
+	CHECK(store_result_add(src, c, 0, &r) == 0, "its first iteration");
+	result_free(&r);
+	CHECK(store_copy_run(src, run, st, &to) == 0, "copied while being written");
+	CHECK(store_copy_run(src, run, stale, &sid) == 0, "and into a second store");
+	for (int i = 1; i < 3; i++) {
+		make_result(&r, 10 + i);
+		CHECK(store_result_add(src, c, i, &r) == 0, "iteration %d at the origin", i);
+		result_free(&r);
+	}
+	CHECK(store_copy_run(src, run, st, &to2) == 2 && to2 == to, "a copy with more iterations updates, in place");
+	CHECK(same_run(src, run, st, to), "the copy equals the origin");
+	CHECK(store_run_end(src, run, "complete") == 0, "the run ends at its origin");
+	CHECK(store_copy_run(src, run, st, &to2) == 2 && to2 == to, "the ended run updates the copy");
+	CHECK(same_run(src, run, st, to), "the copy equals the ended run");
+	struct run *sr = NULL;
+	if (store_load_run(src, run, &sr) == 0) {
+		CHECK(count_uuid(st, sr->info.uuid, &niter) == 1 && niter == 3, "once, with 3 iterations, no duplicates");
+		struct run *cr = NULL;
+		CHECK(store_load_run(st, to, &cr) == 0 && !strcmp(cr->info.status, "complete") && cr->info.ended > 0,
+		      "the copy is complete, with its end time");
+		run_free(cr);
+	}
+	CHECK(store_copy_run(src, run, st, &to2) == 1 && to2 == to, "copying it again writes nothing");
+	CHECK(store_copy_run(stale, sid, st, &to2) == 1, "an older copy does not replace a newer");
+	CHECK(same_run(src, run, st, to), "the copy still equals the ended run");
+	CHECK(store_copy_run(st, to, stale, &to2) == 2 && to2 == sid, "the older copy is brought up to date");
+	CHECK(same_run(src, run, stale, sid), "and equals the ended run");
+	if (sr)
+		CHECK(count_uuid(stale, sr->info.uuid, &niter) == 1 && niter == 3, "once there too");
+	CHECK(store_delete_run(st, to) == 0, "the copy is deleted");
+	run_free(sr);
+close:
+	store_close(stale);
+	store_close(src);
+	free(spath);
+	free(opath);
+}
+
 #define NWRITERS 8
 #define NRUNS 50
 
@@ -296,9 +483,16 @@ int main(void)
 	      "complete status and end time kept");
 	run_free(r);
 	test_copy(st, first);
+	test_running(location, st);
+	test_update(st);
 	test_host_override(st);
 	test_concurrent_writers(location, st);
 	store_close(st);
+	if (!strstr(location, "://")) {
+		char *lock = xasprintf("%s-lock", location);
+		CHECK(access(lock, F_OK) < 0, "the writers' lock file is gone once no store is open");
+		free(lock);
+	}
 
 	char *cmd = xasprintf("rm -rf '%s'", tmpdir);
 	CHECK(system(cmd) == 0, "clean up");
