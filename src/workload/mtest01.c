@@ -156,9 +156,11 @@ static void mtest01_check(struct mtest01_state *st, char **chunks, size_t nchunk
 	}
 }
 
-/* One child: allocate the share chunk by chunk, write it, check it. */
+/* One child: allocate the share chunk by chunk, write it, check it, report,
+ * then hold it all until the parent has every report (EOF on hold), as
+ * LTP's children do: the children's memory is held at the same time. */
 static __attribute__((noreturn)) void mtest01_child(struct mtest01_state *st, long child, uint64_t share,
-						    int fd)
+						    int fd, int hold)
 {
 	struct mtest01_report rep = { .bad_page = -1 };
 	size_t per = st->o.chunk / st->ps, max = (size_t)(share / st->o.chunk) + 1, n = 0;
@@ -177,7 +179,12 @@ static __attribute__((noreturn)) void mtest01_child(struct mtest01_state *st, lo
 	rep.ns = timer_now_ns() - t0;
 	if (st->o.write)
 		mtest01_check(st, chunks, n, child, &rep);
-	_exit(write(fd, &rep, sizeof(rep)) == sizeof(rep) ? 0 : 1);
+	int rc = write(fd, &rep, sizeof(rep)) == sizeof(rep) ? 0 : 1;
+	close(fd);
+	char c;
+	while (read(hold, &c, 1) < 0 && errno == EINTR)
+		;
+	_exit(rc);
 }
 
 /* Reap every child; the first one that died of a signal decides.  A
@@ -226,11 +233,18 @@ static int mtest01_run(void *state, struct result *r)
 	struct mtest01_state *st = state;
 	long n = st->o.children;
 	pid_t *pids = xcalloc((size_t)n, sizeof(*pids));
-	int fds[2];
+	int fds[2], hold[2];
 	uint64_t bytes = 0;
 	struct rusage_counts a, b, d;
 	if (pipe(fds) < 0) {
 		result_set_outcome(r, OUTCOME_ERROR, "cannot make a pipe: %s", strerror(errno));
+		free(pids);
+		return 0;
+	}
+	if (pipe(hold) < 0) {
+		result_set_outcome(r, OUTCOME_ERROR, "cannot make a pipe: %s", strerror(errno));
+		close(fds[0]);
+		close(fds[1]);
 		free(pids);
 		return 0;
 	}
@@ -243,14 +257,18 @@ static int mtest01_run(void *state, struct result *r)
 		pids[i] = fork();
 		if (pids[i] == 0) {
 			close(fds[0]);
-			mtest01_child(st, i, st->total / (uint64_t)n, fds[1]);
+			close(hold[1]);
+			mtest01_child(st, i, st->total / (uint64_t)n, fds[1], hold[0]);
 		}
 		if (pids[i] < 0)
 			result_set_outcome(r, OUTCOME_ERROR, "cannot fork child %ld: %s", i, strerror(errno));
 	}
 	close(fds[1]);
+	close(hold[0]);
+	/* every child has reported or died (EOF): let them go */
 	mtest01_collect(fds[0], n, r, &bytes);
 	close(fds[0]);
+	close(hold[1]);
 	mtest01_reap(pids, n, mtest01_oom_rose, &oom, r);
 	uint64_t ns = timer_now_ns() - t0;
 	getrusage(RUSAGE_CHILDREN, &ru);
