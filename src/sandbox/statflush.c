@@ -76,6 +76,7 @@ struct statflush *statflush_start(const char *cgroup_dir, uint64_t interval_ns)
 		vmr_err("sandbox: cannot start the statistics reader: %s", strerror(e));
 		goto close_pipe;
 	}
+	pthread_setname_np(f->thread, "vmr-statflush");  /* for ps -L and the tests */
 	return f;
 close_pipe:
 	close(f->stop_fd[0]);
