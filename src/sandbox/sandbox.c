@@ -25,7 +25,8 @@ const struct opt sandbox_opts[] = {
 	{ .name = "mem", .type = OPT_SIZE, .off = offsetof(struct sandbox_cfg, mem_bytes), .def = "256M",
 	  .metavar = "SIZE", .help = "hard memory limit of the sandbox's cgroup" },
 	{ .name = "mem-high", .type = OPT_SIZE, .off = offsetof(struct sandbox_cfg, high_bytes), .def = "0",
-	  .metavar = "SIZE", .help = "throttle above this (cgroup v2 memory.high, v1 soft limit); 0: not set" },
+	  .metavar = "SIZE", .help = "cgroup v2: reclaim and throttle above this (memory.high); v1: the soft limit, which the "
+	  "kernel acts on only when the whole host runs short; 0: not set" },
 	{ .name = "swap", .type = OPT_STR, .off = offsetof(struct sandbox_cfg, swap), .def = "file",
 	  .metavar = "KIND", .help = "the sandbox's swap: file[:SIZE], zram[:SIZE[:ALGO]], host or none "
 	  "(SIZE defaults to twice --mem)" },

@@ -14,7 +14,7 @@
  * fallback that forces deactivation (that one needs a file LRU to scan):
  * 16 retries take well under a millisecond and the memory cgroup OOM killer
  * fires with most of the swap free.  dmesg shows it as a CONSTRAINT_MEMCG
- * kill from the swap-in path (mem_cgroup_swapin_charge_folio) with
+ * kill, typically from the swap-in path (mem_cgroup_swapin_charge_folio), with
  * inactive_anon 0 in the cgroup's stats; the kernel flushes those stats
  * just before printing them, which is why they look consistent.
  *
