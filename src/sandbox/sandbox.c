@@ -17,6 +17,7 @@
 #include "sandbox/journal.h"
 #include "sandbox/knobs.h"
 #include "sandbox/state.h"
+#include "sandbox/statflush.h"
 #include "sandbox/swap.h"
 #include "sandbox/undo.h"
 
@@ -24,7 +25,8 @@ const struct opt sandbox_opts[] = {
 	{ .name = "mem", .type = OPT_SIZE, .off = offsetof(struct sandbox_cfg, mem_bytes), .def = "256M",
 	  .metavar = "SIZE", .help = "hard memory limit of the sandbox's cgroup" },
 	{ .name = "mem-high", .type = OPT_SIZE, .off = offsetof(struct sandbox_cfg, high_bytes), .def = "0",
-	  .metavar = "SIZE", .help = "throttle above this (cgroup v2 memory.high, v1 soft limit); 0: not set" },
+	  .metavar = "SIZE", .help = "cgroup v2: reclaim and throttle above this (memory.high); v1: the soft limit, which the "
+	  "kernel acts on only when the whole host runs short; 0: not set" },
 	{ .name = "swap", .type = OPT_STR, .off = offsetof(struct sandbox_cfg, swap), .def = "file",
 	  .metavar = "KIND", .help = "the sandbox's swap: file[:SIZE], zram[:SIZE[:ALGO]], host or none "
 	  "(SIZE defaults to twice --mem)" },
@@ -35,6 +37,11 @@ const struct opt sandbox_opts[] = {
 	  "swap.vma_ra_enabled, zswap.enabled, zswap.compressor, zswap.max_pool_percent, ksm.run" },
 	{ .name = "timeout", .type = OPT_TIME, .off = offsetof(struct sandbox_cfg, timeout_ns), .def = "10m",
 	  .metavar = "TIME", .help = "kill everything in the sandbox when a workload runs longer (0: never)" },
+	{ .name = "stats-flush", .type = OPT_TIME, .off = offsetof(struct sandbox_cfg, stats_flush_ns), .def = "50ms",
+	  .min = 0, .max = 10e9, .metavar = "TIME",
+	  .help = "read the cgroup's memory.stat this often, so that the kernel's reclaim sees its statistics "
+	  "no older than that (6.x kernels let them age up to 2s, which can OOM-kill a workload of anonymous "
+	  "memory with most of its swap free); 0: leave them to the kernel" },
 	{ .name = "no-sandbox", .type = OPT_FLAG, .off = offsetof(struct sandbox_cfg, no_sandbox),
 	  .help = "run on the host without a cgroup or swap of its own (knobs still apply)" },
 	{ .name = "force", .type = OPT_FLAG, .off = offsetof(struct sandbox_cfg, force),
@@ -55,6 +62,8 @@ struct sandbox {
 	int seq;
 	bool no_sandbox;
 	uint64_t mem_bytes, high_bytes;
+	uint64_t stats_flush_ns;
+	struct statflush *flush;           /* NULL when not refreshing */
 	struct swap_spec swap;
 	uint64_t swap_bytes;
 	char swap_dev[JOURNAL_PATH_MAX];   /* file or /dev/zramN, "" if none */
@@ -460,6 +469,7 @@ static struct sandbox *sb_new(const struct sandbox_cfg *cfg)
 	sb->no_sandbox = cfg->no_sandbox;
 	sb->mem_bytes = cfg->no_sandbox ? 0 : cfg->mem_bytes;
 	sb->high_bytes = cfg->high_bytes;
+	sb->stats_flush_ns = cfg->no_sandbox ? 0 : cfg->stats_flush_ns;
 	if (cfg->no_sandbox)
 		sb->swap.kind = SWAP_HOST;
 	else
@@ -585,6 +595,11 @@ int sandbox_open(struct sandbox **out, const struct sandbox_cfg *cfg)
 	struct sandbox *sb = sb_new(cfg);
 	if ((e = sb_prepare(sb, cfg)) < 0 || (e = sb_open_locked(sb, cfg)) < 0)
 		goto free_sb;
+	if (sandbox_active(sb) && sb->stats_flush_ns &&
+	    !(sb->flush = statflush_start(sb->cg_path, sb->stats_flush_ns))) {
+		sandbox_close(sb);
+		return -2;
+	}
 	*out = sb;
 	return 0;
 free_sb:
@@ -599,6 +614,8 @@ void sandbox_close(struct sandbox *sb)
 	if (!sb)
 		return;
 	sb_enter();
+	statflush_stop(sb->flush);  /* before the cgroup goes */
+	sb->flush = NULL;
 	if (sb->pid == getpid())
 		sb_undo(sb);
 	else if (sb->journal_fd >= 0)
@@ -678,6 +695,7 @@ json_t *sandbox_describe(const struct sandbox *sb)
 		json_object_set_new(o, "cgroup", json_string(sb->cg_path));
 		json_object_set_new(o, "limit_bytes", json_integer((json_int_t)sb->mem_bytes));
 		json_object_set_new(o, "high_bytes", json_integer((json_int_t)sb->high_bytes));
+		json_object_set_new(o, "stats_flush_ns", json_integer((json_int_t)(sb->flush ? sb->stats_flush_ns : 0)));
 	}
 	if (sb) {
 		json_t *s = json_object();

@@ -27,6 +27,7 @@ struct sandbox_cfg {
 	char *swap;              /* --swap file[:SIZE]|zram[:SIZE[:ALGO]]|host|none */
 	struct strlist set;      /* --set NAME=VALUE, allow-listed knobs */
 	uint64_t timeout_ns;     /* --timeout: watchdog for a workload */
+	uint64_t stats_flush_ns; /* --stats-flush: read memory.stat this often (statflush.h), 0 = never */
 	bool no_sandbox;         /* --no-sandbox: run directly on the host */
 	bool force;              /* --force: with --no-sandbox, allow sizes beyond free memory */
 	bool zram_reuse;         /* hidden --zram-reuse: reuse a free zram device, no hot_add */
@@ -72,8 +73,9 @@ json_t *sandbox_stats(const struct sandbox *sb);
 void sandbox_reset_peak(struct sandbox *sb);
 /* The OOM-kill count so far (memory.events oom_kill / v1 oom_control). */
 uint64_t sandbox_oom_kills(const struct sandbox *sb);
-/* What the sandbox is: cgroup version and path, limit, swap device and size,
- * every allow-listed knob's value in force.  Stored with every result. */
+/* What the sandbox is: cgroup version and path, limit, how often its
+ * statistics are refreshed (stats_flush_ns), swap device and size, every
+ * allow-listed knob's value in force.  Stored with every result. */
 json_t *sandbox_describe(const struct sandbox *sb);
 
 /* Install SIGINT/SIGTERM/SIGHUP handlers that close every open sandbox and

@@ -1,0 +1,43 @@
+# --stats-flush: while a sandbox exists a thread (vmr-statflush) reads its
+# cgroup's memory.stat every interval, which makes the kernel refresh the
+# statistics its reclaim reads (src/sandbox/statflush.h says why: without
+# it, anonymous workloads that swap were OOM-killed with swap to spare).
+# Guards against: the reader not running, running when turned off, not
+# stopping with the sandbox, and the interval not being recorded.
+. "$(dirname "$0")/sandbox-lib.bash"
+
+# The program run inside: the reader thread's read bytes (rchar) in its
+# parent, vmregress, now and after a while; "none" when there is no reader.
+cat > "$T_TMP/watch.sh" <<'EOF'
+rchar() { sed -n 's/^rchar: //p' "$1/io"; }
+for t in /proc/$PPID/task/*; do
+	[ "$(cat "$t/comm")" = vmr-statflush ] || continue
+	a=$(rchar "$t"); sleep 0.4; b=$(rchar "$t")
+	echo "read $((b - a)) bytes" > "$1"
+	exit 0
+done
+echo none > "$1"
+EOF
+
+run "$VMR" sandbox exec --json --mem 32M --swap none -- sh "$T_TMP/watch.sh" "$T_TMP/default.txt"
+echo "$OUT" > "$T_TMP/default.json"
+expect_rc "default: exec exits 0" 0
+check "default: the interval is recorded (50ms)" jqc '.sandbox.stats_flush_ns == 50000000' "$T_TMP/default.json"
+read -r what n _ < "$T_TMP/default.txt"
+check "default: the reader read memory.stat while the program ran ($what ${n:-} bytes)" \
+	test "$what" = read -a "${n:-0}" -gt 0
+left=$(ours_left "$T_TMP/default.json")
+check "default: nothing of ours is left ($left)" [ -z "$left" ]
+
+run "$VMR" sandbox exec --json --mem 32M --swap none --stats-flush 0 -- sh "$T_TMP/watch.sh" "$T_TMP/off.txt"
+expect_rc "--stats-flush 0: exec exits 0" 0
+check "--stats-flush 0: no reader thread" [ "$(cat "$T_TMP/off.txt")" = none ]
+check "--stats-flush 0: recorded as 0" jqc '.sandbox.stats_flush_ns == 0' <<< "$OUT"
+
+run "$VMR" sandbox exec --mem 32M --stats-flush 11s -- true
+expect_rc "--stats-flush beyond 10s: exit 2" 2
+expect_err "--stats-flush beyond 10s: says the range" "stats-flush: '11s' is out of range"
+check "--stats-flush beyond 10s: one line on stderr" one_line_err
+run "$VMR" sandbox exec --mem 32M --stats-flush often -- true
+expect_rc "--stats-flush not a time: exit 2" 2
+check "--stats-flush not a time: one line on stderr" one_line_err
