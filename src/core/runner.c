@@ -469,14 +469,20 @@ int runner_run(const struct workload *w, const void *wopts, struct sandbox *sb,
 	runner_wait_child(pid, out[0], sb, timeout_ns, t0, &wt);
 	uint64_t elapsed = vmr_now_ns() - t0;
 	close(out[0]);
-	runner_vmstat_read(&vm1);
 
 	if (!harness_failed) {
-		bool oom_rose = sandboxed ? sandbox_oom_kills(sb) > oom0
-					  : runner_vmstat_get(&vm1, "oom_kill") > runner_vmstat_get(&vm0, "oom_kill");
+		bool oom_rose;
+		if (sandboxed) {
+			oom_rose = sandbox_oom_kills(sb) > oom0;
+		} else {
+			runner_vmstat_read(&vm1);
+			oom_rose = runner_vmstat_get(&vm1, "oom_kill") > runner_vmstat_get(&vm0, "oom_kill");
+		}
 		runner_classify(r, &wt, timeout_ns, oom_rose);
 	}
+	/* the hooks' last samples fall inside the vmstat deltas' window */
 	runner_hooks_stop(cfg, nhooks, r);
+	runner_vmstat_read(&vm1);
 	if (wt.status != -1)
 		rusage_metrics(r, &wt.ru, elapsed);
 	runner_vmstat_metrics(r, &vm0, &vm1);
