@@ -306,7 +306,7 @@ void trace_hooks_report(FILE *f, const struct result *r)
 		"perf-page-faults", "perf-minor-faults", "perf-major-faults", "perf-context-switches",
 		"perf-cpu-migrations", "perf-task-clock", "perf-dtlb-read-misses",
 	};
-	bool traced = json_object_get(r->info, "trace") || json_object_get(r->info, "trace-skipped");
+	bool traced = json_is_object(json_object_get(r->info, "trace")) || json_object_get(r->info, "trace-skipped");
 	bool profiled = json_object_get(r->info, "profile-skipped") || json_object_get(r->info, "perf-unsupported") ||
 			result_find_metric(r, "perf-page-faults");
 	if (!traced && !profiled)

@@ -343,16 +343,21 @@ static bool compare_env_volatile(const char *key, const char *value)
 /* The reference trace a case replayed, by what is in it: its header's
  * description (pattern and parameters), size, seed and checksum as the
  * first iteration that opened it recorded them.  NULL if none did; *path is
- * where the file lay. */
+ * where the file lay.  (Runs stored before the mmap workload named these
+ * refs* called the path and description trace and trace_description.) */
 static char *compare_trace_identity(const struct run_case *c, const char **path)
 {
 	for (size_t i = 0; i < c->niter; i++) {
 		json_t *info = c->iters[i].info;
-		*path = json_string_value(json_object_get(info, "trace"));
+		*path = json_string_value(json_object_get(info, "refs"));
+		const char *desc = json_string_value(json_object_get(info, "refs_description"));
+		if (!*path) {
+			*path = json_string_value(json_object_get(info, "trace"));
+			desc = json_string_value(json_object_get(info, "trace_description"));
+		}
 		if (!*path)
 			continue;
-		const char *desc = json_string_value(json_object_get(info, "trace_description"));
-		json_t *seed = json_object_get(info, "trace_seed"), *crc = json_object_get(info, "trace_checksum");
+		json_t *seed = json_object_get(info, "refs_seed"), *crc = json_object_get(info, "refs_checksum");
 		char *id = xasprintf("%s, %lld pages, %lld references", desc && *desc ? desc : "(no description)",
 				     (long long)json_integer_value(json_object_get(info, "pages")),
 				     (long long)json_integer_value(json_object_get(info, "references")));

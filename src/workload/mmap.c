@@ -219,14 +219,14 @@ static int mmap_map(struct mmap_state *st, const struct wl_env *env, struct resu
 
 static void mmap_info(struct mmap_state *st, struct result *r)
 {
-	result_info_set(r, "trace", json_string(st->t.path));
-	result_info_set(r, "trace_description", json_string(st->t.h.desc));
-	result_info_set(r, "trace_sampled", json_boolean(st->t.h.flags & REFS_FLAG_SAMPLED));
-	result_info_set(r, "trace_page_size", json_integer(st->t.h.page_size));
+	result_info_set(r, "refs", json_string(st->t.path));
+	result_info_set(r, "refs_description", json_string(st->t.h.desc));
+	result_info_set(r, "refs_sampled", json_boolean(st->t.h.flags & REFS_FLAG_SAMPLED));
+	result_info_set(r, "refs_page_size", json_integer(st->t.h.page_size));
 	/* With the description, pages and references: which trace this was,
 	 * wherever its file lay (vmregress compare goes by these, not the path). */
-	result_info_set(r, "trace_seed", json_integer((json_int_t)st->t.h.seed));
-	result_info_set(r, "trace_checksum", json_integer(st->t.h.checksum));
+	result_info_set(r, "refs_seed", json_integer((json_int_t)st->t.h.seed));
+	result_info_set(r, "refs_checksum", json_integer(st->t.h.checksum));
 	result_info_set(r, "pages", json_integer((json_int_t)st->t.h.pages));
 	result_info_set(r, "references", json_integer((json_int_t)st->t.h.references));
 	result_info_set(r, "passes", json_integer(st->o.passes));
@@ -404,8 +404,8 @@ static void mmap_report(FILE *f, const struct result *r)
 	fprintf(f, "mmap benchmark: %s %s, %lld pages (%lld bytes)\n", mmap_info_str(r, "memory"),
 		mmap_info_str(r, "mode"), (long long)json_integer_value(json_object_get(info, "pages")),
 		(long long)json_integer_value(json_object_get(info, "region_bytes")));
-	fprintf(f, "Trace: %s (%s), %lld references x %lld passes\n\n", mmap_info_str(r, "trace"),
-		mmap_info_str(r, "trace_description"), (long long)json_integer_value(json_object_get(info, "references")),
+	fprintf(f, "Trace: %s (%s), %lld references x %lld passes\n\n", mmap_info_str(r, "refs"),
+		mmap_info_str(r, "refs_description"), (long long)json_integer_value(json_object_get(info, "references")),
 		(long long)json_integer_value(json_object_get(info, "passes")));
 	mmap_report_passes(f, r);
 	fprintf(f, "\nTotal time:     %.0f ms\nReferences/s:   %.0f\n", mmap_metric(r, "time") / 1e6,

@@ -3,6 +3,7 @@
 # swaps; fault counts against the kernel's; broken input refused.
 . "$(dirname "$0")/lib.sh"
 D=$T_TMP
+jq_quiet() { jq -e "$@" >/dev/null; }
 
 "$VMR" refs generate --pages 20000 --references 80000 --pattern smooth_sin -o "$D/t" || not_ok "generate a trace"
 run "$VMR" test mmap --refs "$D/cut" --no-sandbox
@@ -39,6 +40,18 @@ assert sum(r[1] for r in pages["rows"]) == 2 * 80000
 PY
 then ok "the result has passes, per-page references and metrics"; else not_ok "the result has passes, per-page references and metrics"; fi
 
+# the trace file and kernel tracing have their own info keys
+run "$VMR" test mmap --refs "$D/t" --no-sandbox
+expect_rc "a plain replay runs" 0
+if grep -q "Inside the kernel" <<< "$OUT"; then not_ok "no kernel-tracing section without --trace"
+else ok "no kernel-tracing section without --trace"; fi
+run "$VMR" test mmap --refs "$D/t" --no-sandbox --trace reclaim --json
+if [ "$RC" = 3 ] || ! jq -e '.info.trace' <<< "$OUT" >/dev/null 2>&1 && jq -e '.info["trace-skipped"]' <<< "$OUT" >/dev/null 2>&1; then
+	skip "mmap with --trace" "no tracing here: ${ERR:0:160}"
+else
+	check "with --trace the result keeps the trace file and the tracing figures apart" \
+		jq_quiet --arg p "$D/t" '.info.refs == $p and (.info.trace | type) == "object"' <<< "$OUT"
+fi
 run "$VMR" test mmap --refs "$D/t" --no-sandbox --timing-batch 0
 expect_rc "--timing-batch 0 is a usage error" 2
 expect_err "--timing-batch 0 is named" "timing-batch"

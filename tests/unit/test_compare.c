@@ -215,12 +215,12 @@ int main(void)
 		json_object_set_new(c->options, "options", json_pack("{ss}", "refs", path));
 		for (int it = 0; k < 3 && it < 2; it++) {
 			struct result *res = &c->iters[it];
-			result_info_set(res, "trace", json_string(path));
-			result_info_set(res, "trace_description", json_string("pattern=zipf alpha=1.1"));
+			result_info_set(res, "refs", json_string(path));
+			result_info_set(res, "refs_description", json_string("pattern=zipf alpha=1.1"));
 			result_info_set(res, "pages", json_integer(256));
 			result_info_set(res, "references", json_integer(4000));
-			result_info_set(res, "trace_seed", json_integer(k == 2 ? 2 : 1));
-			result_info_set(res, "trace_checksum", json_integer(k == 2 ? 0xda8c5553 : 0x24344486));
+			result_info_set(res, "refs_seed", json_integer(k == 2 ? 2 : 1));
+			result_info_set(res, "refs_checksum", json_integer(k == 2 ? 0xda8c5553 : 0x24344486));
 		}
 	}
 	const struct run *same_trace[] = { tr[0], tr[1] }, *other_trace[] = { tr[0], tr[2] },
