@@ -13,30 +13,14 @@ trap 'rm -rf "$tmp"' EXIT
 # Two runs of 40 cases each, made from the test fixtures, and two of one
 # case of per-page data.
 python3 - "$tmp" <<'PY'
-import json, random, sys
+import json, sys
 for name in ("pc3", "pc0"):
     r = json.load(open(f"tests/fixtures/runs/{name}.json"))
     base = [c for c in r["cases"] if c["name"] in ("fault-zero", "reread")]
     json.dump(dict(r, cases=[dict(c, name=f'{c["name"]}-{i}') for i in range(20) for c in base]),
               open(f"{sys.argv[1]}/{name}.json", "w"))
-    rnd = random.Random(name)
-    it = r["cases"][0]["iterations"][0]
-    iters = []
-    for i in range(2):
-        rows = [[p, 4 + p % 7 + rnd.randrange(3), rnd.randrange(2), int(rnd.random() < 0.1)] for p in range(20000)]
-        maps = []
-        for k in range(2):
-            runs, left = [], 65536
-            while left:
-                n = min(left, rnd.randrange(1, 400))
-                runs.append(rnd.choice("##s.") * n)
-                left -= n
-            maps.append({"name": f"pass{k}", "pages": "".join(runs)})
-        iters.append(dict(it, tables=[{"name": "pages", "cols": ["page", "refs", "minflt", "majflt"], "rows": rows}],
-                          hists=[], series=[], maps=maps))
-    json.dump(dict(r, cases=[{"name": "per-page", "workload": "mmap", "options": {}, "iterations": iters}]),
-              open(f"{sys.argv[1]}/{name}-pages.json", "w"))
 PY
+python3 tests/fixtures/runs/make-per-page.py tests/fixtures/runs "$tmp"
 ms() { # ms CMD...: wall milliseconds of the fastest of 3 runs
 	local best=0 t0 t1 d
 	for _ in 1 2 3; do

@@ -125,28 +125,7 @@ grep -qF 'spin: time per iteration' "$R/index.html" && ok "real run: the workloa
 # Per-page data: a value per page for 20000 pages (as the mmap workload's
 # "pages" table) and maps of 65536 pages, in two runs of two iterations.
 # Drawn as SVG paths and cells this was a 14 MB page; as PNG it is small.
-python3 - "$F" "$T_TMP" <<'PY'
-import json, random, sys
-for name in ("pc3", "pc0"):
-    r = json.load(open(f"{sys.argv[1]}/{name}.json"))
-    rnd = random.Random(name)
-    base = r["cases"][0]["iterations"][0]
-    iters = []
-    for i in range(2):
-        rows = [[p, 4 + p % 7 + rnd.randrange(3), rnd.randrange(2), int(rnd.random() < 0.1)] for p in range(20000)]
-        maps = []
-        for k in range(2):
-            runs, left = [], 65536
-            while left:
-                n = min(left, rnd.randrange(1, 400))
-                runs.append(rnd.choice("##s.") * n)
-                left -= n
-            maps.append({"name": f"pass{k}", "pages": "".join(runs)})
-        iters.append(dict(base, tables=[{"name": "pages", "cols": ["page", "refs", "minflt", "majflt"], "rows": rows}],
-                          hists=[], series=[], maps=maps))
-    r["cases"] = [{"name": "per-page", "workload": "mmap", "options": {}, "iterations": iters}]
-    json.dump(r, open(f"{sys.argv[2]}/{name}-pages.json", "w"))
-PY
+python3 "$F/make-per-page.py" "$F" "$T_TMP"
 P=$T_TMP/pages
 run "$VMR" report "$T_TMP/pc3-pages.json" "$T_TMP/pc0-pages.json" -o "$P" --json
 expect_rc "report of per-page data exits 0" 0
