@@ -2,6 +2,9 @@
 #ifndef VMR_CMD_H
 #define VMR_CMD_H
 
+/* Where every --db help text says the store is by default. */
+#define CMD_DB_DEFAULT "default $VMREGRESS_DB, else $XDG_DATA_HOME/vmregress/results.db"
+
 #include <stdio.h>
 
 #include "core/options.h"

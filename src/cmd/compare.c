@@ -30,7 +30,7 @@ const struct opt compare_cmd_opts[] = {
 	{ .name = "only-significant", .type = OPT_FLAG, .off = offsetof(struct compare_cmd, only_significant),
 	  .help = "only metrics with a significant change in some run" },
 	{ .name = "db", .type = OPT_STR, .off = offsetof(struct compare_cmd, db), .metavar = "PATH",
-	  .help = "results store (default $XDG_DATA_HOME/vmregress/results.db)" },
+	  .help = "the results store: a file or a PostgreSQL URL (" CMD_DB_DEFAULT ")" },
 	OPT_END,
 };
 

@@ -11,7 +11,7 @@ struct delete_opts {
 
 const struct opt delete_cmd_opts[] = {
 	{ .name = "db", .type = OPT_STR, .off = offsetof(struct delete_opts, db), .metavar = "PATH",
-	  .help = "the results file (default $XDG_DATA_HOME/vmregress/results.db)" },
+	  .help = "the results store: a file or a PostgreSQL URL (" CMD_DB_DEFAULT ")" },
 	OPT_END,
 };
 

@@ -14,7 +14,7 @@ struct export_opts {
 
 const struct opt export_cmd_opts[] = {
 	{ .name = "db", .type = OPT_STR, .off = offsetof(struct export_opts, db), .metavar = "PATH",
-	  .help = "the results file (default $XDG_DATA_HOME/vmregress/results.db)" },
+	  .help = "the results store: a file or a PostgreSQL URL (" CMD_DB_DEFAULT ")" },
 	{ .name = "format", .type = OPT_ENUM, .off = offsetof(struct export_opts, format), .def = "csv",
 	  .choices = "csv|json", .help = "csv (a header line, then one row per value) or json (an array of rows)" },
 	OPT_END,

@@ -15,7 +15,7 @@ struct list_opts {
 
 const struct opt list_cmd_opts[] = {
 	{ .name = "db", .type = OPT_STR, .off = offsetof(struct list_opts, db), .metavar = "PATH",
-	  .help = "the results file (default $XDG_DATA_HOME/vmregress/results.db)" },
+	  .help = "the results store: a file or a PostgreSQL URL (" CMD_DB_DEFAULT ")" },
 	{ .name = "host", .type = OPT_STR, .off = offsetof(struct list_opts, host), .metavar = "GLOB",
 	  .help = "only runs of hosts whose name matches (fnmatch)" },
 	{ .name = "kernel", .type = OPT_STR, .off = offsetof(struct list_opts, kernel), .metavar = "GLOB",

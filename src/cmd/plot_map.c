@@ -45,7 +45,7 @@ const struct opt plot_map_cmd_opts[] = {
 	{ .name = "json", .type = OPT_FLAG, .off = offsetof(struct plot_map_cmd, json), .flags = OPTF_NO_ECHO,
 	  .help = "print what was drawn as JSON (page counts)" },
 	{ .name = "db", .type = OPT_STR, .off = offsetof(struct plot_map_cmd, db), .metavar = "PATH",
-	  .help = "results store (default $XDG_DATA_HOME/vmregress/results.db)" },
+	  .help = "the results store: a file or a PostgreSQL URL (" CMD_DB_DEFAULT ")" },
 	OPT_END,
 };
 

@@ -7,7 +7,7 @@ const struct opt pull_cmd_opts[] = {
 	{ .name = "from", .type = OPT_STR, .off = offsetof(struct transfer_opts, remote), .metavar = "URL",
 	  .help = "the store to copy from: postgresql://USER@HOST/DB, a file, or sqlite:FILE (required)" },
 	{ .name = "db", .type = OPT_STR, .off = offsetof(struct transfer_opts, db), .metavar = "PATH",
-	  .help = "the store to copy into (default $VMREGRESS_DB, else $XDG_DATA_HOME/vmregress/results.db)" },
+	  .help = "the store to copy into (" CMD_DB_DEFAULT ")" },
 	{ .name = "all", .type = OPT_FLAG, .off = offsetof(struct transfer_opts, all),
 	  .help = "copy every stored run (those still being written are left for a later pull)" },
 	{ .name = "json", .type = OPT_FLAG, .off = offsetof(struct transfer_opts, json),

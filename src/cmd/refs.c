@@ -53,7 +53,8 @@ struct refs_cmd {
 #define OPT_DURATION { .name = "duration", .type = OPT_TIME, .off = O(duration_ns), .def = "30s", \
 	.min = 1e6, .max = 86400e9, .metavar = "TIME", .help = "record: how long to record" }
 #define OPT_METHOD { .name = "method", .type = OPT_ENUM, .off = O(method), .def = "auto", \
-	.choices = REFS_REC_METHODS, .help = "record: idle page tracking or soft-dirty bits" }
+	.choices = REFS_REC_METHODS, .help = "record: how to see accesses: idle page tracking, soft-dirty bits, or " \
+		"the process's page faults (a software perf event); auto: the first that works here" }
 
 static const struct opt generate_opts[] = {
 	OPT_PAGES, OPT_REFERENCES, OPT_PATTERN, OPT_SEED, OPT_ALPHA, OPT_HOTF, OPT_HOTP, OPT_SIGMA,

@@ -1,5 +1,6 @@
 /* vmregress report RUN [RUN...] -o DIR: the HTML report with graphs. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "cmd/cmd.h"
 #include "core/units.h"
@@ -28,7 +29,7 @@ const struct opt report_cmd_opts[] = {
 	{ .name = "json", .type = OPT_FLAG, .off = offsetof(struct report_cmd, json), .flags = OPTF_NO_ECHO,
 	  .help = "print what was written as JSON" },
 	{ .name = "db", .type = OPT_STR, .off = offsetof(struct report_cmd, db), .metavar = "PATH",
-	  .help = "results store (default $XDG_DATA_HOME/vmregress/results.db)" },
+	  .help = "the results store: a file or a PostgreSQL URL (" CMD_DB_DEFAULT ")" },
 	OPT_END,
 };
 
@@ -50,7 +51,10 @@ static int report_run(struct report_cmd *o, char **specs, size_t n)
 	if (st.failed)
 		vmr_warn("report: %zu of %zu graphs could not be drawn (see the page)", st.failed,
 			 st.failed + st.graphs);
-	char *path = xasprintf("%s/index.html", o->out);
+	size_t len = strlen(o->out);
+	while (len > 1 && o->out[len - 1] == '/')
+		len--;
+	char *path = xasprintf("%.*s/index.html", (int)len, o->out);
 	if (o->json) {
 		rc = cmd_print_json(json_pack("{ss sI sI sI sI}", "index", path, "bytes", (json_int_t)st.bytes, "graphs",
 					      (json_int_t)st.graphs, "png_graphs", (json_int_t)st.png, "failed_graphs",

@@ -34,7 +34,7 @@ const struct opt run_cmd_opts[] = {
 	{ .name = "set", .type = OPT_LIST, .off = offsetof(struct run_opts, set), .metavar = "KNOB=VALUE",
 	  .help = "set an allow-listed kernel knob in every case's sandbox (repeatable)" },
 	{ .name = "db", .type = OPT_STR, .off = offsetof(struct run_opts, db), .metavar = "PATH",
-	  .help = "the results file (default $XDG_DATA_HOME/vmregress/results.db)" },
+	  .help = "the results store: a file or a PostgreSQL URL (" CMD_DB_DEFAULT ")" },
 	{ .name = "monitor-interval", .type = OPT_STR, .off = offsetof(struct run_opts, monitor_interval),
 	  .metavar = "TIME", .help = "sample vmstat, meminfo, pressure and memcg stats this often (default 1s, min 50ms)" },
 	{ .name = "probe-period", .type = OPT_STR, .off = offsetof(struct run_opts, probe_period), .metavar = "TIME",

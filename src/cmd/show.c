@@ -13,7 +13,7 @@ struct show_opts {
 
 const struct opt show_cmd_opts[] = {
 	{ .name = "db", .type = OPT_STR, .off = offsetof(struct show_opts, db), .metavar = "PATH",
-	  .help = "the results file (default $XDG_DATA_HOME/vmregress/results.db)" },
+	  .help = "the results store: a file or a PostgreSQL URL (" CMD_DB_DEFAULT ")" },
 	{ .name = "json", .type = OPT_FLAG, .off = offsetof(struct show_opts, json), .help = "print JSON" },
 	OPT_END,
 };

@@ -289,8 +289,13 @@ static void text_verdicts(FILE *f, const struct comparison *cmp)
 			if (!any)
 				fprintf(f, "\nSignificant changes (Welch's t-test, alpha %g):\n", cmp->alpha);
 			any = true;
-			fprintf(f, "  %-9s %s %s in %s: %+.2f%% (p=%.2g)\n", cmp_verdict_name(c->verdict),
-				cmp->rows[r].case_name, cmp->rows[r].metric, cmp->labels[i], c->change_pct, c->w.p);
+			if (isnan(c->change_pct)) /* from a base of 0: no percentage */
+				fprintf(f, "  %-9s %s %s in %s: from 0 to %.4g (p=%.2g)\n", cmp_verdict_name(c->verdict),
+					cmp->rows[r].case_name, cmp->rows[r].metric, cmp->labels[i], c->s.mean, c->w.p);
+			else
+				fprintf(f, "  %-9s %s %s in %s: %+.2f%% (p=%.2g)\n", cmp_verdict_name(c->verdict),
+					cmp->rows[r].case_name, cmp->rows[r].metric, cmp->labels[i], c->change_pct,
+					c->w.p);
 		}
 	if (!any)
 		fprintf(f, "\nNo significant changes (Welch's t-test, alpha %g).\n", cmp->alpha);

@@ -188,6 +188,8 @@ run env VMR_GNUPLOT=/nonexistent/gnuplot "$VMR" report "$A" -o "$T_TMP/r3" --no-
 expect_rc "--no-graphs needs no gnuplot" 0
 [ "$(svg_check "$T_TMP/r3/index.html")" = 0 ] && grep -q 'Summary' "$T_TMP/r3/index.html" \
 	&& ok "--no-graphs writes the tables alone" || not_ok "--no-graphs writes the tables alone"
+run "$VMR" report "$A" -o "$T_TMP/r3/" --no-graphs
+expect_out "a trailing slash on -o gives a clean path" "^$T_TMP/r3/index.html \\("
 run "$VMR" report "$A"
 expect_rc "report without -o is a usage error" 2
 run "$VMR" report -o "$T_TMP/r4"

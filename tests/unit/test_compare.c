@@ -82,6 +82,9 @@ int main(void)
 	put(ca, "noise", BETTER_LOWER, COMBINE_AMEAN, an);
 	put(cb, "noise", BETTER_LOWER, COMBINE_AMEAN, bn);
 	put(cb, "extra", BETTER_LOWER, COMBINE_AMEAN, bn);
+	double az[] = { 0, 0, 0, 0 }, bz[] = { 40, 42, 41, 40 };
+	put(ca, "swapins", BETTER_LOWER, COMBINE_AMEAN, az);
+	put(cb, "swapins", BETTER_LOWER, COMBINE_AMEAN, bz);
 	double one[] = { 7 };
 	put(mkcase(a, "single", 1), "time", BETTER_LOWER, COMBINE_AMEAN, one);
 	put(mkcase(b, "single", 1), "time", BETTER_LOWER, COMBINE_AMEAN, one);
@@ -118,6 +121,17 @@ int main(void)
 	CHECK(left_out_has(&cmp, "case 'only-base' is not in new"), "a case the new run lacks is noted");
 	const struct cmp_row *ob = row_of(&cmp, "only-base", "time");
 	CHECK(ob && !ob->cells[1].present && ob->cells[1].verdict == CMP_MISSING, "missing cell is marked");
+	const struct cmp_row *z = row_of(&cmp, "fault-zero", "swapins");
+	CHECK(z && isnan(z->cells[1].change_pct) && z->cells[1].significant,
+	      "a change from a base of 0 has no percentage, and can be significant");
+	char *text = NULL;
+	size_t tlen = 0;
+	FILE *tf = open_memstream(&text, &tlen);
+	compare_write_text(tf, &cmp);
+	fclose(tf);
+	CHECK(strstr(text, "fault-zero swapins in new: from 0 to 40.75 (p=") && !strstr(text, "nan"),
+	      "the text names a change from 0 by its value, never as nan%%");
+	free(text);
 
 	bool pc = false, swap = false, zswap = false, same = false, uptime = false;
 	for (size_t i = 0; i < cmp.nenv; i++) {
@@ -136,7 +150,8 @@ int main(void)
 
 	o.only_significant = true;
 	compare_runs(runs, 2, &o, &cmp);
-	CHECK(cmp.nrows == 2 && row_of(&cmp, "fault-zero", "time") && row_of(&cmp, "fault-zero", "rate"),
+	CHECK(cmp.nrows == 3 && row_of(&cmp, "fault-zero", "time") && row_of(&cmp, "fault-zero", "rate") &&
+		      row_of(&cmp, "fault-zero", "swapins"),
 	      "--only-significant keeps the significant rows only");
 	compare_free(&cmp);
 
