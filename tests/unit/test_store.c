@@ -142,6 +142,13 @@ static void test_schema(const char *path)
 	struct store *st = NULL;
 	fprintf(stderr, "(expected error follows)\n");
 	CHECK(store_open(&st, path, false) < 0, "a newer schema is refused");
+	/* a negative version once indexed the migrations at -1 (found by
+	 * fuzzing a guest's results file) */
+	sqlite3_open(path, &db);
+	sqlite3_exec(db, "PRAGMA user_version = -1", NULL, NULL, NULL);
+	sqlite3_close(db);
+	fprintf(stderr, "(expected error follows)\n");
+	CHECK(store_open(&st, path, false) < 0, "a negative schema version is refused");
 	sqlite3_open(path, &db);
 	sqlite3_exec(db, "PRAGMA user_version = 1", NULL, NULL, NULL);
 	sqlite3_close(db);
