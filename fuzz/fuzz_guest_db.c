@@ -2,7 +2,11 @@
  * file a guest sends over its console into the host's store, and a guest
  * may send anything.  Any bytes must be refused with a message or imported
  * as a whole run that the host can read back and summarise.  The files
- * live in a private temporary directory, removed at exit. */
+ * live in a private temporary directory, removed at exit or, after a
+ * crash, by the next run. */
+#include <dirent.h>
+#include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,8 +17,9 @@
 #include "store/summary.h"
 #include "vm/import.h"
 
-static char dir[] = "/tmp/vmr-fuzz-guest-db-XXXXXX";
-static char *guest, *host_path;
+#define GUEST_DB_PREFIX "vmr-fuzz-guest-db-"
+
+static char *dir, *guest, *host_path;
 static struct store *host;
 
 /* The guest file and what SQLite and the store keep beside it. */
@@ -41,6 +46,35 @@ static void guest_db_atexit(void)
 	rmdir(dir);
 }
 
+/* The directories of runs that died by a crash or a timeout, which exit
+ * without atexit: named vmr-fuzz-guest-db-PID-XXXXXX, removed when PID is
+ * gone. */
+static void guest_db_reap(void)
+{
+	DIR *d = opendir("/tmp");
+	struct dirent *e;
+	while (d && (e = readdir(d))) {
+		int pid;
+		if (sscanf(e->d_name, GUEST_DB_PREFIX "%d-", &pid) != 1 || pid <= 0 ||
+		    kill(pid, 0) == 0 || errno != ESRCH)
+			continue;
+		char *old = xasprintf("/tmp/%s", e->d_name);
+		DIR *od = opendir(old);
+		for (struct dirent *f; od && (f = readdir(od));) {
+			char *p = xasprintf("%s/%s", old, f->d_name);
+			if (f->d_name[0] != '.')
+				unlink(p);
+			free(p);
+		}
+		if (od)
+			closedir(od);
+		rmdir(old);
+		free(old);
+	}
+	if (d)
+		closedir(d);
+}
+
 static void guest_db_setup(void)
 {
 	/* Every refused file prints its one error line: keep the log small.
@@ -49,6 +83,8 @@ static void guest_db_setup(void)
 	FILE *null = fopen("/dev/null", "w");
 	if (null)
 		stderr = null;
+	guest_db_reap();
+	dir = xasprintf("/tmp/" GUEST_DB_PREFIX "%d-XXXXXX", (int)getpid());
 	if (!mkdtemp(dir))
 		abort();
 	guest = xasprintf("%s/guest.db", dir);
