@@ -49,7 +49,7 @@ say   = @printf '  %-7s %s\n' '$(1)' '$(2)';
 MAKEFLAGS += --no-print-directory
 endif
 
-.PHONY: all deps run check check-fast unit cli asan fuzz-smoke bench install clean man
+.PHONY: all deps run check check-fast unit cli asan fuzz fuzz-smoke bench install clean man
 all: vmregress
 
 vmregress: $(OBJ)
@@ -121,6 +121,9 @@ build/fuzzobj/%.o: src/%.c
 # Only pattern rules name these objects: keep them, or make deletes them
 # as intermediates after every link and compiles them all again next time.
 .SECONDARY: $(FUZZLIB)
+
+# Every target (phony: fuzz/ is also the sources' directory).
+fuzz: $(FUZZBIN)
 
 build/fuzz/%: fuzz/%.c $(FUZZLIB)
 	@mkdir -p $(dir $@)

@@ -11,8 +11,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static bool quiet;
 	if (!quiet) {
-		/* every bad suite prints its one error line: keep the log small */
-		quiet = freopen("/dev/null", "w", stderr) != NULL;
+		/* Every bad suite prints its one error line: keep the log small.
+		 * Only our stream moves (freopen would move descriptor 2 and
+		 * with it libFuzzer's and the sanitizers' reports). */
+		FILE *null = fopen("/dev/null", "w");
+		if (null)
+			stderr = null;
+		quiet = true;
 	}
 	if (size > 1 << 16 || memchr(data, 0, size))
 		return 0;

@@ -21,6 +21,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <libpq-fe.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -223,8 +224,10 @@ static int pg_schema_version(struct store *st, int *v)
 	res = pg_query(st, "SELECT version FROM schema_version", 0, NULL, "cannot read the schema version");
 	if (!res)
 		return -1;
-	if (PQntuples(res) == 1)
-		*v = (int)pg_col_int64(res, 0, 0);
+	if (PQntuples(res) == 1) {
+		int64_t x = pg_col_int64(res, 0, 0);
+		*v = x < 0 || x > INT_MAX ? -1 : (int)x;  /* refused by the caller */
+	}
 	PQclear(res);
 	return 0;
 }
@@ -239,6 +242,10 @@ static int pg_migrate(struct store *st)
 	free(lock);
 	if (rc < 0 || pg_schema_version(st, &v) < 0)
 		goto rollback;
+	if (v < 0) {
+		vmr_err("%s: not a vmregress results database (schema version out of range)", st->path);
+		goto rollback;
+	}
 	if (v > (int)ARRAY_SIZE(pg_migrations)) {
 		vmr_err("%s: schema version %d is newer than this vmregress knows (%d)", st->path, v,
 			(int)ARRAY_SIZE(pg_migrations));

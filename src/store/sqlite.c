@@ -157,6 +157,10 @@ static int store_migrate(struct store *st)
 		return -1;
 	if (store_user_version(st, &v) < 0)
 		goto rollback;
+	if (v < 0) {
+		vmr_err("%s: not a vmregress results file (schema version %d)", st->path, v);
+		goto rollback;
+	}
 	if (v > (int)ARRAY_SIZE(store_migrations)) {
 		vmr_err("%s: schema version %d is newer than this vmregress knows (%d)", st->path, v,
 			(int)ARRAY_SIZE(store_migrations));

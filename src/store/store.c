@@ -3,6 +3,8 @@
  * masking credentials in URLs, copying runs between stores). */
 #include "store/backend.h"
 
+#include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -502,10 +504,12 @@ const char *store_env_host(const json_t *env)
 
 char *store_format_time(char *buf, size_t len, double t)
 {
-	time_t s = (time_t)t;
+	/* a damaged store may hold any number: only years 0 to 9999 convert */
+	bool ok = t > -62167219200.0 && t < 253402300800.0;
+	time_t s = ok ? (time_t)t : 0;
 	struct tm tm;
-	gmtime_r(&s, &tm);
-	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	if (!ok || !gmtime_r(&s, &tm) || !strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		snprintf(buf, len, "invalid");
 	return buf;
 }
 

@@ -143,7 +143,8 @@ const char *store_env_kernel(const json_t *env);
  * started, ended (ISO 8601 UTC; ended null while unfinished), running, tag,
  * cases, iterations. */
 json_t *run_info_to_json(const struct run_info *ri);
-/* Seconds since the epoch as "2026-11-30T11:16:42Z" into buf. */
+/* Seconds since the epoch as "2026-11-30T11:16:42Z" into buf; "invalid"
+ * when no calendar date has it (NaN, beyond the year 9999). */
 char *store_format_time(char *buf, size_t len, double t);
 
 #endif

@@ -181,6 +181,8 @@ static int proto_data(const char *line, size_t n, struct proto_open *o, char *wh
 
 	if (n > PROTO_LINE_CHARS || o->b64_len + n > want)
 		return proto_fail(why, whylen, "frame '%s': more data than announced", o->fr.label);
+	if (n == 0)
+		return 0;  /* an empty data line adds nothing, and there may be no buffer yet */
 	if (o->b64_len + n > o->b64_cap) {
 		o->b64_cap = want;
 		o->b64 = xrealloc(o->b64, o->b64_cap + 1);

@@ -103,6 +103,16 @@ grep -q "$PG_PASS" <<< "$ERR" && not_ok "the password shows in a run error" || o
 run "$VMR" push "$T_TMP/nofile" --to "postgresql://fleet:$PG_PASS@/nodb?host=$PG_DIR" --db "$T_TMP/cli.db"
 grep -q "$PG_PASS" <<< "$ERR" && not_ok "the password shows in a push error" || ok "no password in a push error"
 
+# --- a damaged schema version ---------------------------------------------
+# A negative version once indexed the migrations at -1.
+if BADV=$(newdb badversion); then
+	"$VMR" list --db "$BADV" >/dev/null 2>&1
+	PG_DB=badversion pg_psql "UPDATE schema_version SET version = -1" >/dev/null
+	run "$VMR" list --db "$BADV"; expect_rc "a negative schema version exits 2" 2
+	one_line_err && expect_err "a negative schema version is refused" "not a vmregress results database" ||
+		not_ok "negative schema version: $ERR"
+fi
+
 # --- push and pull -------------------------------------------------------
 LOCAL=$T_TMP/local.db
 for n in p1 p2 p3; do vrun "$LOCAL" "$n" alpha >/dev/null 2>&1; done

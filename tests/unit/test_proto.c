@@ -83,6 +83,14 @@ static void test_noise(void)
 	CHECK(result && result->rc == 1 && !strcmp((char *)result->data, "ok"), "second frame's rc and payload");
 	CHECK(proto_find(&res, "db") == NULL, "no frame of a label that was not sent");
 	proto_result_free(&res);
+
+	/* an empty data line before the first data (found by fuzzing:
+	 * appending nothing to a buffer not yet allocated) */
+	r = parse("VMR-BEGIN 1 env 0 5 3610a686\nVMR-D \nVMR-D aGVsbG8=\nVMR-END 3610a686\nVMR-DONE\n", &res, why);
+	env = proto_find(&res, "env");
+	CHECK(r == 0 && env && env->len == 5 && !memcmp(env->data, "hello", 5), "an empty data line adds nothing (%s)",
+	      r ? why : "ok");
+	proto_result_free(&res);
 }
 
 /* Each case is a damaged log that must be refused with a reason. */

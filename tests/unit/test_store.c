@@ -142,13 +142,34 @@ static void test_schema(const char *path)
 	struct store *st = NULL;
 	fprintf(stderr, "(expected error follows)\n");
 	CHECK(store_open(&st, path, false) < 0, "a newer schema is refused");
+	/* a negative version once indexed the migrations at -1 (found by
+	 * fuzzing a guest's results file) */
+	sqlite3_open(path, &db);
+	sqlite3_exec(db, "PRAGMA user_version = -1", NULL, NULL, NULL);
+	sqlite3_close(db);
+	fprintf(stderr, "(expected error follows)\n");
+	CHECK(store_open(&st, path, false) < 0, "a negative schema version is refused");
 	sqlite3_open(path, &db);
 	sqlite3_exec(db, "PRAGMA user_version = 1", NULL, NULL, NULL);
 	sqlite3_close(db);
 }
 
+/* Times a damaged store may hold (found by fuzzing a guest's results
+ * file: a time beyond time_t converted to an undefined value). */
+static void test_format_time(void)
+{
+	char buf[40];
+	CHECK_STR(store_format_time(buf, sizeof(buf), 0), "1970-01-01T00:00:00Z", "the epoch");
+	CHECK_STR(store_format_time(buf, sizeof(buf), 1795000000.5), "2026-11-18T11:06:40Z", "a time of this year");
+	CHECK_STR(store_format_time(buf, sizeof(buf), 7.36547e223), "invalid", "a time beyond time_t");
+	CHECK_STR(store_format_time(buf, sizeof(buf), -1e300), "invalid", "a time long before year 0");
+	CHECK_STR(store_format_time(buf, sizeof(buf), 0.0 / 0.0), "invalid", "not a number");
+	CHECK_STR(store_format_time(buf, sizeof(buf), 253402300800.0), "invalid", "the year 10000");
+}
+
 int main(void)
 {
+	test_format_time();
 	char dir[] = "/tmp/vmr-test-store-XXXXXX";
 	if (!mkdtemp(dir)) {
 		CHECK(0, "temporary directory");
