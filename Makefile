@@ -30,7 +30,8 @@ UNITASAN := $(UNIT:tests/unit/%.c=build/unit-asan/%)
 FUZZ     := $(sort $(wildcard fuzz/fuzz_*.c))
 FUZZBIN  := $(FUZZ:fuzz/%.c=build/fuzz/%)
 FUZZLIB  := $(LIBSRC:src/%.c=build/fuzzobj/%.o)
-FUZZFLAGS = $(filter-out -Wformat=2,$(CFLAGS)) -O1 -g -fsanitize=fuzzer-no-link,address,undefined
+FUZZFLAGS = $(filter-out -Wformat=2,$(CFLAGS)) -O1 -g -fsanitize=fuzzer-no-link,address,undefined \
+	    -fno-sanitize-recover=undefined
 HELPERS  := $(patsubst tests/helpers/%.c,build/helpers/%,$(wildcard tests/helpers/*.c))
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
