@@ -166,7 +166,19 @@ jq -e '.[2].t_s > .[0].t_s' <<< "$OUT" >/dev/null && ok "sample times increase" 
 run "$VMR" sense vmstat --interval 50ms --count 2
 expect_out "vmstat text has a header" "^ +time_s +nr_free_pages +pswpin"
 [ "$(wc -l <<< "$OUT")" = 3 ] && ok "vmstat text: a header and 2 rows" || not_ok "vmstat rows"
-run timeout --preserve-status -s INT 0.5 "$VMR" sense vmstat --interval 100ms --fields pgfault --json
+# SIGINT once the handler is in place (SigCgt has bit 1), not at a fixed
+# time that a slow start on a busy machine could beat
+"$VMR" sense vmstat --interval 100ms --fields pgfault --json > "$T_TMP/vmstat.out" 2> "$T_TMP/vmstat.err" &
+pid=$!
+for _ in $(seq 100); do
+	cgt=$(awk '/^SigCgt:/ { print $2 }' "/proc/$pid/status" 2>/dev/null)
+	[ -n "$cgt" ] && (( (0x$cgt >> 1) & 1 )) && break
+	sleep 0.1
+done
+sleep 0.5
+kill -INT "$pid"
+wait "$pid"; RC=$?
+OUT=$(cat "$T_TMP/vmstat.out"); ERR=$(cat "$T_TMP/vmstat.err")
 expect_rc "vmstat ended by SIGINT exits 0" 0
 jq -e 'type == "array" and length >= 1' <<< "$OUT" >/dev/null && ok "vmstat ended by SIGINT still prints its samples" ||
 	not_ok "vmstat SIGINT samples ($OUT)"
