@@ -3,84 +3,111 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "core/util.h"
 
 struct statflush {
-	pid_t pid;              /* the process whose thread it is */
-	pthread_t thread;
-	int stop_fd[2];         /* a byte on [1] (or its closing) stops the thread */
-	uint64_t interval_ns;
-	char path[320];         /* cgroup_dir/memory.stat */
-	uint64_t reads;         /* atomic */
+	pid_t owner;            /* the process that started the reader */
+	pid_t reader;           /* the reader process */
+	int stop_fd;            /* write end: a byte (or its closing) stops the reader */
+	uint64_t *reads;        /* shared with the reader (MAP_SHARED) */
 };
 
 /* One read of memory.stat: the kernel flushes the cgroup's statistics
  * before it formats them.  The text itself is not needed. */
-static void statflush_read(struct statflush *f)
+static void statflush_read(const char *path, uint64_t *reads)
 {
 	char buf[4096];
-	int fd = open(f->path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return;
 	while (read(fd, buf, sizeof(buf)) > 0)
 		;
 	close(fd);
-	__atomic_add_fetch(&f->reads, 1, __ATOMIC_RELAXED);
+	__atomic_add_fetch(reads, 1, __ATOMIC_RELAXED);
 }
 
-static void *statflush_main(void *arg)
+/* The reader process: system calls only, until a byte or EOF on rfd (the
+ * owner stopped it or died), or the owner's death (PR_SET_PDEATHSIG). */
+static __attribute__((noreturn)) void statflush_reader(const char *path, uint64_t interval_ns, int rfd,
+							pid_t owner, uint64_t *reads)
 {
-	struct statflush *f = arg;
-	struct timespec ts = { (time_t)(f->interval_ns / 1000000000ULL), (long)(f->interval_ns % 1000000000ULL) };
-	struct pollfd p = { .fd = f->stop_fd[0], .events = POLLIN };
+	prctl(PR_SET_NAME, "vmr-statflush");   /* for ps and the tests */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != owner)
+		_exit(0);
+	/* Ctrl-C goes to the process group: the owner decides when to stop */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGTERM, SIG_IGN);
+	signal(SIGHUP, SIG_IGN);
+	int null = open("/dev/null", O_RDWR);
+	if (null >= 0) {
+		dup2(null, 0);
+		dup2(null, 1);
+		dup2(null, 2);
+	}
+	if (rfd != 3) {
+		dup2(rfd, 3);
+		rfd = 3;
+	}
+	close_range(4, ~0U, 0);   /* no pipes, locks or stores of the owner's */
+	struct timespec ts = { (time_t)(interval_ns / 1000000000ULL), (long)(interval_ns % 1000000000ULL) };
+	struct pollfd p = { .fd = rfd, .events = POLLIN };
 	for (;;) {
 		int n = ppoll(&p, 1, &ts, NULL);
 		if (n > 0 || (n < 0 && errno != EINTR))
-			break;
-		statflush_read(f);
+			_exit(0);
+		statflush_read(path, reads);
 	}
-	return NULL;
 }
 
 struct statflush *statflush_start(const char *cgroup_dir, uint64_t interval_ns)
 {
 	if (!interval_ns)
 		return NULL;
-	struct statflush *f = xcalloc(1, sizeof(*f));
-	f->pid = getpid();
-	f->interval_ns = interval_ns;
-	if (snprintf(f->path, sizeof(f->path), "%s/memory.stat", cgroup_dir) >= (int)sizeof(f->path)) {
+	char path[320];
+	if (snprintf(path, sizeof(path), "%s/memory.stat", cgroup_dir) >= (int)sizeof(path)) {
 		vmr_err("sandbox: cgroup path %s is too long", cgroup_dir);
+		return NULL;
+	}
+	struct statflush *f = xcalloc(1, sizeof(*f));
+	f->owner = getpid();
+	f->reads = mmap(NULL, sizeof(*f->reads), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (f->reads == MAP_FAILED) {
+		vmr_errno("sandbox: cannot map the statistics reader's counter");
 		goto free_f;
 	}
-	if (pipe2(f->stop_fd, O_CLOEXEC) < 0) {
+	int fds[2];
+	if (pipe2(fds, O_CLOEXEC) < 0) {
 		vmr_errno("sandbox: cannot make a pipe for the statistics reader");
-		goto free_f;
+		goto unmap;
 	}
-	/* the thread inherits a full mask: signals go to the main thread, whose
-	 * handlers undo the sandbox */
-	sigset_t all, old;
-	sigfillset(&all);
-	pthread_sigmask(SIG_SETMASK, &all, &old);
-	int e = pthread_create(&f->thread, NULL, statflush_main, f);
-	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	if (e) {
-		vmr_err("sandbox: cannot start the statistics reader: %s", strerror(e));
-		goto close_pipe;
+	fflush(NULL);
+	f->reader = fork();
+	if (f->reader < 0) {
+		vmr_errno("sandbox: cannot start the statistics reader");
+		close(fds[0]);
+		close(fds[1]);
+		goto unmap;
 	}
-	pthread_setname_np(f->thread, "vmr-statflush");  /* for ps -L and the tests */
+	if (f->reader == 0) {
+		close(fds[1]);
+		statflush_reader(path, interval_ns, fds[0], f->owner, f->reads);
+	}
+	close(fds[0]);
+	f->stop_fd = fds[1];
 	return f;
-close_pipe:
-	close(f->stop_fd[0]);
-	close(f->stop_fd[1]);
+unmap:
+	munmap(f->reads, sizeof(*f->reads));
 free_f:
 	free(f);
 	return NULL;
@@ -90,18 +117,22 @@ void statflush_stop(struct statflush *f)
 {
 	if (!f)
 		return;
-	if (f->pid == getpid()) {
+	if (f->owner == getpid()) {
+		/* a byte, as forked children may still hold the write end */
 		char c = 0;
-		ssize_t w = write(f->stop_fd[1], &c, 1);
+		ssize_t w = write(f->stop_fd, &c, 1);
 		(void)w;
-		pthread_join(f->thread, NULL);
+		close(f->stop_fd);
+		while (waitpid(f->reader, NULL, 0) < 0 && errno == EINTR)
+			;
+	} else {
+		close(f->stop_fd);
 	}
-	close(f->stop_fd[0]);
-	close(f->stop_fd[1]);
+	munmap(f->reads, sizeof(*f->reads));
 	free(f);
 }
 
 uint64_t statflush_reads(const struct statflush *f)
 {
-	return f ? __atomic_load_n(&f->reads, __ATOMIC_RELAXED) : 0;
+	return f ? __atomic_load_n(f->reads, __ATOMIC_RELAXED) : 0;
 }

@@ -19,7 +19,7 @@
  * just before printing them, which is why they look consistent.
  *
  * Reading the cgroup's memory.stat makes the kernel flush its statistics
- * (v1 and v2 alike).  A thread that reads it every interval keeps them at
+ * (v1 and v2 alike).  A process that reads it every interval keeps them at
  * most that old, and reclaim deactivates as it was designed to.  It costs a
  * read of memory.stat per interval; 0 leaves the kernel's own behaviour, to
  * study it.  MGLRU kernels do not read these statistics in reclaim and do
@@ -32,12 +32,16 @@
 
 struct statflush;
 
-/* Start reading cgroup_dir/memory.stat every interval_ns in a thread of
- * this process (all signals blocked in it; it never allocates).  Returns
- * NULL when interval_ns is 0, or after reporting why it cannot start. */
+/* Start reading cgroup_dir/memory.stat every interval_ns in a child process
+ * named vmr-statflush.  A process, not a thread: the runner forks workload
+ * children, and a fork beside a thread that holds a lock (the sanitizers'
+ * allocators take no fork precautions) leaves the child stuck on it.  The
+ * reader holds none of this process's descriptors, ignores SIGINT, SIGTERM
+ * and SIGHUP, and dies with this process (PR_SET_PDEATHSIG).  Returns NULL
+ * when interval_ns is 0, or after reporting why it cannot start. */
 struct statflush *statflush_start(const char *cgroup_dir, uint64_t interval_ns);
-/* Stop the thread and free f.  In a forked child, where the thread does
- * not exist, it only frees the child's copy.  NULL is fine. */
+/* Stop the reader, reap it and free f.  In a forked child it only frees the
+ * child's copy.  NULL is fine. */
 void statflush_stop(struct statflush *f);
 /* How many times memory.stat has been read so far. */
 uint64_t statflush_reads(const struct statflush *f);

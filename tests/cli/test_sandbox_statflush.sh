@@ -1,4 +1,5 @@
-# --stats-flush: while a sandbox exists a thread (vmr-statflush) reads its
+# --stats-flush: while a sandbox exists a child process of vmregress
+# (vmr-statflush) reads its
 # cgroup's memory.stat every interval, which makes the kernel refresh the
 # statistics its reclaim reads (src/sandbox/statflush.h says why: without
 # it, anonymous workloads that swap were OOM-killed with swap to spare).
@@ -6,13 +7,17 @@
 # stopping with the sandbox, and the interval not being recorded.
 . "$(dirname "$0")/sandbox-lib.bash"
 
-# The program run inside: the reader thread's read bytes (rchar) in its
-# parent, vmregress, now and after a while; "none" when there is no reader.
+# The program run inside: the reader process's read bytes (rchar), a child
+# of its parent vmregress, now and after a while; "none" when there is no
+# reader.  vmregress itself has a single thread.
 cat > "$T_TMP/watch.sh" <<'EOF'
 rchar() { sed -n 's/^rchar: //p' "$1/io"; }
-for t in /proc/$PPID/task/*; do
-	[ "$(cat "$t/comm")" = vmr-statflush ] || continue
-	a=$(rchar "$t"); sleep 0.4; b=$(rchar "$t")
+n=$(ls /proc/$PPID/task | wc -l)
+[ "$n" = 1 ] || { echo "threads $n" > "$1"; exit 0; }
+for p in /proc/[0-9]*; do
+	[ "$(cat "$p/comm" 2>/dev/null)" = vmr-statflush ] || continue
+	[ "$(sed 's/.*) //' "$p/stat" 2>/dev/null | cut -d' ' -f2)" = "$PPID" ] || continue
+	a=$(rchar "$p"); sleep 0.4; b=$(rchar "$p")
 	echo "read $((b - a)) bytes" > "$1"
 	exit 0
 done
@@ -28,10 +33,12 @@ check "default: the reader read memory.stat while the program ran ($what ${n:-} 
 	test "$what" = read -a "${n:-0}" -gt 0
 left=$(ours_left "$T_TMP/default.json")
 check "default: nothing of ours is left ($left)" [ -z "$left" ]
+check "default: the reader is gone with the sandbox" \
+	bash -c '! grep -qx vmr-statflush /proc/[0-9]*/comm 2>/dev/null' 
 
 run "$VMR" sandbox exec --json --mem 32M --swap none --stats-flush 0 -- sh "$T_TMP/watch.sh" "$T_TMP/off.txt"
 expect_rc "--stats-flush 0: exec exits 0" 0
-check "--stats-flush 0: no reader thread" [ "$(cat "$T_TMP/off.txt")" = none ]
+check "--stats-flush 0: no reader process" [ "$(cat "$T_TMP/off.txt")" = none ]
 check "--stats-flush 0: recorded as 0" jqc '.sandbox.stats_flush_ns == 0' <<< "$OUT"
 
 run "$VMR" sandbox exec --mem 32M --stats-flush 11s -- true

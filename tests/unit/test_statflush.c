@@ -2,9 +2,12 @@
  * DIR/memory.stat every interval, stops promptly, and a forked child that
  * stops its copy neither hangs nor stops the parent's reader.  What the
  * reads do to a real cgroup is tests/cli/test_sandbox_statflush.sh's job;
+ * the reader is a child process, so that this one stays single-threaded;
  * here the file is a plain one in a temporary directory. */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -17,6 +20,43 @@ static void nap_ms(long ms)
 {
 	struct timespec ts = { ms / 1000, (ms % 1000) * 1000000L };
 	nanosleep(&ts, NULL);
+}
+
+/* Threads of this process. */
+static int threads(void)
+{
+	int n = 0;
+	DIR *d = opendir("/proc/self/task");
+	for (struct dirent *e; d && (e = readdir(d));)
+		n += e->d_name[0] != '.';
+	if (d)
+		closedir(d);
+	return n;
+}
+
+/* Live child processes of this one named vmr-statflush. */
+static int readers(void)
+{
+	int n = 0;
+	DIR *d = opendir("/proc");
+	for (struct dirent *e; d && (e = readdir(d));) {
+		char path[300], buf[512];
+		snprintf(path, sizeof(path), "/proc/%s/stat", e->d_name);
+		FILE *fp = e->d_name[0] >= '1' && e->d_name[0] <= '9' ? fopen(path, "r") : NULL;
+		if (!fp)
+			continue;
+		char *l = fgets(buf, sizeof(buf), fp);
+		fclose(fp);
+		char *close = l ? strrchr(l, ')') : NULL;
+		char state;
+		int ppid;
+		if (close && strstr(l, "(vmr-statflush)") && sscanf(close + 1, " %c %d", &state, &ppid) == 2 &&
+		    ppid == getpid() && state != 'Z')
+			n++;
+	}
+	if (d)
+		closedir(d);
+	return n;
 }
 
 /* Wait up to 2 s for the reader to have read more than after times. */
@@ -45,6 +85,8 @@ int main(void)
 	struct statflush *f = statflush_start(dir, 2000000);  /* 2ms */
 	CHECK(f != NULL, "a 2ms reader starts");
 	CHECK(wait_reads(f, 2) > 2, "it reads memory.stat again and again");
+	CHECK(threads() == 1, "no thread beside this one: forks here stay safe (%d)", threads());
+	CHECK(readers() == 1, "the reader is a child process named vmr-statflush");
 
 	pid_t pid = fork();
 	if (pid == 0) {
@@ -61,6 +103,7 @@ int main(void)
 	uint64_t t0 = vmr_now_ns();
 	statflush_stop(f);
 	CHECK(vmr_now_ns() - t0 < 1000000000ULL, "stop returns promptly");
+	CHECK(readers() == 0 && waitpid(-1, NULL, WNOHANG) < 0, "and the reader is gone, reaped");
 
 	f = statflush_start(dir, 10000000000ULL);  /* 10s: stop must not wait it out */
 	t0 = vmr_now_ns();
