@@ -124,17 +124,20 @@ static void *run_ticker(void *arg)
 	return NULL;
 }
 
-static void run_ticker_start(struct run_progress *p, const struct suite *s, size_t ci, long it)
+/* The ticker is a runner hook: its thread starts after the workload child
+ * is forked and stops after it ends, so that no thread of ours runs beside a
+ * fork (a lock it held, stderr's say, would stay locked in the child). */
+static int run_ticker_hook_start(void *ctx, pid_t child, struct sandbox *sb)
 {
-	run_progress(p, s, ci, it, "running");
+	struct run_progress *p = ctx;
+	(void)child;
+	(void)sb;
 	if (!p->tty || p->quiet)
-		return;
-	p->s = s;
-	p->ci = ci;
-	p->it = it;
+		return 0;
 	p->ticking = true;
 	if (pthread_create(&p->ticker, NULL, run_ticker, p) != 0)
 		p->ticking = false;
+	return 0;
 }
 
 static void run_ticker_stop(struct run_progress *p)
@@ -146,6 +149,12 @@ static void run_ticker_stop(struct run_progress *p)
 	pthread_mutex_unlock(&p->lock);
 	if (was)
 		pthread_join(p->ticker, NULL);
+}
+
+static void run_ticker_hook_stop(void *ctx, struct result *r)
+{
+	(void)r;
+	run_ticker_stop(ctx);
 }
 
 static int run_overrides(struct suite *s, const struct run_opts *o)
@@ -227,9 +236,12 @@ static int run_iteration(struct run_state *rs, size_t ci, long it, struct runner
 {
 	struct suite_case *c = &rs->suite->cases[ci];
 	struct result r;
-	run_ticker_start(&rs->prog, rs->suite, ci, it);
-	runner_run(c->w, c->wopts, rs->sb, cfg, &r);
-	run_ticker_stop(&rs->prog);
+	rs->prog.s = rs->suite;
+	rs->prog.ci = ci;
+	rs->prog.it = it;
+	run_progress(&rs->prog, rs->suite, ci, it, "running");
+	runner_run(c->w, c->wopts, rs->sb, cfg, &r);  /* the ticker runs as its first hook */
+	run_ticker_stop(&rs->prog);  /* if the runner could not start the hooks' stops */
 	rs->prog.done++;
 	rs->prog.t_done = vmr_now_ns();
 	if (r.outcome != OUTCOME_PASS && r.outcome != OUTCOME_SKIP)
@@ -256,8 +268,9 @@ static int run_case(struct run_state *rs, size_t ci)
 		return rc;
 	struct monitor mon;
 	struct probe probe;
-	struct runner_hook hooks[4];
+	struct runner_hook hooks[5];
 	size_t nhooks = 0, ntrace;
+	hooks[nhooks++] = (struct runner_hook){ "progress", run_ticker_hook_start, run_ticker_hook_stop, &rs->prog };
 	monitor_init(&mon, c->set.monitor_interval_ns);
 	probe_init(&probe, c->set.probe_period_ns);
 	if (!c->set.no_monitor)
