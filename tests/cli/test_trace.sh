@@ -81,14 +81,20 @@ check "each counter is a metric or said unsupported with a reason" jqe \
 check "profile: top kernel symbols, or why not" jqe \
 	'(.info["profile-top-kernel-symbols"] | length > 0) or (.info["profile-skipped"].profile | type == "string")' <<< "$OUT"
 
+# start_traced KINDS: a long traced fault case in the background ($victim);
+# seen=1 once its tracefs instance exists (within 10 s)
+start_traced() {
+	"$VMR" test fault --level zero --mem 32M --passes 1000 --trace "$1" > /dev/null 2>&1 &
+	victim=$!
+	seen=
+	for _ in $(seq 100); do
+		if snapshot | grep -q "^instance: vmregress-$victim-"; then seen=1; break; fi
+		sleep 0.1
+	done
+}
+
 # SIGTERM in the middle of a traced case: the instance goes with the process.
-"$VMR" test fault --level zero --mem 32M --passes 1000 --trace reclaim > /dev/null 2>&1 &
-victim=$!
-seen=
-for _ in $(seq 100); do
-	if snapshot | grep -q "^instance: vmregress-$victim-"; then seen=1; break; fi
-	sleep 0.1
-done
+start_traced reclaim
 { kill -TERM "$victim"; wait "$victim"; } 2> /dev/null
 [ -n "$seen" ] && ok "SIGTERM: the case was tracing" || not_ok "SIGTERM: the case was tracing"
 after=$(snapshot)
@@ -97,13 +103,7 @@ if [ "$before" = "$after" ]; then ok "SIGTERM: tracing settings as before, witho
 
 # kill -9 in the middle of a traced case leaves an instance; cleanup removes
 # it (and the sandbox) and the host's tracing is as before.
-"$VMR" test fault --level zero --mem 32M --passes 1000 --trace all > /dev/null 2>&1 &
-victim=$!
-seen=
-for _ in $(seq 100); do
-	if snapshot | grep -q "^instance: vmregress-$victim-"; then seen=1; break; fi
-	sleep 0.1
-done
+start_traced all
 { kill -9 "$victim"; wait "$victim"; } 2> /dev/null
 [ -n "$seen" ] && ok "a traced case has its own instance" || not_ok "a traced case has its own instance"
 run "$VMR" cleanup
