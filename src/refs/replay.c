@@ -170,13 +170,12 @@ static __attribute__((noinline, cold)) void replay_slow_batch(struct replay *rp,
 	} while (0)
 
 /* The same, one counter read per batch of references (replay.h says how a
- * batch's time is shared out and how batches grow).  Quick batches' ticks
- * and references are kept in registers for the running average resident
- * access, which sets the next batch's threshold. */
+ * batch's time is shared out and how batches grow).  The running average
+ * resident access, from the quick batches, sets each batch's threshold. */
 #define REPLAY_BATCH_LOOP(ACCESS, CHECK)                                                 \
 	do {                                                                             \
 		uint64_t prev = replay_ticks(), sum = 0, mn = UINT64_MAX, mx = 0;        \
-		uint64_t rt = 0, rn = 0, nb = 0, batch = bmin, k;                        \
+		uint64_t nb = 0, batch = bmin, k;                                        \
 		double avg = rp->res_avg;                                                \
 		for (uint64_t i0 = 0; i0 < n; i0 += k) {                                 \
 			uint64_t diff = 0;                                               \
@@ -198,8 +197,6 @@ static __attribute__((noinline, cold)) void replay_slow_batch(struct replay *rp,
 				b[hist_index(a)] += k;                                   \
 				mn = a < mn ? a : mn;                                    \
 				mx = a > mx ? a : mx;                                    \
-				rt += d;                                                 \
-				rn += k;                                                 \
 				avg = avg ? (avg + (double)d / (double)k) * 0.5 : (double)d / (double)k; \
 				batch = batch * 2 < bmax ? batch * 2 : bmax;             \
 			} else {                                                         \
@@ -213,8 +210,6 @@ static __attribute__((noinline, cold)) void replay_slow_batch(struct replay *rp,
 		h->sum += sum;                                                           \
 		h->min = mn < h->min ? mn : h->min;                                      \
 		h->max = mx > h->max ? mx : h->max;                                      \
-		rp->res_ticks += rt;                                                     \
-		rp->res_refs += rn;                                                      \
 		rp->batches += nb;                                                       \
 		rp->res_avg = avg;                                                       \
 	} while (0)

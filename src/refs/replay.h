@@ -104,7 +104,6 @@ struct replay {
 	struct replay_cfg cfg;
 	uint64_t pages, slow_ticks;
 	struct hist *ticks_hist;   /* per-reference ticks (per batch: see above) */
-	uint64_t res_ticks, res_refs; /* quick batches: their ticks and references */
 	double res_avg;            /* ticks of a resident access (see above) */
 	uint32_t *page_minflt, *page_majflt;
 	struct replay_slow *slow;
