@@ -101,7 +101,7 @@ static void test_print_metric(FILE *f, const struct metric *m)
 		units_format_time(buf, sizeof(buf), (uint64_t)m->value);
 	else if (!strcmp(m->unit, "bytes") && m->value >= 0)
 		units_format_size(buf, sizeof(buf), (uint64_t)m->value);
-	else if (m->value != (double)(long long)m->value)
+	else if (m->value != floor(m->value))
 		snprintf(buf, sizeof(buf), "%.4g %s", m->value, m->unit); /* a measured fraction */
 	else
 		snprintf(buf, sizeof(buf), "%.10g %s", m->value, m->unit);
