@@ -1,5 +1,6 @@
 /* vmregress test: run one workload once, inside a sandbox, and print its
  * report (the workload's own layout when it has one, else a generic one). */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
