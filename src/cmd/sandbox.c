@@ -180,7 +180,7 @@ static int sandbox_cmd_exec(const struct sandbox_cmd *o, struct sandbox_cfg *cfg
 int cmd_sandbox(int argc, char **argv)
 {
 	struct sandbox_cmd o = { 0 };
-	struct sandbox_cfg cfg;
+	struct sandbox_cfg cfg = { 0 };
 	int dd = argc, npos = 0, rc = VMR_EXIT_USAGE;
 	bool help = false;
 	for (int i = 1; i < argc; i++)

@@ -247,7 +247,7 @@ int cmd_test(int argc, char **argv)
 {
 	struct test_opts to = { 0 };
 	struct sandbox_cfg cfg = { 0 };
-	struct trace_cfg tc;
+	struct trace_cfg tc = { 0 };
 	opt_defaults(sandbox_opts, &cfg);
 	opt_defaults(trace_opts, &tc);
 	int at = test_find_name(argc, argv);
