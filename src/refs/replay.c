@@ -57,8 +57,12 @@ void replay_free(struct replay *rp)
 
 void replay_fill(char *region, uint64_t pages, size_t page_size, uint64_t salt)
 {
-	for (uint64_t p = 0; p < pages; p++)
-		*(volatile uint64_t *)(region + p * page_size) = replay_word((uint32_t)p, salt);
+	for (uint64_t p = 0; p < pages; p++) {
+		volatile uint64_t *w = (volatile uint64_t *)(region + p * page_size);
+		uint64_t v = replay_word((uint32_t)p, salt);
+		w[0] = v;
+		w[page_size / 8 - 1] = ~v;
+	}
 }
 
 static void replay_rusage(uint64_t *minflt, uint64_t *majflt)
@@ -316,7 +320,7 @@ struct hist *replay_finish(struct replay *rp)
 }
 
 uint64_t replay_verify(const uint32_t *refs, uint64_t n, uint64_t pages, const char *region, size_t page_size,
-		       uint64_t salt, uint32_t *bad_page, uint64_t *found)
+		       uint64_t salt, enum replay_tail tail, uint32_t *bad_page, uint64_t *found)
 {
 	uint8_t *seen = xcalloc(pages, 1);
 	uint64_t bad = 0;
@@ -325,10 +329,12 @@ uint64_t replay_verify(const uint32_t *refs, uint64_t n, uint64_t pages, const c
 	for (uint64_t p = 0; p < pages; p++) {
 		if (!seen[p])
 			continue;
-		uint64_t v = *(const volatile uint64_t *)(region + p * page_size);
-		if (v != replay_word((uint32_t)p, salt) && !bad++) {
+		const volatile uint64_t *w = (const volatile uint64_t *)(region + p * page_size);
+		uint64_t v = w[0], last = w[page_size / 8 - 1], want = replay_word((uint32_t)p, salt);
+		bool ok = v == want && last == (tail == REPLAY_TAIL_COMPLEMENT ? ~want : 0);
+		if (!ok && !bad++) {
 			*bad_page = (uint32_t)p;
-			*found = v;
+			*found = v == want ? last : v;
 		}
 	}
 	free(seen);

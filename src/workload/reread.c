@@ -20,8 +20,6 @@
 #include "workload/pattern.h"
 #include "workload/workload.h"
 
-#define REREAD_SALT 0x11ull
-
 struct reread_opts {
 	struct vmr_rsize size, second;
 	uint64_t sleep_ns;
@@ -61,6 +59,7 @@ struct reread_state {
 	char *buf1;
 	char *state;
 	struct pages_map pm;
+	uint64_t salt;           /* pattern_salt(): the first buffer's; the second's is salt + 1 */
 };
 
 static uint64_t reread_base(const struct wl_env *env)
@@ -94,6 +93,7 @@ static void *reread_setup(const void *opts, const struct wl_env *env, struct res
 	struct reread_state *st = xcalloc(1, sizeof(*st));
 	st->o = *(const struct reread_opts *)opts;
 	st->ps = env->page_size;
+	st->salt = pattern_salt();
 	st->n1 = units_rsize_bytes(&st->o.size, reread_base(env)) / st->ps;
 	st->n2 = units_rsize_bytes(&st->o.second, reread_base(env)) / st->ps;
 	if (st->o.corrupt_page >= (long)st->n1) {
@@ -149,10 +149,10 @@ static long reread_check(struct reread_state *st, struct hist *h, uint64_t *bad_
 		bool ok;
 		if (h && st->state[i] != '#') {
 			uint64_t t = timer_now_ns();
-			ok = pattern_check(p, st->ps, i, REREAD_SALT, found);
+			ok = pattern_check(p, st->ps, i, st->salt, found);
 			hist_add(h, timer_now_ns() - t);
 		} else {
-			ok = pattern_check(p, st->ps, i, REREAD_SALT, found);
+			ok = pattern_check(p, st->ps, i, st->salt, found);
 		}
 		if (!ok && bad < 0) {
 			bad = (long)i;
@@ -174,9 +174,9 @@ static int reread_push(struct reread_state *st, struct result *r)
 	}
 	madvise(b, len, MADV_NOHUGEPAGE);
 	for (size_t i = 0; i < st->n2; i++)
-		pattern_stamp(b + i * st->ps, st->ps, i, REREAD_SALT + 1);
+		pattern_stamp(b + i * st->ps, st->ps, i, st->salt + 1);
 	for (size_t i = st->n2; i-- > 0;) {
-		if (!pattern_check(b + i * st->ps, st->ps, i, REREAD_SALT + 1, &found)) {
+		if (!pattern_check(b + i * st->ps, st->ps, i, st->salt + 1, &found)) {
 			result_set_outcome(r, OUTCOME_FAIL, "page %zu of the second buffer read back wrong data "
 					   "(first word %#" PRIx64 ")", i, found);
 			break;
@@ -197,7 +197,7 @@ static void reread_fail(struct reread_state *st, struct result *r, long bad, uin
 {
 	result_set_outcome(r, OUTCOME_FAIL, "page %ld of %zu read back wrong data %s (first word %#" PRIx64
 			   ", expected %#" PRIx64 ")", bad, st->n1, when, found,
-			   pattern_word((uint64_t)bad, REREAD_SALT));
+			   pattern_word((uint64_t)bad, st->salt));
 }
 
 static int reread_run(void *state, struct result *r)
@@ -208,7 +208,7 @@ static int reread_run(void *state, struct result *r)
 	uint64_t found;
 	size_t swapped;
 	for (size_t i = 0; i < st->n1; i++)
-		pattern_stamp(st->buf1 + i * st->ps, st->ps, i, REREAD_SALT);
+		pattern_stamp(st->buf1 + i * st->ps, st->ps, i, st->salt);
 	uint64_t t0 = timer_now_ns();
 	long bad = reread_check(st, NULL, &found);
 	uint64_t read_ns = timer_now_ns() - t0;

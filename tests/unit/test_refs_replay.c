@@ -231,13 +231,13 @@ int main(void)
 	write_fresh(refs, region, ps, 1);
 	uint32_t bad_page;
 	uint64_t found;
-	CHECK_EQ_U(replay_verify(refs, REFS, PAGES, region, ps, 77, &bad_page, &found), 0,
+	CHECK_EQ_U(replay_verify(refs, REFS, PAGES, region, ps, 77, REPLAY_TAIL_ZERO, &bad_page, &found), 0,
 		   "every written page holds its pattern");
 	munmap(region, PAGES * ps);
 	region = mmap(NULL, PAGES * ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	CHECK(region != MAP_FAILED, "map a fresh region");
 	write_fresh(refs, region, ps, 32);
-	CHECK_EQ_U(replay_verify(refs, REFS, PAGES, region, ps, 77, &bad_page, &found), 0,
+	CHECK_EQ_U(replay_verify(refs, REFS, PAGES, region, ps, 77, REPLAY_TAIL_ZERO, &bad_page, &found), 0,
 		   "every page written in batches holds its pattern");
 	resident(region, ps, 1);
 	resident(region, ps, 32);
@@ -250,8 +250,19 @@ int main(void)
 
 	/* a damaged page is caught by the verification and by a read replay */
 	*(uint64_t *)(region + 5 * ps) ^= 1;
-	CHECK_EQ_U(replay_verify(refs, REFS, PAGES, region, ps, 77, &bad_page, &found), 1, "verify finds the damage");
+	CHECK_EQ_U(replay_verify(refs, REFS, PAGES, region, ps, 77, REPLAY_TAIL_COMPLEMENT, &bad_page, &found), 1,
+		   "verify finds the damage");
 	CHECK(bad_page == 5 && found == (replay_word(5, 77) ^ 1), "verify names the page and what it held");
+	*(uint64_t *)(region + 5 * ps) ^= 1;
+	/* a torn page: the first word is right, the complement is not */
+	((uint64_t *)(region + 6 * ps))[ps / 8 - 1] ^= 1;
+	CHECK_EQ_U(replay_verify(refs, REFS, PAGES, region, ps, 77, REPLAY_TAIL_COMPLEMENT, &bad_page, &found), 1,
+		   "verify finds a page whose last word lost its complement");
+	CHECK(bad_page == 6 && found == (~replay_word(6, 77) ^ 1), "and names it with the last word it held");
+	CHECK_EQ_U(replay_verify(refs, REFS, PAGES, region, ps, 77, REPLAY_TAIL_ZERO, &bad_page, &found), PAGES,
+		   "a filled page is not what a write replay over fresh memory leaves");
+	((uint64_t *)(region + 6 * ps))[ps / 8 - 1] ^= 1;
+	*(uint64_t *)(region + 5 * ps) ^= 1;
 	read_damaged(refs, region, ps, 1);
 	read_damaged(refs, region, ps, 32);
 
