@@ -64,6 +64,22 @@ json_ok "the check phase reads swapped pages back (major faults)" "$(metric chec
 json_ok "and the allocation phase still takes none" "$(metric alloc-major-faults) < 100"
 json_ok "the check is timed apart" "$(metric check-time) > 0 and $(metric time) > 0"
 
+# mmap001: LTP's loop writes every byte of the file (this process sends
+# the whole file to storage), the verify phase, timed apart, checks every
+# byte; --verify=no is LTP alone.
+run "$VMR" test mmap001 "${SB[@]}" --pages 3000 --json
+expect_rc "mmap001 runs" 0
+json_ok "mmap001's LTP loop sends the whole file to storage (/proc/self/io)" "$(metric ltp-write-bytes) >= 3000 * 4096"
+json_ok "mmap001's verify phase is timed apart" "$(metric check-time) > 0 and $(metric ltp-time) > 0 and $(metric time) >= $(metric ltp-time) + $(metric check-time)"
+json_ok "mmap001 says what it verified" '.info.verify == "every byte, from the disk"'
+run "$VMR" test mmap001 "${SB[@]}" --pages 3000 --verify=no --json
+expect_rc "mmap001 --verify=no (LTP alone) runs" 0
+json_ok "LTP alone: no verify phase" '[.metrics[] | select(.name == "check-time" or .name == "major-faults-check")] | length == 0'
+json_ok "LTP alone: the whole file still goes to storage" "$(metric ltp-write-bytes) >= 3000 * 4096"
+run "$VMR" test mmap001 "${SB[@]}" --pages 300 --corrupt-page 42
+expect_rc "mmap001 catches a damaged page" 1
+expect_err "mmap001 names the page" 'page 42 of 300 read back wrong data'
+
 left=$(ls -A "$TMPDIR")
 [ -z "$left" ] && ok "no work directories or files are left behind" \
 	|| not_ok "no work directories or files are left behind ($left)"
