@@ -169,7 +169,7 @@ static void fault_start_info(struct fault_state *st, struct result *r)
 {
 	char addr[32];
 	snprintf(addr, sizeof(addr), "%p", (void *)st->addr);
-	level_info(r, &st->plan, st->env.sandboxed);
+	level_info(r, &st->plan, st->env.sandboxed, st->o.level);
 	result_info_set(r, "title", json_sprintf("test_fault_%s", level_name(st->o.level)));
 	result_info_set(r, "memory", json_string(st->o.file ? "file" : st->o.shmem ? "shmem" : "anonymous"));
 	result_info_set(r, "address", json_string(addr));

@@ -56,6 +56,20 @@ for fill in pattern zero; do
 	expect_err "reread --fill $fill names the page" 'page 100 of [0-9]+ read back wrong data on the re-read'
 done
 
+# The fault test's signature output: the map at the bottom of every
+# report, and the level said in the sandbox's terms.
+run "$VMR" test fault "${SB[@]}" --level low --passes 1
+expect_rc "fault --level low runs" 0
+expect_out "fault prints the seed's map by default" "^Map pass1 in the seed's encoding"
+expect_out "and the map's lines" '^       0 [o`]'
+expect_out "the report names what level low stands for" "^ o level low: between 80% and 95% of the limit, the sandbox's stand-in for pages_min\.\.pages_low$"
+run "$VMR" test fault "${SB[@]}" --pages 500 --passes 1 --no-map
+expect_rc "fault --no-map runs" 0
+if grep -q '^Map ' <<< "$OUT"; then not_ok "--no-map leaves the map out"; else ok "--no-map leaves the map out"; fi
+expect_out "with --pages the report says the level does not apply" '^ o --pages or --size set the pages, not the level$'
+run "$VMR" test fault --help
+expect_out "fault --help names the stand-ins" 'low 0\.95L \(between 80% and 95% of the limit: pages_min\.\.pages_low\)'
+
 left=$(ls -A "$TMPDIR")
 [ -z "$left" ] && ok "no work directories or files are left behind" \
 	|| not_ok "no work directories or files are left behind ($left)"
