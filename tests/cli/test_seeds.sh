@@ -15,6 +15,33 @@ mt=$(awk '/^\[mtest01/ { s = 1; next } /^\[/ { s = 0 } s && /^check *= *no/' "$S
 [ "$mt" -ge 1 ] && ok "the seeds suite runs mtest01 as LTP's -w (check = no)" \
 	|| not_ok "the seeds suite runs mtest01 as LTP's -w (check = no)"
 
+# sense pagemap (the seed's pagemap.o): soft-dirty is "-" and null where
+# the kernel keeps no soft-dirty bits, a count where it does.
+kconfig() { # the running kernel's config, or nothing
+	if [ -r /proc/config.gz ]; then zcat /proc/config.gz
+	elif [ -r "/boot/config-$(uname -r)" ]; then cat "/boot/config-$(uname -r)"; fi
+}
+sd=$(kconfig | grep -E '^(# )?CONFIG_MEM_SOFT_DIRTY[ =]')
+sleep 30 & sleeper=$!
+run "$VMR" sense pagemap $sleeper --json
+expect_rc "sense pagemap --json runs" 0
+case "$sd" in
+"# CONFIG_MEM_SOFT_DIRTY is not set")
+	json_ok "without CONFIG_MEM_SOFT_DIRTY soft_dirty is null, never 0" '[.vmas[].soft_dirty] | length > 0 and all(. == null)'
+	run "$VMR" sense pagemap $sleeper
+	expect_rc "sense pagemap runs" 0
+	if [ -n "$OUT" ] && awk 'NR > 2 && $9 != "-" { bad = 1 } END { exit !(NR > 2 && !bad) }' <<< "$OUT"; then
+		ok "and '-' in the text's softdirty column"
+	else
+		not_ok "and '-' in the text's softdirty column (stdout: ${OUT:0:300})"
+	fi ;;
+CONFIG_MEM_SOFT_DIRTY=y)
+	json_ok "with CONFIG_MEM_SOFT_DIRTY soft_dirty is a count" '[.vmas[].soft_dirty] | length > 0 and all(type == "number")' ;;
+*)
+	skip "soft-dirty follows CONFIG_MEM_SOFT_DIRTY" "the kernel's config is not readable here" ;;
+esac
+kill $sleeper 2>/dev/null; wait $sleeper 2>/dev/null
+
 if ! is_root; then
 	skip "seed workloads in a sandbox" "needs root"
 	exit 0
