@@ -23,11 +23,11 @@
 
 enum level { LEVEL_FAST, LEVEL_LOW, LEVEL_MIN, LEVEL_ZERO };
 #define LEVEL_CHOICES "fast|low|min|zero"
-#define LEVEL_HELP "pages relative to the sandbox limit L, each the sandbox's stand-in for the seed's " \
-	"zone watermark: fast 0.8L (free stays above pages_high), low 0.95L (between 80% and 95% of the " \
-	"limit: pages_min..pages_low), min 1.0L (below pages_min: reclaim must run), zero 1.25L (beyond " \
-	"what is free: swap must take the rest); with --no-sandbox from the zone watermarks themselves: " \
-	"fast free-high, low free-(low+min)/2, min free-min/2, zero (size+free)/2"
+#define LEVEL_HELP "pages relative to the sandbox limit L: fast 0.8L, low 0.95L, min 1.0L, zero 1.25L, " \
+	"the sandbox's stand-ins for the seed's zone watermarks (fast: free stays above pages_high; low: " \
+	"between 80% and 95% of the limit, pages_min..pages_low; min: below pages_min, reclaim must run; " \
+	"zero: beyond what is free, swap takes the rest); with --no-sandbox from the zone watermarks " \
+	"themselves: fast free-high, low free-(low+min)/2, min free-min/2, zero (size+free)/2"
 
 /* The zones' pages summed over every populated zone (/proc/zoneinfo). */
 struct level_zones {
