@@ -245,10 +245,11 @@ static inline __attribute__((always_inline)) void replay_loop_read(struct replay
 
 static inline __attribute__((always_inline)) void replay_loop_write(struct replay *rp, const uint32_t *refs,
 								    uint64_t n, char *region, unsigned shift,
-								    uint64_t base, struct replay_pass *out)
+								    uint64_t base, unsigned pass,
+								    struct replay_pass *out)
 {
 	struct hist *h = rp->ticks_hist;
-	uint64_t *b = h->b, salt = rp->cfg.salt, slow = rp->slow_ticks;
+	uint64_t *b = h->b, salt = replay_pass_salt(&rp->cfg, pass), slow = rp->slow_ticks;
 	uint64_t bmin = rp->cfg.batch, bmax = rp->cfg.batch_max;
 	if (bmin == 1)
 		REPLAY_LOOP(*w = want);
@@ -257,14 +258,14 @@ static inline __attribute__((always_inline)) void replay_loop_write(struct repla
 }
 
 static void replay_loop(struct replay *rp, const uint32_t *refs, uint64_t n, char *region, unsigned shift,
-			uint64_t base, struct replay_pass *out)
+			uint64_t base, unsigned pass, struct replay_pass *out)
 {
 	if (shift == 12 && rp->cfg.write)
-		replay_loop_write(rp, refs, n, region, 12, base, out);
+		replay_loop_write(rp, refs, n, region, 12, base, pass, out);
 	else if (shift == 12)
 		replay_loop_read(rp, refs, n, region, 12, base, out);
 	else if (rp->cfg.write)
-		replay_loop_write(rp, refs, n, region, shift, base, out);
+		replay_loop_write(rp, refs, n, region, shift, base, pass, out);
 	else
 		replay_loop_read(rp, refs, n, region, shift, base, out);
 }
@@ -282,7 +283,7 @@ void replay_run_pass(struct replay *rp, const uint32_t *refs, uint64_t n, char *
 		rp->t0_ns = ns0;
 		rp->t0_ticks = t0;
 	}
-	replay_loop(rp, refs, n, region, replay_shift(page_size), (uint64_t)pass * n, out);
+	replay_loop(rp, refs, n, region, replay_shift(page_size), (uint64_t)pass * n, pass, out);
 	uint64_t t1 = replay_ticks(), ns1 = vmr_now_ns();
 	replay_rusage(&mi1, &ma1);
 	out->ns = ns1 - ns0;

@@ -7,7 +7,10 @@
  * way replay_verify reads every referenced page back afterwards, first and
  * last word (the complement after a fill, zero after a write replay over
  * fresh memory), so that a torn page or one moved from another index is
- * caught outside the timed loop, at no cost to it.
+ * caught outside the timed loop, at no cost to it.  Each pass of a
+ * write replay stores its own word (replay_pass_salt), so the verify
+ * phase, given the last pass's salt, also catches a page that came back
+ * holding an earlier pass's word.
  *
  * Timing costs no system call: a cycle counter is read once per batch of
  * references.  The time of a batch is the counter at its end minus the
@@ -95,6 +98,15 @@ struct replay_cfg {
 	uint32_t batch_max;   /* quick batches double up to this (below batch:
 			       * batch; fixed batches) */
 };
+
+/* The salt a pass stores or expects: a write replay stores a new word on
+ * every pass (salt + pass), so that a page that lost a later pass's write
+ * and came back holding an earlier pass's word fails replay_verify; a read
+ * replay reads what replay_fill wrote once (salt). */
+static inline uint64_t replay_pass_salt(const struct replay_cfg *cfg, unsigned pass)
+{
+	return cfg->write ? cfg->salt + pass : cfg->salt;
+}
 
 struct replay_slow {
 	uint64_t ref;         /* first reference, over all passes: pass * references + i */

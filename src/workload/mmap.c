@@ -412,8 +412,8 @@ static void mmap_corrupt(struct mmap_state *st, struct result *r)
 }
 
 /* --file: every referenced page of the mapping against its digest (and,
- * after a write replay, its first word against the pattern). */
-static uint64_t mmap_check_digest(struct mmap_state *st, uint32_t *bad_page, uint64_t *found)
+ * after a write replay, its first word against the last pass's pattern). */
+static uint64_t mmap_check_digest(struct mmap_state *st, uint64_t salt, uint32_t *bad_page, uint64_t *found)
 {
 	uint64_t bad = 0;
 	size_t from = st->o.write ? 8 : 0;
@@ -424,7 +424,7 @@ static uint64_t mmap_check_digest(struct mmap_state *st, uint32_t *bad_page, uin
 		uint64_t w;
 		memcpy(&w, page, 8);
 		bool ok = mmap_page_digest(page, st->ps, from) == st->digest[p] &&
-			  (!st->o.write || w == replay_word((uint32_t)p, st->salt));
+			  (!st->o.write || w == replay_word((uint32_t)p, salt));
 		if (!ok && !bad++) {
 			*bad_page = (uint32_t)p;
 			*found = w;
@@ -434,14 +434,15 @@ static uint64_t mmap_check_digest(struct mmap_state *st, uint32_t *bad_page, uin
 }
 
 /* The verify phase, timed apart from the replay. */
-static void mmap_verify(struct mmap_state *st, struct result *r)
+static void mmap_verify(struct mmap_state *st, const struct replay_cfg *cfg, struct result *r)
 {
+	uint64_t salt = replay_pass_salt(cfg, (unsigned)(st->o.passes - 1));
 	uint32_t page = 0;
 	uint64_t found = 0, bad, t0 = vmr_now_ns();
 	if (st->o.file)
-		bad = mmap_check_digest(st, &page, &found);
+		bad = mmap_check_digest(st, salt, &page, &found);
 	else
-		bad = replay_verify(st->t.refs, st->t.h.references, st->t.h.pages, st->region, st->ps, st->salt,
+		bad = replay_verify(st->t.refs, st->t.h.references, st->t.h.pages, st->region, st->ps, salt,
 				    st->o.write ? REPLAY_TAIL_ZERO : REPLAY_TAIL_COMPLEMENT, &page, &found);
 	result_metric_def(r, &mmap_metrics[MT_VERIFY], (double)(vmr_now_ns() - t0));
 	if (!bad || r->outcome != OUTCOME_PASS)
@@ -453,7 +454,7 @@ static void mmap_verify(struct mmap_state *st, struct result *r)
 	else
 		result_set_outcome(r, OUTCOME_FAIL, "page %" PRIu32 " read back %#" PRIx64 " after the %s replay, not "
 				   "its pattern %#" PRIx64 " and %s (%" PRIu64 " bad pages)", page, found,
-				   st->o.write ? "write" : "read", replay_word(page, st->salt),
+				   st->o.write ? "write" : "read", replay_word(page, salt),
 				   st->o.write ? "a zero last word" : "its complement", bad);
 }
 
@@ -487,7 +488,7 @@ static int mmap_run(void *state, struct result *r)
 	}
 	if (st->o.corrupt_page >= 0 && st->o.write)
 		mmap_corrupt(st, r);
-	mmap_verify(st, r);
+	mmap_verify(st, &cfg, r);
 	replay_free(&rp);
 	return 0;
 }

@@ -59,7 +59,9 @@ run "$VMR" test reread --mem 256M --swap file:128M --timeout 120s --sleep 0 --js
 expect_rc "reread --mem 256M --swap file:128M passes" 0
 json_ok "its buffers are 160M each, by sp_tester's formula" '.info.first_bytes == 167772160 and .info.second_bytes == 167772160'
 json_ok "it reads every byte by default, and says so" '.info.touch == "byte" and .info.fill == "pattern"'
-json_ok "the re-read swaps pages in" "$(metric pswpin) > 0 and $(metric major-faults-reread) > 0"
+# (whether they come back with I/O or from the swap cache is the kernel's
+# choice: pages in swap when the re-read begins is what sp_tester is for)
+json_ok "the first buffer was pushed out to swap" "$(metric swapped-before-reread) > 1000"
 
 SB=(--mem 64M --timeout 60s)
 for touch in line page; do
@@ -73,7 +75,7 @@ if grep -q '^swpout_zero ' /proc/vmstat; then
 	json_ok "zero-filled pages go to swap as swpout_zero" "$(metric swpout-zero) > 1000"
 	json_ok "and come back as swpin_zero" "$(metric swpin-zero) > 1000"
 	run "$VMR" test reread "${SB[@]}" --sleep 0 --json
-	json_ok "a patterned buffer is not zero-filled (few swpout_zero)" "$(metric swpout-zero) < 1000 and $(metric pswpout-before-reread) > 1000"
+	json_ok "a patterned buffer goes to swap with I/O (pswpout)" "$(metric pswpout-before-reread) > 1000"
 else
 	skip "reread --fill zero shows swpout_zero" "this kernel has no swpout_zero counter (before Linux 6.12)"
 fi

@@ -239,6 +239,23 @@ int main(void)
 	write_fresh(refs, region, ps, 32);
 	CHECK_EQ_U(replay_verify(refs, REFS, PAGES, region, ps, 77, REPLAY_TAIL_ZERO, &bad_page, &found), 0,
 		   "every page written in batches holds its pattern");
+	{
+		/* a second pass writes a word of its own: a page still holding the
+		 * first pass's word is stale */
+		struct replay_cfg cfg = { .write = true, .salt = 77, .slow_ns = 1, .max_slow = 200, .batch = 32 };
+		struct replay rp;
+		struct replay_pass pass;
+		replay_init(&rp, PAGES, &cfg);
+		replay_run_pass(&rp, refs, REFS, region, ps, 1, &pass);
+		replay_free(&rp);
+		CHECK_EQ_U(replay_verify(refs, REFS, PAGES, region, ps, replay_pass_salt(&cfg, 1), REPLAY_TAIL_ZERO,
+					 &bad_page, &found), 0, "pass 1 of a write replay stores its own words");
+		*(uint64_t *)(region + 7 * ps) = replay_word(7, replay_pass_salt(&cfg, 0));
+		CHECK_EQ_U(replay_verify(refs, REFS, PAGES, region, ps, replay_pass_salt(&cfg, 1), REPLAY_TAIL_ZERO,
+					 &bad_page, &found), 1, "a page left with pass 0's word fails after pass 1");
+		CHECK(bad_page == 7, "and is named");
+		CHECK(replay_pass_salt(&(struct replay_cfg){ .salt = 5 }, 3) == 5, "a read replay's salt is the fill's");
+	}
 	resident(region, ps, 1);
 	resident(region, ps, 32);
 	resident(region, ps, 4096);
