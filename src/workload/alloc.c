@@ -96,7 +96,7 @@ static void *alloc_setup(const void *opts, const struct wl_env *env, struct resu
 		free(st);
 		return NULL;
 	}
-	level_info(r, &st->plan, env->sandboxed);
+	level_info(r, &st->plan, env->sandboxed, st->o.level);
 	result_info_set(r, "title", json_sprintf("test_alloc_%s", level_name(st->o.level)));
 	result_info_set(r, "pages", json_integer((json_int_t)st->npages));
 	result_info_set(r, "passes", json_integer(st->o.passes));
