@@ -1,9 +1,11 @@
 /* vmregress: the command table and global flags. */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "core/suggest.h"
 #include "core/util.h"
 
 const struct cmd commands[] = {
@@ -15,6 +17,8 @@ const struct cmd commands[] = {
 	  "refs generate|randomize|show|record [options]", refs_cmd_opts, refs_cmd_details },
 	{ "run", cmd_run, "run a suite (cases x iterations) with monitors and store it",
 	  "run SUITE|FILE [options]", run_cmd_opts, NULL },
+	{ "suites", cmd_suites, "list the built-in suites with their descriptions", "suites [--json]",
+	  suites_cmd_opts, NULL },
 	{ "list", cmd_list, "list stored runs, newest first", "list [options]", list_cmd_opts, NULL },
 	{ "show", cmd_show, "show a stored run: environment and per-case summaries", "show RUN [options]",
 	  show_cmd_opts, NULL },
@@ -68,6 +72,39 @@ int cmd_print_json(json_t *j)
 		return VMR_EXIT_CANNOT;
 	}
 	return VMR_EXIT_OK;
+}
+
+/* The one-line error for a word that is not a command, with the command it
+ * was probably meant to be. */
+static int main_unknown(const char *name)
+{
+	const char *near = suggest_in(name, commands, sizeof(commands[0]), SIZE_MAX);
+	if (near)
+		vmr_err("unknown command '%s'; did you mean '%s'? (see vmregress --help)", name, near);
+	else
+		vmr_err("unknown command '%s' (see vmregress --help)", name);
+	return VMR_EXIT_USAGE;
+}
+
+/* "vmregress --db X list": options given before the command are the
+ * command's; move the command to the front (argv[1]) so that its parser
+ * sees them.  Returns false, after a one-line error, when no word after the
+ * options is a command. */
+static bool main_options_first(int argc, char **argv)
+{
+	for (int i = 2; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			break;
+		if (argv[i][0] == '-' || !cmd_find(argv[i]))
+			continue;
+		char *name = argv[i];
+		memmove(argv + 2, argv + 1, (size_t)(i - 1) * sizeof(*argv));
+		argv[1] = name;
+		return true;
+	}
+	vmr_err("'%s' is an option of a command: put it after the command (vmregress COMMAND %s ...)", argv[1],
+		argv[1]);
+	return false;
 }
 
 static void main_usage(FILE *f)
@@ -125,10 +162,8 @@ static int cmd_help_main(int argc, char **argv)
 		return VMR_EXIT_OK;
 	}
 	const struct cmd *c = cmd_find(argv[1]);
-	if (!c) {
-		vmr_err("unknown command '%s' (see vmregress --help)", argv[1]);
-		return VMR_EXIT_USAGE;
-	}
+	if (!c)
+		return main_unknown(argv[1]);
 	cmd_help(stdout, c);
 	return VMR_EXIT_OK;
 }
@@ -150,10 +185,13 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(name, "help"))
 		return cmd_help_main(argc - 1, argv + 1);
-	const struct cmd *c = cmd_find(name);
-	if (!c) {
-		vmr_err("unknown command '%s' (see vmregress --help)", name);
-		return VMR_EXIT_USAGE;
+	if (name[0] == '-' && name[1]) {
+		if (!main_options_first(argc, argv))
+			return VMR_EXIT_USAGE;
+		name = argv[1];
 	}
+	const struct cmd *c = cmd_find(name);
+	if (!c)
+		return main_unknown(name);
 	return c->fn(argc - 1, argv + 1);
 }

@@ -6,6 +6,8 @@
 #include <string.h>
 #include <strings.h>
 
+#include "core/suggest.h"
+
 static void opt_bad(const char *where, const char *value, const char *why)
 {
 	vmr_err("%s: '%s' %s", where, value, why);
@@ -218,6 +220,34 @@ static const struct opt *opt_lookup(struct optset *sets, size_t nsets, const cha
 	return NULL;
 }
 
+/* "unknown option", with the option of these tables it was probably meant
+ * to be (hidden ones are never offered). */
+static void opt_unknown(const struct optset *sets, size_t nsets, const char *arg, const char *name,
+			size_t namelen)
+{
+	char word[64];
+	snprintf(word, sizeof(word), "%.*s", (int)namelen, name);
+	const char *best = NULL;
+	size_t best_d = SIZE_MAX;
+	for (size_t i = 0; i < nsets; i++)
+		for (const struct opt *o = sets[i].opts; o->name; o++) {
+			if (o->flags & OPTF_HIDDEN)
+				continue;
+			const char *one[] = { o->name };
+			if (!suggest(word, one, 1))
+				continue;
+			size_t d = suggest_distance(word, o->name);
+			if (d < best_d) {
+				best = o->name;
+				best_d = d;
+			}
+		}
+	if (best)
+		vmr_err("unknown option '%s'; did you mean '--%s'? (see --help)", arg, best);
+	else
+		vmr_err("unknown option '%s' (see --help)", arg);
+}
+
 int opt_parse(struct optset *sets, size_t nsets, int argc, char **argv,
 	      char **pos, int *npos, bool *help)
 {
@@ -249,7 +279,7 @@ int opt_parse(struct optset *sets, size_t nsets, int argc, char **argv,
 		void *obj;
 		const struct opt *o = opt_lookup(sets, nsets, name, namelen, is_long ? 0 : name[0], &obj);
 		if (!o) {
-			vmr_err("unknown option '%s' (see --help)", a);
+			opt_unknown(sets, nsets, a, name, namelen);
 			return -1;
 		}
 		char where[96];
