@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "core/suggest.h"
 
@@ -411,20 +413,61 @@ static void opt_usage_word(const struct opt *o, char *buf, size_t len)
 		snprintf(buf, len, "--%s %s", o->name, o->metavar ? o->metavar : "VALUE");
 }
 
+/* Columns to wrap help at: the terminal's width when f is one, else 80. */
+static size_t opt_help_width(FILE *f)
+{
+	struct winsize ws = { 0 };
+	int fd = fileno(f);
+	if (fd >= 0 && isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40)
+		return ws.ws_col;
+	return 80;
+}
+
+/* Print text from column `col`, wrapped at width with later lines indented
+ * to `indent`; a word longer than a line stands alone. */
+static void opt_help_wrap(FILE *f, const char *text, size_t col, size_t indent, size_t width)
+{
+	const char *p = text;
+	bool first = true;
+	while (*p) {
+		while (*p == ' ')
+			p++;
+		size_t wl = strcspn(p, " ");
+		if (!wl)
+			break;
+		if (!first && col + 1 + wl > width) {
+			fprintf(f, "\n%*s", (int)indent, "");
+			col = indent;
+		} else if (!first) {
+			fputc(' ', f);
+			col++;
+		}
+		fwrite(p, 1, wl, f);
+		col += wl;
+		p += wl;
+		first = false;
+	}
+}
+
 void opt_help(FILE *f, const struct opt *opts)
 {
+	size_t width = opt_help_width(f);
 	for (const struct opt *o = opts; o && o->name; o++) {
 		if (o->flags & OPTF_HIDDEN)
 			continue;
-		char word[128], full[140];
+		char word[128], full[140], *text = NULL;
 		opt_usage_word(o, word, sizeof(word));
 		if (o->short_name)
 			snprintf(full, sizeof(full), "-%c, %s", o->short_name, word);
 		else
 			snprintf(full, sizeof(full), "%s", word);
-		fprintf(f, "  %-30s %s", full, o->help ? o->help : "");
+		int col = fprintf(f, "  %-30s ", full);
 		if (o->def && o->type != OPT_FLAG)
-			fprintf(f, " (default %s)", o->def);
+			text = xasprintf("%s (default %s)", o->help ? o->help : "", o->def);
+		else
+			text = xstrdup(o->help ? o->help : "");
+		opt_help_wrap(f, text, col > 0 ? (size_t)col : 0, 33, width);
+		free(text);
 		fputc('\n', f);
 	}
 }
