@@ -117,40 +117,6 @@ static void main_usage(FILE *f)
 	      "Exit codes: 0 ok, 1 a test failed, 2 usage or input error, 3 cannot run here.\n", f);
 }
 
-static void man_text(FILE *f, const char *s)
-{
-	for (; s && *s; s++) {
-		if (*s == '-' || *s == '\\')
-			fputc('\\', f);
-		fputc(*s, f);
-	}
-}
-
-static void main_man(FILE *f)
-{
-	fprintf(f, ".TH VMREGRESS 1 \"\" \"vmregress %s\" \"User Commands\"\n", VMR_VERSION);
-	fputs(".SH NAME\nvmregress \\- Linux virtual-memory regression tests and benchmarks\n"
-	      ".SH SYNOPSIS\n.B vmregress\nCOMMAND [ARGS]\n.SH DESCRIPTION\n"
-	      "vmregress measures paging, swapping and reclaim inside a memory cgroup sandbox "
-	      "with its own swap, stores runs, and compares them with significance.\n"
-	      ".SH COMMANDS\n", f);
-	for (const struct cmd *c = commands; c->name; c++) {
-		fputs(".SS ", f);
-		man_text(f, c->usage);
-		fputc('\n', f);
-		man_text(f, c->summary);
-		fputc('\n', f);
-		if (c->details) {
-			fputs(".PP\n.nf\n", f);
-			man_text(f, c->details);
-			fputs("\n.fi\n", f);
-		}
-		opt_man(f, c->opts);
-	}
-	fputs(".SH EXIT STATUS\n0 ok, 1 a test failed, 2 usage or input error, 3 cannot run here "
-	      "(missing privilege or kernel feature).\n", f);
-}
-
 static int cmd_help_main(int argc, char **argv)
 {
 	if (argc < 2) {
@@ -158,7 +124,30 @@ static int cmd_help_main(int argc, char **argv)
 		return VMR_EXIT_OK;
 	}
 	if (!strcmp(argv[1], "--man")) {
-		main_man(stdout);
+		if (argc < 3) {
+			cmd_man_main(stdout);
+			return VMR_EXIT_OK;
+		}
+		if (!strcmp(argv[2], "suite")) {
+			cmd_man_suite(stdout);
+			return VMR_EXIT_OK;
+		}
+		return cmd_man_page(stdout, argv[2]) < 0 ? VMR_EXIT_USAGE : VMR_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--man-dir")) {
+		if (argc < 3) {
+			vmr_err("help --man-dir: which directory?");
+			return VMR_EXIT_USAGE;
+		}
+		return cmd_man_dir(argv[2]) < 0 ? VMR_EXIT_CANNOT : VMR_EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--completion")) {
+		if (argc < 3 || strcmp(argv[2], "bash")) {
+			vmr_err("help --completion: '%s' is not a shell this writes completion for (bash)",
+				argc < 3 ? "" : argv[2]);
+			return VMR_EXIT_USAGE;
+		}
+		cmd_completion_bash(stdout);
 		return VMR_EXIT_OK;
 	}
 	const struct cmd *c = cmd_find(argv[1]);

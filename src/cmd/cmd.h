@@ -84,6 +84,16 @@ char *cmd_db_path(const char *db);
  * 0, or -1 after a one-line error; *st is to be closed either way. */
 int cmd_open_run(const char *db, const char *spec, struct store **st, int64_t *id);
 
+/* Man pages (manpages.c): vmregress(1); vmregress-CMD(1) (-1 after an
+ * error when name is no command); vmregress-suite(5); all of them as files
+ * in dir (-1 after an error). */
+void cmd_man_main(FILE *f);
+int cmd_man_page(FILE *f, const char *name);
+void cmd_man_suite(FILE *f);
+int cmd_man_dir(const char *dir);
+/* The bash completion script (completion.c). */
+void cmd_completion_bash(FILE *f);
+
 /* Write a JSON document to stdout (indented, newline-terminated) and free it. */
 int cmd_print_json(json_t *j);
 
