@@ -277,7 +277,12 @@ int cmd_test(int argc, char **argv)
 	if (w)
 		opt_defaults(w->opts, wopts);
 	if (at > 0 && !w) {
-		vmr_err("test: unknown workload '%s' (see vmregress test --list)", argv[at]);
+		const char *near = workload_suggest(argv[at]);
+		if (near)
+			vmr_err("test: unknown workload '%s'; did you mean '%s'? (see vmregress test --list)", argv[at],
+				near);
+		else
+			vmr_err("test: unknown workload '%s' (see vmregress test --list)", argv[at]);
 		goto free_opts;
 	}
 	if (opt_parse(sets, ARRAY_SIZE(sets), argc - 1, argv + 1, pos, &npos, &help) < 0)
