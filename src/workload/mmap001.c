@@ -47,7 +47,7 @@ static const struct metric_def mmap001_metrics[] = {
 	[MM_TOTAL] = { "time", "ns", BETTER_LOWER, COMBINE_AMEAN, "all of it, every loop" },
 	[MM_MAJ] = { "major-faults-check", "faults", BETTER_NONE, COMBINE_AMEAN, "major faults of the checks" },
 	[MM_MIN] = { "minor-faults-write", "faults", BETTER_NONE, COMBINE_AMEAN, "minor faults of the writes" },
-	[MM_RATE] = { "pages-per-sec", "pages/s", BETTER_HIGHER, COMBINE_HMEAN, "pages written and checked per second" },
+	[MM_RATE] = { "pages-per-sec", "pages/s", BETTER_HIGHER, COMBINE_HMEAN, "pages written and checked per second", .headline = true },
 	{ .name = NULL },
 };
 

@@ -48,7 +48,7 @@ static const struct opt mtest01_opts[] = {
 enum { MT_BYTES, MT_TIME, MT_RATE, MT_MAJ, MT_MIN };
 static const struct metric_def mtest01_metrics[] = {
 	[MT_BYTES] = { "bytes-allocated", "bytes", BETTER_NONE, COMBINE_AMEAN, "what the children held together" },
-	[MT_TIME] = { "time", "ns", BETTER_LOWER, COMBINE_AMEAN, "from the first fork to the last child's exit" },
+	[MT_TIME] = { "time", "ns", BETTER_LOWER, COMBINE_AMEAN, "from the first fork to the last child's exit", .headline = true },
 	[MT_RATE] = { "alloc-rate", "bytes/s", BETTER_HIGHER, COMBINE_HMEAN, "bytes allocated per second" },
 	[MT_MAJ] = { "children-major-faults", "faults", BETTER_LOWER, COMBINE_AMEAN, "major faults of the children" },
 	[MT_MIN] = { "children-minor-faults", "faults", BETTER_NONE, COMBINE_AMEAN, "minor faults of the children" },
