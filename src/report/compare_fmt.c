@@ -241,6 +241,8 @@ static char *cmp_headline_line(const struct comparison *cmp, const struct cmp_ro
 		fprintf(f, " q=%.2g (p=%.2g, %s; noise floor %.1f%%)", c->q, c->p, cmp_test_name(row->test),
 			c->noise_floor * 100);
 		cmp_values_text(f, row, c, base);
+		if (c->verdict == CMP_SAME && isfinite(c->mde))
+			fprintf(f, "; could have seen >= %.1f%%", c->mde * 100);
 	}
 	fclose(f);
 	return buf;
@@ -340,6 +342,7 @@ static json_t *cmp_cell_json(const struct comparison *cmp, const struct cmp_row 
 	json_object_set_new(j, "abs_change", json_boolean(c->abs_change));
 	json_object_set_new(j, "change_abs", cmp_num(c->s.mean - row->cells[0].s.mean));
 	json_object_set_new(j, "noise_floor", cmp_num(c->noise_floor));
+	json_object_set_new(j, "mde", cmp_num(c->mde));
 	json_object_set_new(j, "t", c->w.too_few ? json_null() : cmp_num(c->w.t));
 	json_object_set_new(j, "df", c->w.too_few ? json_null() : cmp_num(c->w.df));
 	if (row->test == CMP_TEST_MWU)
@@ -374,6 +377,7 @@ static json_t *cmp_verdict_json(const struct comparison *cmp)
 			json_object_set_new(h, "p", cmp_num(c->p));
 			json_object_set_new(h, "q", cmp_num(c->q));
 			json_object_set_new(h, "noise_floor", cmp_num(c->noise_floor));
+			json_object_set_new(h, "mde", cmp_num(c->mde));
 			json_object_set_new(h, "abs_change", json_boolean(c->abs_change));
 			json_array_append_new(heads, h);
 		}
@@ -430,7 +434,7 @@ static void csv_num(FILE *f, double v)
 void compare_write_csv(FILE *f, const struct comparison *cmp)
 {
 	fputs("case,metric,unit,better,combine,run,n,mean,stddev,cv,min,max,change_pct,p,significant,verdict,"
-	      "headline,test,ratio,ci_low,ci_high,q,noise_floor,abs_change\n", f);
+	      "headline,test,ratio,ci_low,ci_high,q,noise_floor,abs_change,mde\n", f);
 	for (size_t r = 0; r < cmp->nrows; r++) {
 		const struct cmp_row *row = &cmp->rows[r];
 		for (size_t i = 0; i < cmp->nruns; i++) {
@@ -457,7 +461,9 @@ void compare_write_csv(FILE *f, const struct comparison *cmp)
 			csv_num(f, i ? c->ci_high : NAN);
 			csv_num(f, i ? c->q : NAN);
 			csv_num(f, i && c->present ? c->noise_floor : NAN);
-			fprintf(f, ",%d\n", c->abs_change);
+			fprintf(f, ",%d", c->abs_change);
+			csv_num(f, i ? c->mde : NAN);
+			fputc('\n', f);
 		}
 	}
 }
@@ -659,8 +665,8 @@ static void md_verdict(FILE *f, const struct comparison *cmp)
 			const struct cmp_row *row = &cmp->rows[r];
 			const struct cmp_cell *c = &row->cells[i];
 			if (!any)
-				fputs("| Verdict | Case | Metric | Run | Ratio | 95% CI | p | q | Test |\n"
-				      "|---|---|---|---|---:|---:|---:|---:|---|\n", f);
+				fputs("| Verdict | Case | Metric | Run | Ratio | 95% CI | p | q | Test | Could have seen |\n"
+				      "|---|---|---|---|---:|---:|---:|---:|---|---:|\n", f);
 			any = true;
 			fprintf(f, "| %s | ", cmp_verdict_name(c->verdict));
 			md_text(f, row->case_name);
@@ -671,7 +677,11 @@ static void md_verdict(FILE *f, const struct comparison *cmp)
 			fprintf(f, " | %s", cmp_fmt_num(buf, sizeof(buf), c->ratio));
 			fprintf(f, " | %s", cmp_fmt_num(buf, sizeof(buf), c->ci_low));
 			fprintf(f, " – %s", cmp_fmt_num(buf, sizeof(buf), c->ci_high));
-			fprintf(f, " | %.2g | %.2g | %s |\n", c->p, c->q, test_names[row->test]);
+			fprintf(f, " | %.2g | %.2g | %s |", c->p, c->q, test_names[row->test]);
+			if (isfinite(c->mde))
+				fprintf(f, " %.1f%% |\n", c->mde * 100);
+			else
+				fputs(" - |\n", f);
 		}
 	if (any)
 		fputc('\n', f);

@@ -280,6 +280,38 @@ static void compare_fdr(struct comparison *cmp, bool headline)
 	free(q);
 }
 
+/* The change a headline test would call with 80% power, as a fraction of
+ * the base: Cohen's d at that power for the t-test at level alpha / m (m
+ * headline tests: the level BH holds a lone true change to), times the
+ * pooled standard deviation of the values tested, over their base mean.
+ * Mann-Whitney's rows count their iterations at its efficiency against the
+ * t-test, 3/pi, and scale by the base median.  Never below the noise
+ * floor, which a change must also exceed. */
+static void compare_mde(struct cmp_cell *cell, const struct cmp_cell *base, const struct cmp_row *row,
+			double alpha)
+{
+	size_t na = base->s.n, nb = cell->s.n;
+	cell->mde = NAN;
+	if (cell == base || !cell->present || !base->present || na < 2 || nb < 2)
+		return;
+	bool recip = row->test == CMP_TEST_WELCH && row->combine == COMBINE_HMEAN && base->s.min > 0 &&
+		     cell->s.min > 0;
+	double *a = xcalloc(na, sizeof(double)), *b = xcalloc(nb, sizeof(double));
+	for (size_t k = 0; k < na; k++)
+		a[k] = recip ? 1 / base->values[k] : base->values[k];
+	for (size_t k = 0; k < nb; k++)
+		b[k] = recip ? 1 / cell->values[k] : cell->values[k];
+	double eff = row->test == CMP_TEST_MWU ? 3 / M_PI : 1;
+	double sp = sqrt(((double)(na - 1) * stats_variance(a, na) + (double)(nb - 1) * stats_variance(b, nb)) /
+			 (double)(na + nb - 2));
+	double centre = row->test == CMP_TEST_MWU ? stats_median(a, na) : stats_amean(a, na);
+	double d = stats_t_mde((double)na * eff, (double)nb * eff, alpha, 0.8);
+	if (centre != 0 && isfinite(d))
+		cell->mde = fmax(cell->noise_floor, d * sp / fabs(centre));
+	free(a);
+	free(b);
+}
+
 static void compare_tally(struct cmp_tally *t, enum cmp_verdict v)
 {
 	size_t *slot[] = { [CMP_SAME] = &t->same,       [CMP_IMPROVED] = &t->improved,
@@ -293,11 +325,19 @@ static void compare_verdicts(struct comparison *cmp, const struct compare_opts *
 {
 	compare_fdr(cmp, true);
 	compare_fdr(cmp, false);
+	size_t m = 0;
+	for (size_t r = 0; r < cmp->nrows; r++)
+		for (size_t i = 1; cmp->rows[r].headline && i < cmp->nruns; i++)
+			m += !isnan(cmp->rows[r].cells[i].p);
 	size_t out = 0;
 	for (size_t r = 0; r < cmp->nrows; r++) {
 		struct cmp_row *row = &cmp->rows[r];
-		for (size_t i = 0; i < cmp->nruns; i++)
+		for (size_t i = 0; i < cmp->nruns; i++) {
 			compare_cell_verdict(&row->cells[i], &row->cells[0], row, cmp);
+			row->cells[i].mde = NAN;
+			if (row->headline)
+				compare_mde(&row->cells[i], &row->cells[0], row, cmp->alpha / (double)(m ? m : 1));
+		}
 		for (size_t i = 1; row->headline && i < cmp->nruns; i++)
 			compare_tally(&cmp->tally, row->cells[i].verdict);
 		if (o->only_significant && !compare_row_significant(row, cmp->nruns))
@@ -769,10 +809,23 @@ static bool compare_env_setting(const char *key, const struct compare_opts *o)
 	return false;
 }
 
+static bool compare_env_differs(const struct comparison *cmp, const char *key)
+{
+	for (size_t k = 0; k < cmp->nenv; k++)
+		if (!strcmp(cmp->env[k].key, key))
+			return true;
+	return false;
+}
+
 static void compare_env_flags(struct comparison *cmp, const struct compare_opts *o)
 {
+	/* The total says that the host's swaps differ in one line; each
+	 * area's fields are in the environment table. */
+	bool swap_total = compare_env_differs(cmp, "swap_total_bytes");
 	for (size_t k = 0; k < cmp->nenv; k++) {
 		const struct cmp_env_diff *d = &cmp->env[k];
+		if (swap_total && !fnmatch("swaps*", d->key, 0))
+			continue;
 		bool watch = false;
 		for (size_t g = 0; g < ARRAY_SIZE(compare_env_watch) && !watch; g++)
 			watch = !fnmatch(compare_env_watch[g], d->key, 0);
@@ -784,6 +837,8 @@ static void compare_env_flags(struct comparison *cmp, const struct compare_opts 
 		fprintf(f, "%s:", d->key);
 		for (size_t i = 0; i < cmp->nruns; i++)
 			fprintf(f, "%s %s", i ? " |" : "", d->values[i]);
+		if (!strcmp(d->key, "swap_total_bytes"))
+			fputs(" (the host's swaps differ: another sandbox's may be on)", f);
 		fclose(f);
 		compare_note_to(&cmp->env_flags, buf);
 	}

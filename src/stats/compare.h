@@ -76,6 +76,9 @@ struct cmp_cell {
 	double ci_low, ci_high;  /* its 95% confidence interval; NAN when too few */
 	double p, q;             /* the row's test and its BH q-value; NAN for the base */
 	double noise_floor;      /* fraction: max(opts noise minimum, CV of base, CV of run) */
+	double mde;              /* headline cells: the smallest change (fraction) the test
+				    would call with 80% power, never below the noise floor;
+				    NAN elsewhere (docs/statistics.md) */
 	bool abs_change;         /* a percentage would mislead (base near 0, counts under
 				    10): formatters show run - base instead */
 	bool significant;        /* verdict is improved, regressed or changed */

@@ -1,6 +1,9 @@
 #include "stats/stats.h"
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_integration.h>
+#include <gsl/gsl_randist.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -266,4 +269,57 @@ void stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t n
 free_tmp:
 	free(tmp);
 	free(ratios);
+}
+
+struct stats_nct {
+	double t, delta, df;
+};
+
+/* P(Z > t sqrt(v/df) - delta) + P(Z < -t sqrt(v/df) - delta), weighted by
+ * the chi-square density of v: the noncentral t's two tails. */
+static double stats_nct_tails(double v, void *arg)
+{
+	const struct stats_nct *a = arg;
+	double s = a->t * sqrt(v / a->df);
+	return (gsl_cdf_ugaussian_Q(s - a->delta) + gsl_cdf_ugaussian_P(-s - a->delta)) *
+	       gsl_ran_chisq_pdf(v, a->df);
+}
+
+double stats_t_power(double d, double na, double nb, double alpha)
+{
+	if (na + nb < 3 || na <= 0 || nb <= 0)
+		return NAN;
+	struct stats_nct a = { .df = na + nb - 2, .delta = d * sqrt(na * nb / (na + nb)) };
+	a.t = gsl_cdf_tdist_Qinv(alpha / 2, a.df);
+	gsl_integration_workspace *w = gsl_integration_workspace_alloc(1000);
+	gsl_function f = { .function = stats_nct_tails, .params = &a };
+	double r = NAN, err;
+	gsl_error_handler_t *old = gsl_set_error_handler_off();
+	if (gsl_integration_qagiu(&f, 0, 1e-14, 1e-12, 1000, w, &r, &err))
+		r = NAN;
+	gsl_set_error_handler(old);
+	gsl_integration_workspace_free(w);
+	return r;
+}
+
+double stats_t_mde(double na, double nb, double alpha, double power)
+{
+	double lo = 0, hi = 1;
+	if (isnan(stats_t_power(1, na, nb, alpha)))
+		return NAN;
+	while (stats_t_power(hi, na, nb, alpha) < power) {
+		lo = hi;
+		hi *= 2;
+		if (hi > 1e3)
+			return NAN;
+	}
+	/* Power rises with d: bisect to the double's resolution. */
+	for (int i = 0; i < 200 && hi - lo > 1e-13 * hi; i++) {
+		double mid = (lo + hi) / 2;
+		if (stats_t_power(mid, na, nb, alpha) < power)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
 }

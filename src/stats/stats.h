@@ -91,4 +91,15 @@ double stats_median(const double *v, size_t n);
 void stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb, double level,
 			   size_t nresample, uint64_t seed, double *lo, double *hi);
 
+/* The power of the two-sided two-sample t-test at level alpha to see an
+ * effect of d standard deviations (Cohen's d, pooled) with na and nb
+ * values: the noncentral t distribution's two tails beyond the critical
+ * value, integrated over the chi-square distribution of the variance (GSL
+ * has no noncentral t).  NAN when na + nb < 3. */
+double stats_t_power(double d, double na, double nb, double alpha);
+/* The smallest d that test sees with the given power (0.8): the minimal
+ * detectable effect in standard deviations, as statsmodels'
+ * TTestIndPower.solve_power finds it.  NAN when na + nb < 3 or beyond 1e3. */
+double stats_t_mde(double na, double nb, double alpha, double power);
+
 #endif

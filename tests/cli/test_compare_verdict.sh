@@ -50,7 +50,7 @@ jqv "A/B JSON: counters are no headline" '[.rows[] | select(.metric == "user-tim
 
 run "$VMR" compare a1 b --db "$DB" $U --format csv
 hdr=$(head -n 1 <<< "$OUT")
-if [ "$RC" = 0 ] && [[ $hdr == *,ratio,ci_low,ci_high,q,* ]] && [[ $hdr == *,p,* ]] && [[ $hdr == *,verdict,* ]] &&
+if [ "$RC" = 0 ] && [[ $hdr == *,ratio,ci_low,ci_high,q,* ]] && [[ $hdr == *,mde ]] && [[ $hdr == *,p,* ]] && [[ $hdr == *,verdict,* ]] &&
 	grep -qE '^null,time,ns,lower,amean,b,5,.*,regressed,1,welch,[123]\.[0-9]+,[12]\.' <<< "$OUT"; then
 	ok "CSV carries ratio, ci_low, ci_high, p, q and verdict"
 else not_ok "CSV carries ratio, ci_low, ci_high, p, q and verdict: $(head -c 400 <<< "$OUT")"; fi
@@ -70,6 +70,11 @@ expect_out "and is called one" '^0 regressions, 1 improvement'
 run "$VMR" compare a1 a2 --db "$DB" --json
 jqv "A/A: no headline regression or improvement" \
 	'.verdict.regressions == 0 and .verdict.improvements == 0 and .verdict.unchanged + .verdict.unstable == 1'
+jqv "A/A: the headline metric says what it could have seen" \
+	'.verdict.headline | length == 1 and (.[0] | (.mde | type) == "number" and .mde >= .noise_floor)'
+run "$VMR" compare a1 a2 --db "$DB" --unstable 5
+expect_out "the text states it" '^  same       null time in a2: .*; could have seen >= [0-9.]+%$'
+run "$VMR" compare a1 a2 --db "$DB" --json
 jqv "A/A: the time's CI holds 1 or the change is under the noise floor" \
 	'.rows[] | select(.metric == "time") | .runs[1] | ((.ci_low <= 1 and .ci_high >= 1) or ((.ratio - 1) | fabs) <= .noise_floor)'
 

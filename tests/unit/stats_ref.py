@@ -8,8 +8,8 @@ of the C code and of GSL:
   - Mann-Whitney U of a against b, two-sided: scipy.stats.mannwhitneyu,
     both its exact and its asymptotic p, and the one its method="auto" picks;
   - Benjamini-Hochberg q-values: statsmodels' multipletests("fdr_bh");
-  - the minimal detectable effect of Welch's test: statsmodels'
-    TTestIndPower.solve_power for the effect size at 80% power.
+  - the minimal detectable effect of the t-test: the effect size at which
+    statsmodels' TTestIndPower.power is 80%.
 
 Run it with Debian's interpreter (the python3 on PATH may lack these
 modules) to regenerate the header: /usr/bin/python3 tests/unit/stats_ref.py
@@ -17,7 +17,7 @@ modules) to regenerate the header: /usr/bin/python3 tests/unit/stats_ref.py
 import numpy as np
 import scipy
 import statsmodels
-from scipy import stats
+from scipy import optimize, stats
 from statsmodels.stats.multitest import multipletests
 from statsmodels.stats.power import TTestIndPower
 from statsmodels.stats.weightstats import CompareMeans, DescrStatsW
@@ -68,8 +68,12 @@ for name, a, b in SETS:
     # The effect size (Cohen's d, pooled sd) Welch's test would catch with
     # 80% power at alpha 0.05, and the pooled sd that turns it into a
     # difference of means.
-    d = TTestIndPower().solve_power(effect_size=None, nobs1=len(a), alpha=0.05, power=0.8,
-                                    ratio=len(b) / len(a), alternative="two-sided")
+    # (solve_power's own root finder stops at about 1e-6; the root of its
+    # power function is taken here to the double's precision instead.)
+    def short(d):
+        return TTestIndPower().power(d, nobs1=len(a), alpha=0.05, ratio=len(b) / len(a),
+                                     alternative="two-sided") - 0.8
+    d = optimize.brentq(short, 1e-3, 100, xtol=1e-15, rtol=8.9e-16)
     sp = np.sqrt(((len(a) - 1) * a.var(ddof=1) + (len(b) - 1) * b.var(ddof=1)) / (len(a) + len(b) - 2))
     print(f'\t{{ "{name}", {arr(a)}, {len(a)}, {arr(b)}, {len(b)},')
     print(f'\t  {c(lo)}, {c(hi)}, {c(u)}, {c(p_auto)}, {c(p_exact)}, {c(p_asym)}, {int(ties)}, {c(d)}, {c(d * sp)} }},')

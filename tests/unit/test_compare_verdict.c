@@ -212,6 +212,32 @@ int main(void)
 	r = row_of(&cmp, "fr", "refault-rate");
 	CHECK(r && r->cells[1].verdict == CMP_SAME && r->cells[1].p < 1e-6,
 	      "below the noise floor: same, though p is tiny");
+	/* Its minimal detectable effect: d at 80% power for the t-test at
+	 * alpha / 5 (five headline tests), times the pooled sd of the
+	 * reciprocals tested, over their base mean; never under the floor. */
+	double ia[5], ib[5];
+	for (size_t i = 0; i < 5; i++)
+		ia[i] = 1 / r_a[i], ib[i] = 1 / r_b[i];
+	double sp = sqrt((stats_variance(ia, 5) + stats_variance(ib, 5)) / 2);
+	double want = stats_t_mde(5, 5, 0.05 / 5, 0.8) * sp / stats_amean(ia, 5);
+	CHECK(r && want < 0.05 && r->cells[1].mde == 0.05, "an MDE under the floor is the floor (%g)", want);
+	const struct cmp_row *tp = row_of(&cmp, "fz", "time-passes");
+	CHECK(tp && isnan(tp->cells[0].mde) && isfinite(tp->cells[1].mde), "headline cells have an MDE, the base none");
+	const struct cmp_row *mf = row_of(&cmp, "fz", "major-faults-passes");
+	CHECK(mf && isnan(mf->cells[1].mde), "counters have none");
+	text = text_of(&cmp, compare_write_text);
+	CHECK(strstr(text, "\n  same       fr refault-rate in b: -3.0% [95% CI ") &&
+		      strstr(text, "; could have seen >= 5.0%\n"),
+	      "the text says what an unchanged metric could have seen");
+	free(text);
+	compare_free(&cmp);
+
+	/* Without the floor the MDE is the power calculation's. */
+	o.noise_min = 1e-6;
+	compare_runs(runs, 2, &o, &cmp);
+	r = row_of(&cmp, "fr", "refault-rate");
+	CHECK(r && fabs(r->cells[1].mde - fmax(want, r->cells[1].noise_floor)) < 1e-12,
+	      "MDE: d sp / mean at alpha/m (%g, want %g)", r ? r->cells[1].mde : NAN, want);
 	compare_free(&cmp);
 
 	/* The variant's own setting named: the kernel is no longer flagged. */

@@ -115,8 +115,22 @@ static void test_bootstrap(void)
 	CHECK_NEAR(stats_median(b, 4), 2020, 1e-12, "median of an even count");
 }
 
+/* The minimal detectable effect against statsmodels' power functions. */
+static void test_mde(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(stats_refs); i++) {
+		const struct stats_ref *r = &stats_refs[i];
+		double d = stats_t_mde((double)r->na, (double)r->nb, 0.05, 0.8);
+		CHECK_NEAR(d, r->mde_d, 1e-9 * fmax(1, r->mde_d), "%s: MDE in standard deviations", r->name);
+		CHECK_NEAR(stats_t_power(d, (double)r->na, (double)r->nb, 0.05), 0.8, 1e-9, "%s: power at the MDE",
+			   r->name);
+	}
+	CHECK(isnan(stats_t_mde(1, 1, 0.05, 0.8)), "one value a side: no MDE");
+}
+
 int main(void)
 {
+	test_mde();
 	test_welch_ci();
 	test_mwu();
 	test_bh();
