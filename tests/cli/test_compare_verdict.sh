@@ -109,3 +109,17 @@ expect_rc "an unknown --fail-on is a usage error" 2
 check "and its error is one line" one_line_err
 run "$VMR" compare a1 b --db "$DB" --unstable 0
 expect_rc "--unstable 0 is out of range" 2
+
+# The report leads with the same verdict, before the runs (report has no
+# --unstable: on a loaded machine the case may be unstable there).
+run "$VMR" report a1 b --db "$DB" -o "$T_TMP/rep" --no-graphs
+page=$T_TMP/rep/index.html
+if [ "$RC" = 0 ] && [ -s "$page" ]; then
+	v=$(grep -nE '<div class="verdict"><p><b>[01] regressions?, 0 improvements, 0 unchanged, [01] unstable' "$page" | cut -d: -f1)
+	r=$(grep -n 'id="runs"' "$page" | head -n 1 | cut -d: -f1)
+	if [ -n "$v" ] && [ -n "$r" ] && [ "$v" -lt "$r" ]; then ok "the report leads with the verdict"
+	else not_ok "the report leads with the verdict (verdict at line ${v:-none}, runs at ${r:-none})"; fi
+	grep -qE '<li>(regressed  null time in b: |unstable   null time in b: CV .*; )\+[0-9.]+% \[95% CI' "$page" &&
+		ok "and lists the headline metric" ||
+		not_ok "and lists the headline metric: $(grep -A3 'class="verdict"' "$page" | head -c 400)"
+else not_ok "report of the A/B pair (exit $RC: ${ERR:0:300})"; fi
