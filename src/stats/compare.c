@@ -260,16 +260,27 @@ static void compare_add_row(struct comparison *cmp, const char *case_name, const
 	cmp->rows[cmp->nrows++] = row;
 }
 
+/* A test that can give a verdict: enough iterations on both sides. */
+static bool compare_is_test(const struct cmp_row *row, size_t i)
+{
+	const struct cmp_cell *c = &row->cells[i], *base = &row->cells[0];
+	return i && !isnan(c->p) && c->s.n >= CMP_MIN_ITERATIONS && base->s.n >= CMP_MIN_ITERATIONS;
+}
+
 /* Benjamini-Hochberg over one family of tests: the headline cells (the
  * verdict's family) or the others (explanations), so that counters that
- * drift with the machine do not change which headline changes are called. */
+ * drift with the machine do not change which headline changes are called.
+ * Cells with too few iterations have a p-value to show but are no test of
+ * the family: they could never be called. */
 static void compare_fdr(struct comparison *cmp, bool headline)
 {
 	size_t n = cmp->nrows * cmp->nruns, k = 0;
 	double *p = xcalloc(n + 1, sizeof(double)), *q = xcalloc(n + 1, sizeof(double));
 	for (size_t r = 0; r < cmp->nrows; r++)
 		for (size_t i = 0; i < cmp->nruns; i++)
-			p[k++] = cmp->rows[r].headline == headline ? cmp->rows[r].cells[i].p : NAN;
+			p[k++] = cmp->rows[r].headline == headline && compare_is_test(&cmp->rows[r], i)
+					 ? cmp->rows[r].cells[i].p
+					 : NAN;
 	stats_bh(p, n, q);
 	k = 0;
 	for (size_t r = 0; r < cmp->nrows; r++)
@@ -328,7 +339,7 @@ static void compare_verdicts(struct comparison *cmp, const struct compare_opts *
 	size_t m = 0;
 	for (size_t r = 0; r < cmp->nrows; r++)
 		for (size_t i = 1; cmp->rows[r].headline && i < cmp->nruns; i++)
-			m += !isnan(cmp->rows[r].cells[i].p);
+			m += compare_is_test(&cmp->rows[r], i);
 	size_t out = 0;
 	for (size_t r = 0; r < cmp->nrows; r++) {
 		struct cmp_row *row = &cmp->rows[r];
