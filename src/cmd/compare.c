@@ -77,6 +77,26 @@ static int compare_print(const struct comparison *cmp, int format)
 	return VMR_EXIT_OK;
 }
 
+/* Compare and print loaded runs, the first the base, however they were
+ * chosen (named one by one, or the runs of one interleaved group, whose
+ * variants' own settings setting_keys names: NULL-terminated globs of
+ * environment keys not to flag, or NULL).  The exit code. */
+static int compare_run_set(const struct compare_cmd *o, const struct run_set *runs,
+			   const char *const *setting_keys)
+{
+	struct compare_opts co = { .alpha = o->alpha, .metrics = o->metrics, .cases = o->cases,
+				   .only_significant = o->only_significant, .noise_min = o->noise_floor,
+				   .unstable_cv = o->unstable, .headline = compare_headline, .headline_glob = o->headline,
+				   .setting_keys = setting_keys };
+	struct comparison cmp;
+	compare_runs((const struct run *const *)runs->runs, runs->n, &co, &cmp);
+	int rc = compare_print(&cmp, o->json ? CMP_FMT_JSON : o->format);
+	if (rc == VMR_EXIT_OK && o->fail_on == FAIL_ON_REGRESSION && cmp.tally.regressed)
+		rc = VMR_EXIT_FAIL;
+	compare_free(&cmp);
+	return rc;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_cmd o = { 0 };
@@ -99,15 +119,7 @@ int cmd_compare(int argc, char **argv)
 	struct run_set runs;
 	if (runsrc_load(o.db, pos, (size_t)npos, &runs) < 0)
 		goto free_opts;
-	struct compare_opts co = { .alpha = o.alpha, .metrics = o.metrics, .cases = o.cases,
-				   .only_significant = o.only_significant, .noise_min = o.noise_floor,
-				   .unstable_cv = o.unstable, .headline = compare_headline, .headline_glob = o.headline };
-	struct comparison cmp;
-	compare_runs((const struct run *const *)runs.runs, runs.n, &co, &cmp);
-	rc = compare_print(&cmp, o.json ? CMP_FMT_JSON : o.format);
-	if (rc == VMR_EXIT_OK && o.fail_on == FAIL_ON_REGRESSION && cmp.tally.regressed)
-		rc = VMR_EXIT_FAIL;
-	compare_free(&cmp);
+	rc = compare_run_set(&o, &runs, NULL);
 	runsrc_free(&runs);
 free_opts:
 	opt_free(compare_cmd_opts, &o);
