@@ -135,11 +135,14 @@ char *cmp_fmt_scaled(char *buf, size_t len, double v, const char *unit)
 		snprintf(buf, len, "%.4g %s", v, tables[t].names[k]);
 		return buf;
 	}
-	static const char *const si[] = { "", "k ", "M ", "G " };
+	static const char *const si[] = { "", "k", "M", "G" };
 	size_t k = 0;
 	while (strstr(unit, "/s") && k < 3 && fabs(v) >= 999.95)
 		v /= 1000, k++;
-	snprintf(buf, len, "%.4g %s%s", v, si[k], unit);
+	if (k)
+		snprintf(buf, len, "%.4g %s %s", v, si[k], unit);
+	else
+		snprintf(buf, len, *unit ? "%.4g %s" : "%.4g", v, unit);
 	return buf;
 }
 

@@ -773,8 +773,8 @@ static void html_compare(struct report_ctx *x)
 	if (x->n > 1)
 		fprintf(x->f, "<p class=\"note\">Mean &plusmn; standard deviation per run, and the change against the base "
 			      "run %s: positive is better, negative worse. *change* is a finding at false-discovery rate "
-			      "%g by the rule of docs/statistics.md (shaded green when better, red when worse); ?change? has too few iterations on a "
-			      "side.</p>\n",
+			      "%g by the rule of docs/statistics.md (shaded green when better, red when worse); "
+			      "?change? has too few iterations on a side.</p>\n",
 			cmp->labels[0], cmp->alpha);
 	if (cmp->emulated)
 		fputs("<p class=\"note\"><b>Emulated:</b> some runs ran in an emulated guest (TCG), where times say "
