@@ -9,7 +9,7 @@ expect_rc "generate again with the same seed" 0
 cmp -s "$D/a" "$D/b" && ok "the same seed gives a byte-identical file" || not_ok "the same seed gives a byte-identical file"
 run "$VMR" refs generate --pages 500 --references 20000 --pattern smooth_sin --seed 4 -o "$D/c"
 expect_rc "generate with another seed" 0
-cmp -s "$D/a" "$D/c" && not_ok "another seed gives another file" || ok "another seed gives another file"
+[ -s "$D/a" ] && [ -s "$D/c" ] && ! cmp -s "$D/a" "$D/c" && ok "another seed gives another file" || not_ok "another seed gives another file"
 for p in linear random zipf hotcold gauss sawtooth; do
 	run "$VMR" refs generate --pages 300 --references 5000 --pattern $p -o "$D/p_$p"
 	expect_rc "generate $p" 0
@@ -30,7 +30,7 @@ expect_out "show has the reuse-distance histogram" 'reuse distance'
 
 run "$VMR" refs randomize "$D/a" -o "$D/r" --seed 9
 expect_rc "randomize" 0
-cmp -s "$D/a" "$D/r" && not_ok "randomize changes the file" || ok "randomize changes the file"
+[ -s "$D/r" ] && ! cmp -s "$D/a" "$D/r" && ok "randomize changes the file" || not_ok "randomize changes the file"
 # the multiset: the hottest pages and distinct pages are unchanged
 a=$("$VMR" refs show "$D/a" --json --top 500 | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["distinct_pages"], sorted((h["page"],h["references"]) for h in d["hottest"]))')
 r=$("$VMR" refs show "$D/r" --json --top 500 | python3 -c 'import json,sys; d=json.load(sys.stdin); print(d["distinct_pages"], sorted((h["page"],h["references"]) for h in d["hottest"]), d["sampled"], d["flags"])')

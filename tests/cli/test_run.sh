@@ -105,6 +105,7 @@ for _ in $(seq 50); do
 	sleep 0.1
 done
 kill -9 "$pid"; wait "$pid" 2>/dev/null
+[ "${n:-0}" -ge 3 ] && ok "the run stored iterations before kill -9 ($n)" || not_ok "the run stored no 3 iterations before kill -9 (${n:-none})"
 [ "$(sqlite3 "$DB" 'PRAGMA integrity_check')" = ok ] && ok "integrity_check is ok after kill -9" || not_ok "integrity_check after kill -9"
 run "$VMR" list --db "$DB" --json
 [ "$(jq -r '.[] | select(.name == "killed") | .status' <<< "$OUT")" = incomplete ] && ok "a killed run is incomplete" || not_ok "killed run status: ${OUT:0:300}"
