@@ -39,7 +39,7 @@ median() { sort -g | awk '{ v[NR] = $1 } END { if (!NR) print "-"; else print NR
 metric() { jq -r --arg n "$1" '.metrics[] | select(.name == $n) | .value' "$2"; }
 echo "== trace overhead: fault --size 1.1x --mem 32M --passes 3, median of the passing runs of $rounds rounds"
 printf '%-18s %5s %12s %7s %12s %7s %13s %8s %8s\n' mode runs median ratio min ratio memcg-stalls events dropped
-base= missing=
+base='' missing=''
 for i in "${!modes[@]}"; do
 	n=$(find "$out" -name "$i.*.json" | wc -l)
 	if [ "$n" = 0 ]; then printf '%-18s %5s (no passing run)\n' "${modes[$i]}" 0; missing+=" '${modes[$i]}'"; continue; fi
