@@ -11,7 +11,8 @@ bench_out build/bench/pagemap_speed "$MIB"
 
 echo "== vmregress sense pagemap (whole command: exec, maps, pagemap, JSON)"
 tmp=$(mktemp -d)
-trap 'exec 9>&-; kill $hpid 2>/dev/null; rm -rf "$tmp"' EXIT
+hpid=
+trap 'exec 9>&-; [ -z "$hpid" ] || kill "$hpid" 2>/dev/null; rm -rf "$tmp"' EXIT
 mkfifo "$tmp/fifo"
 pages=$((MIB * 1024 * 1024 / $(getconf PAGESIZE)))
 build/helpers/touch_pages "$pages" 1 < "$tmp/fifo" > "$tmp/addr" &
