@@ -61,10 +61,10 @@ run "$VMR" export small-one --db "$DB" --format xml; expect_rc "export --format 
 
 run "$VMR" list --db "$DB" --json
 expect_rc "list --json" 0
-[ "$(jq -r '.[0].name + " " + .[0].status' <<< "$OUT")" = "small-one complete" ] && ok "list shows the run complete" || not_ok "list: ${OUT:0:200}"
+expect_json_is "list shows the run complete" '.[0].name + " " + .[0].status' "small-one complete"
 id=$(jq -r '.[0].id' <<< "$OUT")
 run "$VMR" show "$id" --db "$DB" --json; expect_rc "show by id" 0
-[ "$(jq -r '.cases[0].metrics[] | select(.name == "time") | .n' <<< "$OUT")" = 3 ] && ok "show summarises three iterations of spin" || not_ok "show summary: ${OUT:0:300}"
+expect_json_is "show summarises three iterations of spin" '.cases[0].metrics[] | select(.name == "time") | .n' 3
 expect_json "show has the environment fingerprint" '.env.kernel.release | type == "string" and length > 0'
 run "$VMR" show last --db "$DB"; expect_rc "show last" 0; expect_out "show prints mean and stddev" 'mean +stddev'
 run "$VMR" run "$T_TMP/small.ini" --db "$DB" --name small-one --quiet
@@ -78,7 +78,7 @@ mkdir -p "$T_TMP/home"
 HOME=$T_TMP/home XDG_DATA_HOME= "$VMR" run "$T_TMP/small.ini" --quiet --iterations 1 >/dev/null 2>&1
 [ -f "$T_TMP/home/.local/share/vmregress/results.db" ] && ok "else ~/.local/share/vmregress/results.db" || not_ok "no results.db under HOME"
 run env HOME="$T_TMP/home" XDG_DATA_HOME= "$VMR" list --json
-[ "$(jq length <<< "$OUT")" = 1 ] && ok "list reads the default file" || not_ok "list of the default file: ${OUT:0:200}"
+expect_json_is "list reads the default file" 'length' 1
 
 # --- two runs writing one file at the same time --------------------------
 "$VMR" run "$T_TMP/small.ini" --db "$DB" --name together-a --quiet >/dev/null 2>"$T_TMP/a.err" & pa=$!
@@ -108,7 +108,7 @@ kill -9 "$pid"; wait "$pid" 2>/dev/null
 [ "${n:-0}" -ge 3 ] && ok "the run stored iterations before kill -9 ($n)" || not_ok "the run stored no 3 iterations before kill -9 (${n:-none})"
 [ "$(sqlite3 "$DB" 'PRAGMA integrity_check')" = ok ] && ok "integrity_check is ok after kill -9" || not_ok "integrity_check after kill -9"
 run "$VMR" list --db "$DB" --json
-[ "$(jq -r '.[] | select(.name == "killed") | .status' <<< "$OUT")" = incomplete ] && ok "a killed run is incomplete" || not_ok "killed run status: ${OUT:0:300}"
+expect_json_is "a killed run is incomplete" '.[] | select(.name == "killed") | .status' incomplete
 run "$VMR" export killed --db "$DB" --format json
 n=$(jq '[.[].iteration] | unique | length' <<< "$OUT")
 [ "$n" -ge 3 ] && [ "$n" -lt 40 ] && ok "finished iterations of the killed run are kept ($n of 40)" || not_ok "killed run iterations: $n"

@@ -43,7 +43,7 @@ vma=$(jq -c '.vmas[0]' <<< "$OUT")
 [ "$(jq .swapped <<< "$vma")" = 0 ] && ok "none swapped" || not_ok "none swapped (got $vma)"
 [ "$(jq .exclusive <<< "$vma")" = 2048 ] && ok "the 2048 anon pages are exclusive" || not_ok "2048 exclusive (got $vma)"
 [ "$(jq -r .start <<< "$vma")" = "$HADDR" ] && ok "the VMA starts at the helper's address" || not_ok "start (got $vma, want $HADDR)"
-[ "$(jq .pid <<< "$OUT")" = "$HPID" ] && ok "pid is reported" || not_ok "pid"
+expect_json_is "pid is reported" '.pid' "$HPID"
 if is_root; then
 	[ "$(jq .thp <<< "$vma")" = 0 ] && ok "as root THP is known (0 with MADV_NOHUGEPAGE)" || not_ok "thp (got $vma)"
 else
@@ -52,14 +52,14 @@ fi
 
 run "$VMR" sense pagemap "$HPID" --json
 expect_rc "pagemap of every VMA exits 0" 0
-[ "$(jq '[.vmas[] | select(.path == "[stack]")] | length' <<< "$OUT")" = 1 ] && ok "the stack is listed" || not_ok "stack listed"
+expect_json_is "the stack is listed" '[.vmas[] | select(.path == "[stack]")] | length' 1
 [ "$(jq "[.vmas[] | select(.start == \"$HADDR\")][0].present" <<< "$OUT")" = 2048 ] && ok "2048 present in the full listing" || not_ok "full listing"
 
 # --map: every other page present -> bits 0 and 2 of each group: 0x60|5 = 'e'
 run "$VMR" sense pagemap "$HPID" --json --map --vma "$HADDR"
 expect_rc "pagemap --json --map exits 0" 0
-[ "$(jq -r '.vmas[0].map' <<< "$OUT")" = "$(printf 'e%.0s' $(seq 1024))" ] && ok "encoded map is 1024 x 'e'" || not_ok "encoded map (got $(jq -r '.vmas[0].map' <<< "$OUT" | head -c 80))"
-[ "$(jq -r '.vmas[0].page_map' <<< "$OUT")" = "$(printf '#.%.0s' $(seq 2048))" ] && ok "plain map alternates '#' and '.'" || not_ok "plain map"
+expect_json_is "encoded map is 1024 x 'e'" '.vmas[0].map' "$(printf 'e%.0s' $(seq 1024))"
+expect_json_is "plain map alternates '#' and '.'" '.vmas[0].page_map' "$(printf '#.%.0s' $(seq 2048))"
 run "$VMR" sense pagemap "$HPID" --map --vma "$HADDR"
 expect_rc "pagemap --map text exits 0" 0
 expect_out "text map shows the encoded line" "^    ${HADDR#0x} e{64}$|^    0*${HADDR#0x} e{64}$"
@@ -97,7 +97,7 @@ kthread=$(awk '$1 == "Name:" && $2 == "kthreadd" {print 2}' /proc/2/status 2>/de
 if [ -n "$kthread" ]; then
 	run "$VMR" sense pagemap 2 --json
 	expect_rc "a kernel thread's pagemap exits 0" 0
-	[ "$(jq -c .vmas <<< "$OUT")" = '[]' ] && ok "a kernel thread has no VMAs" || not_ok "kernel thread VMAs ($OUT)"
+	expect_json_is "a kernel thread has no VMAs" '.vmas' '[]' -c
 else
 	skip "a kernel thread's pagemap" "pid 2 is not kthreadd here"
 fi
@@ -117,7 +117,7 @@ got=$(jq -r '.nodes[] | .node as $n | .zones[] | "\($n) \(.name) min \(.min)\n\(
 want=$(awk '$1 == "spanned" {print $2}' /proc/zoneinfo | tr '\n' ' ')
 got=$(jq -r '[.nodes[].zones[].spanned] | map(tostring) | join(" ")' <<< "$OUT")
 [ "$want" = "$got " ] && ok "spanned equals /proc/zoneinfo" || not_ok "spanned ($want / $got)"
-[ "$(jq .page_size <<< "$OUT")" = "$(getconf PAGESIZE)" ] && ok "page_size at the top" || not_ok "page_size"
+expect_json_is "page_size at the top" '.page_size' "$(getconf PAGESIZE)"
 run "$VMR" sense zones
 expect_out "zones text has the seed's node heading" "^Node 0$"
 expect_out "zones text lays zones side by side" "^ZONE_[A-Z0-9]+ +ZONE_"
@@ -132,14 +132,14 @@ if [ -r /sys/kernel/btf/vmlinux ]; then
 		[[ "$v" =~ ^[0-9]+$ && "$v" -gt 0 ]] && ok "structsizes has $s" || not_ok "structsizes has $s (got $v)"
 	done
 	if [ "$(uname -m)" = x86_64 ]; then
-		[ "$(jq .structs.page <<< "$OUT")" = 64 ] && ok "struct page is 64 bytes on x86_64" || not_ok "struct page size"
+		expect_json_is "struct page is 64 bytes on x86_64" '.structs.page' 64
 	else
 		skip "struct page is 64 bytes on x86_64" "this is $(uname -m)"
 	fi
 	run "$VMR" sense structsizes --struct kmem_cache --struct list_head --json
 	expect_rc "structsizes --struct exits 0" 0
-	[ "$(jq '.structs | keys | length' <<< "$OUT")" = 2 ] && ok "--struct lists only what was asked" || not_ok "--struct"
-	[ "$(jq .structs.list_head <<< "$OUT")" = 16 ] && ok "list_head is 16 bytes" || not_ok "list_head"
+	expect_json_is "--struct lists only what was asked" '.structs | keys | length' 2
+	expect_json_is "list_head is 16 bytes" '.structs.list_head' 16
 	run "$VMR" sense structsizes --struct no_such_thing
 	expect_rc "an unknown struct exits 2" 2
 	expect_err "an unknown struct is named" "no struct no_such_thing in BTF"
@@ -156,19 +156,19 @@ expect_json "system --json is one JSON document" 'length == 1 and (.[0] | type) 
 for k in kernel hostname page_size mem_total_bytes swap_total_bytes swaps sysctl thp zswap ksm cgroup psi cpu numa; do
 	expect_json "system has $k" 'has($k)' --arg k "$k"
 done
-[ "$(jq -r .kernel.release <<< "$OUT")" = "$(uname -r)" ] && ok "kernel release is uname -r" || not_ok "kernel release"
-[ "$(jq -r '.sysctl["vm.swappiness"]' <<< "$OUT")" = "$(cat /proc/sys/vm/swappiness)" ] && ok "vm.swappiness matches" || not_ok "vm.swappiness"
-[ "$(jq -r .cpu.count <<< "$OUT")" = "$(nproc)" ] && ok "cpu count is nproc" || not_ok "cpu count"
+expect_json_is "kernel release is uname -r" '.kernel.release' "$(uname -r)"
+expect_json_is "vm.swappiness matches" '.sysctl["vm.swappiness"]' "$(cat /proc/sys/vm/swappiness)"
+expect_json_is "cpu count is nproc" '.cpu.count' "$(nproc)"
 mt=$(( $(awk '/^MemTotal:/ {print $2}' /proc/meminfo) * 1024 ))
-[ "$(jq .mem_total_bytes <<< "$OUT")" = "$mt" ] && ok "MemTotal in bytes" || not_ok "MemTotal"
+expect_json_is "MemTotal in bytes" '.mem_total_bytes' "$mt"
 run "$VMR" sense system
 expect_out "system text shows the release" "^kernel.release +$(uname -r)"
 
 # --- vmstat
 run "$VMR" sense vmstat --interval 50ms --count 3 --fields pgfault,nr_free_pages --json
 expect_rc "vmstat --json exits 0" 0
-[ "$(jq length <<< "$OUT")" = 3 ] && ok "vmstat --count 3 gives 3 samples" || not_ok "3 samples"
-[ "$(jq '.[0].values | keys | join(",")' <<< "$OUT")" = '"nr_free_pages,pgfault"' ] && ok "--fields picks the counters" || not_ok "fields"
+expect_json_is "vmstat --count 3 gives 3 samples" 'length' 3
+expect_json_is "--fields picks the counters" '.[0].values | keys | join(",")' nr_free_pages,pgfault
 expect_json "sample times increase" '.[2].t_s > .[0].t_s'
 run "$VMR" sense vmstat --interval 50ms --count 2
 expect_rc "vmstat text exits 0" 0
@@ -263,8 +263,8 @@ if is_root && "${NOBODY[@]}" true 2>/dev/null; then
 	start_helper 8 64 1 nothp "${NOBODY[@]}"
 	run "${NOBODY[@]}" "$VMR" sense pagemap "$HPID" --json --vma "$HADDR"
 	expect_rc "unprivileged pagemap of one's own process works" 0
-	[ "$(jq .vmas[0].present <<< "$OUT")" = 64 ] && ok "unprivileged: 64 present" || not_ok "unprivileged present ($OUT)"
-	[ "$(jq .vmas[0].thp <<< "$OUT")" = null ] && ok "unprivileged: THP unknown, not 0" || not_ok "unprivileged thp"
+	expect_json_is "unprivileged: 64 present" '.vmas[0].present' 64
+	expect_json_is "unprivileged: THP unknown, not 0" '.vmas[0].thp' null
 else
 	skip "unprivileged checks" "not root or no setpriv"
 fi

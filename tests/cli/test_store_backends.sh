@@ -40,7 +40,7 @@ cli_checks() { # cli_checks LABEL LOCATION
 		"beta:1:2:complete,alpha:1:2:complete" ] && ok "$l: hosts, counts and status listed" ||
 		not_ok "$l: list fields: ${OUT:0:300}"
 	run "$VMR" list --db "$db" --host alpha --json
-	[ "$(jq -r '[.[].name] | join(",")' <<< "$OUT")" = "$l-one" ] && ok "$l: list --host" || not_ok "$l: list --host: ${OUT:0:200}"
+	expect_json_is "$l: list --host" '[.[].name] | join(",")' "$l-one"
 	run "$VMR" list --db "$db" --host 'b*' --kernel "$(uname -r)" --json
 	[ "$(jq -r '[.[].name] | join(",")' <<< "$OUT")" = "$l-two" ] && ok "$l: list --host GLOB --kernel" ||
 		not_ok "$l: list --host --kernel: ${OUT:0:200}"
@@ -61,7 +61,7 @@ cli_checks() { # cli_checks LABEL LOCATION
 	one_line_err && expect_err "$l: an unknown run is named" "nosuch: no such run" || not_ok "$l: error is not one line: $ERR"
 	run "$VMR" delete "$l-two" --db "$db"; expect_rc "$l: delete" 0
 	run "$VMR" list --db "$db" --json
-	[ "$(jq length <<< "$OUT")" = 1 ] && ok "$l: the deleted run is gone" || not_ok "$l: after delete: ${OUT:0:200}"
+	expect_json_is "$l: the deleted run is gone" 'length' 1
 }
 
 cli_checks sqlite "$T_TMP/cli.db"
@@ -324,10 +324,10 @@ else
 	[ "$bad" = 0 ] && ok "8 processes pushing 50 runs each all succeed (${secs}s)" ||
 		not_ok "$bad pushing processes failed: $(cat "$T_TMP"/push*.err | head -3)"
 	run "$VMR" list --db "$PGMANY" --json
-	[ "$(jq length <<< "$OUT")" = 400 ] && ok "all 400 runs arrived" || not_ok "$(jq length <<< "$OUT") runs arrived, want 400"
+	expect_json_is "all 400 runs arrived" 'length' 400
 	[ "$(jq '[.[] | select(.cases == 1 and .iterations == 2 and .status == "complete")] | length' <<< "$OUT")" = 400 ] &&
 		ok "every run arrived whole" || not_ok "some runs are not whole"
-	[ "$(jq '[.[].uuid] | unique | length' <<< "$OUT")" = 400 ] && ok "every run arrived once" || not_ok "duplicate runs"
+	expect_json_is "every run arrived once" '[.[].uuid] | unique | length' 400
 	[ "$(PG_DB=manydb pg_psql "SELECT count(*) FROM iterations")" = 800 ] &&
 		ok "800 iterations, no strays" || not_ok "iteration rows: $(PG_DB=manydb pg_psql "SELECT count(*) FROM iterations")"
 	# The same runs pushed from four places at once still land once.
