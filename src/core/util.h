@@ -42,7 +42,13 @@ int vmr_read_u64(const char *path, uint64_t *out);
 int vmr_read_line(const char *path, char **out);
 /* Write a string to an existing file (sysfs/procfs knob).  0 or -errno. */
 int vmr_write_file(const char *path, const char *s);
-/* Write a file atomically: temp file in the same directory, fsync, rename. */
+/* Write a file atomically: a new file of an unpredictable name beside it
+ * (O_EXCL, O_NOFOLLOW, created with mode), fsync, rename over path, fsync
+ * the directory.  path must be absent or a regular file, or a symbolic
+ * link that core/path.h allows (then the file it names is replaced);
+ * anything else is refused: -EISDIR, -EINVAL (not a regular file: a device,
+ * a FIFO), -ELOOP (a link not followed).  0 or -errno, reporting nothing
+ * (path_strerror words the refusals). */
 int vmr_write_atomic(const char *path, const void *buf, size_t len, int mode);
 
 /* Write one CSV field, quoted as RFC 4180 asks when it holds a comma, a

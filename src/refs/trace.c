@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "core/path.h"
 #include "core/util.h"
 
 #define OFF_VERSION 8
@@ -292,8 +293,7 @@ int refs_out_write(struct refs_out *o, const char *path)
 	refs_out_finish(o);
 	int e = vmr_write_atomic(path, o->buf, o->len, 0644);
 	if (e < 0) {
-		errno = -e;
-		vmr_errno("%s: cannot write", path);
+		vmr_err("%s: cannot write: %s", path, path_strerror(-e));
 		return -1;
 	}
 	return 0;
