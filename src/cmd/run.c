@@ -348,8 +348,8 @@ static int run_suite(struct suite *s, const struct run_opts *o)
 	for (size_t i = 0; i < s->ncases; i++)
 		rs.prog.total += (size_t)s->cases[i].set.iterations;
 	char *path = o->db ? xstrdup(o->db) : store_default_path();
-	int rc = VMR_EXIT_CANNOT;
-	if (store_open(&rs.st, path, true) < 0)
+	int e = store_open(&rs.st, path, true), rc = e == -2 ? VMR_EXIT_USAGE : VMR_EXIT_CANNOT;
+	if (e < 0)
 		goto free_path;
 	if ((rc = run_begin(&rs)) != 0)
 		goto close_store;

@@ -10,6 +10,7 @@
 #include <sys/random.h>
 #include <sys/utsname.h>
 #include <time.h>
+#include <ctype.h>
 #include <errno.h>
 #include <unistd.h>
 
@@ -20,15 +21,28 @@ static bool store_is_pg_url(const char *loc)
 	return !strncmp(loc, "postgresql://", 13) || !strncmp(loc, "postgres://", 11);
 }
 
-/* The back end a location names, and the location that back end opens. */
+/* The length of loc's URL scheme ("mysql" in "mysql://x/y"), or 0 when
+ * loc does not begin with SCHEME:// (RFC 3986: a letter, then letters,
+ * digits, '+', '-' or '.'). */
+static size_t store_url_scheme(const char *loc)
+{
+	size_t n = isalpha((unsigned char)loc[0]) ? strspn(loc, "abcdefghijklmnopqrstuvwxyz"
+						     "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-.") : 0;
+	return n && !strncmp(loc + n, "://", 3) ? n : 0;
+}
+
+/* The back end a location names, and the location that back end opens;
+ * NULL for a URL of a scheme no back end reads (not a file "mysql:/x/y"). */
 static const struct store_backend *store_pick(const char *loc, const char **where)
 {
-	if (store_is_pg_url(loc)) {
-		*where = loc;
+	*where = loc;
+	if (store_is_pg_url(loc))
 		return &store_pg_backend;
+	if (!strncmp(loc, "sqlite:", 7)) {
+		*where = loc + 7;
+		return &store_sqlite_backend;
 	}
-	*where = !strncmp(loc, "sqlite:", 7) ? loc + 7 : loc;
-	return &store_sqlite_backend;
+	return store_url_scheme(loc) ? NULL : &store_sqlite_backend;
 }
 
 char *store_default_path(void)
@@ -41,14 +55,6 @@ char *store_default_path(void)
 		return xasprintf("%s/vmregress/results.db", xdg);
 	const char *home = getenv("HOME");
 	return xasprintf("%s/.local/share/vmregress/results.db", home && *home ? home : "/root");
-}
-
-bool store_exists(const char *location)
-{
-	const char *where;
-	if (store_pick(location, &where) != &store_sqlite_backend)
-		return true;
-	return access(where, F_OK) == 0;
 }
 
 /* The '@' ending a URL's user information, or NULL.  As libpq reads it:
@@ -133,8 +139,17 @@ int store_open(struct store **st, const char *path, bool create)
 {
 	const char *where;
 	const struct store_backend *be = store_pick(path, &where);
-	if (be->open(st, where, create) < 0)
-		return -1;
+	*st = NULL;
+	if (!be) {
+		char *masked = store_mask_url(path);
+		vmr_err("%s: unknown store URL scheme '%.*s' (a file, sqlite:FILE or postgresql://...)", masked,
+			(int)store_url_scheme(path), path);
+		free(masked);
+		return -2;
+	}
+	int rc = be->open(st, where, create);
+	if (rc < 0)
+		return rc;
 	(*st)->be = be;
 	return 0;
 }

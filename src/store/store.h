@@ -69,16 +69,18 @@ char *store_default_path(void);
 /* Open (creating the file and its directory, and migrating, when create) a
  * store.  path is a file, "sqlite:FILE", or "postgresql://..." (also
  * "postgres://...", libpq's URL; the database must exist, its tables are
- * created on first use).  Without create a missing file is an error naming
- * it.  0 or -1 after a one-line error. */
+ * created on first use); any other SCHEME:// is refused.  A file must be
+ * a regular file or absent, checked before SQLite opens it, and may be a
+ * symbolic link only as core/path.h allows.  Without create a missing file
+ * is an error naming it, and nothing is created.  0; -2 after a one-line
+ * error about the location itself (bad input: exit 2); -1 after one about
+ * opening it (a server down, a damaged file). */
 int store_open(struct store **st, const char *path, bool create);
 void store_close(struct store *st);
 /* The location as opened, for messages: a URL has its password masked. */
 const char *store_path(const struct store *st);
 /* "sqlite" or "postgresql". */
 const char *store_backend_name(const struct store *st);
-/* Whether a location may hold runs: false only for a missing file. */
-bool store_exists(const char *location);
 /* location with any password (user:PASSWORD@, password=PASSWORD) replaced
  * by "***", for printing.  Malloc'd. */
 char *store_mask_url(const char *location);

@@ -2,6 +2,7 @@
  * password=PASSWORD are masked the way libpq reads them, and files and
  * password-less URLs print as they are. */
 #include <stdlib.h>
+#include <unistd.h>
 
 #include "store/store.h"
 #include "t.h"
@@ -37,8 +38,16 @@ int main(void)
 		free(got);
 	}
 	CHECK(store_mask_url(NULL) == NULL, "NULL stays NULL");
-	CHECK(store_exists("postgresql://db/vmr") && !store_exists("/nonexistent/results.db") &&
-	      !store_exists("sqlite:/nonexistent/results.db") && store_exists("sqlite:/"),
-	      "a database may hold runs, a missing file does not");
+	/* Locations that are no store are refused as bad input (-2), before
+	 * anything is created. */
+	struct store *st = NULL;
+	CHECK(store_open(&st, "mysql://u:s3cret@x/y", true) == -2 && !st, "an unknown URL scheme is refused");
+	CHECK(access("mysql:", F_OK) < 0, "and no file ./mysql:/x/y is made");
+	CHECK(store_open(&st, "/nonexistent/results.db", false) == -2 && !st, "a missing file is refused");
+	CHECK(store_open(&st, "sqlite:/nonexistent/dir/results.db", false) == -2 && access("/nonexistent", F_OK) < 0,
+	      "a read does not create a missing file's directory");
+	CHECK(store_open(&st, "sqlite:/", false) == -2 && store_open(&st, "/dev/null", false) == -2,
+	      "a directory or a device is no results file");
+	CHECK(access("/dev/null-journal", F_OK) < 0, "and SQLite never opened the device");
 	T_DONE();
 }
