@@ -135,6 +135,81 @@ char *store_mask_url(const char *location)
 	return masked;
 }
 
+/* s[0..len) percent-decoded where it can be, as libpq decodes it.  Malloc'd. */
+static char *store_pct_decode(const char *s, size_t len)
+{
+	char *out = xmalloc(len + 1);
+	size_t n = 0;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '%' && i + 2 < len && store_hex(s[i + 1]) >= 0 && store_hex(s[i + 2]) >= 0) {
+			out[n++] = (char)(store_hex(s[i + 1]) * 16 + store_hex(s[i + 2]));
+			i += 2;
+		} else {
+			out[n++] = s[i];
+		}
+	}
+	out[n] = '\0';
+	return out;
+}
+
+/* A password as written and as decoded, when it is not empty. */
+static void store_secret_add(struct strlist *out, const char *s, size_t len)
+{
+	if (!len)
+		return;
+	char *raw = xasprintf("%.*s", (int)len, s), *dec = store_pct_decode(s, len);
+	strlist_add(out, raw);
+	if (*dec && strcmp(dec, raw))
+		strlist_add(out, dec);
+	free(raw);
+	free(dec);
+}
+
+void store_url_secrets(const char *location, struct strlist *out)
+{
+	const char *sep = location ? strstr(location, "://") : NULL;
+	if (!sep)
+		return;
+	const char *auth = sep + 3, *at = store_url_userinfo_end(auth);
+	const char *colon = at ? memchr(auth, ':', (size_t)(at - auth)) : NULL;
+	if (colon)
+		store_secret_add(out, colon + 1, (size_t)(at - colon - 1));
+	const char *q = strchr(at ? at : auth, '?');
+	for (q = q ? q + 1 : NULL; q && *q; q += *q == '&') {
+		size_t seg = strcspn(q, "&"), key = strcspn(q, "=&");
+		if (key < seg && store_param_is_password(q, key))
+			store_secret_add(out, q + key + 1, seg - key - 1);
+		q += seg;
+	}
+}
+
+char *store_mask_secrets(const char *text, const struct strlist *secrets)
+{
+	char *out = xstrdup(text);
+	/* the longest first: a decoded password may be part of the raw one */
+	bool *done = xcalloc(secrets->n + 1, sizeof(*done));
+	for (size_t k = 0; k < secrets->n; k++) {
+		size_t best = secrets->n;
+		for (size_t i = 0; i < secrets->n; i++)
+			if (!done[i] && (best == secrets->n || strlen(secrets->v[i]) > strlen(secrets->v[best])))
+				best = i;
+		done[best] = true;
+		char *quoted = xasprintf("\"%s\"", secrets->v[best]);
+		/* one too short to be told from other words only where quoted */
+		const char *s = strlen(secrets->v[best]) < 4 ? quoted : secrets->v[best];
+		size_t len = strlen(s);
+		for (char *p = strstr(out, s); p; p = strstr(p + (s == quoted ? 5 : 3), s)) {
+			char *next = xasprintf("%.*s%s%s", (int)(p - out), out, s == quoted ? "\"***\"" : "***", p + len);
+			p = next + (p - out);
+			free(out);
+			out = next;
+		}
+		free(quoted);
+	}
+	free(done);
+	return out;
+}
+
 int store_open(struct store **st, const char *path, bool create)
 {
 	const char *where;

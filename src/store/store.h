@@ -84,6 +84,15 @@ const char *store_backend_name(const struct store *st);
 /* location with any password (user:PASSWORD@, password=PASSWORD) replaced
  * by "***", for printing.  Malloc'd. */
 char *store_mask_url(const char *location);
+struct strlist;
+/* Every spelling of a password in a URL that libpq might echo in its
+ * messages (its URL-parse errors quote the URL, or a token of it): the
+ * user:PASSWORD@ one and each password=VALUE, as written and
+ * percent-decoded, appended to out. */
+void store_url_secrets(const char *location, struct strlist *out);
+/* text with every one of secrets replaced by "***" (one shorter than 4
+ * characters only where it stands quoted, "PW").  Malloc'd. */
+char *store_mask_secrets(const char *text, const struct strlist *secrets);
 
 /* Begin a run: status `incomplete`, a fresh UUID, the start time, kernel
  * and host taken from env (see store_env_kernel), env and suite_text stored

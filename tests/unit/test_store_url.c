@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "core/util.h"
 #include "store/store.h"
 #include "t.h"
 
@@ -38,6 +39,30 @@ int main(void)
 		free(got);
 	}
 	CHECK(store_mask_url(NULL) == NULL, "NULL stays NULL");
+	/* libpq's own messages quote the URL, or a token of it. */
+	static const struct {
+		const char *url, *msg, *want;
+	} msgs[] = {
+		{ "postgresql://u:secret@[::1/x", "in URI: \"postgresql://u:secret@[::1/x\"",
+		  "in URI: \"postgresql://u:***@[::1/x\"" },
+		{ "postgresql://u:secret%zz@h/x", "invalid percent-encoded token: \"secret%zz\"",
+		  "invalid percent-encoded token: \"***\"" },
+		{ "postgresql://u:s%65cret@h/x", "password \"secret\" or \"s%65cret\"", "password \"***\" or \"***\"" },
+		{ "postgresql://h/x?password=sec%zzret", "token: \"sec%zzret\"", "token: \"***\"" },
+		{ "postgresql://h/x?%70assword=abcd&password=efgh", "abcd efgh", "*** ***" },
+		/* a short one only where it stands quoted */
+		{ "postgresql://u:s@h/x", "token \"s\" is said", "token \"***\" is said" },
+		{ "postgresql://u@h/x", "no password here", "no password here" },
+	};
+	for (size_t i = 0; i < sizeof(msgs) / sizeof(msgs[0]); i++) {
+		struct strlist secrets = { 0 };
+		store_url_secrets(msgs[i].url, &secrets);
+		char *got = store_mask_secrets(msgs[i].msg, &secrets);
+		CHECK_STR(got, msgs[i].want, "mask the message about %s", msgs[i].url);
+		free(got);
+		strlist_free(&secrets);
+	}
+
 	/* Locations that are no store are refused as bad input (-2), before
 	 * anything is created. */
 	struct store *st = NULL;
