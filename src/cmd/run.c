@@ -486,6 +486,11 @@ int cmd_run(int argc, char **argv)
 		vmr_err("run: %s (usage: vmregress run SUITE|FILE [options])", npos ? "one suite at a time" : "which suite?");
 		goto free_opts;
 	}
+	const char *bad_name = o.name ? store_name_invalid(o.name) : NULL;
+	if (bad_name) {
+		vmr_err("--name: %s", bad_name);
+		goto free_opts;
+	}
 	if (suite_load(&s, pos[0]) < 0 || run_overrides(&s, &o) < 0 || run_traces_make(&s, &traces) < 0 ||
 	    run_validate(&s) < 0)
 		goto free_suite;

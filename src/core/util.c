@@ -76,6 +76,11 @@ char *xasprintf(const char *fmt, ...)
 
 int vmr_read_file(const char *path, char **buf, size_t *len)
 {
+	return vmr_read_file_max(path, SIZE_MAX - 1, buf, len);
+}
+
+int vmr_read_file_max(const char *path, size_t max, char **buf, size_t *len)
+{
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -98,6 +103,11 @@ int vmr_read_file(const char *path, char **buf, size_t *len)
 		if (r == 0)
 			break;
 		n += (size_t)r;
+		if (n > max) {
+			free(b);
+			close(fd);
+			return -EFBIG;
+		}
 	}
 	close(fd);
 	b[n] = '\0';

@@ -36,6 +36,9 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * after reporting nothing (callers say what the file was for).  *len may be
  * NULL.  Files in /proc report size 0, so this reads until EOF. */
 int vmr_read_file(const char *path, char **buf, size_t *len);
+/* The same, giving up with -EFBIG once more than max bytes were read (so
+ * that /dev/zero ends). */
+int vmr_read_file_max(const char *path, size_t max, char **buf, size_t *len);
 /* Read a file holding one unsigned number (sysfs style).  0 or -errno. */
 int vmr_read_u64(const char *path, uint64_t *out);
 /* Read the first line of a file, newline stripped, into a malloc'd string. */

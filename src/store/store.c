@@ -245,6 +245,42 @@ const char *store_backend_name(const struct store *st)
 	return st->be->name;
 }
 
+/* The length of the UTF-8 sequence at s that is one printable character
+ * (not a C0 or C1 control, not DEL), or 0. */
+static size_t store_name_char(const unsigned char *s)
+{
+	if (*s >= 0x20 && *s < 0x7f)
+		return 1;
+	size_t n = *s >= 0xc2 && *s <= 0xdf ? 2 : *s >= 0xe0 && *s <= 0xef ? 3 : *s >= 0xf0 && *s <= 0xf4 ? 4 : 0;
+	for (size_t i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	if (n == 2 && *s == 0xc2 && s[1] < 0xa0)
+		return 0; /* C1 controls */
+	if ((n == 3 && *s == 0xe0 && s[1] < 0xa0) || (n == 3 && *s == 0xed && s[1] >= 0xa0) ||
+	    (n == 4 && *s == 0xf0 && s[1] < 0x90) || (n == 4 && *s == 0xf4 && s[1] >= 0x90))
+		return 0; /* overlong, surrogates, beyond U+10FFFF */
+	return n;
+}
+
+const char *store_name_invalid(const char *name)
+{
+	size_t len = strlen(name);
+	if (!len)
+		return "a run's name cannot be empty";
+	if (len > STORE_NAME_MAX)
+		return "a run's name is at most " STORE_NAME_MAX_TEXT " bytes";
+	for (const unsigned char *p = (const unsigned char *)name; *p;) {
+		size_t n = store_name_char(p);
+		if (!n)
+			return "a run's name is printable UTF-8 text, without control characters";
+		p += n;
+	}
+	if (!strcmp(name, "last") || strspn(name, "0123456789") == len)
+		return "a run's name cannot be \"last\" or a number: RUN would mean another run";
+	return NULL;
+}
+
 /* VMREGRESS_HOST names the host in a run's fingerprint instead of the real
  * one, so tests can play several machines on one.  Hidden: not for users. */
 static json_t *store_env_for_run(json_t *env)
@@ -288,6 +324,12 @@ int store_run_begin(struct store *st, const char *name, const char *suite, const
 	const struct store_backend *be = st->be;
 	struct run *r = store_new_run(name, suite, suite_text, env, tag);
 	bool held = false;
+	const char *why = store_name_invalid(r->info.name);
+	if (why) {
+		vmr_err("%s: cannot begin the run: %s", st->path, why);
+		run_free(r);
+		return -1;
+	}
 	/* The row and its writer's lock appear together: no one sees the run
 	 * before it is running. */
 	int rc = be->begin(st, true);

@@ -94,9 +94,17 @@ void store_url_secrets(const char *location, struct strlist *out);
  * characters only where it stands quoted, "PW").  Malloc'd. */
 char *store_mask_secrets(const char *text, const struct strlist *secrets);
 
+/* A run's name: 1 to STORE_NAME_MAX bytes of printable UTF-8, neither
+ * "last" nor a number (which RUN reads as the newest run, or an id).
+ * NULL when name is one, else why not. */
+#define STORE_NAME_MAX 128
+#define STORE_NAME_MAX_TEXT "128"
+const char *store_name_invalid(const char *name);
+
 /* Begin a run: status `incomplete`, a fresh UUID, the start time, kernel
  * and host taken from env (see store_env_kernel), env and suite_text stored
- * as given.  name may be NULL: "<suite>-<YYYYmmdd-HHMMSS>". */
+ * as given.  name may be NULL: "<suite>-<YYYYmmdd-HHMMSS>"; either must
+ * pass store_name_invalid. */
 int store_run_begin(struct store *st, const char *name, const char *suite, const char *suite_text,
 		    json_t *env, const char *tag, int64_t *run_id);
 /* Add a case to the plan (in suite order). options: the resolved options
