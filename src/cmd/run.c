@@ -30,7 +30,7 @@ const struct opt run_cmd_opts[] = {
 	{ .name = "iterations", .type = OPT_STR, .off = offsetof(struct run_opts, iterations), .metavar = "N",
 	  .help = "run each case N times (default: the suite's, else 1)", .short_name = 'n' },
 	{ .name = "name", .type = OPT_STR, .off = offsetof(struct run_opts, name), .metavar = "NAME",
-	  .help = "name the run (default SUITE-YYYYmmdd-HHMMSS); must be unused" },
+	  .help = "name the run (default SUITE-YYYYmmdd-HHMMSS): unused, printable, at most 128 bytes, not a number" },
 	{ .name = "set", .type = OPT_LIST, .off = offsetof(struct run_opts, set), .metavar = "KNOB=VALUE",
 	  .help = "set an allow-listed kernel knob in every case's sandbox (repeatable)" },
 	{ .name = "db", .type = OPT_STR, .off = offsetof(struct run_opts, db), .metavar = "PATH",
