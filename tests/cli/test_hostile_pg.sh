@@ -5,7 +5,8 @@
 # answers ends `list` after connect_timeout (10 s by default, the URL's or
 # PGCONNECT_TIMEOUT's when given); a read that waits on a locked table ends
 # after the read timeout (60 s by default, the session's own when it has
-# one).  Every wait here is bounded.
+# one), which writing transactions lift (seen in the server's statement
+# log).  Every wait here is bounded.
 . "$(dirname "$0")/lib.sh"
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 . "$ROOT/tests/pg-setup"
@@ -80,8 +81,19 @@ no-sandbox = yes
 workload = null
 spin = 1ms
 EOF
+pg_psql "ALTER SYSTEM SET log_statement = 'all'" >/dev/null && pg_psql "SELECT pg_reload_conf()" >/dev/null
+sleep 0.5
 run "$VMR" run "$T_TMP/tiny.ini" --db "$PG_URL" --name first --quiet --no-monitor --no-probe
 expect_rc "a run is stored in the server" 0
+# what the server was told: the read timeout for the session, lifted in
+# each writing transaction (a write that waits for another must not fail)
+log=$(grep -E "statement: (SET statement_timeout|BEGIN; SET LOCAL statement_timeout = 0|INSERT INTO iterations)" \
+	"$PG_DIR/server.log" | sed 's/.*statement: //')
+grep -qx "SET statement_timeout = '60s'" <<< "$log" && ok "the session gets a 60 s statement timeout" ||
+	not_ok "no read timeout set: ${log:0:300}"
+[ "$(grep -c "^BEGIN; SET LOCAL statement_timeout = 0" <<< "$log")" -ge 2 ] &&
+	ok "writing transactions lift it" || not_ok "writes not lifted: ${log:0:300}"
+pg_psql "ALTER SYSTEM RESET log_statement" >/dev/null && pg_psql "SELECT pg_reload_conf()" >/dev/null
 # hold an exclusive lock on runs for up to 200 s, in one session
 "$PG_BINDIR/psql" -X -q -h "$PG_DIR" -U postgres -d vmr \
 	-c "BEGIN; LOCK TABLE runs IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(200)" >/dev/null 2>&1 &
