@@ -29,6 +29,15 @@ if is_root; then
 	expect_err "refs -o DEVICE: says it is not a regular file" "full: cannot write: not a regular file"
 	[ -c "$D/full" ] && ok "refs -o DEVICE: the device is still a device" ||
 		not_ok "refs -o DEVICE: the device was replaced by: $(ls -l "$D/full")"
+	# the real one, only once the copy came through: an older binary would
+	# replace /dev/full itself
+	if [ "$RC" = 3 ] && [ -c "$D/full" ]; then
+		gen /dev/full
+		[ "$RC" = 3 ] && [ -c /dev/full ] && ! ls /dev | grep -q '^full\.tmp\.' &&
+			ok "refs -o /dev/full: refused, /dev/full is still the device" || not_ok "refs -o /dev/full: exit $RC"
+	else
+		skip "refs -o /dev/full: refused" "the copy was not refused: /dev is not tried"
+	fi
 else
 	skip "refs -o DEVICE: refused" "mknod needs root"
 fi
