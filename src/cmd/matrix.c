@@ -542,8 +542,8 @@ static int matrix_prepare(struct matrix_ctx *c)
 	const char *tmp = getenv("TMPDIR");
 
 	if (!(c->static_bin = matrix_find_static(o))) {
-		vmr_err("matrix: no statically linked vmregress for the guests (build it with 'make "
-			"build/vmregress-static' or give --static-binary)");
+		vmr_err("matrix: no statically linked vmregress for the guests (run 'make' in the source "
+			"tree, which builds build/vmregress-static, or give --static-binary)");
 		return VMR_EXIT_CANNOT;
 	}
 	if (!(c->busybox = initramfs_find_busybox())) {
