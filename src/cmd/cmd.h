@@ -93,7 +93,7 @@ void cmd_man_suite(FILE *f);
 int cmd_man_dir(const char *dir);
 /* The bash completion script (completion.c). */
 void cmd_completion_bash(FILE *f);
-/* compare's, report's and plot-map's RUN arguments with each GROUP among
+/* compare's and report's RUN arguments with each GROUP among
  * them (a group's name or UUID, or last-group: see store_resolve_group)
  * replaced by its runs' UUIDs, base first.  A file of a run or a RUN keeps
  * its place (a RUN is looked up before a GROUP); what is neither is left

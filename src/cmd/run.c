@@ -670,6 +670,10 @@ static int run_group_prepare(struct run_state *rs, struct suite *s, const struct
 			return VMR_EXIT_USAGE;
 	}
 	struct suite *s0 = rs->vars[0].suite;
+	if (o->seed && s0->global.order != PLAN_RANDOM) {
+		vmr_err("--seed: only the random order has a seed (add --order random)");
+		return VMR_EXIT_USAGE;
+	}
 	if (s0->global.order == PLAN_RANDOM && s0->global.seed < 0) {
 		long seed = (long)plan_random_seed();
 		for (size_t i = 0; i < n; i++)

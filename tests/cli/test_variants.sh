@@ -78,6 +78,8 @@ bad "a workload option of no case is refused" "^vmregress: --variant b: mmap.pag
 bad "one variant alone is refused" "one variant alone compares with nothing" --variant a:
 bad "two variants of one name are refused" "variant name 'a' is given twice" --variant a: --variant a:mem=48M
 bad "a bad order is refused" "^vmregress: --order: 'sideways'" --variant a: --variant b: --order sideways
+bad "--seed without the random order is refused" "^vmregress: --seed: only the random order has a seed" \
+	--variant a: --variant b: --seed 3
 bad "--order without variants is refused" "^vmregress: --order: only a run of several variants" --order random
 [ ! -e "$T_TMP/bad.db" ] || [ "$("$VMR" list --db "$T_TMP/bad.db" --json | jq length)" = 0 ] &&
 	ok "bad variants store nothing" || not_ok "bad variants stored runs"
@@ -202,6 +204,20 @@ got=$(sql "$DB" "SELECT COUNT(*) || ':' || COUNT(i.seq) || ':' || COUNT(r.group_
 run "$VMR" show single --db "$DB" --json
 [ "$RC" = 0 ] && [ "$(jq -c '[(.run | has("group")), (.cases[0] | has("sequence"))]' <<< "$OUT")" = '[false,false]' ] &&
 	ok "show --json of it has no group keys" || not_ok "show single: ${OUT:0:200}"
+
+# --- a results file of schema 1 takes groups after its migration --------
+# made from a copy of one holding the single run, cut back to schema 1
+cp "$DB" "$T_TMP/v1.db"
+sqlite3 "$T_TMP/v1.db" "DELETE FROM runs WHERE group_uuid IS NOT NULL; DROP INDEX runs_group_uuid;
+	DROP INDEX runs_group_name; ALTER TABLE runs DROP COLUMN group_uuid; ALTER TABLE runs DROP COLUMN group_name;
+	ALTER TABLE runs DROP COLUMN variant; ALTER TABLE runs DROP COLUMN variant_index;
+	ALTER TABLE runs DROP COLUMN group_plan; ALTER TABLE iterations DROP COLUMN seq;
+	PRAGMA user_version = 1; UPDATE schema_version SET version = 1" || not_ok "cannot make a schema 1 file"
+run "$VMR" run "$T_TMP/n.ini" --db "$T_TMP/v1.db" --name m --quiet -n 1 --variant a: --variant b:
+got=$(sql "$T_TMP/v1.db" "SELECT (SELECT version FROM schema_version) || ':' || group_concat(name, ',') FROM
+	(SELECT name FROM runs ORDER BY id)")
+[ "$RC" = 0 ] && [ "$got" = "2:single,m-a,m-b" ] && "$VMR" compare m --db "$T_TMP/v1.db" >/dev/null &&
+	ok "a schema 1 file is migrated, keeps its runs and takes a group" || not_ok "migration: exit $RC, '$got': $ERR"
 
 # --- groups survive push and pull ---------------------------------------
 # same_group GROUP DB_A DB_B: the same runs, variants, plan and order
