@@ -412,8 +412,45 @@ static int run_begin_var(struct run_state *rs, struct run_var *var, size_t index
 	return 0;
 }
 
+static bool run_name_taken(struct run_state *rs, const char *name)
+{
+	int64_t id, *ids;
+	size_t n;
+	if (store_resolve_quiet(rs->st, name, &id) == 0)
+		return true;
+	if (store_resolve_group_quiet(rs->st, name, &ids, &n) < 0)
+		return false;
+	free(ids);
+	return true;
+}
+
+/* The runs' names: GROUP-VARIANT.  A group named by default
+ * (SUITE-YYYYmmdd-HHMMSS) that is taken, by a group begun in the same
+ * second, becomes SUITE-YYYYmmdd-HHMMSS-2, -3 ... */
+static void run_group_names(struct run_state *rs)
+{
+	char *base = xstrdup(rs->group.name);
+	for (int k = 2; !rs->o->name && k < 1000; k++) {
+		bool taken = run_name_taken(rs, rs->group.name);
+		for (size_t v = 0; v < rs->nvars && !taken; v++) {
+			char *name = xasprintf("%s-%s", rs->group.name, rs->vars[v].variant->name);
+			taken = run_name_taken(rs, name);
+			free(name);
+		}
+		if (!taken)
+			break;
+		free((char *)rs->group.name);
+		rs->group.name = xasprintf("%s-%d", base, k);
+	}
+	free(base);
+	for (size_t v = 0; v < rs->nvars; v++)
+		rs->vars[v].name = xasprintf("%s-%s", rs->group.name, rs->vars[v].variant->name);
+}
+
 static int run_begin(struct run_state *rs)
 {
+	if (rs->group.uuid)
+		run_group_names(rs);
 	int rc = rs->group.uuid ? run_name_free(rs, rs->group.name, "--name") : 0;
 	json_t *env = system_fingerprint();
 	for (size_t v = 0; v < rs->nvars && !rc; v++)
@@ -422,18 +459,19 @@ static int run_begin(struct run_state *rs)
 	return rc;
 }
 
+/* A run's summary, or its JSON appended to runs (--json). */
 static int run_print_var(struct run_state *rs, struct run_var *var, json_t *runs)
 {
 	struct run *run = NULL;
 	if (store_load_run(rs->st, var->run_id, &run) < 0)
 		return VMR_EXIT_CANNOT;
+	bool base = var == rs->vars;
 	if (runs) {
 		json_array_append_new(runs, json_pack("{so sO}", "run", run_info_to_json(&run->info), "cases", var->out));
 	} else if (!rs->o->quiet) {
 		if (var->variant)
-			printf("%s== variant %s%s: %s ==\n\n", var == rs->vars ? "" : "\n", var->variant->name,
-			       var == rs->vars ? " (the base)" : "", *var->variant->settings ? var->variant->settings
-											   : "the suite as it is");
+			printf("%s== variant %s%s: %s ==\n\n", base ? "" : "\n", var->variant->name, base ? " (the base)" : "",
+			       *var->variant->settings ? var->variant->settings : "the suite as it is");
 		summary_print(stdout, run, false);
 		if (!var->variant)
 			printf("\nStored as run %lld in %s\n", (long long)run->info.id, store_path(rs->st));
@@ -442,23 +480,10 @@ static int run_print_var(struct run_state *rs, struct run_var *var, json_t *runs
 	return 0;
 }
 
-static int run_print(struct run_state *rs)
+/* --json: a run of one configuration as it always was; a group as
+ * {"group": {uuid, name, plan}, "runs": [each run as that]}. */
+static int run_print_json(struct run_state *rs, json_t *runs)
 {
-	json_t *runs = rs->o->json ? json_array() : NULL;
-	int rc = VMR_EXIT_OK;
-	for (size_t v = 0; v < rs->nvars && !rc; v++)
-		rc = run_print_var(rs, &rs->vars[v], runs);
-	if (rc || !runs) {
-		json_decref(runs);
-		if (!rc && rs->group.uuid && !rs->o->quiet) {
-			printf("\nStored as group %s in %s:", rs->group.name, store_path(rs->st));
-			for (size_t v = 0; v < rs->nvars; v++)
-				printf(" run %lld (%s)%s", (long long)rs->vars[v].run_id, rs->vars[v].variant->name,
-				       v + 1 < rs->nvars ? "," : "\n");
-			printf("Compare them with: vmregress compare %s\n", rs->group.name);
-		}
-		return rc;
-	}
 	if (!rs->group.uuid) {
 		json_t *one = json_incref(json_array_get(runs, 0));
 		json_decref(runs);
@@ -466,6 +491,29 @@ static int run_print(struct run_state *rs)
 	}
 	return cmd_print_json(json_pack("{s{ss ss sO} so}", "group", "uuid", rs->group.uuid, "name", rs->group.name,
 					"plan", rs->plan, "runs", runs));
+}
+
+static void run_print_group(const struct run_state *rs)
+{
+	printf("\nStored as group %s in %s:", rs->group.name, store_path(rs->st));
+	for (size_t v = 0; v < rs->nvars; v++)
+		printf(" run %lld (%s)%s", (long long)rs->vars[v].run_id, rs->vars[v].variant->name,
+		       v + 1 < rs->nvars ? "," : "\n");
+	printf("Compare them with: vmregress compare %s\n", rs->group.name);
+}
+
+static int run_print(struct run_state *rs)
+{
+	json_t *runs = rs->o->json ? json_array() : NULL;
+	int rc = VMR_EXIT_OK;
+	for (size_t v = 0; v < rs->nvars && !rc; v++)
+		rc = run_print_var(rs, &rs->vars[v], runs);
+	if (runs && !rc)
+		return run_print_json(rs, runs);
+	json_decref(runs);
+	if (!rc && !runs && rs->group.uuid && !rs->o->quiet)
+		run_print_group(rs);
+	return rc;
 }
 
 static int run_suite(struct run_state *rs)
@@ -684,8 +732,6 @@ static int run_group_prepare(struct run_state *rs, struct suite *s, const struct
 	char *name = o->name ? xstrdup(o->name) : store_default_name(s->name, vmr_wall_s());
 	rs->plan = run_plan_json(s0, v, n);
 	rs->group = (struct store_group){ .uuid = xstrdup(uuid), .name = name, .plan = rs->plan };
-	for (size_t i = 0; i < n; i++)
-		rs->vars[i].name = xasprintf("%s-%s", name, v[i].name);
 	return 0;
 }
 

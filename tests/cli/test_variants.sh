@@ -194,6 +194,18 @@ run "$VMR" run "$T_TMP/vf.ini" --db "$DB" --name f1 --quiet -n 1
 [ "$RC" = 2 ] && one_line_err && expect_err "a group name in use is refused" "f1: a group with this name is stored" ||
 	not_ok "reused group name: exit $RC: $ERR"
 
+# two groups named by default within one second get names of their own
+printf '[global]\nno-sandbox = yes\nno-monitor = yes\nno-probe = yes\n[a]\nworkload = null\n' > "$T_TMP/bare.ini"
+for i in 1 2 3; do
+	"$VMR" run "$T_TMP/bare.ini" --db "$T_TMP/dflt.db" --quiet -n 1 --variant a: --variant b: 2>>"$T_TMP/dflt.err" ||
+		not_ok "default-named group $i: $(cat "$T_TMP/dflt.err")"
+done
+got=$(sql "$T_TMP/dflt.db" "SELECT COUNT(DISTINCT group_name) || ':' || COUNT(DISTINCT group_uuid) || ':' || COUNT(*) FROM runs")
+[ "$got" = "3:3:6" ] && ok "groups named by default never share a name" || not_ok "default group names: '$got'"
+newest=$(sql "$T_TMP/dflt.db" "SELECT group_name FROM runs ORDER BY id DESC LIMIT 1")
+run "$VMR" compare last-group --db "$T_TMP/dflt.db" --format json
+[ "$RC" = 0 ] && grep -q "\"$newest-a\"" <<< "$OUT" && ok "last-group is the newest group" || not_ok "last-group: $RC $ERR"
+
 # --- a run of one configuration is as it was ------------------------------
 run "$VMR" run "$T_TMP/v.ini" --db "$DB" --name single --json -n 1
 [ "$RC" = 0 ] && [ "$(jq -c '[has("run"), has("cases"), (.run | has("group")), (.cases | length)]' <<< "$OUT")" = \
