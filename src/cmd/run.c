@@ -37,10 +37,9 @@ const struct opt run_cmd_opts[] = {
 	{ .name = "set", .type = OPT_LIST, .off = offsetof(struct run_opts, set), .metavar = "KNOB=VALUE",
 	  .help = "set an allow-listed kernel knob in every case's sandbox (repeatable)" },
 	{ .name = "variant", .type = OPT_LIST, .off = offsetof(struct run_opts, variant),
-	  .metavar = "NAME:KEY=VALUE[,...]", .help = "run the suite under this variant too, interleaved with the "
-	  "others (repeatable; the first is the base; 'NAME:' alone is the suite as it is); KEY is a knob, a "
-	  "sandbox, suite or tracing option, or a workload option as OPTION, WORKLOAD.OPTION or CASE.OPTION; "
-	  "replaces the suite's [variants]" },
+	  .metavar = "NAME:KEY=VALUE[,...]", .help = "run under this variant too, interleaved with the others "
+	  "(repeatable; the first is the base, 'NAME:' the suite as it is); KEY: a knob, a sandbox or suite "
+	  "option, or [CASE.|WORKLOAD.]OPTION" },
 	{ .name = "order", .type = OPT_STR, .off = offsetof(struct run_opts, order), .metavar = "ORDER",
 	  .help = "how the variants' iterations interleave: abba (default) or random" },
 	{ .name = "seed", .type = OPT_STR, .off = offsetof(struct run_opts, seed), .metavar = "N",
