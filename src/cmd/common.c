@@ -87,12 +87,14 @@ int cmd_resolve_runs(const char *db, char *const *specs, size_t n, struct strlis
 		}
 		if (store_resolve_quiet(st, specs[i], &id) == 0)
 			strlist_add(out, specs[i]);
-		else if (store_resolve_group_quiet(st, specs[i], &ids, &nids) == 0)
+		else if ((rc = store_resolve_group_quiet(st, specs[i], &ids, &nids)) == 0)
 			rc = cmd_group_uuids(st, ids, nids, out);
-		else if (!strcmp(specs[i], "last-group"))
-			rc = store_resolve_group(st, specs[i], &ids, &nids);
-		else
+		else if (rc == -2 || !strcmp(specs[i], "last-group"))
+			rc = store_resolve_group(st, specs[i], &ids, &nids);  /* says why */
+		else {
+			rc = 0;
 			strlist_add(out, specs[i]);  /* runsrc says what is wrong with it */
+		}
 		free(ids);
 	}
 	store_close(st);

@@ -370,18 +370,28 @@ static int run_case(struct run_state *rs, size_t ci)
 	return rc;
 }
 
+static bool run_name_taken(struct run_state *rs, const char *name)
+{
+	int64_t id, *ids;
+	size_t n;
+	if (store_resolve_quiet(rs->st, name, &id) == 0)
+		return true;
+	int rc = store_resolve_group_quiet(rs->st, name, &ids, &n);
+	if (rc == 0)
+		free(ids);
+	return rc != -1;
+}
+
 /* A name for the group's runs: none of its runs', nor the group's own, may
  * be taken. */
 static int run_name_free(struct run_state *rs, const char *name, const char *what)
 {
-	int64_t id, *ids;
-	size_t n;
+	int64_t id;
 	if (name && store_resolve_quiet(rs->st, name, &id) == 0) {
 		vmr_err("%s %s: a run with this name is stored already (id %lld)", what, name, (long long)id);
 		return VMR_EXIT_USAGE;
 	}
-	if (name && rs->group.uuid && store_resolve_group_quiet(rs->st, name, &ids, &n) == 0) {
-		free(ids);
+	if (name && rs->group.uuid && run_name_taken(rs, name)) {
 		vmr_err("%s %s: a group with this name is stored already", what, name);
 		return VMR_EXIT_USAGE;
 	}
@@ -409,18 +419,6 @@ static int run_begin_var(struct run_state *rs, struct run_var *var, size_t index
 			return VMR_EXIT_CANNOT;
 	}
 	return 0;
-}
-
-static bool run_name_taken(struct run_state *rs, const char *name)
-{
-	int64_t id, *ids;
-	size_t n;
-	if (store_resolve_quiet(rs->st, name, &id) == 0)
-		return true;
-	if (store_resolve_group_quiet(rs->st, name, &ids, &n) < 0)
-		return false;
-	free(ids);
-	return true;
 }
 
 /* The runs' names: GROUP-VARIANT.  A group named by default

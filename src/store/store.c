@@ -332,7 +332,7 @@ static int store_group_uuid(struct store *st, const char *spec, char **uuid, boo
 	free(*uuid);
 	*uuid = NULL;
 	if (quiet)
-		return -1;
+		return n > 1 ? -2 : -1;
 	if (last)
 		vmr_err("last-group: no group of runs stored in %s (run a suite with --variant to make one)", st->path);
 	else if (n > 1)
@@ -347,9 +347,10 @@ static int store_resolve_group_spec(struct store *st, const char *spec, int64_t 
 	char *uuid;
 	*ids = NULL;
 	*n = 0;
-	if (store_group_uuid(st, spec, &uuid, quiet) < 0)
-		return -1;
-	int rc = st->be->group_runs(st, uuid, ids, n);
+	int rc = store_group_uuid(st, spec, &uuid, quiet);
+	if (rc < 0)
+		return rc;
+	rc = st->be->group_runs(st, uuid, ids, n);
 	free(uuid);
 	return rc;
 }

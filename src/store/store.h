@@ -145,7 +145,8 @@ int store_resolve_quiet(struct store *st, const char *spec, int64_t *run_id);
 /* GROUP is a group's name or UUID, or "last-group" (the group of the
  * newest run that has one): the ids of its runs, base first (*ids malloc'd,
  * *n of them).  0, or -1 after an error naming it; the quiet form prints
- * nothing unless the store fails, and returns -1 when spec names no group. */
+ * nothing unless the store fails, and returns -1 when spec names no group,
+ * -2 when it names more than one. */
 int store_resolve_group(struct store *st, const char *spec, int64_t **ids, size_t *n);
 int store_resolve_group_quiet(struct store *st, const char *spec, int64_t **ids, size_t *n);
 /* Load a whole run: info, env, suite text, cases and every stored iteration. */

@@ -206,6 +206,18 @@ newest=$(sql "$T_TMP/dflt.db" "SELECT group_name FROM runs ORDER BY id DESC LIMI
 run "$VMR" compare last-group --db "$T_TMP/dflt.db" --format json
 [ "$RC" = 0 ] && grep -q "\"$newest-a\"" <<< "$OUT" && ok "last-group is the newest group" || not_ok "last-group: $RC $ERR"
 
+# two machines' groups of one name, met in one store, are told apart by UUID
+for m in m1 m2; do
+	"$VMR" run "$T_TMP/bare.ini" --db "$T_TMP/$m.db" --name dup --quiet -n 1 --variant a: --variant b: 2>/dev/null &&
+		"$VMR" push --all --db "$T_TMP/$m.db" --to "$T_TMP/fleet.db" >/dev/null || not_ok "group dup from $m"
+done
+run "$VMR" compare dup --db "$T_TMP/fleet.db"
+[ "$RC" = 2 ] && one_line_err && expect_err "a group name two groups have is refused" \
+	"dup: more than one group has this name \(use its UUID" || not_ok "ambiguous group: exit $RC: $ERR"
+uuid=$(sql "$T_TMP/m2.db" "SELECT DISTINCT group_uuid FROM runs")
+run "$VMR" compare "$uuid" --db "$T_TMP/fleet.db" --format json
+[ "$RC" = 0 ] && [ "$(grep -c '"dup-[ab]"' <<< "$OUT")" -ge 2 ] && ok "a group's UUID names it" || not_ok "by UUID: $RC $ERR"
+
 # --- a run of one configuration is as it was ------------------------------
 run "$VMR" run "$T_TMP/v.ini" --db "$DB" --name single --json -n 1
 [ "$RC" = 0 ] && [ "$(jq -c '[has("run"), has("cases"), (.run | has("group")), (.cases | length)]' <<< "$OUT")" = \
