@@ -218,6 +218,21 @@ uuid=$(sql "$T_TMP/m2.db" "SELECT DISTINCT group_uuid FROM runs")
 run "$VMR" compare "$uuid" --db "$T_TMP/fleet.db" --format json
 [ "$RC" = 0 ] && [ "$(grep -c '"dup-[ab]"' <<< "$OUT")" -ge 2 ] && ok "a group's UUID names it" || not_ok "by UUID: $RC $ERR"
 
+# without root: a variant that needs a sandbox is refused, not run without
+# its settings; one of workload options runs
+if command -v setpriv >/dev/null && setpriv --reuid=65534 --regid=65534 --clear-groups test -x "$VMR"; then
+	mkdir -p "$T_TMP/nobody" && chown 65534 "$T_TMP/nobody" && chmod 755 "$T_TMP"
+	printf '[a]\nworkload = null\n' > "$T_TMP/nobody/n.ini"
+	nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$T_TMP/nobody" "$VMR" "$@"; }
+	run nobody run "$T_TMP/nobody/n.ini" --db "$T_TMP/nobody/r.db" --quiet --variant a: --variant b:vm.swappiness=10
+	[ "$RC" = 3 ] && one_line_err && expect_err "without root a variant with a knob is refused" \
+		"^vmregress: --variant b: sets a knob or a sandbox option, which needs root" || not_ok "nobody knob: $RC $ERR"
+	run nobody run "$T_TMP/nobody/n.ini" --db "$T_TMP/nobody/r.db" --quiet --variant a: --variant b:spin=1ms
+	expect_rc "without root variants of workload options run" 0
+else
+	skip "variants without root" "cannot run as nobody here"
+fi
+
 # --- a run of one configuration is as it was ------------------------------
 run "$VMR" run "$T_TMP/v.ini" --db "$DB" --name single --json -n 1
 [ "$RC" = 0 ] && [ "$(jq -c '[has("run"), has("cases"), (.run | has("group")), (.cases | length)]' <<< "$OUT")" = \
