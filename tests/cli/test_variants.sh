@@ -132,9 +132,9 @@ for spec in g2 last-group; do
 		grep -q '"g2-pc"' <<< "$OUT" &&
 		ok "compare $spec compares the group's runs" || not_ok "compare $spec: exit $RC: ${ERR:0:200} ${OUT:0:200}"
 done
-run "$VMR" compare g2 --db "$DB"
-first=$(grep -oE 'g2-(a|pc)' <<< "$OUT" | head -1)
-[ "$RC" = 0 ] && [ "$first" = g2-a ] && ok "the first variant is the base" || not_ok "compare g2: first run named is '$first'"
+run "$VMR" compare g2 --db "$DB" --format json
+first=$(jq -r '[.runs[] | .name // .label] | join(",")' <<< "$OUT" 2>/dev/null)
+[ "$RC" = 0 ] && [ "$first" = g2-a,g2-pc ] && ok "the first variant is the base" || not_ok "compare g2: runs are '$first'"
 run "$VMR" report g2 --db "$DB" -o "$T_TMP/rep" --no-graphs
 [ "$RC" = 0 ] && [ -s "$T_TMP/rep/index.html" ] && grep -q g2-pc "$T_TMP/rep/index.html" &&
 	ok "report GROUP -o DIR reports the group" || not_ok "report g2: exit $RC: $ERR"
