@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cmd/cmd.h"
 #include "core/util.h"
@@ -65,6 +66,18 @@ static int cmd_group_uuids(struct store *st, const int64_t *ids, size_t n, struc
 	return 0;
 }
 
+/* Whether there is a store at location to look runs up in: a URL always
+ * may hold them, a file only when it exists (opening it says what is wrong
+ * with it). */
+static bool cmd_store_present(const char *location)
+{
+	if (strstr(location, "://"))
+		return true;
+	if (!strncmp(location, "sqlite:", 7))
+		location += 7;
+	return access(location, F_OK) == 0;
+}
+
 int cmd_resolve_runs(const char *db, char *const *specs, size_t n, struct strlist *out)
 {
 	char *path = cmd_db_path(db);
@@ -77,7 +90,7 @@ int cmd_resolve_runs(const char *db, char *const *specs, size_t n, struct strlis
 		size_t nids = 0;
 		/* a file of a run, or no store to look in: runsrc's to read or
 		 * to report */
-		if ((stat(specs[i], &sb) == 0 && S_ISREG(sb.st_mode)) || !store_exists(path)) {
+		if ((stat(specs[i], &sb) == 0 && S_ISREG(sb.st_mode)) || !cmd_store_present(path)) {
 			strlist_add(out, specs[i]);
 			continue;
 		}
