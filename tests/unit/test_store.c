@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "core/util.h"
+#include "report/export.h"
 #include "store/store.h"
 #include "store/summary.h"
 #include "t.h"
@@ -79,7 +80,7 @@ static void test_round_trip(struct store *st, int64_t run)
 	CHECK(s[1].outcomes[OUTCOME_SKIP] == 1, "summary counts outcomes");
 	summary_free(s, r->ncases);
 
-	json_t *rows = summary_rows_json(r);
+	json_t *rows = export_rows_json(&r, 1);
 	CHECK_EQ_U(json_array_size(rows), 6, "tidy rows: 3 iterations x 2 metrics");
 	json_t *last = json_array_get(rows, 5);
 	CHECK(json_integer_value(json_object_get(last, "iteration")) == 3 &&
@@ -91,9 +92,11 @@ static void test_round_trip(struct store *st, int64_t run)
 	char *csv = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&csv, &len);
-	summary_rows_csv(f, r);
+	export_rows_csv(f, &r, 1);
 	fclose(f);
-	CHECK(strstr(csv, "\none,\"a,\"\"b\"\"\",1,time,ns,100\n") != NULL, "csv quotes a field with a comma or quote");
+	CHECK(strstr(csv, ",\"a,\"\"b\"\"\",null,1,pass,time,ns,100\n") != NULL, "csv quotes a field with a comma or quote");
+	CHECK(!strncmp(csv, "run,uuid,group,variant,kernel,host,knobs,case,workload,iteration,outcome,metric,unit,value\n", 91),
+	      "csv starts with the header");
 	free(csv);
 	run_free(r);
 }
