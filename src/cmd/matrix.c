@@ -745,7 +745,7 @@ int cmd_matrix(int argc, char **argv)
 	int npos, r;
 	bool help = false;
 
-	opt_defaults(matrix_cmd_opts, &o);
+	OPT_DEFAULTS(matrix_cmd_opts, &o);
 	if (opt_parse(&set, 1, argc - 1, argv + 1, pos, &npos, &help) < 0) {
 		r = VMR_EXIT_USAGE;
 	} else if (help) {

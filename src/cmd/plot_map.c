@@ -254,7 +254,7 @@ int cmd_plot_map(int argc, char **argv)
 	bool help = false;
 	struct page_map pm = { 0 };
 	struct plot_image img = { 0 };
-	opt_defaults(plot_map_cmd_opts, &o);
+	OPT_DEFAULTS(plot_map_cmd_opts, &o);
 	if (opt_parse(&set, 1, argc - 1, argv + 1, pos, &npos, &help) < 0)
 		goto free_opts;
 	if (help) {

@@ -99,8 +99,7 @@ static const struct cmd *refs_self(void)
 static int refs_parse_args(const struct opt *opts, struct refs_cmd *o, int argc, char **argv,
 			   char **pos, int *npos)
 {
-	memset(o, 0, sizeof(*o));
-	opt_defaults(opts, o);
+	OPT_DEFAULTS(opts, o);
 	struct optset set = { opts, o, NULL };
 	bool help = false;
 	if (opt_parse(&set, 1, argc, argv, pos, npos, &help) < 0)

@@ -75,7 +75,7 @@ int cmd_report(int argc, char **argv)
 	char **pos = xcalloc((size_t)argc + 1, sizeof(char *));
 	int npos = 0, rc = VMR_EXIT_USAGE;
 	bool help = false;
-	opt_defaults(report_cmd_opts, &o);
+	OPT_DEFAULTS(report_cmd_opts, &o);
 	if (opt_parse(&set, 1, argc - 1, argv + 1, pos, &npos, &help) < 0)
 		goto free_opts;
 	if (help) {

@@ -188,7 +188,7 @@ int cmd_sandbox(int argc, char **argv)
 			dd = i;
 			break;
 		}
-	opt_defaults(sandbox_opts, &cfg);
+	OPT_DEFAULTS(sandbox_opts, &cfg);
 	struct optset sets[] = { { sandbox_cmd_opts, &o, "Options" }, { sandbox_opts, &cfg, "Sandbox options" } };
 	char **pos = xcalloc((size_t)argc + 1, sizeof(char *));
 	if (opt_parse(sets, ARRAY_SIZE(sets), dd - 1, argv + 1, pos, &npos, &help) < 0)

@@ -778,13 +778,12 @@ static const struct {
 
 int cmd_sense(int argc, char **argv)
 {
-	struct sense_opts o;
+	struct sense_opts o = { 0 };
 	struct optset set = { sense_cmd_opts, &o, "Options" };
 	char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	int npos, rc = VMR_EXIT_USAGE;
 	bool help = false;
-	memset(&o, 0, sizeof(o));
-	opt_defaults(sense_cmd_opts, &o);
+	OPT_DEFAULTS(sense_cmd_opts, &o);
 	if (opt_parse(&set, 1, argc - 1, argv + 1, pos, &npos, &help) < 0)
 		goto free_opts;
 	if (help) {

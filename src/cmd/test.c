@@ -248,8 +248,8 @@ int cmd_test(int argc, char **argv)
 	struct test_opts to = { 0 };
 	struct sandbox_cfg cfg = { 0 };
 	struct trace_cfg tc = { 0 };
-	opt_defaults(sandbox_opts, &cfg);
-	opt_defaults(trace_opts, &tc);
+	OPT_DEFAULTS(sandbox_opts, &cfg);
+	OPT_DEFAULTS(trace_opts, &tc);
 	int at = test_find_name(argc, argv);
 	const struct workload *w = at > 0 ? workload_find(argv[at]) : NULL;
 	void *wopts = xcalloc(1, w && w->opts_size ? w->opts_size : 1);
@@ -263,7 +263,7 @@ int cmd_test(int argc, char **argv)
 	int npos, rc = VMR_EXIT_USAGE;
 	bool help = false;
 	if (w)
-		opt_defaults(w->opts, wopts);
+		opt_defaults(w->opts, wopts, w->opts_size);
 	if (at > 0 && !w) {
 		vmr_err("test: unknown workload '%s' (see vmregress test --list)", argv[at]);
 		goto free_opts;

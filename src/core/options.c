@@ -177,8 +177,36 @@ int opt_set(const struct opt *o, void *obj, const char *value, const char *where
 	return -1;
 }
 
-void opt_defaults(const struct opt *opts, void *obj)
+static size_t opt_field_size(enum opt_type type)
 {
+	switch (type) {
+	case OPT_FLAG:
+		return sizeof(bool);
+	case OPT_INT:
+		return sizeof(long);
+	case OPT_DOUBLE:
+		return sizeof(double);
+	case OPT_SIZE:
+	case OPT_TIME:
+		return sizeof(uint64_t);
+	case OPT_RSIZE:
+		return sizeof(struct vmr_rsize);
+	case OPT_STR:
+		return sizeof(char *);
+	case OPT_ENUM:
+		return sizeof(int);
+	case OPT_LIST:
+		return sizeof(struct strlist);
+	}
+	return 0;
+}
+
+void opt_defaults(const struct opt *opts, void *obj, size_t size)
+{
+	memset(obj, 0, size);
+	for (const struct opt *o = opts; o && o->name; o++)
+		if (o->off + opt_field_size(o->type) > size)
+			abort(); /* the table is bound to a smaller struct: a bug */
 	for (const struct opt *o = opts; o && o->name; o++) {
 		if (!o->def)
 			continue;

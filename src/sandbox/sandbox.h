@@ -4,7 +4,8 @@
  * back exactly as it was.
  *
  * Usage:
- *   struct sandbox_cfg cfg;  opt_defaults(sandbox_opts, &cfg);  ...parse...
+ *   struct sandbox_cfg cfg = { 0 };  OPT_DEFAULTS(sandbox_opts, &cfg);  // zeroes, then defaults
+ *   ...parse...
  *   struct sandbox *sb;
  *   if (sandbox_open(&sb, &cfg) < 0) exit(...)     // reports its own errors
  *   sandbox_attach(sb, child_pid);                  // before the child allocates
