@@ -5,7 +5,7 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct zoneinfo zi;
+	struct zoneinfo zi = { 0 };
 	char err[PROBE_ERR_MAX];
 	if (zoneinfo_parse(&zi, (const char *)data, size, err) == 0) {
 		for (size_t i = 0; i < zi.nnodes; i++)

@@ -74,12 +74,12 @@ int cmd_compare(int argc, char **argv)
 		vmr_err("compare: needs a base run and at least one run to compare (see --help)");
 		goto free_opts;
 	}
-	struct run_set runs;
+	struct run_set runs = { 0 };
 	if (runsrc_load(o.db, pos, (size_t)npos, &runs) < 0)
 		goto free_opts;
 	struct compare_opts co = { .alpha = o.alpha, .metrics = o.metrics, .cases = o.cases,
 				   .only_significant = o.only_significant };
-	struct comparison cmp;
+	struct comparison cmp = { 0 };
 	compare_runs((const struct run *const *)runs.runs, runs.n, &co, &cmp);
 	rc = compare_print(&cmp, o.json ? CMP_FMT_JSON : o.format);
 	compare_free(&cmp);

@@ -272,7 +272,7 @@ static int matrix_initramfs(const struct matrix_ctx *c, const struct vm_kernel *
 			    const char *path)
 {
 	struct strlist args = { 0 };
-	struct vm_modules mods;
+	struct vm_modules mods = { 0 };
 	char *moddir = xasprintf("%s/%s.modules", c->work, label), *script;
 	int r;
 
@@ -399,7 +399,7 @@ static int matrix_run_guest(struct matrix_ctx *c, struct matrix_guest *g)
 {
 	char *initrd = xasprintf("%s/%s.cpio", c->work, g->label), *disk = NULL;
 	char *append = xasprintf("console=ttyS0 panic=-1 quiet%s%s", g->append ? " " : "", g->append ? g->append : "");
-	struct guest_outcome out;
+	struct guest_outcome out = { 0 };
 	int r = -1;
 
 	g->rc = -1;
@@ -498,7 +498,7 @@ static char *matrix_default_name(void)
 {
 	char buf[64];
 	time_t t = time(NULL);
-	struct tm tm;
+	struct tm tm = { 0 };
 
 	strftime(buf, sizeof(buf), "matrix-%Y%m%d-%H%M%S", localtime_r(&t, &tm));
 	return xstrdup(buf);

@@ -117,8 +117,8 @@ static int plot_map_from_pid(const struct plot_map_cmd *o, const char *spec, str
 		vmr_err("plot-map: no process %s", spec);
 		return VMR_EXIT_USAGE;
 	}
-	struct maps m;
-	struct pagemap pm;
+	struct maps m = { 0 };
+	struct pagemap pm = { 0 };
 	size_t first, n;
 	if (maps_read(&m, pid, err) < 0) {
 		vmr_err("plot-map: /proc/%d/maps: %s", (int)pid, err);

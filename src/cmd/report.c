@@ -39,11 +39,11 @@ static int report_run(struct report_cmd *o, char **specs, size_t n)
 		vmr_err("report: gnuplot not found (install gnuplot-nox, or use --no-graphs)");
 		return VMR_EXIT_CANNOT;
 	}
-	struct run_set runs;
+	struct run_set runs = { 0 };
 	if (runsrc_load(o->db, specs, n, &runs) < 0)
 		return VMR_EXIT_USAGE;
 	struct report_opts ro = { .alpha = o->alpha, .graphs = !o->no_graphs, .title = o->title, .cases = o->cases };
-	struct report_stats st;
+	struct report_stats st = { 0 };
 	int rc = report_write(o->out, (const struct run *const *)runs.runs, runs.n, &ro, &st);
 	runsrc_free(&runs);
 	if (rc < 0)

@@ -113,7 +113,7 @@ static void *run_ticker(void *arg)
 	struct run_progress *p = arg;
 	pthread_mutex_lock(&p->lock);
 	while (p->ticking) {
-		struct timespec ts;
+		struct timespec ts = { 0 };
 		clock_gettime(CLOCK_REALTIME, &ts);
 		ts.tv_sec += 1;
 		pthread_cond_timedwait(&p->cond, &p->lock, &ts);
@@ -235,7 +235,7 @@ static int run_sandbox(struct run_state *rs, const struct suite_case *c)
 static int run_iteration(struct run_state *rs, size_t ci, long it, struct runner_cfg *cfg, json_t *results)
 {
 	struct suite_case *c = &rs->suite->cases[ci];
-	struct result r;
+	struct result r = { 0 };
 	rs->prog.s = rs->suite;
 	rs->prog.ci = ci;
 	rs->prog.it = it;
@@ -266,8 +266,8 @@ static int run_case(struct run_state *rs, size_t ci)
 	int rc = run_sandbox(rs, c);
 	if (rc)
 		return rc;
-	struct monitor mon;
-	struct probe probe;
+	struct monitor mon = { 0 };
+	struct probe probe = { 0 };
 	struct runner_hook hooks[5];
 	size_t nhooks = 0, ntrace;
 	hooks[nhooks++] = (struct runner_hook){ "progress", run_ticker_hook_start, run_ticker_hook_stop, &rs->prog };

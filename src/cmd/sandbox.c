@@ -131,7 +131,7 @@ static int sandbox_exec_status(const struct exec_result *r)
 static int sandbox_cmd_exec(const struct sandbox_cmd *o, struct sandbox_cfg *cfg, char **argv)
 {
 	struct sandbox *sb;
-	struct exec_result r;
+	struct exec_result r = { 0 };
 	if (sandbox_cfg_check(cfg) < 0)
 		return VMR_EXIT_USAGE;
 	sandbox_install_signal_handlers();

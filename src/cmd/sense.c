@@ -170,7 +170,7 @@ static void sense_zones_node_text(const struct zoneinfo_node *n)
 
 static int sense_zones(struct sense_opts *o, char **pos, int npos)
 {
-	struct zoneinfo zi;
+	struct zoneinfo zi = { 0 };
 	char err[PROBE_ERR_MAX];
 	if (zoneinfo_read(&zi, NULL, err) < 0) {
 		vmr_err("/proc/zoneinfo: %s", err);
@@ -284,7 +284,7 @@ static void sense_kvirtual_text(const struct meminfo *mi, const struct vmallocin
 static int sense_kvirtual(struct sense_opts *o, char **pos, int npos)
 {
 	struct meminfo mi = { 0 };
-	struct vmallocinfo vi;
+	struct vmallocinfo vi = { 0 };
 	char err[PROBE_ERR_MAX], verr[PROBE_ERR_MAX];
 	uint64_t total, used, chunk;
 	if (meminfo_read(&mi, NULL, err) < 0) {
@@ -484,8 +484,8 @@ static int sense_pagemap_select(struct sense_opts *o, const struct maps *m, pid_
 
 static int sense_pagemap(struct sense_opts *o, char **pos, int npos)
 {
-	struct maps m;
-	struct pagemap pm;
+	struct maps m = { 0 };
+	struct pagemap pm = { 0 };
 	struct pagemap_counts total = { 0 };
 	char err[PROBE_ERR_MAX];
 	size_t first, n;
@@ -724,7 +724,7 @@ static int sense_vmstat_loop(struct sense_opts *o, struct vmstat *a, struct vmst
 
 static int sense_vmstat(struct sense_opts *o, char **pos, int npos)
 {
-	struct vmstat a, b;
+	struct vmstat a = { 0 }, b = { 0 };
 	struct sense_fields f = { 0 };
 	struct sigaction sa = { .sa_handler = sense_on_signal }, old_int, old_term;
 	char err[PROBE_ERR_MAX];

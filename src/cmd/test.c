@@ -212,7 +212,7 @@ static int test_run(const struct workload *w, void *wopts, struct sandbox_cfg *c
 		    const struct trace_cfg *tc, const struct test_opts *to)
 {
 	struct sandbox *sb;
-	struct result r;
+	struct result r = { 0 };
 	int rc = test_open_sandbox(w, cfg, &sb);
 	if (rc != VMR_EXIT_OK)
 		return rc;

@@ -128,7 +128,7 @@ static void monitor_meminfo(struct monitor *m, double t)
 
 static void monitor_pressure(struct monitor *m, double t, uint64_t dt_ns)
 {
-	struct pressure now;
+	struct pressure now = { 0 };
 	char err[PROBE_ERR_MAX];
 	if (!m->have_psi || pressure_read(&now, NULL, err) < 0)
 		return;
@@ -194,7 +194,7 @@ static void *monitor_thread(void *arg)
 	}
 	pthread_mutex_unlock(&m->lock);
 	monitor_sample(m);
-	struct timespec cpu;
+	struct timespec cpu = { 0 };
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
 	m->cpu_ns = (uint64_t)cpu.tv_sec * 1000000000u + (uint64_t)cpu.tv_nsec;
 	return NULL;

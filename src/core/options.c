@@ -131,7 +131,7 @@ int opt_set(const struct opt *o, void *obj, const char *value, const char *where
 		return 0;
 	}
 	case OPT_RSIZE: {
-		struct vmr_rsize r;
+		struct vmr_rsize r = { 0 };
 		if (units_parse_rsize(value, &r, &why) < 0) {
 			snprintf(whybuf, sizeof(whybuf), "is not a size: %s", why);
 			opt_bad(where, value, whybuf);

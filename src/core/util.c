@@ -204,14 +204,14 @@ uint64_t vmr_page_size(void)
 
 uint64_t vmr_now_ns(void)
 {
-	struct timespec ts;
+	struct timespec ts = { 0 };
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 double vmr_wall_s(void)
 {
-	struct timespec ts;
+	struct timespec ts = { 0 };
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }

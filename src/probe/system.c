@@ -59,7 +59,7 @@ static json_t *system_selected(const char *path)
 
 static json_t *system_kernel(void)
 {
-	struct utsname u;
+	struct utsname u = { 0 };
 	json_t *k = json_object();
 	if (uname(&u) == 0) {
 		json_object_set_new(k, "release", json_string(u.release));
@@ -111,7 +111,7 @@ static int system_swap_line(json_t *arr, const char *p, const char *end, unsigne
 
 json_t *system_parse_swaps(const char *buf, size_t len, char *err)
 {
-	struct probe_lines l;
+	struct probe_lines l = { 0 };
 	const char *line;
 	size_t ll;
 	json_t *arr = json_array();
@@ -147,7 +147,7 @@ static json_t *system_swaps(void)
 
 static json_t *system_sysctls(void)
 {
-	struct sysctl_list l;
+	struct sysctl_list l = { 0 };
 	char err[PROBE_ERR_MAX];
 	if (sysctl_read_all(&l, "vm", err) < 0)
 		return json_null();

@@ -460,7 +460,7 @@ void refs_generate(uint32_t *out, uint64_t pages, uint64_t refs, enum refs_patte
 
 void refs_shuffle(uint32_t *v, uint64_t n, uint64_t seed)
 {
-	struct prng r;
+	struct prng r = { 0 };
 	prng_seed(&r, seed);
 	for (uint64_t i = n; i > 1; i--) {
 		uint64_t j = prng_below_exact(&r, i);

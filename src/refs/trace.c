@@ -195,7 +195,7 @@ int refs_open(struct refs_trace *t, const char *path)
 		vmr_errno("%s: cannot open", path);
 		return -1;
 	}
-	struct stat st;
+	struct stat st = { 0 };
 	if (fstat(fd, &st) < 0) {
 		vmr_errno("%s: cannot stat", path);
 		goto close_fd;

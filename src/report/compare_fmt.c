@@ -303,7 +303,7 @@ static void text_verdicts(FILE *f, const struct comparison *cmp)
 
 void compare_write_text(FILE *f, const struct comparison *cmp)
 {
-	struct text_widths w;
+	struct text_widths w = { 0 };
 	text_widths(cmp, &w);
 	if (cmp->emulated)
 		fputs("Emulated: some runs ran in an emulated guest (TCG), where times say more about the\n"

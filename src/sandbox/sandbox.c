@@ -233,7 +233,7 @@ int sandbox_cfg_check(const struct sandbox_cfg *cfg)
 			vmr_err("--mem-high: '%s' is above --mem", units_format_size(a, sizeof(a), cfg->high_bytes));
 			return -1;
 		}
-		struct swap_spec sp;
+		struct swap_spec sp = { 0 };
 		if (swap_spec_parse(cfg->swap ? cfg->swap : "file", &sp, &why) < 0) {
 			vmr_err("--swap: '%s' %s", cfg->swap, why);
 			return -1;
@@ -442,7 +442,7 @@ static int sb_afford(struct sandbox *sb)
 	}
 	if (sb->swap.kind == SWAP_FILE) {
 		char dir[JOURNAL_PATH_MAX];
-		struct statvfs sv;
+		struct statvfs sv = { 0 };
 		if (statvfs(state_swap_dir(dir, sizeof(dir)), &sv) < 0) {
 			vmr_errno("cannot examine %s", dir);
 			return -2;

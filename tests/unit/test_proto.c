@@ -48,7 +48,7 @@ static void test_roundtrip(void)
 	for (size_t k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
 		size_t len;
 		char why[200];
-		struct proto_result res;
+		struct proto_result res = { 0 };
 		char *log = emit("db", 3, data, sizes[k], 1, &len);
 		int r = proto_parse(log, len, &res, why, sizeof(why));
 		const struct proto_frame *f = proto_find(&res, "db");
@@ -74,7 +74,7 @@ static void test_noise(void)
 		"VMR-END 79dcdd47\n"
 		"VMR-DONE\r\n"
 		"[    2.0] reboot: Power down\r\n";
-	struct proto_result res;
+	struct proto_result res = { 0 };
 	char why[200];
 	int r = parse(log, &res, why);
 	const struct proto_frame *env = proto_find(&res, "env"), *result = proto_find(&res, "result");
@@ -116,7 +116,7 @@ static void test_damage(void)
 		{ "VMR-BEGIN 1 env 0 5 3610a686\nVMR-D aGVsbG8=\nVMR-END x610a686\n", "bad end line", "malformed end" },
 	};
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		struct proto_result res;
+		struct proto_result res = { 0 };
 		char why[200];
 		int r = parse(cases[i].log, &res, why);
 		CHECK(r == -1 && res.n == 0, "refused: %s (%s)", cases[i].name, why);
@@ -139,7 +139,7 @@ static void test_damage(void)
 static void test_no_done(void)
 {
 	size_t len;
-	struct proto_result res;
+	struct proto_result res = { 0 };
 	char why[200];
 	char *log = emit("result", 0, "x", 1, 0, &len);
 	int r = proto_parse(log, len, &res, why, sizeof(why));

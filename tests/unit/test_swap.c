@@ -26,7 +26,7 @@ int main(void)
 	CHECK(swap_header_parse(page, ps, &got, NULL) == -1, "no magic: not swap");
 	CHECK(swap_header_fill(page, ps, 4 * ps, &tag) < 0, "fewer than 10 pages refused");
 
-	struct swap_spec sp;
+	struct swap_spec sp = { 0 };
 	const char *why;
 	CHECK(swap_spec_parse("file", &sp, &why) == 0 && sp.kind == SWAP_FILE && sp.bytes == 0, "file");
 	CHECK(swap_spec_parse("file:512M", &sp, &why) == 0 && sp.bytes == 512ULL << 20, "file:512M");

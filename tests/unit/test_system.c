@@ -65,7 +65,7 @@ static void test_fingerprint(void)
 
 static void test_sysctl(void)
 {
-	struct sysctl_list l;
+	struct sysctl_list l = { 0 };
 	char err[PROBE_ERR_MAX], path[64];
 	CHECK(sysctl_read_all(&l, "vm", err) == 0, "vm.* reads");
 	CHECK(sysctl_list_get(&l, "vm.overcommit_memory") != NULL, "vm.overcommit_memory is there");

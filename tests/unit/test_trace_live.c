@@ -133,7 +133,7 @@ static double metric(const struct result *r, const char *name)
 static void check_reclaim(const char *before)
 {
 	struct trace_cfg cfg = { .trace = TRACE_WHAT_RECLAIM };
-	struct result r;
+	struct result r = { 0 };
 	uint64_t vm[4], failcnt;
 	CHECK(run_case(&cfg, &r, vm, &failcnt) == 0, "reclaim: child read the file in the cgroup");
 	double stalls = metric(&r, "memcg-reclaim-stalls"), reclaimed = metric(&r, "reclaim-reclaimed-pages");
@@ -179,7 +179,7 @@ static void check_reclaim(const char *before)
 static void check_all(void)
 {
 	struct trace_cfg cfg = { .trace = TRACE_WHAT_ALL };
-	struct result r;
+	struct result r = { 0 };
 	uint64_t vm[4], failcnt;
 	CHECK(run_case(&cfg, &r, vm, &failcnt) == 0, "all: child read the file in the cgroup");
 	double pages = (double)FILE_BYTES / (double)vmr_page_size();
@@ -198,7 +198,7 @@ static void check_all(void)
 static void check_profile(void)
 {
 	struct trace_cfg cfg = { .profile = true };
-	struct result r;
+	struct result r = { 0 };
 	uint64_t vm[4], failcnt;
 	CHECK(run_case(&cfg, &r, vm, &failcnt) == 0, "profile: child read the file in the cgroup");
 	json_t *unsup = json_object_get(r.info, "perf-unsupported");
@@ -234,7 +234,7 @@ static void check_kill9(const char *before)
 	if (pid == 0) {
 		struct trace_session *ts;
 		char *why;
-		struct trace_stats st;
+		struct trace_stats st = { 0 };
 		trace_stats_init(&st);
 		pid_t self = getpid();
 		if (trace_session_open(&ts, TRACE_ALL, &why) == 0 && trace_session_start(ts, &self, 1, &st) == 0)
