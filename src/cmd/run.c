@@ -15,6 +15,7 @@
 #include "core/trace_hook.h"
 #include "core/util.h"
 #include "probe/system.h"
+#include "sandbox/sandbox.h"
 #include "store/store.h"
 #include "store/summary.h"
 
@@ -23,7 +24,7 @@ struct run_opts {
 	char *name, *db, *tag;
 	char *trace;                /* checked by trace_opts */
 	struct strlist set;
-	bool json, quiet, no_monitor, no_probe, profile;
+	bool json, quiet, no_monitor, no_probe, profile, no_sandbox, force;
 };
 
 const struct opt run_cmd_opts[] = {
@@ -33,6 +34,10 @@ const struct opt run_cmd_opts[] = {
 	  .help = "name the run (default SUITE-YYYYmmdd-HHMMSS); must be unused" },
 	{ .name = "set", .type = OPT_LIST, .off = offsetof(struct run_opts, set), .metavar = "KNOB=VALUE",
 	  .help = "set an allow-listed kernel knob in every case's sandbox (repeatable)" },
+	{ .name = "no-sandbox", .type = OPT_FLAG, .off = offsetof(struct run_opts, no_sandbox),
+	  .help = "run every case on the host, without a cgroup or swap of its own (suite files: no-sandbox = yes)" },
+	{ .name = "force", .type = OPT_FLAG, .off = offsetof(struct run_opts, force),
+	  .help = "with --no-sandbox, allow sizes beyond free memory (suite files: force = yes)" },
 	{ .name = "db", .type = OPT_STR, .off = offsetof(struct run_opts, db), .metavar = "PATH",
 	  .help = "the results store: a file or a PostgreSQL URL (" CMD_DB_DEFAULT ")" },
 	{ .name = "monitor-interval", .type = OPT_STR, .off = offsetof(struct run_opts, monitor_interval),
@@ -173,6 +178,10 @@ static int run_overrides(struct suite *s, const struct run_opts *o)
 	for (size_t i = 0; i < o->set.n; i++)
 		if (suite_override(s, sandbox_opts, "set", o->set.v[i], "--set") < 0)
 			return -1;
+	if (o->no_sandbox && suite_override(s, sandbox_opts, "no-sandbox", "yes", "--no-sandbox") < 0)
+		return -1;
+	if (o->force && suite_override(s, sandbox_opts, "force", "yes", "--force") < 0)
+		return -1;
 	if (o->trace && suite_override(s, trace_opts, "trace", o->trace, "--trace") < 0)
 		return -1;
 	if (o->profile && suite_override(s, trace_opts, "profile", "yes", "--profile") < 0)
@@ -180,6 +189,21 @@ static int run_overrides(struct suite *s, const struct run_opts *o)
 	for (size_t i = 0; i < s->ncases; i++)
 		if (sandbox_cfg_check(&s->cases[i].sandbox) < 0)
 			return -1;
+	return 0;
+}
+
+/* Every case may run here (sandbox_plan), checked before the first one
+ * starts, before traces are made and before the store is written: a run
+ * that cannot finish does nothing at all. */
+static int run_plan(const struct suite *s)
+{
+	for (size_t i = 0; i < s->ncases; i++) {
+		const char *why;
+		if (sandbox_plan(&s->cases[i].sandbox, &why) == SANDBOX_REFUSED) {
+			vmr_err("%s: %s", s->cases[i].name, why);
+			return -1;
+		}
+	}
 	return 0;
 }
 
@@ -222,11 +246,7 @@ static int run_sandbox(struct run_state *rs, const struct suite_case *c)
 	rs->sb = NULL;
 	json_decref(rs->sb_echo);
 	rs->sb_echo = echo;
-	/* Without root, a workload that does not need a sandbox runs bare,
-	 * so that anyone can run the harness's own suites. */
-	if (!vmr_is_root() && !c->w->needs_root && !c->sandbox.no_sandbox)
-		return 0;
-	int rc = sandbox_open(&rs->sb, &c->sandbox);
+	int rc = sandbox_open(&rs->sb, &c->sandbox);  /* NULL: on the host (sandbox_plan) */
 	if (rc == -1)
 		return VMR_EXIT_USAGE;
 	return rc < 0 ? VMR_EXIT_CANNOT : 0;
@@ -486,8 +506,13 @@ int cmd_run(int argc, char **argv)
 		vmr_err("run: %s (usage: vmregress run SUITE|FILE [options])", npos ? "one suite at a time" : "which suite?");
 		goto free_opts;
 	}
-	if (suite_load(&s, pos[0]) < 0 || run_overrides(&s, &o) < 0 || run_traces_make(&s, &traces) < 0 ||
-	    run_validate(&s) < 0)
+	if (suite_load(&s, pos[0]) < 0 || run_overrides(&s, &o) < 0)
+		goto free_suite;
+	if (run_plan(&s) < 0) {
+		rc = VMR_EXIT_CANNOT;
+		goto free_suite;
+	}
+	if (run_traces_make(&s, &traces) < 0 || run_validate(&s) < 0)
 		goto free_suite;
 	rc = run_suite(&s, &o);
 free_suite:

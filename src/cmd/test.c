@@ -190,15 +190,12 @@ static int test_exit_code(const struct result *r)
 	}
 }
 
-static int test_open_sandbox(const struct workload *w, struct sandbox_cfg *cfg, struct sandbox **sb)
+static int test_open_sandbox(struct sandbox_cfg *cfg, struct sandbox **sb)
 {
 	*sb = NULL;
 	if (sandbox_cfg_check(cfg) < 0)
 		return VMR_EXIT_USAGE;
-	/* Without root, a workload that does not need a sandbox runs bare so
-	 * that the harness can be tested by anyone. */
-	if (!vmr_is_root() && !w->needs_root)
-		return VMR_EXIT_OK;
+	/* without root: on the host with --no-sandbox, else refused (sandbox_plan) */
 	sandbox_install_signal_handlers();
 	int rc = sandbox_open(sb, cfg);
 	if (rc == -1)
@@ -213,7 +210,7 @@ static int test_run(const struct workload *w, void *wopts, struct sandbox_cfg *c
 {
 	struct sandbox *sb;
 	struct result r = { 0 };
-	int rc = test_open_sandbox(w, cfg, &sb);
+	int rc = test_open_sandbox(cfg, &sb);
 	if (rc != VMR_EXIT_OK)
 		return rc;
 	struct runner_cfg rcfg = { .timeout_ns = cfg->timeout_ns, .force = cfg->force };

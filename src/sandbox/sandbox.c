@@ -574,16 +574,39 @@ static int sb_open_locked(struct sandbox *sb, const struct sandbox_cfg *cfg)
 	return e;
 }
 
+enum sandbox_plan sandbox_plan(const struct sandbox_cfg *cfg, const char **why)
+{
+	*why = NULL;
+	if (vmr_is_root())
+		return SANDBOX_BUILD;
+	if (cfg->set.n) {
+		*why = "--set: needs root to change kernel knobs (they are host-wide)";
+		return SANDBOX_REFUSED;
+	}
+	if (!cfg->no_sandbox) {
+		*why = "sandbox: needs root to create cgroups and enable swap (--no-sandbox runs on the host "
+		       "instead, sized from the zone watermarks)";
+		return SANDBOX_REFUSED;
+	}
+	return SANDBOX_HOST;
+}
+
 int sandbox_open(struct sandbox **out, const struct sandbox_cfg *cfg)
 {
 	static bool atexit_done;
+	const char *why;
 	int e;
 	*out = NULL;
 	if (sandbox_cfg_check(cfg) < 0)
 		return -1;
-	if (!vmr_is_root()) {
-		vmr_err("sandbox: needs root to create cgroups, enable swap and set knobs");
+	switch (sandbox_plan(cfg, &why)) {
+	case SANDBOX_REFUSED:
+		vmr_err("%s", why);
 		return -2;
+	case SANDBOX_HOST:
+		return 0;
+	case SANDBOX_BUILD:
+		break;
 	}
 	if ((e = state_prepare(true)) < 0 || (e = sandbox_recover()) < 0)
 		return e;
