@@ -14,7 +14,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* an aligned copy, as mmap gives the reader */
 	void *buf = malloc(size ? size : 1);
 	memcpy(buf, data, size);
-	char err[256];
+	char err[256] = "";
 	struct refs_header h = { 0 };
 	const uint32_t *body;
 	for (unsigned flags = 0; flags <= REFS_PARSE_NO_CHECKSUM; flags += REFS_PARSE_NO_CHECKSUM) {

@@ -318,7 +318,7 @@ static void matrix_fail(struct matrix_guest *g, const char *fmt, ...)
 /* Judge a finished guest from its console. */
 static void matrix_judge(struct matrix_guest *g, const struct guest_outcome *out, uint64_t timeout)
 {
-	char why[256], t[32];
+	char why[256] = "", t[32];
 	int pr = proto_parse(out->log, out->log_len, &g->frames, why, sizeof(why));
 	const struct proto_frame *so = proto_find(&g->frames, "stdout");
 

@@ -84,7 +84,7 @@ static int plot_map_vmas(const struct plot_map_cmd *o, const struct maps *m, pid
 static int plot_map_scan(struct pagemap *pm, const struct maps *m, size_t first, size_t n, pid_t pid,
 			 struct page_map *out)
 {
-	char err[PROBE_ERR_MAX];
+	char err[PROBE_ERR_MAX] = "";
 	uint64_t total = 0;
 	for (size_t i = first; i < first + n; i++)
 		total += (m->vmas[i].end - m->vmas[i].start) / pm->page_size;
@@ -110,7 +110,7 @@ static int plot_map_scan(struct pagemap *pm, const struct maps *m, size_t first,
 
 static int plot_map_from_pid(const struct plot_map_cmd *o, const char *spec, struct page_map *out)
 {
-	char *end, err[PROBE_ERR_MAX];
+	char *end, err[PROBE_ERR_MAX] = "";
 	long v = strtol(spec, &end, 10);
 	pid_t pid = (pid_t)v;
 	if (v <= 0 || v > 0x7fffffff || (kill(pid, 0) < 0 && errno == ESRCH)) {

@@ -122,7 +122,7 @@ static int refs_need_output(const struct refs_cmd *o, const char *sub)
 
 static int refs_generate_cmd(struct refs_cmd *o, int npos)
 {
-	char err[256];
+	char err[256] = "";
 	if (npos) {
 		vmr_err("refs generate: takes no file argument (use -o FILE)");
 		return VMR_EXIT_USAGE;

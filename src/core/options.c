@@ -39,7 +39,7 @@ static int opt_range(const struct opt *o, double v, const char *where, const cha
 	if (o->min == 0 && o->max == 0)
 		return 0;
 	if (v < o->min || v > o->max) {
-		char why[160], a[32], b[32];
+		char why[160] = "", a[32], b[32];
 		if (o->type == OPT_SIZE || o->type == OPT_RSIZE) {
 			units_format_size(a, sizeof(a), (uint64_t)o->min);
 			units_format_size(b, sizeof(b), (uint64_t)o->max);

@@ -40,7 +40,7 @@ struct runner_vmstat {
 static void runner_vmstat_read(struct runner_vmstat *s)
 {
 	struct vmstat vs = { 0 };
-	char err[PROBE_ERR_MAX];
+	char err[PROBE_ERR_MAX] = "";
 	memset(s, 0, sizeof(*s));
 	vmstat_init(&vs);
 	if (vmstat_read(&vs, NULL, err) == 0)

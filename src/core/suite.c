@@ -79,7 +79,7 @@ static void suite_fail(struct suite_parser *p, unsigned line, const char *fmt, .
 	if (p->failed)
 		return;
 	p->failed = true;
-	char msg[512];
+	char msg[512] = "";
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);

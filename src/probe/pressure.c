@@ -82,6 +82,6 @@ int pressure_read(struct pressure *p, const char *path, char *err)
 bool pressure_available(void)
 {
 	struct pressure p = { 0 };
-	char err[PROBE_ERR_MAX];
+	char err[PROBE_ERR_MAX] = "";
 	return pressure_read(&p, NULL, err) == 0;
 }

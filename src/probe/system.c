@@ -136,7 +136,7 @@ fail:
 
 static json_t *system_swaps(void)
 {
-	char *buf, err[PROBE_ERR_MAX];
+	char *buf, err[PROBE_ERR_MAX] = "";
 	size_t len;
 	if (vmr_read_file("/proc/swaps", &buf, &len) < 0)
 		return json_null();
@@ -148,7 +148,7 @@ static json_t *system_swaps(void)
 static json_t *system_sysctls(void)
 {
 	struct sysctl_list l = { 0 };
-	char err[PROBE_ERR_MAX];
+	char err[PROBE_ERR_MAX] = "";
 	if (sysctl_read_all(&l, "vm", err) < 0)
 		return json_null();
 	json_t *j = sysctl_list_json(&l);
@@ -306,7 +306,7 @@ static json_t *system_mem(const struct meminfo *m, const char *name)
 json_t *system_fingerprint(void)
 {
 	struct meminfo mi = { 0 };
-	char err[PROBE_ERR_MAX], host[256] = "";
+	char err[PROBE_ERR_MAX] = "", host[256] = "";
 	json_t *j = json_object();
 	if (meminfo_read(&mi, NULL, err) < 0)
 		mi.n = 0;

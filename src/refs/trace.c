@@ -223,7 +223,7 @@ int refs_open(struct refs_trace *t, const char *path)
 	}
 	close(fd);
 	madvise(t->map, t->map_len, MADV_SEQUENTIAL);
-	char err[256];
+	char err[256] = "";
 	if (refs_parse(t->map, t->map_len, 0, &t->h, &t->refs, err, sizeof(err)) < 0) {
 		vmr_err("%s: %s", path, err);
 		refs_close(t);

@@ -76,7 +76,7 @@ static int recover_read_journal(int fd, char **buf, size_t *len, const char **wh
 /* Undo one dead owner's journal.  Returns things undone, or -1 (refused). */
 static int recover_journal(const char *path, const struct journal_owner *named, json_t *actions)
 {
-	char swapdir[JOURNAL_PATH_MAX], why[160], *buf = NULL;
+	char swapdir[JOURNAL_PATH_MAX], why[160] = "", *buf = NULL;
 	const char *reason = NULL;
 	size_t len;
 	struct jrec *recs = xcalloc(JOURNAL_MAX_RECS, sizeof(*recs));
@@ -179,7 +179,7 @@ static int recover_journals(json_t *actions, int *refused)
 static int recover_orphan_cgroups(json_t *actions, int *refused)
 {
 	struct cg_root root = { 0 };
-	char why[256];
+	char why[256] = "";
 	int done = 0;
 	if (cgroup_detect(&root, why, sizeof(why)) < 0)
 		return 0;
@@ -312,7 +312,7 @@ static int recover_orphan_zram(json_t *actions, int *refused)
 static int recover_lock(void)
 {
 	struct cg_root root = { 0 };
-	char why[256];
+	char why[256] = "";
 	if (cgroup_detect(&root, why, sizeof(why)) < 0)
 		return -1;
 	int fd = open(root.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -418,7 +418,7 @@ static json_t *recover_journal_status(const char *path, const char *name)
 	json_object_set_new(o, "owner_pid", json_integer(named.pid));
 	json_object_set_new(o, "owner_alive", json_boolean(journal_owner_alive(&named)));
 	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	char *buf = NULL, why[160];
+	char *buf = NULL, why[160] = "";
 	const char *reason;
 	size_t len;
 	struct jrec *recs = xcalloc(JOURNAL_MAX_RECS, sizeof(*recs));
@@ -476,7 +476,7 @@ static json_t *recover_owned(const char *path, const struct journal_owner *o)
 static void recover_status_cgroups(json_t *arr)
 {
 	struct cg_root root = { 0 };
-	char why[256];
+	char why[256] = "";
 	if (cgroup_detect(&root, why, sizeof(why)) < 0)
 		return;
 	DIR *d = opendir(root.path);

@@ -535,7 +535,7 @@ static int sb_build(struct sandbox *sb, const struct sandbox_cfg *cfg)
  * can afford it, where the memory controller is, and the knob lock. */
 static int sb_prepare(struct sandbox *sb, const struct sandbox_cfg *cfg)
 {
-	char why[256];
+	char why[256] = "";
 	int e;
 	if (journal_self(&sb->owner) < 0) {
 		vmr_err("sandbox: cannot read this process's start time from /proc/self/stat");

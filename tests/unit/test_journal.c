@@ -39,7 +39,7 @@ int main(void)
 		{ .type = JREC_CGROUP, .path = "/sys/fs/cgroup/memory/vmregress-1234-987654-0" },
 	};
 	struct jrec out[JOURNAL_MAX_RECS];
-	char buf[4096], why[160];
+	char buf[4096], why[160] = "";
 	size_t len = build(buf, sizeof(buf), &owner, recs, 5);
 
 	/* what was written reads back the same */

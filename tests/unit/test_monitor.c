@@ -12,7 +12,7 @@
 static uint64_t vmstat_now(const char *name)
 {
 	struct vmstat s = { 0 };
-	char err[PROBE_ERR_MAX];
+	char err[PROBE_ERR_MAX] = "";
 	uint64_t v = 0;
 	vmstat_init(&s);
 	if (vmstat_read(&s, NULL, err) == 0)

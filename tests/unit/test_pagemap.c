@@ -18,7 +18,7 @@ static void bad_maps(const char *name, const char *buf, size_t len, void *arg)
 static void test_maps(void)
 {
 	size_t len;
-	char *buf = fixture_read("maps", "paths-with-spaces.txt", &len), err[PROBE_ERR_MAX];
+	char *buf = fixture_read("maps", "paths-with-spaces.txt", &len), err[PROBE_ERR_MAX] = "";
 	struct maps m = { 0 };
 	CHECK(maps_parse(&m, buf, len, err) == 0, "maps with spaces in paths parse (%s)", err);
 	CHECK_EQ_U(m.n, 6, "six VMAs");
@@ -45,7 +45,7 @@ static void test_maps(void)
 static void test_entries(void)
 {
 	size_t len;
-	char *buf = fixture_read("pagemap", "linux-4.2-current-layout.bin", &len), err[PROBE_ERR_MAX];
+	char *buf = fixture_read("pagemap", "linux-4.2-current-layout.bin", &len), err[PROBE_ERR_MAX] = "";
 	char state[16] = "";
 	struct pagemap_counts c = { 0 };
 	CHECK(pagemap_parse(buf, len, PAGEMAP_LAYOUT_CURRENT, &c, state, err) == 0, "current layout parses");
@@ -97,7 +97,7 @@ static void test_encoding(void)
 static void test_live_self(void)
 {
 	size_t ps = (size_t)vmr_page_size(), n = 1024 + 3;
-	char err[PROBE_ERR_MAX], *state = malloc(n);
+	char err[PROBE_ERR_MAX] = "", *state = malloc(n);
 	char *p = mmap(NULL, n * ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	struct pagemap_counts c = { 0 };
 	if (p == MAP_FAILED) {

@@ -15,7 +15,7 @@ int main(void)
 {
 	size_t len;
 	struct pressure p = { 0 };
-	char err[PROBE_ERR_MAX];
+	char err[PROBE_ERR_MAX] = "";
 	char *buf = fixture_read("pressure", "linux-6.18-busy.txt", &len);
 	CHECK(pressure_parse(&p, buf, len, err) == 0, "a busy memory pressure file parses (%s)", err);
 	CHECK_NEAR(p.some.avg10, 12.34, 1e-9, "some avg10");

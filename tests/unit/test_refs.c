@@ -234,7 +234,7 @@ static void test_shuffle(void)
 static void test_check(void)
 {
 	struct refs_params p = { 0 };
-	char err[200];
+	char err[200] = "";
 	refs_params_default(&p);
 	p.alpha = 0;
 	CHECK(refs_gen_check(REFS_ZIPF, &p, err, sizeof(err)) < 0 && strstr(err, "--alpha"), "zipf refuses alpha 0");

@@ -16,7 +16,7 @@ int main(void)
 {
 	size_t len;
 	struct vmallocinfo vi = { 0 };
-	char err[PROBE_ERR_MAX];
+	char err[PROBE_ERR_MAX] = "";
 	char *buf = fixture_read("vmallocinfo", "linux-2.6.32-x86_64.txt", &len);
 	CHECK(vmallocinfo_parse(&vi, buf, len, err) == 0, "2.6.32 vmallocinfo parses (%s)", err);
 	CHECK_EQ_U(vi.areas, 7, "7 areas");

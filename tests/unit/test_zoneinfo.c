@@ -33,7 +33,7 @@ static void good_file(const char *name, const char *buf, size_t len, void *arg)
 static void test_current(void)
 {
 	size_t len;
-	char *buf = fixture_read("zoneinfo", "linux-6.18-x86_64.txt", &len), err[PROBE_ERR_MAX];
+	char *buf = fixture_read("zoneinfo", "linux-6.18-x86_64.txt", &len), err[PROBE_ERR_MAX] = "";
 	struct zoneinfo zi = { 0 };
 	CHECK(zoneinfo_parse(&zi, buf, len, err) == 0, "6.18 zoneinfo parses");
 	CHECK_EQ_U(zi.nnodes, 1, "6.18: one node");
@@ -63,7 +63,7 @@ static void test_current(void)
 static void test_old_two_nodes(void)
 {
 	size_t len;
-	char *buf = fixture_read("zoneinfo", "linux-2.6.24-two-nodes.txt", &len), err[PROBE_ERR_MAX];
+	char *buf = fixture_read("zoneinfo", "linux-2.6.24-two-nodes.txt", &len), err[PROBE_ERR_MAX] = "";
 	struct zoneinfo zi = { 0 };
 	CHECK(zoneinfo_parse(&zi, buf, len, err) == 0, "2.6.24 zoneinfo parses (%s)", err);
 	CHECK_EQ_U(zi.nnodes, 2, "2.6.24: two nodes");
@@ -84,7 +84,7 @@ static void test_old_two_nodes(void)
 static void test_4_4_and_5_4(void)
 {
 	size_t len;
-	char *buf = fixture_read("zoneinfo", "linux-4.4-managed-no-boost.txt", &len), err[PROBE_ERR_MAX];
+	char *buf = fixture_read("zoneinfo", "linux-4.4-managed-no-boost.txt", &len), err[PROBE_ERR_MAX] = "";
 	struct zoneinfo zi = { 0 };
 	CHECK(zoneinfo_parse(&zi, buf, len, err) == 0, "4.4 zoneinfo parses (%s)", err);
 	const struct zoneinfo_zone *z = zoneinfo_find(&zi, 0, "Normal");
@@ -110,7 +110,7 @@ static void test_4_4_and_5_4(void)
 
 static void test_errors(void)
 {
-	char err[PROBE_ERR_MAX];
+	char err[PROBE_ERR_MAX] = "";
 	struct zoneinfo zi = { 0 };
 	size_t len;
 	char *buf = fixture_read("zoneinfo", "bad-truncated-zone.txt", &len);
@@ -134,7 +134,7 @@ int main(void)
 	CHECK(fixture_each("zoneinfo", "linux-*", good_file, NULL) >= 4, "good fixtures exist");
 	CHECK(fixture_each("zoneinfo", "bad-*", bad_file, NULL) >= 8, "bad fixtures exist");
 	struct zoneinfo zi = { 0 };
-	char err[PROBE_ERR_MAX];
+	char err[PROBE_ERR_MAX] = "";
 	CHECK(zoneinfo_read(&zi, NULL, err) == 0, "the running kernel's zoneinfo parses (%s)", err);
 	zoneinfo_free(&zi);
 	T_DONE();
