@@ -108,8 +108,8 @@ build/pattern/%.o: src/%.c
 	@mkdir -p $(dir $@)
 	$(call say,CC,$@)$(CC) $(CFLAGS) $(INITFLAGS) -MMD -MP -c -o $@ $<
 
-# (named here as well, so that make neither treats them as intermediates
-# nor skips them when a binary exists already)
+# The objects are the binaries' prerequisites outright: ones that only a
+# pattern rule names are intermediates, which make skips while a binary exists.
 $(UNITBIN): $(PATLIB)
 build/unit/%: tests/unit/%.c $(PATLIB) tests/unit/t.h
 	@mkdir -p $(dir $@)
