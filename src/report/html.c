@@ -747,15 +747,34 @@ static void html_compare_full(struct report_ctx *x)
 	fputs("</table></details>\n", x->f);
 }
 
+/* The verdict on the headline metrics, as compare's text leads with it. */
+static void html_verdict(struct report_ctx *x)
+{
+	if (x->n < 2)
+		return;
+	struct strlist lines = { 0 };
+	compare_verdict_lines(x->cmp, &lines);
+	fputs("<div class=\"verdict\"><p><b>", x->f);
+	html_esc(x->f, lines.v[0]);
+	fputs("</b></p>\n<ul>\n", x->f);
+	for (size_t i = 1; i < lines.n; i++) {
+		fputs("<li>", x->f);
+		html_esc(x->f, lines.v[i][0] == ' ' ? lines.v[i] + 2 : lines.v[i]);
+		fputs("</li>\n", x->f);
+	}
+	fputs("</ul></div>\n", x->f);
+	strlist_free(&lines);
+}
+
 static void html_compare(struct report_ctx *x)
 {
 	const struct comparison *cmp = x->cmp;
 	fprintf(x->f, "<h2 id=\"compare\">%s</h2>\n", x->n > 1 ? "Comparison" : "Summary");
 	if (x->n > 1)
 		fprintf(x->f, "<p class=\"note\">Mean &plusmn; standard deviation per run, and the change against the base "
-			      "run %s: positive is better, negative worse. *change* is significant by Welch's t-test at "
-			      "alpha %g (shaded green when better, red when worse); ?change? has fewer than two iterations "
-			      "on a side.</p>\n",
+			      "run %s: positive is better, negative worse. *change* is a finding at false-discovery rate "
+			      "%g by the rule of docs/statistics.md (shaded green when better, red when worse); "
+			      "?change? has too few iterations on a side.</p>\n",
 			cmp->labels[0], cmp->alpha);
 	if (cmp->emulated)
 		fputs("<p class=\"note\"><b>Emulated:</b> some runs ran in an emulated guest (TCG), where times say "
@@ -808,6 +827,7 @@ static void html_page(struct report_ctx *x)
 		fputs("</a>", x->f);
 	}
 	fputs("</p>\n", x->f);
+	html_verdict(x);
 	html_runs(x);
 	html_env(x);
 	html_compare(x);
@@ -896,7 +916,8 @@ int report_write(const char *dir, const struct run *const *runs, size_t n, const
 	if (report_mkdir(dir) < 0)
 		return -1;
 	struct comparison cmp = { 0 };
-	compare_runs(runs, n, &(struct compare_opts){ .alpha = o->alpha, .cases = o->cases }, &cmp);
+	compare_runs(runs, n, &(struct compare_opts){ .alpha = o->alpha, .cases = o->cases, .headline = compare_headline },
+		     &cmp);
 	char *buf = NULL;
 	size_t len = 0;
 	struct report_ctx x = { .f = open_memstream(&buf, &len), .runs = runs, .n = n, .cmp = &cmp, .o = o,

@@ -12,7 +12,12 @@ expect_out "significant mean is starred, mmtests style" '^Amean +fault-zero +tim
 expect_out "too few iterations are marked" '^Amean +reread +time .*\?   1\.00%\?$'
 expect_out "environment diff shows page-cluster" 'sysctl\.vm\.page-cluster +3 +0'
 grep -q uptime <<< "$OUT" && not_ok "environment diff hides uptime" || ok "environment diff hides uptime"
-expect_out "improvement named" '^  improved +fault-zero faults-per-sec in pc0: \+20\.'
+expect_out "no headline metric is said first" '^No headline metric to judge'
+run "$VMR" compare "$A" "$B" --headline 'faults-per-sec'
+expect_out "a metric made headline is judged" '^0 regressions, 1 improvement, 0 unchanged, 0 unstable \(FDR 5%'
+expect_out "improvement named with ratio, CI and q" \
+	'^  improved   fault-zero faults-per-sec in pc0: \+20\.4% \[95% CI \+[0-9.]+%, \+[0-9.]+%\] q=[0-9.e-]+ \(p='
+expect_out "the explanation follows" '^  fault-zero faults-per-sec \+20\.4% in pc0: time-pass1 -17\.6%$'
 expect_out "left-out case named" "case 'pft' is only in pc0, not in the base"
 expect_out "legend printed" '^Each column is a run'
 

@@ -6,7 +6,7 @@ README=$(dirname "$0")/../../README.md
 
 # Options other programs take, which the README shows in their commands, and
 # `vmregress help --man`, which no help lists.
-FOREIGN='--pwprompt --sort --man'
+FOREIGN='--pwprompt --sort --man --man-dir --completion'
 
 # help_opts GROUP < HELP: "GROUP OPTION" for each option line of the help,
 # GROUP being the table it belongs in ("vmregress CMD", "vmregress test W",

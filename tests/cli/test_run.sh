@@ -18,7 +18,7 @@ bad "unknown option names its line" "bad.ini:2: unknown option 'bogus'" '[a]\nbo
 bad "out-of-range option names its line" "bad.ini:3: spin: '5h' is out of range" '[a]\nworkload = null\nspin = 5h\n'
 bad "duplicate section names its line" "bad.ini:3: duplicate section \\[a\\]" '[a]\nworkload = null\n[a]\n'
 bad "bad size names its line" "bad.ini:2: mem: '64Q' is not a size" '[global]\nmem = 64Q\n[a]\nworkload = null\n'
-run "$VMR" run no-such-suite --db "$DB"; expect_rc "unknown suite exits 2" 2; expect_err "unknown suite says where it looked" "no such suite file, nor a built-in suite in"
+run "$VMR" run no-such-suite --db "$DB"; expect_rc "unknown suite exits 2" 2; expect_err "unknown suite points at the list" "no such suite file, nor a built-in suite \(vmregress suites lists them\)"
 [ ! -e "$DB" ] && ok "a refused suite writes no results file" || not_ok "a refused suite wrote $DB"
 
 # --- a small run stores exactly what it printed --------------------------

@@ -49,6 +49,7 @@ run as_nobody "$VMR" test fault --level huge; expect_err "level choices are list
 run as_nobody "$VMR" test pft --tasks 3-1; expect_err "a bad task list is named" "^vmregress: --tasks: '3-1'"
 run as_nobody "$VMR" test fault --file x --shmem; expect_err "conflicting kinds are named" 'choose one'
 run as_nobody "$VMR" test fault --help; expect_rc "test fault --help exits 0" 0
+OUT=$(tr -s ' \n' '  ' <<< "$OUT")  # help is wrapped: read it as one line
 expect_out "fault help documents the level rule" 'fast 0\.8L, low 0\.95L, min 1\.0L, zero 1\.25L'
 expect_out "fault help documents the watermark rule" 'zero \(size\+free\)/2'
 if grep -q -- '--corrupt-page' <<< "$OUT"; then not_ok "--corrupt-page stays out of help"; else ok "--corrupt-page stays out of help"; fi
