@@ -502,6 +502,9 @@ char *suite_find(const char *spec)
 	return NULL;
 }
 
+/* A suite is a few kilobytes of text; the built-in "full" is under 10. */
+#define SUITE_MAX_BYTES (1024 * 1024)
+
 int suite_load(struct suite *s, const char *spec)
 {
 	char *path = suite_find(spec), *text = NULL;
@@ -509,7 +512,11 @@ int suite_load(struct suite *s, const char *spec)
 	int rc = -1;
 	if (!path)
 		return -1;
-	int e = vmr_read_file(path, &text, &len);
+	int e = vmr_read_file_max(path, SUITE_MAX_BYTES, &text, &len);
+	if (e == -EFBIG) {
+		vmr_err("%s: too large for a suite file (more than %d KiB)", path, SUITE_MAX_BYTES / 1024);
+		goto free_path;
+	}
 	if (e < 0) {
 		errno = -e;
 		vmr_errno("%s: cannot read suite", path);
