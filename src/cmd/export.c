@@ -24,7 +24,7 @@ const struct opt export_cmd_opts[] = {
 int cmd_export(int argc, char **argv)
 {
 	struct export_opts o = { 0 };
-	opt_defaults(export_cmd_opts, &o);
+	OPT_DEFAULTS(export_cmd_opts, &o);
 	struct optset set = { export_cmd_opts, &o, NULL };
 	char **pos = NULL;
 	int npos = 0, rc = VMR_EXIT_USAGE;

@@ -35,12 +35,12 @@ static int64_t store_one_run(struct store *st, const char *name, int niter)
 	CHECK(store_case_add(st, run, "a", "null", opts, &c1) == 0, "%s: case a added", name);
 	CHECK(store_case_add(st, run, "b", "null", opts, &c2) == 0, "%s: case b added", name);
 	for (int i = 0; i < niter; i++) {
-		struct result r;
+		struct result r = { 0 };
 		make_result(&r, 100 + i);
 		CHECK(store_result_add(st, c1, i, &r) == 0, "%s: iteration %d stored", name, i);
 		result_free(&r);
 	}
-	struct result bad;
+	struct result bad = { 0 };
 	result_init(&bad, "null");
 	result_set_outcome(&bad, OUTCOME_SKIP, "not here");
 	CHECK(store_result_add(st, c2, 0, &bad) == 0, "%s: a skipped iteration is stored", name);
@@ -187,7 +187,7 @@ int main(void)
 	int64_t first = store_one_run(st, "one", 3);
 	int64_t second = store_one_run(st, "two", 1);
 	CHECK(sql_int(path, "SELECT COUNT(*) FROM metrics") == 8, "one metric row per metric and iteration");
-	struct result dup;
+	struct result dup = { 0 };
 	make_result(&dup, 1);
 	fprintf(stderr, "(expected error follows)\n");
 	CHECK(store_result_add(st, 1, 0, &dup) < 0, "an iteration cannot be stored twice");
