@@ -1,0 +1,147 @@
+/* Transparent huge pages, global and per multi-size THP size. */
+#include "probe/thp.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+
+int thp_parse_size_name(const char *name, uint64_t *size_kb)
+{
+	const char *p = name, *end = name + strlen(name);
+	uint64_t kb;
+	if (!probe_lit(&p, end, "hugepages-") || p >= end || *p < '1' || *p > '9' ||
+	    probe_u64(&p, end, &kb) < 0 || strcmp(p, "kB") || kb > UINT64_MAX / 1024)
+		return -1;
+	*size_kb = kb;
+	return 0;
+}
+
+void thp_size_label(uint64_t size_kb, char *out, size_t outlen)
+{
+	if (size_kb >= 1024 * 1024 && size_kb % (1024 * 1024) == 0)
+		snprintf(out, outlen, "%" PRIu64 "G", size_kb / (1024 * 1024));
+	else if (size_kb >= 1024 && size_kb % 1024 == 0)
+		snprintf(out, outlen, "%" PRIu64 "M", size_kb / 1024);
+	else
+		snprintf(out, outlen, "%" PRIu64 "K", size_kb);
+}
+
+static int thp_size_cmp(const void *a, const void *b)
+{
+	uint64_t x = ((const struct thp_size *)a)->size_kb, y = ((const struct thp_size *)b)->size_kb;
+	return x < y ? -1 : x > y;
+}
+
+static int thp_read_size(struct thp_size *s, const char *dir, char *err)
+{
+	char *stats = xasprintf("%s/stats", dir);
+	int r = sysfs_dir_read(&s->settings, dir, err);
+	if (r == 0)
+		s->have_stats = sysfs_dir_read(&s->stats, stats, NULL) == 0;
+	free(stats);
+	return r;
+}
+
+static int thp_read_sizes(struct thp *t, const char *root, char *err)
+{
+	DIR *d = opendir(root);
+	struct dirent *de;
+	uint64_t kb;
+	if (!d) {
+		int e = errno;
+		probe_err(err, 0, "cannot read %s: %s", root, strerror(e));
+		errno = e;
+		return -1;
+	}
+	while ((de = readdir(d))) {
+		if (thp_parse_size_name(de->d_name, &kb) < 0)
+			continue;
+		t->sizes = xrealloc(t->sizes, (t->nsizes + 1) * sizeof(*t->sizes));
+		struct thp_size *s = &t->sizes[t->nsizes];
+		memset(s, 0, sizeof(*s));
+		s->size_kb = kb;
+		char *dir = xasprintf("%s/%s", root, de->d_name);
+		int r = thp_read_size(s, dir, err);
+		free(dir);
+		if (r < 0) {
+			closedir(d);
+			return -1;
+		}
+		t->nsizes++;
+	}
+	closedir(d);
+	if (t->nsizes)
+		qsort(t->sizes, t->nsizes, sizeof(*t->sizes), thp_size_cmp);
+	return 0;
+}
+
+int thp_read(struct thp *t, const char *root, char *err)
+{
+	memset(t, 0, sizeof(*t));
+	root = root ? root : THP_ROOT;
+	if (sysfs_dir_read(&t->settings, root, err) < 0)
+		return -1;
+	char *kh = xasprintf("%s/khugepaged", root);
+	sysfs_dir_read(&t->khugepaged, kh, NULL);     /* absent without CONFIG_TRANSPARENT_HUGEPAGE's daemon */
+	free(kh);
+	if (thp_read_sizes(t, root, err) < 0) {
+		int e = errno;
+		thp_free(t);
+		errno = e;
+		return -1;
+	}
+	return 0;
+}
+
+void thp_free(struct thp *t)
+{
+	for (size_t i = 0; i < t->nsizes; i++) {
+		sysfs_dir_free(&t->sizes[i].settings);
+		sysfs_dir_free(&t->sizes[i].stats);
+	}
+	free(t->sizes);
+	sysfs_dir_free(&t->settings);
+	sysfs_dir_free(&t->khugepaged);
+	memset(t, 0, sizeof(*t));
+}
+
+const struct thp_size *thp_find_size(const struct thp *t, uint64_t size_kb)
+{
+	for (size_t i = 0; i < t->nsizes; i++)
+		if (t->sizes[i].size_kb == size_kb)
+			return &t->sizes[i];
+	return NULL;
+}
+
+int thp_size_stat(const struct thp_size *s, const char *name, uint64_t *v)
+{
+	const struct sysfs_value *sv = sysfs_dir_get(&s->stats, name);
+	if (!sv || !sv->is_number)
+		return -1;
+	*v = sv->number;
+	return 0;
+}
+
+json_t *thp_json(const struct thp *t, bool with_counters)
+{
+	static const char *const kh_counters[] = { "full_scans", "pages_collapsed", NULL };
+	json_t *sizes = json_object();
+	for (size_t i = 0; i < t->nsizes; i++) {
+		const struct thp_size *s = &t->sizes[i];
+		char label[24];
+		thp_size_label(s->size_kb, label, sizeof(label));
+		json_t *o = sysfs_dir_json(&s->settings, NULL);
+		json_object_set_new(o, "size_kb", json_integer((json_int_t)s->size_kb));
+		if (with_counters)
+			json_object_set_new(o, "stats", s->have_stats ? sysfs_dir_json(&s->stats, NULL) : json_null());
+		json_object_set_new(sizes, label, o);
+	}
+	return json_pack("{s:o, s:o, s:o}", "settings", sysfs_dir_json(&t->settings, NULL),
+			 "khugepaged", sysfs_dir_json(&t->khugepaged, with_counters ? NULL : kh_counters),
+			 "sizes", sizes);
+}
