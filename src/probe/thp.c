@@ -145,3 +145,64 @@ json_t *thp_json(const struct thp *t, bool with_counters)
 			 "khugepaged", sysfs_dir_json(&t->khugepaged, with_counters ? NULL : kh_counters),
 			 "sizes", sizes);
 }
+
+static int thp_size_file(const char *root, uint64_t size_kb, const char *name, struct sysfs_value *v, char *err)
+{
+	char *path = xasprintf("%s/hugepages-%" PRIu64 "kB/%s", root ? root : THP_ROOT, size_kb, name), *buf;
+	size_t len;
+	int r = probe_read_file(path, &buf, &len, err);
+	int e = errno;
+	free(path);
+	if (r < 0) {
+		errno = e;
+		return -1;
+	}
+	r = sysfs_value_parse(v, buf, len, err);
+	free(buf);
+	errno = r < 0 ? EINVAL : 0;
+	return r;
+}
+
+int thp_anon_policy(const char *root, uint64_t size_kb, char *out, size_t outlen, char *err)
+{
+	struct sysfs_value v = { .name = "" };
+	if (thp_size_file(root, size_kb, "enabled", &v, err) < 0)
+		return -1;
+	if (!strcmp(v.value, "inherit")) {
+		char *path = xasprintf("%s/enabled", root ? root : THP_ROOT), *buf;
+		size_t len;
+		int r = probe_read_file(path, &buf, &len, err);
+		free(path);
+		if (r < 0)
+			return -1;
+		r = sysfs_value_parse(&v, buf, len, err);
+		free(buf);
+		if (r < 0)
+			return -1;
+	}
+	snprintf(out, outlen, "%s", v.value);
+	return 0;
+}
+
+int thp_size_stats_read(const char *root, uint64_t size_kb, struct sysfs_dir *d, char *err)
+{
+	char *dir = xasprintf("%s/hugepages-%" PRIu64 "kB/stats", root ? root : THP_ROOT, size_kb);
+	int r = sysfs_dir_read(d, dir, err);
+	int e = errno;
+	free(dir);
+	errno = e;
+	return r;
+}
+
+int thp_parse_label(const char *s, uint64_t *size_kb)
+{
+	const char *p = s, *end = s + strlen(s);
+	uint64_t n;
+	if (p >= end || *p < '1' || *p > '9' || probe_u64(&p, end, &n) < 0 || end - p != 1 || n > (1u << 20))
+		return -1;
+	uint64_t mul = *p == 'K' ? 1 : *p == 'M' ? 1024 : *p == 'G' ? 1024 * 1024 : 0;
+	if (!mul)
+		return -1;
+	*size_kb = n * mul;
+	return 0;
+}

@@ -45,6 +45,17 @@ const struct thp_size *thp_find_size(const struct thp *t, uint64_t size_kb);
 /* One counter of one size: 0 and *v, or -1 when the kernel lacks it. */
 int thp_size_stat(const struct thp_size *s, const char *name, uint64_t *v);
 
+/* The anonymous-memory policy in force for one size under root (NULL:
+ * THP_ROOT): "always", "madvise" or "never", an "inherit" resolved through
+ * the global enabled.  0, or -1 with err and errno (ENOENT: no such size,
+ * or one for shmem only). */
+int thp_anon_policy(const char *root, uint64_t size_kb, char *out, size_t outlen, char *err);
+/* Only one size's stats/ (cheap enough to read around each phase of a
+ * workload).  0, or -1 with err and errno. */
+int thp_size_stats_read(const char *root, uint64_t size_kb, struct sysfs_dir *d, char *err);
+/* "64K", "2M", "1M" -> kB.  0, or -1 when it is no such label. */
+int thp_parse_label(const char *s, uint64_t *size_kb);
+
 /* "64K", "2M": the name a size has in knobs and reports. */
 void thp_size_label(uint64_t size_kb, char *out, size_t outlen);
 

@@ -4,6 +4,7 @@
 
 extern const struct workload wl_null, wl_fault, wl_alloc, wl_reread, wl_mmap001, wl_mtest01, wl_pft;
 extern const struct workload wl_mmap;
+extern const struct workload wl_mthp;
 
 const struct workload *const workloads[] = {
 	&wl_null,
@@ -14,6 +15,7 @@ const struct workload *const workloads[] = {
 	&wl_mtest01,
 	&wl_pft,
 	&wl_mmap,
+	&wl_mthp,
 	NULL,
 };
 
