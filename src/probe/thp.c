@@ -206,3 +206,56 @@ int thp_parse_label(const char *s, uint64_t *size_kb)
 	*size_kb = n * mul;
 	return 0;
 }
+
+const char *const thp_sampler_names[] = {
+	"anon_fault_alloc", "anon_fault_fallback", "swpout", "swpout_fallback", "swpin", "swpin_fallback",
+	"split", "zswpout", NULL,
+};
+
+void thp_sampler_start(struct thp_sampler *s, const char *root)
+{
+	struct thp t;
+	char pol[32];
+	thp_sampler_free(s);
+	if (thp_read(&t, root, NULL) < 0)
+		return;
+	for (size_t i = 0; i < t.nsizes && s->n < THP_SAMPLER_MAX; i++) {
+		if (!t.sizes[i].have_stats || thp_anon_policy(root, t.sizes[i].size_kb, pol, sizeof(pol), NULL) < 0 ||
+		    !strcmp(pol, "never"))
+			continue;
+		s->kb[s->n] = t.sizes[i].size_kb;
+		thp_size_stats_read(root, s->kb[s->n], &s->prev[s->n], NULL);
+		s->n++;
+	}
+	thp_free(&t);
+}
+
+void thp_sampler_sample(struct thp_sampler *s, const char *root,
+			void (*emit)(void *arg, const char *name, double change), void *arg)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		char label[24], name[64];
+		if (thp_size_stats_read(root, s->kb[i], &s->cur[i], NULL) < 0)
+			continue;
+		thp_size_label(s->kb[i], label, sizeof(label));
+		for (const char *const *n = thp_sampler_names; *n; n++) {
+			const struct sysfs_value *a = sysfs_dir_get(&s->prev[i], *n), *b = sysfs_dir_get(&s->cur[i], *n);
+			if (!a || !b || !a->is_number || !b->is_number)
+				continue;
+			snprintf(name, sizeof(name), "%s.%s", label, *n);
+			emit(arg, name, (double)(int64_t)(b->number - a->number));
+		}
+		struct sysfs_dir t = s->prev[i];
+		s->prev[i] = s->cur[i];
+		s->cur[i] = t;
+	}
+}
+
+void thp_sampler_free(struct thp_sampler *s)
+{
+	for (size_t i = 0; i < THP_SAMPLER_MAX; i++) {
+		sysfs_dir_free(&s->prev[i]);
+		sysfs_dir_free(&s->cur[i]);
+	}
+	s->n = 0;
+}

@@ -56,6 +56,23 @@ int thp_size_stats_read(const char *root, uint64_t size_kb, struct sysfs_dir *d,
 /* "64K", "2M", "1M" -> kB.  0, or -1 when it is no such label. */
 int thp_parse_label(const char *s, uint64_t *size_kb);
 
+/* Per-size counters over time, for the monitor: the sizes whose
+ * anonymous policy is not never when it starts (a size left at never has
+ * nothing to count), each sample the change of THP_SAMPLER_NAMES since the
+ * last one.  Reads one stats/ directory per such size per sample. */
+#define THP_SAMPLER_MAX 16
+struct thp_sampler {
+	size_t n;
+	uint64_t kb[THP_SAMPLER_MAX];
+	struct sysfs_dir prev[THP_SAMPLER_MAX], cur[THP_SAMPLER_MAX];
+};
+extern const char *const thp_sampler_names[];   /* NULL-ended */
+void thp_sampler_start(struct thp_sampler *s, const char *root);
+/* emit(arg, "64K.swpout", change) for each size and name the kernel has. */
+void thp_sampler_sample(struct thp_sampler *s, const char *root,
+			void (*emit)(void *arg, const char *name, double change), void *arg);
+void thp_sampler_free(struct thp_sampler *s);
+
 /* "64K", "2M": the name a size has in knobs and reports. */
 void thp_size_label(uint64_t size_kb, char *out, size_t outlen);
 
