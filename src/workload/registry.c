@@ -4,7 +4,7 @@
 
 extern const struct workload wl_null, wl_fault, wl_alloc, wl_reread, wl_mmap001, wl_mtest01, wl_pft;
 extern const struct workload wl_mmap;
-extern const struct workload wl_mthp;
+extern const struct workload wl_mthp, wl_zswap;
 
 const struct workload *const workloads[] = {
 	&wl_null,
@@ -16,6 +16,7 @@ const struct workload *const workloads[] = {
 	&wl_pft,
 	&wl_mmap,
 	&wl_mthp,
+	&wl_zswap,
 	NULL,
 };
 
