@@ -4,7 +4,7 @@
 
 extern const struct workload wl_null, wl_fault, wl_alloc, wl_reread, wl_mmap001, wl_mtest01, wl_pft;
 extern const struct workload wl_mmap;
-extern const struct workload wl_mthp, wl_zswap;
+extern const struct workload wl_mthp, wl_zswap, wl_reclaim;
 
 const struct workload *const workloads[] = {
 	&wl_null,
@@ -17,6 +17,7 @@ const struct workload *const workloads[] = {
 	&wl_mmap,
 	&wl_mthp,
 	&wl_zswap,
+	&wl_reclaim,
 	NULL,
 };
 
