@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "core/util.h"
+#include "probe/damon.h"
 #include "probe/lru_gen.h"
 #include "probe/meminfo.h"
 #include "probe/pressure.h"
@@ -232,6 +233,17 @@ static json_t *system_lru_gen(void)
 	return j;
 }
 
+/* A kdamond the system left on (proactive reclaim) changes swap results. */
+static json_t *system_damon(void)
+{
+	struct damon_state d;
+	if (damon_read(&d, NULL, NULL) < 0)
+		return json_pack("{s:b}", "available", 0);
+	json_t *j = damon_json(&d);
+	json_object_set_new(j, "available", json_true());
+	return j;
+}
+
 static json_t *system_swap(void)
 {
 	json_t *ra = system_line("/sys/kernel/mm/swap/vma_ra_enabled");
@@ -390,6 +402,7 @@ json_t *system_fingerprint(void)
 	json_object_set_new(j, "zswap", system_zswap());
 	json_object_set_new(j, "lru_gen", system_lru_gen());
 	json_object_set_new(j, "swap", system_swap());
+	json_object_set_new(j, "damon", system_damon());
 	json_object_set_new(j, "ksm", system_ksm());
 	json_object_set_new(j, "cgroup", system_cgroup());
 	json_object_set_new(j, "psi", json_pack("{s:b}", "available", pressure_available()));

@@ -17,6 +17,8 @@
  *   lru_gen {available, and with it enabled "0x0007", core, mm_walk,
  *            nonleaf_young, min_ttl_ms},
  *   swap {vma_ra_enabled},
+ *   damon {available, and with it nr_kdamonds, kdamonds [{state,
+ *          operations, schemes: [action], sample_us, aggr_us}]},
  *   ksm {available, run},
  *   cgroup {version: "v1"|"v2"|"hybrid"|"none", v2_mount, v1_memory_mount,
  *           memory_controller: "v1"|"v2"|null},

@@ -2,9 +2,11 @@
  * multi-size THP trees (this kernel's and captured older ones), the
  * multi-generational LRU, zram's mm_stat and the swap view. */
 #include <errno.h>
+#include <inttypes.h>
 #include <unistd.h>
 
 #include "fixture.h"
+#include "probe/damon.h"
 #include "probe/lru_gen.h"
 #include "probe/swapinfo.h"
 #include "probe/sysfsdir.h"
@@ -218,6 +220,7 @@ static void test_fingerprint(void)
 	CHECK(json_is_boolean(json_object_get(json_object_get(j, "lru_gen"), "available")), "lru_gen.available");
 	CHECK(json_object_get(json_object_get(j, "numa"), "demotion_enabled"), "numa.demotion_enabled");
 	CHECK(json_object_get(json_object_get(j, "swap"), "vma_ra_enabled"), "swap.vma_ra_enabled");
+	CHECK(json_is_boolean(json_object_get(json_object_get(j, "damon"), "available")), "damon.available");
 	if (access(THP_ROOT "/hugepages-64kB/enabled", F_OK) == 0) {
 		struct thp t;
 		char err[PROBE_ERR_MAX] = "";
@@ -240,8 +243,35 @@ static void test_fingerprint(void)
 	json_decref(j);
 }
 
+static void test_damon(void)
+{
+	struct damon_state d;
+	char err[PROBE_ERR_MAX] = "";
+	CHECK(damon_read(&d, "tests/fixtures/damon/idle", err) == 0 && d.nkdamonds == 0, "idle DAMON (%s)", err);
+	CHECK(damon_running(&d) == 0, "idle: none running");
+	CHECK(damon_read(&d, "tests/fixtures/damon/two", err) == 0 && d.nkdamonds == 2 && d.nread == 2, "two kdamonds");
+	CHECK(damon_running(&d) == 1, "two: one running");
+	CHECK_STR(d.k[0].operations, "vaddr", "kdamond 0 monitors virtual addresses");
+	CHECK(d.k[0].nactions == 2 && !strcmp(d.k[0].actions[0], "pageout") && !strcmp(d.k[0].actions[1], "stat"),
+	      "kdamond 0's schemes");
+	CHECK(d.k[0].sample_us == 5000 && d.k[0].aggr_us == 100000, "kdamond 0's intervals");
+	CHECK(d.k[1].operations[0] == '\0' && d.k[1].nactions == 0, "kdamond 1 has no context");
+	json_t *j = damon_json(&d);
+	CHECK_STR(json_string_value(json_object_get(json_array_get(json_object_get(j, "kdamonds"), 1), "state")), "off",
+		  "JSON: kdamond 1 is off");
+	json_decref(j);
+	errno = 0;
+	CHECK(damon_read(&d, "tests/fixtures/damon/none", err) == -1 && errno == ENOENT, "no DAMON: ENOENT (%s)", err);
+	uint64_t n;
+	if (vmr_read_u64(DAMON_ADMIN "/kdamonds/nr_kdamonds", &n) == 0)
+		CHECK(damon_read(&d, NULL, err) == 0 && d.nkdamonds == n, "this kernel's DAMON: %" PRIu64 " kdamonds", n);
+	else
+		SKIP("this kernel's DAMON: no " DAMON_ADMIN);
+}
+
 int main(void)
 {
+	test_damon();
 	test_fingerprint();
 	test_values();
 	test_size_names();
