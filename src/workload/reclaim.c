@@ -171,6 +171,11 @@ static int reclaim_run(void *state, struct result *r)
 		uint64_t t0 = timer_now_ns();
 		int e = reclaim_request(st);
 		hist_add(h, timer_now_ns() - t0);
+		if (e == -EINVAL && st->o.swappiness >= 0 && k == 0) {
+			/* before 6.7 memory.reclaim takes a size and nothing else */
+			result_set_outcome(r, OUTCOME_SKIP, "this kernel's memory.reclaim takes no swappiness= (6.7 on)");
+			goto out;
+		}
 		if (e < 0) {
 			result_set_outcome(r, OUTCOME_ERROR, "%s: %s", st->reclaim_path, strerror(-e));
 			goto out;
