@@ -1,5 +1,6 @@
 /* vmregress run SUITE: every case of a suite, each iteration in a sandbox
  * with the monitor and the latency probe beside it, stored as one run. */
+#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <time.h>
@@ -15,6 +16,7 @@
 #include "core/trace_hook.h"
 #include "core/util.h"
 #include "probe/system.h"
+#include "sandbox/knobs.h"
 #include "store/store.h"
 #include "store/summary.h"
 
@@ -232,7 +234,24 @@ static int run_sandbox(struct run_state *rs, const struct suite_case *c)
 	return rc < 0 ? VMR_EXIT_CANNOT : 0;
 }
 
-static int run_iteration(struct run_state *rs, size_t ci, long it, struct runner_cfg *cfg, json_t *results)
+/* A knob of the case's --set that this kernel lacks (an mTHP size, zswap,
+ * MGLRU): the case cannot run here, a skip, while the suite's other cases
+ * run.  NULL, or the reason in buf. */
+static const char *run_missing_knob(const struct suite_case *c, char *buf, size_t len)
+{
+	for (size_t i = 0; i < c->sandbox.set.n; i++) {
+		const char *value, *why;
+		const struct knob *k = knob_parse_set(c->sandbox.set.v[i], &value, &why);
+		if (k && access(k->path, F_OK) < 0 && errno == ENOENT) {
+			snprintf(buf, len, "--set %s: this kernel has no %s", k->name, k->path);
+			return buf;
+		}
+	}
+	return NULL;
+}
+
+static int run_iteration(struct run_state *rs, size_t ci, long it, struct runner_cfg *cfg, json_t *results,
+			 const char *skip)
 {
 	struct suite_case *c = &rs->suite->cases[ci];
 	struct result r;
@@ -240,7 +259,12 @@ static int run_iteration(struct run_state *rs, size_t ci, long it, struct runner
 	rs->prog.ci = ci;
 	rs->prog.it = it;
 	run_progress(&rs->prog, rs->suite, ci, it, "running");
-	runner_run(c->w, c->wopts, rs->sb, cfg, &r);  /* the ticker runs as its first hook */
+	if (skip) {
+		result_init(&r, c->w->name);
+		result_set_outcome(&r, OUTCOME_SKIP, "%s", skip);
+	} else {
+		runner_run(c->w, c->wopts, rs->sb, cfg, &r);  /* the ticker runs as its first hook */
+	}
 	run_ticker_stop(&rs->prog);  /* if the runner could not start the hooks' stops */
 	rs->prog.done++;
 	rs->prog.t_done = vmr_now_ns();
@@ -263,7 +287,9 @@ static int run_iteration(struct run_state *rs, size_t ci, long it, struct runner
 static int run_case(struct run_state *rs, size_t ci)
 {
 	struct suite_case *c = &rs->suite->cases[ci];
-	int rc = run_sandbox(rs, c);
+	char why[600];
+	const char *skip = run_missing_knob(c, why, sizeof(why));
+	int rc = skip ? 0 : run_sandbox(rs, c);
 	if (rc)
 		return rc;
 	struct monitor mon;
@@ -290,7 +316,7 @@ static int run_case(struct run_state *rs, size_t ci)
 							  "options", suite_case_json(c), "results", results));
 	}
 	for (long it = 0; it < c->set.iterations && !rc; it++)
-		rc = run_iteration(rs, ci, it, &cfg, results);
+		rc = run_iteration(rs, ci, it, &cfg, results, skip);
 	trace_hooks_free(th);
 	monitor_destroy(&mon);
 	probe_destroy(&probe);
