@@ -50,10 +50,12 @@ check_against_kernel() {
 }
 check_against_kernel file
 check_against_kernel zram
-# zram is synchronous I/O, the one kind the kernel brings mTHPs back whole from
+# zram is synchronous I/O, the one kind the kernel reads mTHPs back whole
+# from; folios still in the swap cache come back without a read at all, so
+# how many are read whole varies, but never more than went out whole.
 so=$(metric swpout-64K); si=$(metric swpin-64K)
-if [ -n "$so" ] && [ "$so" -gt 0 ]; then
-	check "zram: the folios swapped out whole come back whole ($si of $so)" [ "$si" = "$so" ]
+if [ -n "$so" ] && [ -n "$si" ]; then
+	check "zram: no more folios read back whole ($si) than went out whole ($so)" [ "$si" -le "$so" ]
 fi
 
 # Data that changed while in swap fails the run, naming the page.
