@@ -51,8 +51,9 @@ check_against_kernel() {
 check_against_kernel file
 check_against_kernel zram
 # zram is synchronous I/O, the one kind the kernel reads mTHPs back whole
-# from; folios still in the swap cache come back without a read at all, so
-# how many are read whole varies, but never more than went out whole.
+# from, and only on a boot where zswap was never enabled; folios still in
+# the swap cache come back without a read at all.  So how many are read
+# whole varies, but never more than went out whole.
 so=$(metric swpout-64K); si=$(metric swpin-64K)
 if [ -n "$so" ] && [ -n "$si" ]; then
 	check "zram: no more folios read back whole ($si) than went out whole ($so)" [ "$si" -le "$so" ]
