@@ -51,7 +51,9 @@ MAKEFLAGS += --no-print-directory
 endif
 
 .PHONY: all deps run check check-fast unit cli asan fuzz fuzz-smoke bench install clean man
-all: vmregress
+# The static copy is what `vmregress matrix` boots its guests with, so that
+# the matrix works straight after `make`.
+all: vmregress build/vmregress-static
 
 vmregress: $(OBJ)
 	$(call say,LD,$@)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
@@ -149,18 +151,26 @@ check-fast: vmregress build/vmregress-static $(UNITBIN) $(HELPERS)
 bench: vmregress
 	@bench/run-all
 
-man: build/vmregress.1
-build/vmregress.1: vmregress
+# Man pages (vmregress(1), vmregress-CMD(1), vmregress-suite(5)) and bash
+# completion are written by the binary from its own tables.
+man: build/man/stamp build/vmregress.bash
+build/man/stamp: vmregress
+	@mkdir -p build/man
+	$(call say,GEN,build/man/)./vmregress help --man-dir build/man && touch $@
+build/vmregress.bash: vmregress
 	@mkdir -p build
-	$(call say,GEN,$@)./vmregress help --man > $@
+	$(call say,GEN,$@)./vmregress help --completion bash > $@
 
-install: vmregress build/vmregress-static build/vmregress.1
+install: vmregress build/vmregress-static build/man/stamp build/vmregress.bash
 	$(Q)install -d $(DESTDIR)$(PREFIX)/libexec/vmregress $(DESTDIR)$(PREFIX)/bin \
-	  $(DESTDIR)$(PREFIX)/share/vmregress/suites $(DESTDIR)$(PREFIX)/share/man/man1
+	  $(DESTDIR)$(PREFIX)/share/vmregress/suites $(DESTDIR)$(PREFIX)/share/man/man1 \
+	  $(DESTDIR)$(PREFIX)/share/man/man5 $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	$(call say,INSTALL,$(DESTDIR)$(PREFIX)/libexec/vmregress/vmregress-static)install -m 0755 build/vmregress-static $(DESTDIR)$(PREFIX)/libexec/vmregress/vmregress-static
 	$(call say,INSTALL,$(DESTDIR)$(PREFIX)/bin/vmregress)install -m 0755 vmregress $(DESTDIR)$(PREFIX)/bin/vmregress
 	$(if $(wildcard suites/*.ini),$(call say,INSTALL,$(DESTDIR)$(PREFIX)/share/vmregress/suites/)install -m 0644 $(wildcard suites/*.ini) $(DESTDIR)$(PREFIX)/share/vmregress/suites/)
-	$(call say,INSTALL,$(DESTDIR)$(PREFIX)/share/man/man1/vmregress.1)install -m 0644 build/vmregress.1 $(DESTDIR)$(PREFIX)/share/man/man1/vmregress.1
+	$(call say,INSTALL,$(DESTDIR)$(PREFIX)/share/man/)install -m 0644 build/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/ && \
+	  install -m 0644 build/man/*.5 $(DESTDIR)$(PREFIX)/share/man/man5/
+	$(call say,INSTALL,$(DESTDIR)$(PREFIX)/share/bash-completion/completions/vmregress)install -m 0644 build/vmregress.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/vmregress
 
 clean:
 	$(call say,CLEAN,build vmregress)rm -rf build vmregress

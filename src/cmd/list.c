@@ -73,15 +73,14 @@ int cmd_list(int argc, char **argv)
 	}
 	char *path = cmd_db_path(o.db);
 	struct store *st = NULL;
-	/* No results file yet is an empty list, not an error. */
-	if (store_exists(path)) {
-		if (store_open(&st, path, false) < 0)
-			goto close_store;
-		rc = VMR_EXIT_CANNOT;
-		if (store_list(st, &runs, &n) < 0)
-			goto close_store;
-		list_filter(&o, runs, &n);
-	}
+	/* A store that does not exist is an error naming it, as in show:
+	 * an empty list would hide a mistyped --db. */
+	if (store_open(&st, path, false) < 0)
+		goto close_store;
+	rc = VMR_EXIT_CANNOT;
+	if (store_list(st, &runs, &n) < 0)
+		goto close_store;
+	list_filter(&o, runs, &n);
 	rc = VMR_EXIT_OK;
 	if (o.json) {
 		json_t *a = json_array();

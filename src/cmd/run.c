@@ -32,7 +32,7 @@ const struct opt run_cmd_opts[] = {
 	{ .name = "iterations", .type = OPT_STR, .off = offsetof(struct run_opts, iterations), .metavar = "N",
 	  .help = "run each case N times (default: the suite's, else 1)", .short_name = 'n' },
 	{ .name = "name", .type = OPT_STR, .off = offsetof(struct run_opts, name), .metavar = "NAME",
-	  .help = "name the run (default SUITE-YYYYmmdd-HHMMSS); must be unused" },
+	  .help = "name the run (default SUITE-YYYYmmdd-HHMMSS): unused, printable, at most 128 bytes, not a number" },
 	{ .name = "set", .type = OPT_LIST, .off = offsetof(struct run_opts, set), .metavar = "KNOB=VALUE",
 	  .help = "set an allow-listed kernel knob in every case's sandbox (repeatable)" },
 	{ .name = "db", .type = OPT_STR, .off = offsetof(struct run_opts, db), .metavar = "PATH",
@@ -374,8 +374,8 @@ static int run_suite(struct suite *s, const struct run_opts *o)
 	for (size_t i = 0; i < s->ncases; i++)
 		rs.prog.total += (size_t)s->cases[i].set.iterations;
 	char *path = o->db ? xstrdup(o->db) : store_default_path();
-	int rc = VMR_EXIT_CANNOT;
-	if (store_open(&rs.st, path, true) < 0)
+	int e = store_open(&rs.st, path, true), rc = e == -2 ? VMR_EXIT_USAGE : VMR_EXIT_CANNOT;
+	if (e < 0)
 		goto free_path;
 	if ((rc = run_begin(&rs)) != 0)
 		goto close_store;
@@ -510,6 +510,11 @@ int cmd_run(int argc, char **argv)
 	}
 	if (npos != 1) {
 		vmr_err("run: %s (usage: vmregress run SUITE|FILE [options])", npos ? "one suite at a time" : "which suite?");
+		goto free_opts;
+	}
+	const char *bad_name = o.name ? store_name_invalid(o.name) : NULL;
+	if (bad_name) {
+		vmr_err("--name: %s", bad_name);
 		goto free_opts;
 	}
 	if (suite_load(&s, pos[0]) < 0 || run_overrides(&s, &o) < 0 || run_traces_make(&s, &traces) < 0 ||

@@ -397,7 +397,8 @@ static json_t *sense_vma_json(const struct sense_vma *sv, uint64_t ps)
 	json_object_set_new(j, "swapped", sense_count_json(c->swapped, sv->ok));
 	json_object_set_new(j, "file", sense_count_json(c->file, sv->ok && c->flags_known));
 	json_object_set_new(j, "exclusive", sense_count_json(c->exclusive, sv->ok && c->flags_known));
-	json_object_set_new(j, "soft_dirty", sense_count_json(c->soft_dirty, sv->ok && c->flags_known));
+	json_object_set_new(j, "soft_dirty", sense_count_json(c->soft_dirty, sv->ok && c->flags_known &&
+										  pagemap_soft_dirty_supported()));
 	json_object_set_new(j, "thp", sense_count_json(c->thp, sv->ok && c->thp_known));
 	if (sv->state && sv->ok) {
 		size_t n = strlen(sv->state);
@@ -436,7 +437,7 @@ static void sense_vma_text(const struct sense_vma *sv, uint64_t ps)
 	sense_count_text(c->swapped, sv->ok);
 	sense_count_text(c->file, sv->ok && c->flags_known);
 	sense_count_text(c->exclusive, sv->ok && c->flags_known);
-	sense_count_text(c->soft_dirty, sv->ok && c->flags_known);
+	sense_count_text(c->soft_dirty, sv->ok && c->flags_known && pagemap_soft_dirty_supported());
 	sense_count_text(c->thp, sv->ok && c->thp_known);
 	printf(" %s\n", v->path);
 	if (!sv->state || !sv->ok)

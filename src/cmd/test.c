@@ -16,6 +16,7 @@ struct test_opts {
 	bool list;
 	bool json;
 	bool map;
+	bool no_map;
 };
 
 const struct opt test_cmd_opts[] = {
@@ -25,6 +26,9 @@ const struct opt test_cmd_opts[] = {
 	  .help = "print the result as one JSON document", .flags = OPTF_NO_ECHO },
 	{ .name = "map", .type = OPT_FLAG, .off = offsetof(struct test_opts, map),
 	  .help = "print the present/swapped map of each pass after the report", .flags = OPTF_NO_ECHO },
+	{ .name = "no-map", .type = OPT_FLAG, .off = offsetof(struct test_opts, no_map),
+	  .help = "leave out the compact map (the last pass in the seed's encoding) printed after a report that has maps",
+	  .flags = OPTF_NO_ECHO },
 	OPT_END,
 };
 
@@ -156,9 +160,8 @@ static void test_print_lines(FILE *f, const char *p, size_t n, size_t per_char)
 		fprintf(f, "%8zu %.*s\n", off * per_char, (int)(n - off < 64 ? n - off : 64), p + off);
 }
 
-/* One character per page ('#' present, 's' swapped, '.' neither), 64 to a
- * line, each line headed by its first page's index; then the last map in
- * the seed's encoding, which plot_map.pl-style tools read. */
+/* With --map: one character per page ('#' present, 's' swapped, '.'
+ * neither), 64 to a line, each line headed by its first page's index. */
 static void test_print_maps(FILE *f, const struct result *r)
 {
 	for (size_t i = 0; i < r->nmaps; i++) {
@@ -167,6 +170,13 @@ static void test_print_maps(FILE *f, const struct result *r)
 		fprintf(f, "\nMap %s (%zu pages: # present, s swapped, . neither)\n", r->maps[i].name, n);
 		test_print_lines(f, p, n, 1);
 	}
+}
+
+/* Unless --no-map: the last map in the seed's encoding, which the seed
+ * printed at the bottom of every fault test and plot_map.pl-style tools
+ * read. */
+static void test_print_seed_map(FILE *f, const struct result *r)
+{
 	if (!r->nmaps)
 		return;
 	const struct map *last = &r->maps[r->nmaps - 1];
@@ -238,6 +248,8 @@ static int test_run(const struct workload *w, void *wopts, struct sandbox_cfg *c
 		trace_hooks_report(stdout, &r);
 		if (to->map)
 			test_print_maps(stdout, &r);
+		if (!to->no_map)
+			test_print_seed_map(stdout, &r);
 	}
 	result_free(&r);
 	return rc;
@@ -265,7 +277,12 @@ int cmd_test(int argc, char **argv)
 	if (w)
 		opt_defaults(w->opts, wopts);
 	if (at > 0 && !w) {
-		vmr_err("test: unknown workload '%s' (see vmregress test --list)", argv[at]);
+		const char *near = workload_suggest(argv[at]);
+		if (near)
+			vmr_err("test: unknown workload '%s'; did you mean '%s'? (see vmregress test --list)", argv[at],
+				near);
+		else
+			vmr_err("test: unknown workload '%s' (see vmregress test --list)", argv[at]);
 		goto free_opts;
 	}
 	if (opt_parse(sets, ARRAY_SIZE(sets), argc - 1, argv + 1, pos, &npos, &help) < 0)

@@ -26,7 +26,7 @@ static const char *const runner_vmstat_names[] = {
 	"pgscan_kswapd", "pgscan_direct", "pgsteal_kswapd", "pgsteal_direct",
 	"pgscan_anon", "pgscan_file", "pgsteal_anon", "pgsteal_file",
 	"workingset_refault_anon", "workingset_refault_file", "swap_ra", "swap_ra_hit",
-	"zswpin", "zswpout", "allocstall_normal", "allocstall_movable",
+	"zswpin", "zswpout", "swpin_zero", "swpout_zero", "allocstall_normal", "allocstall_movable",
 	"compact_stall", "thp_fault_alloc", "thp_fault_fallback", "oom_kill",
 };
 #define RUNNER_NVMSTAT (sizeof(runner_vmstat_names) / sizeof(runner_vmstat_names[0]))

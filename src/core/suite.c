@@ -1,6 +1,7 @@
 #include "core/suite.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <ini.h>
 #include <limits.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/suggest.h"
 #include "core/util.h"
 
 #ifndef VMR_SUITE_DIR
@@ -243,7 +245,12 @@ static int suite_case_workload(struct suite_parser *p, size_t section, long glob
 	}
 	*w = workload_find(kv->value);
 	if (!*w) {
-		suite_fail(p, kv->line, "workload '%s' is not in this build (see vmregress test --list)", kv->value);
+		const char *near = workload_suggest(kv->value);
+		if (near)
+			suite_fail(p, kv->line, "workload '%s' is not in this build; did you mean '%s'?", kv->value, near);
+		else
+			suite_fail(p, kv->line, "workload '%s' is not in this build (see vmregress test --list)",
+				   kv->value);
 		return -1;
 	}
 	return 0;
@@ -388,7 +395,7 @@ int suite_parse(struct suite *s, const char *file, const char *text)
  * tree), PREFIX/share/vmregress/suites for a binary in PREFIX/bin (so an
  * install under another PREFIX than the build's still finds them), then
  * the directory the build was configured with. */
-static size_t suite_dirs(char dirs[5][PATH_MAX])
+size_t suite_dirs(char dirs[SUITE_DIRS][PATH_MAX])
 {
 	char exe[PATH_MAX];
 	size_t n = 0;
@@ -414,6 +421,53 @@ static size_t suite_dirs(char dirs[5][PATH_MAX])
 	return n;
 }
 
+static int suite_name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void suite_builtins_free(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+size_t suite_builtins(char ***names)
+{
+	char dirs[SUITE_DIRS][PATH_MAX];
+	size_t nd = suite_dirs(dirs), n = 0, cap = 0;
+	*names = NULL;
+	for (size_t i = 0; i < nd; i++) {
+		DIR *d = opendir(dirs[i]);
+		struct dirent *e;
+		if (!d)
+			continue;
+		while ((e = readdir(d))) {
+			size_t len = strlen(e->d_name);
+			if (len <= 4 || strcmp(e->d_name + len - 4, ".ini") || !suite_name_ok(e->d_name, len - 4))
+				continue;
+			char *name = xasprintf("%.*s", (int)(len - 4), e->d_name);
+			bool seen = false;
+			for (size_t k = 0; k < n && !seen; k++)
+				seen = !strcmp((*names)[k], name);
+			if (seen) {
+				free(name);
+				continue;
+			}
+			if (n == cap) {
+				cap = cap ? 2 * cap : 8;
+				*names = xrealloc(*names, cap * sizeof(**names));
+			}
+			(*names)[n++] = name;
+		}
+		closedir(d);
+	}
+	if (n)
+		qsort(*names, n, sizeof(**names), suite_name_cmp);
+	return n;
+}
+
 char *suite_find(const char *spec)
 {
 	size_t len = strlen(spec);
@@ -429,7 +483,7 @@ char *suite_find(const char *spec)
 		vmr_err("%s: not a suite name or file", spec);
 		return NULL;
 	}
-	char dirs[5][PATH_MAX];
+	char dirs[SUITE_DIRS][PATH_MAX];
 	size_t n = suite_dirs(dirs);
 	for (size_t i = 0; i < n; i++) {
 		char *path = xasprintf("%s/%s.ini", dirs[i], spec);
@@ -437,15 +491,19 @@ char *suite_find(const char *spec)
 			return path;
 		free(path);
 	}
-	char where[4 * PATH_MAX + 16] = "";
-	for (size_t i = 0; i < n; i++) {
-		if (i)
-			strcat(where, ", ");
-		strcat(where, dirs[i]);
-	}
-	vmr_err("%s: no such suite file, nor a built-in suite in %s", spec, where);
+	char **names = NULL;
+	size_t nn = suite_builtins(&names);
+	const char *near = suggest(spec, (const char *const *)names, nn);
+	if (near)
+		vmr_err("%s: no such suite; did you mean '%s'? (vmregress suites lists them)", spec, near);
+	else
+		vmr_err("%s: no such suite file, nor a built-in suite (vmregress suites lists them)", spec);
+	suite_builtins_free(names, nn);
 	return NULL;
 }
+
+/* A suite is a few kilobytes of text; the built-in "full" is under 10. */
+#define SUITE_MAX_BYTES (1024 * 1024)
 
 int suite_load(struct suite *s, const char *spec)
 {
@@ -454,7 +512,11 @@ int suite_load(struct suite *s, const char *spec)
 	int rc = -1;
 	if (!path)
 		return -1;
-	int e = vmr_read_file(path, &text, &len);
+	int e = vmr_read_file_max(path, SUITE_MAX_BYTES, &text, &len);
+	if (e == -EFBIG) {
+		vmr_err("%s: too large for a suite file (more than %d KiB)", path, SUITE_MAX_BYTES / 1024);
+		goto free_path;
+	}
 	if (e < 0) {
 		errno = -e;
 		vmr_errno("%s: cannot read suite", path);

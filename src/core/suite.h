@@ -29,6 +29,7 @@
 #define VMR_SUITE_H
 
 #include <jansson.h>
+#include <limits.h>
 #include <stdint.h>
 
 #include "core/options.h"
@@ -68,6 +69,19 @@ struct suite {
 	size_t ncases;
 	struct suite_case *cases;
 };
+
+/* Directories holding built-in suites, in the order suite_find looks:
+ * $VMR_SUITE_DIR, ./suites beside the binary (or its parent), PREFIX/share/
+ * vmregress/suites for a binary in PREFIX/bin, the configured directory.
+ * Returns how many it wrote. */
+#define SUITE_DIRS 5
+size_t suite_dirs(char dirs[SUITE_DIRS][PATH_MAX]);
+
+/* The names of the built-in suites found there (NAME.ini; the first
+ * directory that has a name wins, as for suite_find), sorted.  Free with
+ * suite_builtins_free(*names, n). */
+size_t suite_builtins(char ***names);
+void suite_builtins_free(char **names, size_t n);
 
 /* Find a suite: a path (contains '/' or names an existing file), else a
  * built-in name looked up as NAME.ini in ./suites beside the binary, then in

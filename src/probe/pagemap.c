@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -194,6 +195,27 @@ enum pagemap_layout pagemap_layout_running(void)
 }
 
 /* --- live process --- */
+
+bool pagemap_soft_dirty_supported(void)
+{
+	static int known = -1;
+	if (known >= 0)
+		return known;
+	size_t ps = vmr_page_size();
+	int fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
+	volatile char *p = mmap(NULL, ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	uint64_t e = 0;
+	known = 0;
+	if (fd >= 0 && p != MAP_FAILED) {
+		p[0] = 1;
+		known = pread(fd, &e, 8, (off_t)((uintptr_t)p / ps * 8)) == 8 && (e & PM_SOFT_DIRTY);
+	}
+	if (p != MAP_FAILED)
+		munmap((void *)p, ps);
+	if (fd >= 0)
+		close(fd);
+	return known;
+}
 
 int pagemap_open(struct pagemap *pm, pid_t pid, bool want_thp, char *err)
 {

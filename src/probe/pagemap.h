@@ -120,6 +120,12 @@ struct pagemap {
  * want_thp, also opens /proc/kpageflags when permitted (root, which also
  * sees PFNs); without it THP counts are simply not known.  0, or -1 with err and errno. */
 int pagemap_open(struct pagemap *pm, pid_t pid, bool want_thp, char *err);
+
+/* Whether this kernel keeps soft-dirty bits (CONFIG_MEM_SOFT_DIRTY): a page
+ * just written in a fresh mapping reads bit 55 set where it does, never
+ * where it does not (bit 55 is then always 0, which is not a count of 0).
+ * Asked of /proc/self/pagemap once; the answer is cached. */
+bool pagemap_soft_dirty_supported(void);
 void pagemap_close(struct pagemap *pm);
 
 /* Scan [start, end) (page aligned) and add to c (zero it first for a fresh

@@ -57,8 +57,12 @@ void replay_free(struct replay *rp)
 
 void replay_fill(char *region, uint64_t pages, size_t page_size, uint64_t salt)
 {
-	for (uint64_t p = 0; p < pages; p++)
-		*(volatile uint64_t *)(region + p * page_size) = replay_word((uint32_t)p, salt);
+	for (uint64_t p = 0; p < pages; p++) {
+		volatile uint64_t *w = (volatile uint64_t *)(region + p * page_size);
+		uint64_t v = replay_word((uint32_t)p, salt);
+		w[0] = v;
+		w[page_size / 8 - 1] = ~v;
+	}
 }
 
 static void replay_rusage(uint64_t *minflt, uint64_t *majflt)
@@ -241,10 +245,11 @@ static inline __attribute__((always_inline)) void replay_loop_read(struct replay
 
 static inline __attribute__((always_inline)) void replay_loop_write(struct replay *rp, const uint32_t *refs,
 								    uint64_t n, char *region, unsigned shift,
-								    uint64_t base, struct replay_pass *out)
+								    uint64_t base, unsigned pass,
+								    struct replay_pass *out)
 {
 	struct hist *h = rp->ticks_hist;
-	uint64_t *b = h->b, salt = rp->cfg.salt, slow = rp->slow_ticks;
+	uint64_t *b = h->b, salt = replay_pass_salt(&rp->cfg, pass), slow = rp->slow_ticks;
 	uint64_t bmin = rp->cfg.batch, bmax = rp->cfg.batch_max;
 	if (bmin == 1)
 		REPLAY_LOOP(*w = want);
@@ -253,14 +258,14 @@ static inline __attribute__((always_inline)) void replay_loop_write(struct repla
 }
 
 static void replay_loop(struct replay *rp, const uint32_t *refs, uint64_t n, char *region, unsigned shift,
-			uint64_t base, struct replay_pass *out)
+			uint64_t base, unsigned pass, struct replay_pass *out)
 {
 	if (shift == 12 && rp->cfg.write)
-		replay_loop_write(rp, refs, n, region, 12, base, out);
+		replay_loop_write(rp, refs, n, region, 12, base, pass, out);
 	else if (shift == 12)
 		replay_loop_read(rp, refs, n, region, 12, base, out);
 	else if (rp->cfg.write)
-		replay_loop_write(rp, refs, n, region, shift, base, out);
+		replay_loop_write(rp, refs, n, region, shift, base, pass, out);
 	else
 		replay_loop_read(rp, refs, n, region, shift, base, out);
 }
@@ -278,7 +283,7 @@ void replay_run_pass(struct replay *rp, const uint32_t *refs, uint64_t n, char *
 		rp->t0_ns = ns0;
 		rp->t0_ticks = t0;
 	}
-	replay_loop(rp, refs, n, region, replay_shift(page_size), (uint64_t)pass * n, out);
+	replay_loop(rp, refs, n, region, replay_shift(page_size), (uint64_t)pass * n, pass, out);
 	uint64_t t1 = replay_ticks(), ns1 = vmr_now_ns();
 	replay_rusage(&mi1, &ma1);
 	out->ns = ns1 - ns0;
@@ -316,7 +321,7 @@ struct hist *replay_finish(struct replay *rp)
 }
 
 uint64_t replay_verify(const uint32_t *refs, uint64_t n, uint64_t pages, const char *region, size_t page_size,
-		       uint64_t salt, uint32_t *bad_page, uint64_t *found)
+		       uint64_t salt, enum replay_tail tail, uint32_t *bad_page, uint64_t *found)
 {
 	uint8_t *seen = xcalloc(pages, 1);
 	uint64_t bad = 0;
@@ -325,10 +330,12 @@ uint64_t replay_verify(const uint32_t *refs, uint64_t n, uint64_t pages, const c
 	for (uint64_t p = 0; p < pages; p++) {
 		if (!seen[p])
 			continue;
-		uint64_t v = *(const volatile uint64_t *)(region + p * page_size);
-		if (v != replay_word((uint32_t)p, salt) && !bad++) {
+		const volatile uint64_t *w = (const volatile uint64_t *)(region + p * page_size);
+		uint64_t v = w[0], last = w[page_size / 8 - 1], want = replay_word((uint32_t)p, salt);
+		bool ok = v == want && last == (tail == REPLAY_TAIL_COMPLEMENT ? ~want : 0);
+		if (!ok && !bad++) {
 			*bad_page = (uint32_t)p;
-			*found = v;
+			*found = v == want ? last : v;
 		}
 	}
 	free(seen);

@@ -1,9 +1,16 @@
 /* Replaying a reference trace over a mapped region, timing the accesses.
  *
- * Each reference reads (or writes) the first word of its page.  A read
- * checks the word against the page's pattern, page index + salt, written
- * before the replay; a write stores it, and replay_verify reads every
- * referenced page back afterwards.
+ * Each reference reads (or writes) the first word of its page, as the
+ * seed's bench_mmap did.  A read checks the word against the page's
+ * pattern, page index + salt, written before the replay by replay_fill
+ * with its complement in the page's last word; a write stores it.  Either
+ * way replay_verify reads every referenced page back afterwards, first and
+ * last word (the complement after a fill, zero after a write replay over
+ * fresh memory), so that a torn page or one moved from another index is
+ * caught outside the timed loop, at no cost to it.  Each pass of a
+ * write replay stores its own word (replay_pass_salt), so the verify
+ * phase, given the last pass's salt, also catches a page that came back
+ * holding an earlier pass's word.
  *
  * Timing costs no system call: a cycle counter is read once per batch of
  * references.  The time of a batch is the counter at its end minus the
@@ -92,6 +99,15 @@ struct replay_cfg {
 			       * batch; fixed batches) */
 };
 
+/* The salt a pass stores or expects: a write replay stores a new word on
+ * every pass (salt + pass), so that a page that lost a later pass's write
+ * and came back holding an earlier pass's word fails replay_verify; a read
+ * replay reads what replay_fill wrote once (salt). */
+static inline uint64_t replay_pass_salt(const struct replay_cfg *cfg, unsigned pass)
+{
+	return cfg->write ? cfg->salt + pass : cfg->salt;
+}
+
 struct replay_slow {
 	uint64_t ref;         /* first reference, over all passes: pass * references + i */
 	uint32_t page;        /* the page of reference ref */
@@ -132,7 +148,8 @@ struct replay_pass {
 void replay_init(struct replay *rp, uint64_t pages, const struct replay_cfg *cfg);
 void replay_free(struct replay *rp);
 
-/* Write every page's pattern word (the prefill of read replays). */
+/* Write every page's pattern word, and its complement in the page's last
+ * word (the prefill of read replays). */
 void replay_fill(char *region, uint64_t pages, size_t page_size, uint64_t salt);
 
 /* Replay refs[0..n) once over region.  pass numbers the slow accesses. */
@@ -143,10 +160,18 @@ void replay_run_pass(struct replay *rp, const uint32_t *refs, uint64_t n, char *
  * faults, slow times in ns.  Returns the histogram in ns (caller owns). */
 struct hist *replay_finish(struct replay *rp);
 
-/* Check that every page referenced by refs holds its pattern; returns the
- * number of bad pages, the first in *bad_page and *found. */
+/* What a page's last word must hold in replay_verify. */
+enum replay_tail {
+	REPLAY_TAIL_COMPLEMENT,   /* ~pattern: the page was written by replay_fill */
+	REPLAY_TAIL_ZERO,         /* 0: a write replay over fresh (zeroed) memory */
+};
+
+/* Check that every page referenced by refs holds its pattern in its first
+ * word and the tail in its last; returns the number of bad pages, the
+ * first in *bad_page and its first word (or, when only the last word is
+ * wrong, that word) in *found. */
 uint64_t replay_verify(const uint32_t *refs, uint64_t n, uint64_t pages, const char *region, size_t page_size,
-		       uint64_t salt, uint32_t *bad_page, uint64_t *found);
+		       uint64_t salt, enum replay_tail tail, uint32_t *bad_page, uint64_t *found);
 
 /* A bare loop doing the same accesses without timing or checks (the
  * benchmark's baseline).  Returns a value to keep the reads alive. */

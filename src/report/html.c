@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "core/hist.h"
+#include "core/path.h"
 #include "core/util.h"
 #include "report/compare_fmt.h"
 #include "report/plot.h"
@@ -747,15 +748,34 @@ static void html_compare_full(struct report_ctx *x)
 	fputs("</table></details>\n", x->f);
 }
 
+/* The verdict on the headline metrics, as compare's text leads with it. */
+static void html_verdict(struct report_ctx *x)
+{
+	if (x->n < 2)
+		return;
+	struct strlist lines = { 0 };
+	compare_verdict_lines(x->cmp, &lines);
+	fputs("<div class=\"verdict\"><p><b>", x->f);
+	html_esc(x->f, lines.v[0]);
+	fputs("</b></p>\n<ul>\n", x->f);
+	for (size_t i = 1; i < lines.n; i++) {
+		fputs("<li>", x->f);
+		html_esc(x->f, lines.v[i][0] == ' ' ? lines.v[i] + 2 : lines.v[i]);
+		fputs("</li>\n", x->f);
+	}
+	fputs("</ul></div>\n", x->f);
+	strlist_free(&lines);
+}
+
 static void html_compare(struct report_ctx *x)
 {
 	const struct comparison *cmp = x->cmp;
 	fprintf(x->f, "<h2 id=\"compare\">%s</h2>\n", x->n > 1 ? "Comparison" : "Summary");
 	if (x->n > 1)
 		fprintf(x->f, "<p class=\"note\">Mean &plusmn; standard deviation per run, and the change against the base "
-			      "run %s: positive is better, negative worse. *change* is significant by Welch's t-test at "
-			      "alpha %g (shaded green when better, red when worse); ?change? has fewer than two iterations "
-			      "on a side.</p>\n",
+			      "run %s: positive is better, negative worse. *change* is a finding at false-discovery rate "
+			      "%g by the rule of docs/statistics.md (shaded green when better, red when worse); "
+			      "?change? has too few iterations on a side.</p>\n",
 			cmp->labels[0], cmp->alpha);
 	if (cmp->emulated)
 		fputs("<p class=\"note\"><b>Emulated:</b> some runs ran in an emulated guest (TCG), where times say "
@@ -808,6 +828,7 @@ static void html_page(struct report_ctx *x)
 		fputs("</a>", x->f);
 	}
 	fputs("</p>\n", x->f);
+	html_verdict(x);
 	html_runs(x);
 	html_env(x);
 	html_compare(x);
@@ -884,9 +905,21 @@ static int report_mkdir(const char *dir)
 	}
 	int rc = mkdir(p, 0755) < 0 && errno != EEXIST ? -1 : 0;
 	free(p);
-	if (rc < 0)
+	if (rc < 0) {
 		vmr_errno("cannot create report directory %s", dir);
-	return rc;
+		return rc;
+	}
+	/* What was there already is written into only if it is a directory,
+	 * reached through a link only where core/path.h allows. */
+	char *target;
+	struct stat st;
+	int e = path_resolve_last(dir, &target, &st);
+	free(target);
+	if (e == 0 && !S_ISDIR(st.st_mode))
+		e = -ENOTDIR;
+	if (e)
+		vmr_err("cannot write the report into %s: %s", dir, path_strerror(e < 0 ? -e : ENOENT));
+	return e ? -1 : 0;
 }
 
 int report_write(const char *dir, const struct run *const *runs, size_t n, const struct report_opts *o,
@@ -896,7 +929,8 @@ int report_write(const char *dir, const struct run *const *runs, size_t n, const
 	if (report_mkdir(dir) < 0)
 		return -1;
 	struct comparison cmp;
-	compare_runs(runs, n, &(struct compare_opts){ .alpha = o->alpha, .cases = o->cases }, &cmp);
+	compare_runs(runs, n, &(struct compare_opts){ .alpha = o->alpha, .cases = o->cases, .headline = compare_headline },
+		     &cmp);
 	char *buf = NULL;
 	size_t len = 0;
 	struct report_ctx x = { .f = open_memstream(&buf, &len), .runs = runs, .n = n, .cmp = &cmp, .o = o,
@@ -915,7 +949,7 @@ int report_write(const char *dir, const struct run *const *runs, size_t n, const
 	stats->bytes = len;
 	int rc = vmr_write_atomic(path, buf, len, 0644);
 	if (rc < 0)
-		vmr_err("cannot write %s: %s", path, strerror(-rc));
+		vmr_err("cannot write %s: %s", path, path_strerror(-rc));
 	free(path);
 	free(buf);
 	return rc < 0 ? -1 : 0;

@@ -2,9 +2,12 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "core/suggest.h"
 #include "sandbox/journal.h"
 
 #define KNOB_THP_DIR "/sys/kernel/mm/transparent_hugepage"
@@ -55,6 +58,24 @@ const struct knob *knob_find(const char *name)
 	return NULL;
 }
 
+/* Why name is refused: the knob it was probably meant to be, else the
+ * whole allow-list.  The text lives until the next call. */
+static const char *knob_unknown(const char *name)
+{
+	static char why[1024];
+	const char *near = suggest_in(name, knobs, sizeof(knobs[0]), SIZE_MAX);
+	if (near) {
+		snprintf(why, sizeof(why), "is not an allow-listed knob; did you mean '%s'?", near);
+		return why;
+	}
+	size_t off = (size_t)snprintf(why, sizeof(why), "is not an allow-listed knob (the allow-list:");
+	for (const struct knob *k = knobs; k->name && off < sizeof(why); k++)
+		off += (size_t)snprintf(why + off, sizeof(why) - off, " %s", k->name);
+	if (off < sizeof(why))
+		snprintf(why + off, sizeof(why) - off, ")");
+	return why;
+}
+
 const struct knob *knob_parse_set(const char *arg, const char **value, const char **why)
 {
 	const char *eq = strchr(arg, '=');
@@ -76,7 +97,7 @@ const struct knob *knob_parse_set(const char *arg, const char **value, const cha
 	name[n] = '\0';
 	const struct knob *k = knob_find(name);
 	if (!k) {
-		*why = "is not an allow-listed knob";
+		*why = knob_unknown(name);
 		return NULL;
 	}
 	const char *v = eq + 1;

@@ -10,6 +10,7 @@
 #ifndef VMR_STORE_BACKEND_H
 #define VMR_STORE_BACKEND_H
 
+#include "core/util.h"
 #include "store/store.h"
 
 struct sqlite3;
@@ -21,6 +22,11 @@ struct store {
 	struct sqlite3 *db;       /* SQLite */
 	int lockfd;               /* SQLite: the file of writers' locks, or -1 */
 	struct pg_conn *pg;       /* PostgreSQL (libpq's PGconn) */
+	struct strlist secrets;   /* PostgreSQL: the URL's password, each way it
+				   * is spelt (store_url_secrets), masked in
+				   * every message */
+	bool read_timeout;        /* PostgreSQL: statement_timeout is ours (the
+				   * session set none): lifted in writes */
 };
 
 enum store_lookup {

@@ -79,19 +79,29 @@ static const char *const pg_migrations[] = {
  * the second is the run's id (its low 31 bits).  See backend.h. */
 #define PG_RUN_LOCK 1986884210 /* 0x766d7272, "vmrr" */
 
-/* msg's first line with the connection's password cut out.  Malloc'd. */
-static char *pg_clean_message(PGconn *conn, const char *msg)
+/* msg's first line with every spelling of the password cut out: url
+ * itself (libpq quotes a URL it cannot parse) as st->path, the URL's
+ * password (libpq also quotes a token of it) and the one the connection
+ * used (from the URL, PGPASSWORD or a password file).  Malloc'd. */
+static char *pg_clean_message(const struct store *st, const char *url, const char *msg)
 {
-	char *out = xasprintf("%.*s", (int)strcspn(msg ? msg : "", "\n"), msg ? msg : "");
-	const char *pass = conn ? PQpass(conn) : NULL;
-	if (!pass || !*pass)
-		return out;
-	size_t plen = strlen(pass);
-	for (char *p = strstr(out, pass); p; p = strstr(p, pass)) {
-		memcpy(p, "***", 3);
-		memmove(p + 3, p + plen, strlen(p + plen) + 1);
-		p += 3;
+	char *line = xasprintf("%.*s", (int)strcspn(msg ? msg : "", "\n"), msg ? msg : "");
+	/* a quoted URL as it prints everywhere else, its password masked */
+	for (char *p = url && *url ? strstr(line, url) : NULL; p; p = strstr(p + strlen(st->path), url)) {
+		char *next = xasprintf("%.*s%s%s", (int)(p - line), line, st->path, p + strlen(url));
+		p = next + (p - line);
+		free(line);
+		line = next;
 	}
+	struct strlist secrets = { 0 };
+	for (size_t i = 0; i < st->secrets.n; i++)
+		strlist_add(&secrets, st->secrets.v[i]);
+	const char *pass = st->pg ? PQpass(st->pg) : NULL;
+	if (pass && *pass)
+		strlist_add(&secrets, pass);
+	char *out = store_mask_secrets(line, &secrets);
+	strlist_free(&secrets);
+	free(line);
 	return out;
 }
 
@@ -100,7 +110,7 @@ static char *pg_clean_message(PGconn *conn, const char *msg)
 static int pg_fail(struct store *st, const char *what, const PGresult *res)
 {
 	const char *m = res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
-	char *clean = pg_clean_message(st->pg, m ? m : PQerrorMessage(st->pg));
+	char *clean = pg_clean_message(st, NULL, m ? m : PQerrorMessage(st->pg));
 	vmr_err("%s: %s: %s", st->path, what, *clean ? clean : "the server gave no reason");
 	free(clean);
 	return -1;
@@ -130,9 +140,12 @@ static int pg_exec(struct store *st, const char *sql, const char *what)
 	return rc;
 }
 
+/* A write may wait its turn behind another machine's (a push of the same
+ * run, the schema being created): the read timeout does not apply. */
 static int pg_begin(struct store *st)
 {
-	return pg_exec(st, "BEGIN", "cannot start a transaction");
+	return pg_exec(st, st->read_timeout ? "BEGIN; SET LOCAL statement_timeout = 0" : "BEGIN",
+		       "cannot start a transaction");
 }
 
 static int pg_begin_kind(struct store *st, bool write)
@@ -280,17 +293,47 @@ static void pg_notice_quiet(void *arg, const char *msg)
 	(void)msg;
 }
 
+/* Unless the session has a statement timeout of its own (the URL's
+ * options=-c statement_timeout=..., PGOPTIONS, the role's or database's
+ * setting), reads get this one: a server that stops answering mid-query
+ * must not hang `list`.  Writes lift it (pg_begin). */
+#define PG_READ_TIMEOUT "60s"
+
+static int pg_session_setup(struct store *st)
+{
+	if (pg_exec(st, "SET client_min_messages = warning", "cannot set up the session") < 0)
+		return -1;
+	PGresult *res = pg_query(st, "SHOW statement_timeout", 0, NULL, "cannot set up the session");
+	if (!res)
+		return -1;
+	st->read_timeout = PQntuples(res) == 1 && !strcmp(PQgetvalue(res, 0, 0), "0");
+	PQclear(res);
+	return st->read_timeout ? pg_exec(st, "SET statement_timeout = '" PG_READ_TIMEOUT "'", "cannot set up the session")
+				: 0;
+}
+
 static int pg_open(struct store **out, const char *url, bool create)
 {
 	struct store *st = xcalloc(1, sizeof(*st));
 	st->path = store_mask_url(url);
-	/* Later keywords win: the URL's own settings override these defaults.
-	 * Without a timeout a machine whose server is down would hang. */
-	static const char *const keys[] = { "connect_timeout", "fallback_application_name", "dbname", NULL };
-	const char *vals[] = { "10", "vmregress", url, NULL };
+	store_url_secrets(url, &st->secrets);
+	/* Later keywords win: the URL's own settings override these defaults,
+	 * and so does PGCONNECT_TIMEOUT, which a default given here would
+	 * hide.  Without a timeout a machine whose server is down would hang. */
+	const char *env_timeout = getenv("PGCONNECT_TIMEOUT");
+	const char *keys[4] = { NULL }, *vals[4] = { NULL };
+	size_t n = 0;
+	if (!env_timeout || !*env_timeout) {
+		keys[n] = "connect_timeout";
+		vals[n++] = "10";
+	}
+	keys[n] = "fallback_application_name";
+	vals[n++] = "vmregress";
+	keys[n] = "dbname";
+	vals[n] = url;
 	st->pg = PQconnectdbParams(keys, vals, 1);
 	if (!st->pg || PQstatus(st->pg) != CONNECTION_OK) {
-		char *clean = pg_clean_message(st->pg, st->pg ? PQerrorMessage(st->pg) : "out of memory");
+		char *clean = pg_clean_message(st, url, st->pg ? PQerrorMessage(st->pg) : "out of memory");
 		vmr_err("cannot connect to %s: %s", st->path, clean);
 		free(clean);
 		goto finish;
@@ -298,12 +341,13 @@ static int pg_open(struct store **out, const char *url, bool create)
 	PQsetNoticeProcessor(st->pg, pg_notice_quiet, NULL);
 	/* The schema is created on first use whatever create says: the database
 	 * itself is what must exist, and connecting proved that. */
-	if (pg_exec(st, "SET client_min_messages = warning", "cannot set up the session") < 0 || pg_migrate(st) < 0)
+	if (pg_session_setup(st) < 0 || pg_migrate(st) < 0)
 		goto finish;
 	*out = st;
 	return 0;
 finish:
 	PQfinish(st->pg);
+	strlist_free(&st->secrets);
 	free(st->path);
 	free(st);
 	return -1;
@@ -316,6 +360,7 @@ static void pg_close(struct store *st)
 	if (PQstatus(st->pg) == CONNECTION_OK)
 		PQclear(PQexec(st->pg, "SELECT pg_advisory_unlock_all()"));
 	PQfinish(st->pg);
+	strlist_free(&st->secrets);
 	free(st->path);
 	free(st);
 }

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/path.h"
 #include "core/util.h"
 
 /* Migration i takes a file from version i to version i + 1.  Never edit one
@@ -185,20 +186,41 @@ rollback:
 	return -1;
 }
 
+/* The results file a path names, before SQLite opens it: a regular file,
+ * or absent when create (then its directory is made); reached through a
+ * symbolic link only as core/path.h allows.  SQLite would open a device
+ * or a FIFO and leave "<device>-journal" beside it.  The file to open
+ * (the link resolved), or NULL after a message. */
+static char *sqlite_file(const char *path, bool create)
+{
+	char *file;
+	struct stat sb;
+	int r = path_resolve_last(path, &file, &sb);
+	if (r == 0 && !S_ISREG(sb.st_mode))
+		r = S_ISDIR(sb.st_mode) ? -EISDIR : -EINVAL;
+	if (r < 0)
+		vmr_err("%s: cannot use as a results file: %s", path, path_strerror(-r));
+	else if (r == 1 && !create)
+		vmr_err("%s: no such results file (nothing stored there yet? see --db)", path);
+	else if (r == 1 && store_mkdirs(path) < 0)
+		r = -1;
+	else
+		return file;
+	free(file);
+	return NULL;
+}
+
 static int sqlite_open(struct store **out, const char *path, bool create)
 {
+	char *file = sqlite_file(path, create);
+	if (!file)
+		return -2;
 	struct store *st = xcalloc(1, sizeof(*st));
-	st->path = xstrdup(path);
+	st->path = file;
 	st->lockfd = -1;
-	struct stat sb;
-	if (!create && stat(path, &sb) < 0) {
-		vmr_errno("cannot open %s", path);
-		goto free_st;
-	}
-	if (create && store_mkdirs(path) < 0)
-		goto free_st;
-	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
-	if (sqlite3_open_v2(path, &st->db, flags, NULL) != SQLITE_OK) {
+	/* NOFOLLOW: a link put there since the check above is not followed. */
+	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW | (create ? SQLITE_OPEN_CREATE : 0);
+	if (sqlite3_open_v2(file, &st->db, flags, NULL) != SQLITE_OK) {
 		vmr_err("cannot open %s: %s", path, st->db ? sqlite3_errmsg(st->db) : "out of memory");
 		goto close_db;
 	}
@@ -214,7 +236,6 @@ static int sqlite_open(struct store **out, const char *path, bool create)
 	return 0;
 close_db:
 	sqlite3_close(st->db);
-free_st:
 	free(st->path);
 	free(st);
 	return -1;
@@ -239,7 +260,7 @@ static int sqlite_lock_range(int fd, int cmd, short type, off_t start, off_t len
 static void sqlite_lockfile_tidy(struct store *st)
 {
 	char *name = sqlite_lockname(st);
-	int fd = st->lockfd >= 0 ? st->lockfd : open(name, O_RDWR | O_CLOEXEC);
+	int fd = st->lockfd >= 0 ? st->lockfd : open(name, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
 	struct flock fl;
 	if (fd >= 0 && sqlite_lock_range(fd, F_OFD_SETLK, F_WRLCK, 0, 0, &fl) == 0)
 		unlink(name);
@@ -276,7 +297,7 @@ static int sqlite_hold(struct store *st, int64_t run_id, bool hold)
 	}
 	char *name = sqlite_lockname(st);
 	for (int tries = 0; tries < 8; tries++) {
-		if (st->lockfd < 0 && (st->lockfd = open(name, O_RDWR | O_CREAT | O_CLOEXEC, 0644)) < 0)
+		if (st->lockfd < 0 && (st->lockfd = open(name, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644)) < 0)
 			break;
 		struct stat held, named;
 		if (sqlite_lock_range(st->lockfd, F_OFD_SETLKW, F_WRLCK, (off_t)run_id, 1, &fl) < 0)
@@ -294,7 +315,7 @@ static int sqlite_hold(struct store *st, int64_t run_id, bool hold)
 static bool sqlite_running(struct store *st, int64_t run_id)
 {
 	char *name = sqlite_lockname(st);
-	int fd = open(name, O_RDONLY | O_CLOEXEC);
+	int fd = open(name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	free(name);
 	if (fd < 0)
 		return false;

@@ -10,6 +10,7 @@
 #include <sys/random.h>
 #include <sys/utsname.h>
 #include <time.h>
+#include <ctype.h>
 #include <errno.h>
 #include <unistd.h>
 
@@ -20,15 +21,28 @@ static bool store_is_pg_url(const char *loc)
 	return !strncmp(loc, "postgresql://", 13) || !strncmp(loc, "postgres://", 11);
 }
 
-/* The back end a location names, and the location that back end opens. */
+/* The length of loc's URL scheme ("mysql" in "mysql://x/y"), or 0 when
+ * loc does not begin with SCHEME:// (RFC 3986: a letter, then letters,
+ * digits, '+', '-' or '.'). */
+static size_t store_url_scheme(const char *loc)
+{
+	size_t n = isalpha((unsigned char)loc[0]) ? strspn(loc, "abcdefghijklmnopqrstuvwxyz"
+						     "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-.") : 0;
+	return n && !strncmp(loc + n, "://", 3) ? n : 0;
+}
+
+/* The back end a location names, and the location that back end opens;
+ * NULL for a URL of a scheme no back end reads (not a file "mysql:/x/y"). */
 static const struct store_backend *store_pick(const char *loc, const char **where)
 {
-	if (store_is_pg_url(loc)) {
-		*where = loc;
+	*where = loc;
+	if (store_is_pg_url(loc))
 		return &store_pg_backend;
+	if (!strncmp(loc, "sqlite:", 7)) {
+		*where = loc + 7;
+		return &store_sqlite_backend;
 	}
-	*where = !strncmp(loc, "sqlite:", 7) ? loc + 7 : loc;
-	return &store_sqlite_backend;
+	return store_url_scheme(loc) ? NULL : &store_sqlite_backend;
 }
 
 char *store_default_path(void)
@@ -41,14 +55,6 @@ char *store_default_path(void)
 		return xasprintf("%s/vmregress/results.db", xdg);
 	const char *home = getenv("HOME");
 	return xasprintf("%s/.local/share/vmregress/results.db", home && *home ? home : "/root");
-}
-
-bool store_exists(const char *location)
-{
-	const char *where;
-	if (store_pick(location, &where) != &store_sqlite_backend)
-		return true;
-	return access(where, F_OK) == 0;
 }
 
 /* The '@' ending a URL's user information, or NULL.  As libpq reads it:
@@ -129,12 +135,96 @@ char *store_mask_url(const char *location)
 	return masked;
 }
 
+/* s[0..len) percent-decoded where it can be, as libpq decodes it.  Malloc'd. */
+static char *store_pct_decode(const char *s, size_t len)
+{
+	char *out = xmalloc(len + 1);
+	size_t n = 0;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '%' && i + 2 < len && store_hex(s[i + 1]) >= 0 && store_hex(s[i + 2]) >= 0) {
+			out[n++] = (char)(store_hex(s[i + 1]) * 16 + store_hex(s[i + 2]));
+			i += 2;
+		} else {
+			out[n++] = s[i];
+		}
+	}
+	out[n] = '\0';
+	return out;
+}
+
+/* A password as written and as decoded, when it is not empty. */
+static void store_secret_add(struct strlist *out, const char *s, size_t len)
+{
+	if (!len)
+		return;
+	char *raw = xasprintf("%.*s", (int)len, s), *dec = store_pct_decode(s, len);
+	strlist_add(out, raw);
+	if (*dec && strcmp(dec, raw))
+		strlist_add(out, dec);
+	free(raw);
+	free(dec);
+}
+
+void store_url_secrets(const char *location, struct strlist *out)
+{
+	const char *sep = location ? strstr(location, "://") : NULL;
+	if (!sep)
+		return;
+	const char *auth = sep + 3, *at = store_url_userinfo_end(auth);
+	const char *colon = at ? memchr(auth, ':', (size_t)(at - auth)) : NULL;
+	if (colon)
+		store_secret_add(out, colon + 1, (size_t)(at - colon - 1));
+	const char *q = strchr(at ? at : auth, '?');
+	for (q = q ? q + 1 : NULL; q && *q; q += *q == '&') {
+		size_t seg = strcspn(q, "&"), key = strcspn(q, "=&");
+		if (key < seg && store_param_is_password(q, key))
+			store_secret_add(out, q + key + 1, seg - key - 1);
+		q += seg;
+	}
+}
+
+char *store_mask_secrets(const char *text, const struct strlist *secrets)
+{
+	char *out = xstrdup(text);
+	/* the longest first: a decoded password may be part of the raw one */
+	bool *done = xcalloc(secrets->n + 1, sizeof(*done));
+	for (size_t k = 0; k < secrets->n; k++) {
+		size_t best = secrets->n;
+		for (size_t i = 0; i < secrets->n; i++)
+			if (!done[i] && (best == secrets->n || strlen(secrets->v[i]) > strlen(secrets->v[best])))
+				best = i;
+		done[best] = true;
+		char *quoted = xasprintf("\"%s\"", secrets->v[best]);
+		/* one too short to be told from other words only where quoted */
+		const char *s = strlen(secrets->v[best]) < 4 ? quoted : secrets->v[best];
+		size_t len = strlen(s);
+		for (char *p = strstr(out, s); p; p = strstr(p + (s == quoted ? 5 : 3), s)) {
+			char *next = xasprintf("%.*s%s%s", (int)(p - out), out, s == quoted ? "\"***\"" : "***", p + len);
+			p = next + (p - out);
+			free(out);
+			out = next;
+		}
+		free(quoted);
+	}
+	free(done);
+	return out;
+}
+
 int store_open(struct store **st, const char *path, bool create)
 {
 	const char *where;
 	const struct store_backend *be = store_pick(path, &where);
-	if (be->open(st, where, create) < 0)
-		return -1;
+	*st = NULL;
+	if (!be) {
+		char *masked = store_mask_url(path);
+		vmr_err("%s: unknown store URL scheme '%.*s' (a file, sqlite:FILE or postgresql://...)", masked,
+			(int)store_url_scheme(path), path);
+		free(masked);
+		return -2;
+	}
+	int rc = be->open(st, where, create);
+	if (rc < 0)
+		return rc;
 	(*st)->be = be;
 	return 0;
 }
@@ -153,6 +243,42 @@ const char *store_path(const struct store *st)
 const char *store_backend_name(const struct store *st)
 {
 	return st->be->name;
+}
+
+/* The length of the UTF-8 sequence at s that is one printable character
+ * (not a C0 or C1 control, not DEL), or 0. */
+static size_t store_name_char(const unsigned char *s)
+{
+	if (*s >= 0x20 && *s < 0x7f)
+		return 1;
+	size_t n = *s >= 0xc2 && *s <= 0xdf ? 2 : *s >= 0xe0 && *s <= 0xef ? 3 : *s >= 0xf0 && *s <= 0xf4 ? 4 : 0;
+	for (size_t i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	if (n == 2 && *s == 0xc2 && s[1] < 0xa0)
+		return 0; /* C1 controls */
+	if ((n == 3 && *s == 0xe0 && s[1] < 0xa0) || (n == 3 && *s == 0xed && s[1] >= 0xa0) ||
+	    (n == 4 && *s == 0xf0 && s[1] < 0x90) || (n == 4 && *s == 0xf4 && s[1] >= 0x90))
+		return 0; /* overlong, surrogates, beyond U+10FFFF */
+	return n;
+}
+
+const char *store_name_invalid(const char *name)
+{
+	size_t len = strlen(name);
+	if (!len)
+		return "a run's name cannot be empty";
+	if (len > STORE_NAME_MAX)
+		return "a run's name is at most " STORE_NAME_MAX_TEXT " bytes";
+	for (const unsigned char *p = (const unsigned char *)name; *p;) {
+		size_t n = store_name_char(p);
+		if (!n)
+			return "a run's name is printable UTF-8 text, without control characters";
+		p += n;
+	}
+	if (!strcmp(name, "last") || strspn(name, "0123456789") == len)
+		return "a run's name cannot be \"last\" or a number: RUN would mean another run";
+	return NULL;
 }
 
 /* VMREGRESS_HOST names the host in a run's fingerprint instead of the real
@@ -198,6 +324,12 @@ int store_run_begin(struct store *st, const char *name, const char *suite, const
 	const struct store_backend *be = st->be;
 	struct run *r = store_new_run(name, suite, suite_text, env, tag);
 	bool held = false;
+	const char *why = store_name_invalid(r->info.name);
+	if (why) {
+		vmr_err("%s: cannot begin the run: %s", st->path, why);
+		run_free(r);
+		return -1;
+	}
 	/* The row and its writer's lock appear together: no one sees the run
 	 * before it is running. */
 	int rc = be->begin(st, true);

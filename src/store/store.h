@@ -69,23 +69,42 @@ char *store_default_path(void);
 /* Open (creating the file and its directory, and migrating, when create) a
  * store.  path is a file, "sqlite:FILE", or "postgresql://..." (also
  * "postgres://...", libpq's URL; the database must exist, its tables are
- * created on first use).  Without create a missing file is an error naming
- * it.  0 or -1 after a one-line error. */
+ * created on first use); any other SCHEME:// is refused.  A file must be
+ * a regular file or absent, checked before SQLite opens it, and may be a
+ * symbolic link only as core/path.h allows.  Without create a missing file
+ * is an error naming it, and nothing is created.  0; -2 after a one-line
+ * error about the location itself (bad input: exit 2); -1 after one about
+ * opening it (a server down, a damaged file). */
 int store_open(struct store **st, const char *path, bool create);
 void store_close(struct store *st);
 /* The location as opened, for messages: a URL has its password masked. */
 const char *store_path(const struct store *st);
 /* "sqlite" or "postgresql". */
 const char *store_backend_name(const struct store *st);
-/* Whether a location may hold runs: false only for a missing file. */
-bool store_exists(const char *location);
 /* location with any password (user:PASSWORD@, password=PASSWORD) replaced
  * by "***", for printing.  Malloc'd. */
 char *store_mask_url(const char *location);
+struct strlist;
+/* Every spelling of a password in a URL that libpq might echo in its
+ * messages (its URL-parse errors quote the URL, or a token of it): the
+ * user:PASSWORD@ one and each password=VALUE, as written and
+ * percent-decoded, appended to out. */
+void store_url_secrets(const char *location, struct strlist *out);
+/* text with every one of secrets replaced by "***" (one shorter than 4
+ * characters only where it stands quoted, "PW").  Malloc'd. */
+char *store_mask_secrets(const char *text, const struct strlist *secrets);
+
+/* A run's name: 1 to STORE_NAME_MAX bytes of printable UTF-8, neither
+ * "last" nor a number (which RUN reads as the newest run, or an id).
+ * NULL when name is one, else why not. */
+#define STORE_NAME_MAX 128
+#define STORE_NAME_MAX_TEXT "128"
+const char *store_name_invalid(const char *name);
 
 /* Begin a run: status `incomplete`, a fresh UUID, the start time, kernel
  * and host taken from env (see store_env_kernel), env and suite_text stored
- * as given.  name may be NULL: "<suite>-<YYYYmmdd-HHMMSS>". */
+ * as given.  name may be NULL: "<suite>-<YYYYmmdd-HHMMSS>"; either must
+ * pass store_name_invalid. */
 int store_run_begin(struct store *st, const char *name, const char *suite, const char *suite_text,
 		    json_t *env, const char *tag, int64_t *run_id);
 /* Add a case to the plan (in suite order). options: the resolved options

@@ -49,7 +49,7 @@ static const struct metric_def alloc_metrics[] = {
 	[AM_PAGES] = { "pages", "pages", BETTER_NONE, COMBINE_AMEAN, "pages allocated per pass" },
 	[AM_ALLOC] = { "alloc-time", "ns", BETTER_LOWER, COMBINE_AMEAN, "mean time to allocate a pass's pages" },
 	[AM_FREE] = { "free-time", "ns", BETTER_LOWER, COMBINE_AMEAN, "mean time to free them" },
-	[AM_RATE] = { "alloc-rate", "pages/s", BETTER_HIGHER, COMBINE_HMEAN, "pages allocated per second" },
+	[AM_RATE] = { "alloc-rate", "pages/s", BETTER_HIGHER, COMBINE_HMEAN, "pages allocated per second", .headline = true },
 	{ .name = NULL },
 };
 
@@ -96,7 +96,7 @@ static void *alloc_setup(const void *opts, const struct wl_env *env, struct resu
 		free(st);
 		return NULL;
 	}
-	level_info(r, &st->plan, env->sandboxed);
+	level_info(r, &st->plan, env->sandboxed, st->o.level);
 	result_info_set(r, "title", json_sprintf("test_alloc_%s", level_name(st->o.level)));
 	result_info_set(r, "pages", json_integer((json_int_t)st->npages));
 	result_info_set(r, "passes", json_integer(st->o.passes));

@@ -4,7 +4,11 @@
  * page's pattern on the way.  Per pass: Refd (pages not present before the
  * pass, brought in by it), Present (resident after it), Time, faults, and
  * the latency of each page that had to be brought in.  Only those pages are
- * timed, so a resident pass costs what a bare loop over the pages costs. */
+ * timed, so a resident pass costs what a bare loop over the pages costs.
+ * The pattern's salt is new for every run, so a page that comes back from
+ * an earlier iteration's (or run's) swap slot is caught; the passes after
+ * pass 0 only read, as the seed's did, so within a run there is no older
+ * version of a page to mistake for the current one. */
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
@@ -20,8 +24,6 @@
 #include "workload/pages.h"
 #include "workload/pattern.h"
 #include "workload/workload.h"
-
-#define FAULT_SALT 0x5eedull
 
 struct fault_opts {
 	int level;
@@ -56,10 +58,10 @@ enum { FM_PAGES, FM_TIME0, FM_TIME, FM_REFD, FM_MAJ, FM_RATE, FM_P50, FM_P99 };
 static const struct metric_def fault_metrics[] = {
 	[FM_PAGES] = { "pages", "pages", BETTER_NONE, COMBINE_AMEAN, "pages in the region (N)" },
 	[FM_TIME0] = { "time-pass0", "ns", BETTER_LOWER, COMBINE_AMEAN, "pass 0: map and first touch" },
-	[FM_TIME] = { "time-passes", "ns", BETTER_LOWER, COMBINE_AMEAN, "passes 1..P together" },
+	[FM_TIME] = { "time-passes", "ns", BETTER_LOWER, COMBINE_AMEAN, "passes 1..P together", .headline = true },
 	[FM_REFD] = { "refd", "pages", BETTER_LOWER, COMBINE_AMEAN, "pages brought back in, passes 1..P" },
 	[FM_MAJ] = { "major-faults-passes", "faults", BETTER_LOWER, COMBINE_AMEAN, "major faults, passes 1..P" },
-	[FM_RATE] = { "refault-rate", "pages/s", BETTER_HIGHER, COMBINE_HMEAN, "pages brought back in per second" },
+	[FM_RATE] = { "refault-rate", "pages/s", BETTER_HIGHER, COMBINE_HMEAN, "pages brought back in per second", .headline = true },
 	[FM_P50] = { "fault-latency-p50", "ns", BETTER_LOWER, COMBINE_AMEAN, "median time to bring a page back" },
 	[FM_P99] = { "fault-latency-p99", "ns", BETTER_LOWER, COMBINE_AMEAN, "99th percentile of the same" },
 	{ .name = NULL },
@@ -78,6 +80,7 @@ struct fault_state {
 	uint64_t failed_mappings;
 	uint64_t bad_pages, first_bad, first_bad_found;
 	long first_bad_pass;
+	uint64_t salt;             /* pattern_salt(), once per run */
 };
 
 static int fault_validate(const void *opts)
@@ -166,7 +169,7 @@ static void fault_start_info(struct fault_state *st, struct result *r)
 {
 	char addr[32];
 	snprintf(addr, sizeof(addr), "%p", (void *)st->addr);
-	level_info(r, &st->plan, st->env.sandboxed);
+	level_info(r, &st->plan, st->env.sandboxed, st->o.level);
 	result_info_set(r, "title", json_sprintf("test_fault_%s", level_name(st->o.level)));
 	result_info_set(r, "memory", json_string(st->o.file ? "file" : st->o.shmem ? "shmem" : "anonymous"));
 	result_info_set(r, "address", json_string(addr));
@@ -184,6 +187,7 @@ static void *fault_setup(const void *opts, const struct wl_env *env, struct resu
 	st->env = *env;
 	st->ps = env->page_size;
 	st->fd = -1;
+	st->salt = pattern_salt();
 	if (level_plan(st->o.level, st->o.pages, &st->o.size, env, &st->plan, &why) < 0) {
 		result_set_outcome(r, OUTCOME_ERROR, "%s", why);
 		goto free_state;
@@ -233,15 +237,16 @@ static void fault_bad(struct fault_state *st, size_t i, uint64_t found, long pas
 static size_t fault_pass0(struct fault_state *st, struct hist *h)
 {
 	size_t refd = 0, ps = st->ps;
+	uint64_t salt = st->salt;
 	char *a = st->addr;
 	for (size_t i = 0; i < st->npages; i++) {
 		if (st->pre[i] != '#') {
 			uint64_t t = timer_now_ns();
-			pattern_stamp(a + i * ps, ps, i, FAULT_SALT);
+			pattern_stamp(a + i * ps, ps, i, salt);
 			hist_add(h, timer_now_ns() - t);
 			refd++;
 		} else {
-			pattern_stamp(a + i * ps, ps, i, FAULT_SALT);
+			pattern_stamp(a + i * ps, ps, i, salt);
 		}
 	}
 	return refd;
@@ -267,9 +272,9 @@ static void fault_check_present(struct fault_state *st, size_t i, size_t end, lo
 {
 	const char *a = st->addr;
 	size_t ps = st->ps;
-	uint64_t found;
+	uint64_t found, salt = st->salt;
 	for (; i < end; i++)
-		if (__builtin_expect(!pattern_check(a + i * ps, ps, i, FAULT_SALT, &found), 0))
+		if (__builtin_expect(!pattern_check(a + i * ps, ps, i, salt, &found), 0))
 			fault_bad(st, i, found, pass);
 }
 
@@ -278,16 +283,16 @@ static size_t fault_check_timed(struct fault_state *st, struct hist *h, size_t i
 {
 	const char *a = st->addr;
 	size_t refd = 0, ps = st->ps;
-	uint64_t found;
+	uint64_t found, salt = st->salt;
 	for (; i < end; i++) {
 		bool ok;
 		if (st->pre[i] != '#') {
 			uint64_t t = timer_now_ns();
-			ok = pattern_check(a + i * ps, ps, i, FAULT_SALT, &found);
+			ok = pattern_check(a + i * ps, ps, i, salt, &found);
 			hist_add(h, timer_now_ns() - t);
 			refd++;
 		} else {
-			ok = pattern_check(a + i * ps, ps, i, FAULT_SALT, &found);
+			ok = pattern_check(a + i * ps, ps, i, salt, &found);
 		}
 		if (__builtin_expect(!ok, 0))
 			fault_bad(st, i, found, pass);
@@ -392,7 +397,7 @@ static int fault_run(void *state, struct result *r)
 		result_set_outcome(r, OUTCOME_FAIL, "page %" PRIu64 " of %zu read back wrong data in pass %ld "
 				   "(first word %#" PRIx64 ", expected %#" PRIx64 "; %" PRIu64 " bad reads in all passes)",
 				   st->first_bad, st->npages, st->first_bad_pass, st->first_bad_found,
-				   pattern_word(st->first_bad, FAULT_SALT), st->bad_pages);
+				   pattern_word(st->first_bad, st->salt), st->bad_pages);
 	return 0;
 }
 

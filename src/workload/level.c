@@ -15,6 +15,26 @@ const char *level_name(int level)
 	return level >= 0 && level < 4 ? names[level] : "?";
 }
 
+const char *level_meaning(int level, bool sandboxed)
+{
+	static const char *const in_sandbox[] = {
+		"level fast: 80% of the limit, the sandbox's stand-in for free pages above pages_high",
+		"level low: between 80% and 95% of the limit, the sandbox's stand-in for pages_min..pages_low",
+		"level min: between 95% and 100% of the limit, the sandbox's stand-in for below pages_min "
+		"(reclaim must run)",
+		"level zero: 125% of the limit, the sandbox's stand-in for more than is free (swap must take the rest)",
+	};
+	static const char *const on_host[] = {
+		"level fast: free pages less pages_high, so that free stays above pages_high",
+		"level low: free pages less (pages_low + pages_min) / 2, so that free ends between pages_min and pages_low",
+		"level min: free pages less pages_min / 2, so that free ends below pages_min",
+		"level zero: (size + free) / 2 pages, more than is free",
+	};
+	if (level < 0 || level > 3)
+		return "?";
+	return sandboxed ? in_sandbox[level] : on_host[level];
+}
+
 uint64_t level_cgroup_usage(const char *cgroup)
 {
 	static const char *const files[] = { "memory.current", "memory.usage_in_bytes" };
@@ -100,6 +120,7 @@ int level_plan(int level, long pages_opt, const struct vmr_rsize *size_opt,
 		level_watermarks(level, p);
 		base = p->zones.size * ps;
 	}
+	p->overridden = pages_opt > 0 || (size_opt && (size_opt->factor || size_opt->bytes));
 	if (pages_opt > 0)
 		p->pages = (uint64_t)pages_opt;
 	else if (size_opt && (size_opt->factor || size_opt->bytes))
@@ -117,15 +138,25 @@ long long level_info_int(const struct result *r, const json_t *obj, const char *
 	return json_is_integer(v) ? (long long)json_integer_value(v) : 0;
 }
 
+/* " o level low: ..." and the blank line that ends the section. */
+static void level_report_meaning(FILE *f, const struct result *r)
+{
+	const char *m = json_string_value(json_object_get(r->info, "level_meaning"));
+	if (m)
+		fprintf(f, " o %s\n", m);
+	fputc('\n', f);
+}
+
 void level_report_start(FILE *f, const struct result *r)
 {
 	const json_t *s = json_object_get(r->info, "start");
 	if (json_is_true(json_object_get(r->info, "sandboxed"))) {
 		fprintf(f, "Sandbox Starting Information\n"
 			" o memcg->limit      = %lld pages\n o memcg->usage      = %lld pages\n"
-			" o memcg->free_pages = %lld\n o swap->size        = %lld pages\n\n",
+			" o memcg->free_pages = %lld\n o swap->size        = %lld pages\n",
 			level_info_int(r, s, "limit_pages"), level_info_int(r, s, "usage_pages"),
 			level_info_int(r, s, "free_pages"), level_info_int(r, s, "swap_pages"));
+		level_report_meaning(f, r);
 		return;
 	}
 	fprintf(f, "Zone Starting Information\n"
@@ -134,11 +165,15 @@ void level_report_start(FILE *f, const struct result *r)
 		level_info_int(r, s, "size"), level_info_int(r, s, "free_pages"),
 		level_info_int(r, s, "pages_high"), level_info_int(r, s, "pages_low"),
 		level_info_int(r, s, "pages_min"));
+	level_report_meaning(f, r);
 }
 
 
-void level_info(struct result *r, const struct level_plan *p, bool sandboxed)
+void level_info(struct result *r, const struct level_plan *p, bool sandboxed, int level)
 {
+	result_info_set(r, "level", json_string(level_name(level)));
+	result_info_set(r, "level_meaning", json_string(p->overridden ? "--pages or --size set the pages, not the level"
+								    : level_meaning(level, sandboxed)));
 	json_t *start = sandboxed
 		? json_pack("{sI sI sI sI}", "limit_pages", (json_int_t)p->limit_pages, "usage_pages",
 			    (json_int_t)p->usage_pages, "free_pages", (json_int_t)p->start_free,

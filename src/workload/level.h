@@ -23,9 +23,11 @@
 
 enum level { LEVEL_FAST, LEVEL_LOW, LEVEL_MIN, LEVEL_ZERO };
 #define LEVEL_CHOICES "fast|low|min|zero"
-#define LEVEL_HELP "pages relative to the sandbox limit L: fast 0.8L, low 0.95L, min 1.0L, " \
-	"zero 1.25L; with --no-sandbox from the zone watermarks: fast free-high, " \
-	"low free-(low+min)/2, min free-min/2, zero (size+free)/2"
+#define LEVEL_HELP "pages relative to the sandbox limit L: fast 0.8L, low 0.95L, min 1.0L, zero 1.25L, " \
+	"the sandbox's stand-ins for the seed's zone watermarks (fast: free stays above pages_high; low: " \
+	"between 80% and 95% of the limit, pages_min..pages_low; min: below pages_min, reclaim must run; " \
+	"zero: beyond what is free, swap takes the rest); with --no-sandbox from the zone watermarks " \
+	"themselves: fast free-high, low free-(low+min)/2, min free-min/2, zero (size+free)/2"
 
 /* The zones' pages summed over every populated zone (/proc/zoneinfo). */
 struct level_zones {
@@ -38,9 +40,15 @@ struct level_plan {
 	uint64_t start_free;   /* free pages when planned */
 	struct level_zones zones;       /* unsandboxed only */
 	uint64_t limit_pages, usage_pages, swap_pages;  /* sandboxed only */
+	bool overridden;       /* --pages or --size set N, not the level */
 };
 
 const char *level_name(int level);
+/* What the level means here, in one line for reports: in a sandbox the
+ * fraction of the limit and the watermark range it stands in for ("level
+ * low: between 80% and 95% of the limit, the sandbox's stand-in for
+ * pages_min..pages_low"), without one the watermarks it is planned from. */
+const char *level_meaning(int level, bool sandboxed);
 /* Bytes charged to the sandbox's cgroup now (memory.current or
  * memory.usage_in_bytes); 0 when unknown. */
 uint64_t level_cgroup_usage(const char *cgroup);
@@ -58,7 +66,7 @@ long long level_info_int(const struct result *r, const json_t *obj, const char *
  * r->info's "start" and "sandboxed". */
 void level_report_start(FILE *f, const struct result *r);
 /* Put the plan's starting information into r->info ("start", "sandboxed",
- * "starting_free", "free_limit"). */
-void level_info(struct result *r, const struct level_plan *p, bool sandboxed);
+ * "starting_free", "free_limit", "level", "level_meaning"). */
+void level_info(struct result *r, const struct level_plan *p, bool sandboxed, int level);
 
 #endif

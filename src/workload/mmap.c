@@ -2,8 +2,14 @@
  * anonymous or backed by a file, and replay the trace's references in
  * order, reading or writing one word per reference, timed in batches of
  * --timing-batch references (refs/replay.h says how; 1 times every access).
- * Reads check each page's pattern; after a write replay every referenced
- * page is read back and checked.  The report has the seed's
+ * Reads check each page's first word in the timed loop, as cheaply as a
+ * bare loop reads it; after the replay a separately timed verify phase
+ * reads every referenced page back, first and last word (the pattern and
+ * its complement; after a write replay the pattern and the untouched zero).
+ * Over a user's --file, whose contents are unknown, a digest of every
+ * referenced page is taken with pread before the replay (bringing the file
+ * into the page cache, as the prefill does for a temporary file) and
+ * checked against the mapping after it.  The report has the seed's
  * page-access-time data: the time of every slow access (or batch) by
  * reference index, an access-time histogram, and per-page reference and
  * fault counts. */
@@ -19,6 +25,7 @@
 #include "core/util.h"
 #include "refs/replay.h"
 #include "refs/trace.h"
+#include "workload/pattern.h"
 #include "workload/workload.h"
 
 #define MMAP_MAX_PAGE_ROWS 1000000 /* per-page table only for regions up to this */
@@ -31,6 +38,7 @@ struct mmap_opts {
 	uint64_t slow_ns;
 	long max_slow;
 	long batch, batch_max;
+	long corrupt_page;
 };
 
 static const struct opt mmap_opts[] = {
@@ -66,22 +74,28 @@ static const struct opt mmap_opts[] = {
 	{ .name = "timing-batch-max", .type = OPT_INT, .off = offsetof(struct mmap_opts, batch_max), .def = "1024",
 	  .min = 1, .max = 65536, .metavar = "M",
 	  .help = "the longest batch quick batches grow to (below --timing-batch: batches stay at --timing-batch)" },
+	{ .name = "corrupt-page", .type = OPT_INT, .off = offsetof(struct mmap_opts, corrupt_page),
+	  .def = "-1", .min = -1, .max = 1e12, .metavar = "N", .flags = OPTF_HIDDEN,
+	  .help = "damage page N (one the trace references) before a read replay, after a write replay" },
 	OPT_END,
 };
 
-enum { MT_TIME, MT_RATE, MT_MIN, MT_MAJ, MT_MEAN, MT_P50, MT_P99, MT_P999, MT_MAX, MT_SLOW, MT_PREFILL };
+enum { MT_TIME, MT_RATE, MT_MIN, MT_MAJ, MT_MEAN, MT_P50, MT_P99, MT_P999, MT_MAX, MT_SLOW, MT_PREFILL,
+       MT_VERIFY };
 static const struct metric_def mmap_metrics[] = {
 	[MT_TIME] = { "time", "ns", BETTER_LOWER, COMBINE_AMEAN, "replaying every pass" },
-	[MT_RATE] = { "refs-per-sec", "refs/s", BETTER_HIGHER, COMBINE_HMEAN, "references replayed per second" },
+	[MT_RATE] = { "refs-per-sec", "refs/s", BETTER_HIGHER, COMBINE_HMEAN, "references replayed per second", .headline = true },
 	[MT_MIN] = { "replay-minor-faults", "faults", BETTER_LOWER, COMBINE_AMEAN, "minor faults of the replay alone" },
 	[MT_MAJ] = { "replay-major-faults", "faults", BETTER_LOWER, COMBINE_AMEAN, "major faults of the replay alone" },
 	[MT_MEAN] = { "access-mean", "ns", BETTER_LOWER, COMBINE_AMEAN, "mean time of one reference" },
 	[MT_P50] = { "access-p50", "ns", BETTER_LOWER, COMBINE_AMEAN, "median time of one reference" },
-	[MT_P99] = { "access-p99", "ns", BETTER_LOWER, COMBINE_AMEAN, "99th percentile of the same" },
+	[MT_P99] = { "access-p99", "ns", BETTER_LOWER, COMBINE_AMEAN, "99th percentile of the same", .headline = true },
 	[MT_P999] = { "access-p99.9", "ns", BETTER_LOWER, COMBINE_AMEAN, "99.9th percentile of the same" },
 	[MT_MAX] = { "access-max", "ns", BETTER_LOWER, COMBINE_AMEAN, "the slowest reference" },
 	[MT_SLOW] = { "slow-accesses", "refs", BETTER_LOWER, COMBINE_AMEAN, "accesses (batches) at least --slow longer than resident" },
 	[MT_PREFILL] = { "prefill-time", "ns", BETTER_NONE, COMBINE_AMEAN, "writing the pattern before a read replay" },
+	[MT_VERIFY] = { "verify-time", "ns", BETTER_NONE, COMBINE_AMEAN,
+			"the verify phase after the replay: every referenced page's first and last word (or digest)" },
 	{ .name = NULL },
 };
 
@@ -94,6 +108,8 @@ struct mmap_state {
 	char *tmp_path;
 	uint64_t salt, prefill_ns;
 	bool verify_reads;
+	uint64_t *digest;      /* --file: per page, of what pread saw before the replay */
+	uint8_t *seen;         /* per page: referenced by the trace */
 };
 
 static int mmap_validate(const void *opts)
@@ -115,7 +131,14 @@ static int mmap_validate(const void *opts)
 	if (refs_open(&t, o->refs) < 0)
 		return -1;
 	uint64_t pages = t.h.pages, refs = t.h.references;
+	bool referenced = false;
+	for (uint64_t i = 0; o->corrupt_page >= 0 && i < refs && !referenced; i++)
+		referenced = refs_at(t.refs, i) == (uint64_t)o->corrupt_page;
 	refs_close(&t);
+	if (o->corrupt_page >= 0 && !referenced) {
+		vmr_err("test mmap: --corrupt-page %ld: the trace never references that page", o->corrupt_page);
+		return -1;
+	}
 	if (!refs) {
 		vmr_err("test mmap: --refs %s: the trace holds no references", o->refs);
 		return -1;
@@ -152,8 +175,9 @@ static int mmap_fill_file(int fd, uint64_t pages, size_t ps, uint64_t salt)
 	for (uint64_t p = 0; p < pages && !rc; p += chunk_pages) {
 		size_t n = pages - p < chunk_pages ? (size_t)(pages - p) : chunk_pages;
 		for (size_t i = 0; i < n; i++) {
-			uint64_t w = replay_word((uint32_t)(p + i), salt);
+			uint64_t w = replay_word((uint32_t)(p + i), salt), c = ~w;
 			memcpy(buf + i * ps, &w, 8);
+			memcpy(buf + (i + 1) * ps - 8, &c, 8);
 		}
 		if (pwrite(fd, buf, n * ps, (off_t)(p * ps)) != (ssize_t)(n * ps))
 			rc = -1;
@@ -162,15 +186,55 @@ static int mmap_fill_file(int fd, uint64_t pages, size_t ps, uint64_t salt)
 	return rc;
 }
 
+/* A digest of bytes [from, page_size) of one page. */
+static uint64_t mmap_page_digest(const char *page, size_t ps, size_t from)
+{
+	uint64_t h = 0xcbf29ce484222325ull, w;
+	for (size_t off = from; off < ps; off += 8) {
+		memcpy(&w, page + off, 8);
+		h = (h ^ w) * 0x100000001b3ull;
+		h ^= h >> 32;
+	}
+	return h;
+}
+
+/* The digest of every referenced page of the user's file, through pread
+ * (not the mapping).  A write replay stores the first word, so its digest
+ * leaves that word out. */
+static int mmap_take_digest(struct mmap_state *st)
+{
+	char *buf = xmalloc(st->ps);
+	size_t from = st->o.write ? 8 : 0;
+	st->digest = xcalloc(st->t.h.pages, sizeof(*st->digest));
+	for (uint64_t p = 0; p < st->t.h.pages; p++) {
+		if (!st->seen[p])
+			continue;
+		if (pread(st->fd, buf, st->ps, (off_t)(p * st->ps)) != (ssize_t)st->ps) {
+			free(buf);
+			return -1;
+		}
+		st->digest[p] = mmap_page_digest(buf, st->ps, from);
+	}
+	free(buf);
+	return 0;
+}
+
 /* The file behind the region: the user's, or a temporary one, unlinked at
  * once so that it goes away whatever happens to this process. */
 static int mmap_open_file(struct mmap_state *st, const struct wl_env *env, struct result *r)
 {
 	if (st->o.file) {
 		st->fd = open(st->o.file, (st->o.write ? O_RDWR : O_RDONLY) | O_CLOEXEC);
-		if (st->fd < 0)
+		if (st->fd < 0) {
 			result_set_outcome(r, OUTCOME_ERROR, "cannot open --file %s: %s", st->o.file, strerror(errno));
-		return st->fd < 0 ? -1 : 0;
+			return -1;
+		}
+		if (mmap_take_digest(st) < 0) {
+			result_set_outcome(r, OUTCOME_ERROR, "cannot read --file %s: %s", st->o.file,
+					   errno ? strerror(errno) : "short read");
+			return -1;
+		}
+		return 0;
 	}
 	st->tmp_path = xasprintf("%s/mmap-region.%ld", env->workdir, (long)getpid());
 	st->fd = open(st->tmp_path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
@@ -235,8 +299,9 @@ static void mmap_info(struct mmap_state *st, struct result *r)
 	if (st->o.file)
 		result_info_set(r, "file", json_string(st->o.file));
 	result_info_set(r, "mode", json_string(st->o.write ? "write" : "read"));
-	result_info_set(r, "verify", json_string(st->o.write ? "after the replay" : st->verify_reads ? "every read"
-												 : "none (a user file's contents are unknown)"));
+	result_info_set(r, "verify", json_string(st->o.file ? "a digest of every referenced page, taken before the replay "
+							  "and checked after it" : st->o.write ? "after the replay"
+							  : "every read, and after the replay"));
 	result_info_set(r, "address", json_sprintf("%p", (void *)st->region));
 }
 
@@ -254,11 +319,16 @@ static void *mmap_setup(const void *opts, const struct wl_env *env, struct resul
 	}
 	st->len = (size_t)st->t.h.pages * st->ps;
 	st->verify_reads = !st->o.write && !st->o.file;
+	st->seen = xcalloc(st->t.h.pages, 1);
+	for (uint64_t i = 0; i < st->t.h.references; i++)
+		st->seen[refs_at(st->t.refs, i)] = 1;
 	if (mmap_map(st, env, r) < 0) {
 		mmap_info(st, r);
 		if (st->fd >= 0)
 			close(st->fd);
 		free(st->tmp_path);
+		free(st->digest);
+		free(st->seen);
 		refs_close(&st->t);
 		free(st);
 		return NULL;
@@ -320,6 +390,74 @@ static void mmap_metrics_add(struct mmap_state *st, const struct replay *rp, con
 					       "read_ns", rp->timer_cost_ns));
 }
 
+/* Damage the first word of --corrupt-page behind the replay's back: through
+ * /proc/self/mem where the mapping is writable, else through the file. */
+static void mmap_corrupt(struct mmap_state *st, struct result *r)
+{
+	char *addr = st->region + (size_t)st->o.corrupt_page * st->ps;
+	int err = 0;
+	if (st->o.file && !st->o.write) {
+		uint64_t junk = 0xdeadbeefbadc0ffeull;
+		int fd = open(st->o.file, O_WRONLY | O_CLOEXEC);
+		if (fd < 0 || pwrite(fd, &junk, sizeof(junk), (off_t)((size_t)st->o.corrupt_page * st->ps)) !=
+				      (ssize_t)sizeof(junk))
+			err = -(errno ? errno : EIO);
+		if (fd >= 0)
+			close(fd);
+	} else {
+		err = pattern_corrupt(addr);
+	}
+	if (err)
+		result_set_outcome(r, OUTCOME_ERROR, "cannot damage page %ld: %s", st->o.corrupt_page, strerror(-err));
+}
+
+/* --file: every referenced page of the mapping against its digest (and,
+ * after a write replay, its first word against the last pass's pattern). */
+static uint64_t mmap_check_digest(struct mmap_state *st, uint64_t salt, uint32_t *bad_page, uint64_t *found)
+{
+	uint64_t bad = 0;
+	size_t from = st->o.write ? 8 : 0;
+	for (uint64_t p = 0; p < st->t.h.pages; p++) {
+		if (!st->seen[p])
+			continue;
+		const char *page = st->region + p * st->ps;
+		uint64_t w;
+		memcpy(&w, page, 8);
+		bool ok = mmap_page_digest(page, st->ps, from) == st->digest[p] &&
+			  (!st->o.write || w == replay_word((uint32_t)p, salt));
+		if (!ok && !bad++) {
+			*bad_page = (uint32_t)p;
+			*found = w;
+		}
+	}
+	return bad;
+}
+
+/* The verify phase, timed apart from the replay. */
+static void mmap_verify(struct mmap_state *st, const struct replay_cfg *cfg, struct result *r)
+{
+	uint64_t salt = replay_pass_salt(cfg, (unsigned)(st->o.passes - 1));
+	uint32_t page = 0;
+	uint64_t found = 0, bad, t0 = vmr_now_ns();
+	if (st->o.file)
+		bad = mmap_check_digest(st, salt, &page, &found);
+	else
+		bad = replay_verify(st->t.refs, st->t.h.references, st->t.h.pages, st->region, st->ps, salt,
+				    st->o.write ? REPLAY_TAIL_ZERO : REPLAY_TAIL_COMPLEMENT, &page, &found);
+	result_metric_def(r, &mmap_metrics[MT_VERIFY], (double)(vmr_now_ns() - t0));
+	if (!bad || r->outcome != OUTCOME_PASS)
+		return;
+	if (st->o.file)
+		result_set_outcome(r, OUTCOME_FAIL, "page %" PRIu32 " of --file %s changed during the %s replay "
+				   "(first word now %#" PRIx64 "; %" PRIu64 " bad pages)", page, st->o.file,
+				   st->o.write ? "write" : "read", found, bad);
+	else
+		result_set_outcome(r, OUTCOME_FAIL, "page %" PRIu32 " read back %#" PRIx64 " after the %s replay, not "
+				   "its pattern %#" PRIx64 " and %s (%" PRIu64 " bad pages)", page, found,
+				   st->o.write ? "write" : "read", replay_word(page, salt),
+				   st->o.write ? "a zero last word" : "its complement", bad);
+}
+
 static int mmap_run(void *state, struct result *r)
 {
 	struct mmap_state *st = state;
@@ -330,6 +468,8 @@ static int mmap_run(void *state, struct result *r)
 	replay_init(&rp, st->t.h.pages, &cfg);
 	static const char *const cols[] = { "pass", "time_ns", "refs_per_sec", "minflt", "majflt", "slow" };
 	struct table *t = result_table(r, "passes", 6, cols);
+	if (st->o.corrupt_page >= 0 && !st->o.write)
+		mmap_corrupt(st, r);
 	for (long pass = 0; pass < st->o.passes; pass++) {
 		struct replay_pass p;
 		replay_run_pass(&rp, st->t.refs, st->t.h.references, st->region, st->ps, (unsigned)pass, &p);
@@ -345,15 +485,10 @@ static int mmap_run(void *state, struct result *r)
 		result_set_outcome(r, OUTCOME_FAIL, "page %" PRIu32 " read back %#" PRIx64 " at reference %" PRIu64
 				   ", not its pattern %#" PRIx64 " (%" PRIu64 " bad reads)", rp.bad_page, rp.bad_found,
 				   rp.bad_ref, replay_word(rp.bad_page, st->salt), rp.bad);
-	} else if (st->o.write) {
-		uint32_t page = 0;
-		uint64_t found = 0;
-		uint64_t bad = replay_verify(st->t.refs, st->t.h.references, st->t.h.pages, st->region, st->ps, st->salt,
-					     &page, &found);
-		if (bad)
-			result_set_outcome(r, OUTCOME_FAIL, "page %" PRIu32 " read back %#" PRIx64 " after the replay wrote "
-					   "%#" PRIx64 " (%" PRIu64 " bad pages)", page, found, replay_word(page, st->salt), bad);
 	}
+	if (st->o.corrupt_page >= 0 && st->o.write)
+		mmap_corrupt(st, r);
+	mmap_verify(st, &cfg, r);
 	replay_free(&rp);
 	return 0;
 }
@@ -368,6 +503,8 @@ static void mmap_teardown(void *state, struct result *r)
 	if (st->fd >= 0)
 		close(st->fd);
 	free(st->tmp_path);
+	free(st->digest);
+	free(st->seen);
 	refs_close(&st->t);
 	free(st);
 }

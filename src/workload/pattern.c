@@ -2,7 +2,18 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/random.h>
 #include <unistd.h>
+
+#include "core/util.h"
+
+uint64_t pattern_salt(void)
+{
+	uint64_t s = 0;
+	if (getrandom(&s, sizeof(s), GRND_NONBLOCK) != (ssize_t)sizeof(s))
+		s = vmr_now_ns() ^ ((uint64_t)getpid() << 40);
+	return s;
+}
 
 int pattern_corrupt(void *addr)
 {

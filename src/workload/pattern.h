@@ -1,9 +1,10 @@
 /* The verifiable page pattern every workload writes and checks.
  *
- * Each page gets a word derived from its index and a salt (the pass, the
- * child, the iteration) in its first 8 bytes and the complement in its last
+ * Each page gets a word derived from its index and a salt (fresh for each
+ * run from pattern_salt(), and changed per pass or child where a workload
+ * writes again) in its first 8 bytes and the complement in its last
  * 8 bytes.  A page that comes back zeroed, from another index, from an
- * older pass, or torn in the middle (first and last words disagree) fails
+ * older pass or an earlier run (a stale swap slot), or torn in the middle (first and last words disagree) fails
  * the check.  Stamping and checking cost two stores or loads per page, so
  * they stay on the measured paths.
  *
@@ -42,6 +43,11 @@ static inline bool pattern_check(const void *page, size_t page_size, uint64_t id
 	*found = a;
 	return a == w && b == ~w;
 }
+
+/* A salt for one run: random, so that a page left over from an earlier
+ * iteration or run (the same index, the same workload) does not read as
+ * good.  Never 0 on purpose; any value works. */
+uint64_t pattern_salt(void);
 
 /* Overwrite the first word at addr through /proc/self/mem.  0 or -errno. */
 int pattern_corrupt(void *addr);

@@ -1,5 +1,6 @@
 #include <string.h>
 
+#include "core/suggest.h"
 #include "workload/workload.h"
 
 extern const struct workload wl_null, wl_fault, wl_alloc, wl_reread, wl_mmap001, wl_mtest01, wl_pft;
@@ -27,4 +28,13 @@ const struct workload *workload_find(const char *name)
 		if (!strcmp(workloads[i]->name, name))
 			return workloads[i];
 	return NULL;
+}
+
+const char *workload_suggest(const char *name)
+{
+	const char *names[64] = { NULL };
+	size_t n = 0;
+	for (size_t i = 0; workloads[i] && n < sizeof(names) / sizeof(names[0]); i++)
+		names[n++] = workloads[i]->name;
+	return suggest(name, names, n);
 }

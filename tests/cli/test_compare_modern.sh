@@ -23,11 +23,13 @@ run "$VMR" run "$T_TMP/n.ini" --db "$DB" --name b --quiet --set thp.64K.enabled=
 expect_rc "run b with thp.64K.enabled=$new exits 0" 0
 run "$VMR" compare a b --db "$DB" --json
 expect_rc "compare a b exits 0" 0
-check "compare lists the 64K policy in force ($old, $new)" jqc --arg o "$old" --arg n "$new" \
-	'[.env_diff[] | select(.key | endswith("knobs.thp.64K.enabled.value")) | select(.values == [$o, $n])] | length == 1' <<< "$OUT"
+expect_json "compare lists the 64K policy in force ($old, $new)" \
+	'[.env_diff[] | select(.key | endswith("knobs.thp.64K.enabled.value")) | select(.values == [$o, $n])] | length == 1' \
+	--arg o "$old" --arg n "$new"
 run "$VMR" compare a a --db "$DB" --json
-check "a run against itself shows no mTHP difference" jqc \
-	'[.env_diff[]? | select(.key | test("thp"))] | length == 0' <<< "$OUT"
+expect_rc "compare a a exits 0" 0
+expect_json "a run against itself shows no mTHP difference" '[.env_diff[]? | select(.key | test("thp"))] | length == 0'
 run "$VMR" show a --db "$DB" --json
-check "the stored fingerprint has the 64K policy ($old)" jqc --arg o "$old" \
-	'[.. | objects | select(has("sizes")) | .sizes["64K"].enabled] | index($o) != null' <<< "$OUT"
+expect_rc "show a exits 0" 0
+expect_json "the stored fingerprint has the 64K policy ($old)" \
+	'[.. | objects | select(has("sizes")) | .sizes["64K"].enabled] | index($o) != null' --arg o "$old"

@@ -23,10 +23,10 @@ workload = null
 INI
 run "$VMR" run "$T_TMP/s.ini" --db "$T_TMP/r.db" --json
 expect_rc "a run with a case lacking its knob exits 0" 0
-check "that case is a skip, each iteration, naming the knob (${missing%%=*})" jqc --arg k "${missing%%=*}" \
+expect_json "that case is a skip, each iteration, naming the knob (${missing%%=*})" \
 	'[.cases[] | select(.name == "lacking") | .results[] | select(.outcome == "skip" and
-	(.reason | startswith("--set " + $k + ": this kernel has no ")))] | length == 2' <<< "$OUT"
-check "the other case ran" jqc '[.cases[] | select(.name == "plain") | .results[] | select(.outcome == "pass")] | length == 2' <<< "$OUT"
+	(.reason | startswith("--set " + $k + ": this kernel has no ")))] | length == 2' --arg k "${missing%%=*}"
+expect_json "the other case ran" '[.cases[] | select(.name == "plain") | .results[] | select(.outcome == "pass")] | length == 2'
 expect_err "the skip is said on standard error" "lacking iteration 1: skip: --set ${missing%%=*}"
 run "$VMR" test null --set "$missing"
 expect_rc "vmregress test with that knob still refuses: exit 3" 3

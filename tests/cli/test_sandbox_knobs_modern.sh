@@ -44,8 +44,9 @@ check "after a normal exit every knob is restored" restored
 
 # --- the values in force are recorded with the sandbox
 run "$VMR" sandbox exec --mem 64M --swap none --json --set "${NAMES[0]}=${NEW[0]}" -- true
-check "the sandbox's description records ${NAMES[0]} as set" jqc --arg k "${NAMES[0]}" --arg v "${NEW[0]}" \
-	'.sandbox.knobs[$k].set and .sandbox.knobs[$k].value == $v' <<< "$OUT"
+expect_rc "--json with one knob exits 0" 0
+expect_json "the sandbox's description records ${NAMES[0]} as set" \
+	'.sandbox.knobs[$k].set and .sandbox.knobs[$k].value == $v' --arg k "${NAMES[0]}" --arg v "${NEW[0]}"
 check "and restores it" restored
 
 # start_bg: a sandbox with the knobs set, up once its command has started

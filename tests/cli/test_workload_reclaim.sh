@@ -16,7 +16,7 @@ mc=$("$VMR" sense system --json | jq -r '.cgroup.memory_controller // empty')
 run "$VMR" test reclaim --mem 64M --json
 if [ "$mc" = v1 ]; then
 	expect_rc "a v1 memory cgroup: a skip (exit 3)" 3
-	check "... that says why" jqc '.outcome == "skip" and (.reason | test("needs cgroup v2.s memory.reclaim"))' <<< "$OUT"
+	expect_json "... that says why" '.outcome == "skip" and (.reason | test("needs cgroup v2.s memory.reclaim"))'
 	skip "proactive reclaim figures" "no cgroup v2 memory.reclaim here (the matrix runs it in guests)"
 	exit 0
 fi
@@ -24,7 +24,7 @@ expect_rc "v2: reclaim passes with every page checked" 0
 asked=$(metric asked-bytes); got=$(metric reclaimed-bytes)
 echo "# asked $asked reclaimed $got latency $(metric reclaim-latency-mean)ns refaults $(metric refaults)"
 check "v2: something was reclaimed ($got of $asked)" gt "$got" 0
-check "v2: each request is timed" jqc '.hists[]? | select(.name == "reclaim-latency") | .hist.count == 8' <<< "$OUT"
+expect_json "v2: each request is timed" '.hists[]? | select(.name == "reclaim-latency") | .hist.count == 8'
 run "$VMR" test reclaim --mem 64M --swappiness 0 --json
 if [ "$(printf '%s\n' 6.7 "$(uname -r)" | sort -V | head -1)" = 6.7 ]; then
 	expect_rc "v2: swappiness=0 is passed on (6.7 on)" 0

@@ -38,7 +38,7 @@ check "text: pages were away when the re-read began ($sp)" gt "$sp" 4096
 check "text: zswap stored pages ($zo)" gt "$zo" 4096
 check "text: the re-read loaded pages from zswap ($zi)" gt "$zi" 4096
 check "text: the pool holds them compressed better than 1.5:1 ($cr)" gt "$cr" 1.5
-check "text: the re-read's latency is measured" jqc '.hists[]? | select(.name == "reread-latency") | .hist.count > 0' <<< "$OUT"
+expect_json "text: the re-read's latency is measured" '.hists[]? | select(.name == "reread-latency") | .hist.count > 0'
 
 if grep -q '^swpout_zero ' /proc/vmstat; then
 	run "$VMR" test zswap --mem 32M --size 2x --fill zero "${ZS[@]}" --json

@@ -39,6 +39,12 @@ int main(void)
 	CHECK(!pattern_check(p + 9 * ps, ps, 9, 7, &found) && found == 0xdeadbeefbadc0ffeull,
 	      "the damage is seen through the mapping");
 	CHECK(pattern_check(p + 10 * ps, ps, 10, 7, &found), "the next page is untouched");
+	/* a page left by an earlier run (a stale swap slot) must not check
+	 * as this run's: every run draws its own salt */
+	uint64_t run1 = pattern_salt(), run2 = pattern_salt();
+	CHECK(run1 != run2, "two runs draw different salts");
+	pattern_stamp(p + 11 * ps, ps, 11, run1);
+	CHECK(!pattern_check(p + 11 * ps, ps, 11, run2, &found), "a page from an earlier run fails this run's check");
 	CHECK(pattern_corrupt(NULL) < 0, "damaging an unmapped address fails cleanly");
 	munmap(p, n * ps);
 	T_DONE();

@@ -231,14 +231,31 @@ int main(void)
 	write_fresh(refs, region, ps, 1);
 	uint32_t bad_page;
 	uint64_t found;
-	CHECK_EQ_U(replay_verify(refs, REFS, PAGES, region, ps, 77, &bad_page, &found), 0,
+	CHECK_EQ_U(replay_verify(refs, REFS, PAGES, region, ps, 77, REPLAY_TAIL_ZERO, &bad_page, &found), 0,
 		   "every written page holds its pattern");
 	munmap(region, PAGES * ps);
 	region = mmap(NULL, PAGES * ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	CHECK(region != MAP_FAILED, "map a fresh region");
 	write_fresh(refs, region, ps, 32);
-	CHECK_EQ_U(replay_verify(refs, REFS, PAGES, region, ps, 77, &bad_page, &found), 0,
+	CHECK_EQ_U(replay_verify(refs, REFS, PAGES, region, ps, 77, REPLAY_TAIL_ZERO, &bad_page, &found), 0,
 		   "every page written in batches holds its pattern");
+	{
+		/* a second pass writes a word of its own: a page still holding the
+		 * first pass's word is stale */
+		struct replay_cfg cfg = { .write = true, .salt = 77, .slow_ns = 1, .max_slow = 200, .batch = 32 };
+		struct replay rp;
+		struct replay_pass pass;
+		replay_init(&rp, PAGES, &cfg);
+		replay_run_pass(&rp, refs, REFS, region, ps, 1, &pass);
+		replay_free(&rp);
+		CHECK_EQ_U(replay_verify(refs, REFS, PAGES, region, ps, replay_pass_salt(&cfg, 1), REPLAY_TAIL_ZERO,
+					 &bad_page, &found), 0, "pass 1 of a write replay stores its own words");
+		*(uint64_t *)(region + 7 * ps) = replay_word(7, replay_pass_salt(&cfg, 0));
+		CHECK_EQ_U(replay_verify(refs, REFS, PAGES, region, ps, replay_pass_salt(&cfg, 1), REPLAY_TAIL_ZERO,
+					 &bad_page, &found), 1, "a page left with pass 0's word fails after pass 1");
+		CHECK(bad_page == 7, "and is named");
+		CHECK(replay_pass_salt(&(struct replay_cfg){ .salt = 5 }, 3) == 5, "a read replay's salt is the fill's");
+	}
 	resident(region, ps, 1);
 	resident(region, ps, 32);
 	resident(region, ps, 4096);
@@ -250,8 +267,19 @@ int main(void)
 
 	/* a damaged page is caught by the verification and by a read replay */
 	*(uint64_t *)(region + 5 * ps) ^= 1;
-	CHECK_EQ_U(replay_verify(refs, REFS, PAGES, region, ps, 77, &bad_page, &found), 1, "verify finds the damage");
+	CHECK_EQ_U(replay_verify(refs, REFS, PAGES, region, ps, 77, REPLAY_TAIL_COMPLEMENT, &bad_page, &found), 1,
+		   "verify finds the damage");
 	CHECK(bad_page == 5 && found == (replay_word(5, 77) ^ 1), "verify names the page and what it held");
+	*(uint64_t *)(region + 5 * ps) ^= 1;
+	/* a torn page: the first word is right, the complement is not */
+	((uint64_t *)(region + 6 * ps))[ps / 8 - 1] ^= 1;
+	CHECK_EQ_U(replay_verify(refs, REFS, PAGES, region, ps, 77, REPLAY_TAIL_COMPLEMENT, &bad_page, &found), 1,
+		   "verify finds a page whose last word lost its complement");
+	CHECK(bad_page == 6 && found == (~replay_word(6, 77) ^ 1), "and names it with the last word it held");
+	CHECK_EQ_U(replay_verify(refs, REFS, PAGES, region, ps, 77, REPLAY_TAIL_ZERO, &bad_page, &found), PAGES,
+		   "a filled page is not what a write replay over fresh memory leaves");
+	((uint64_t *)(region + 6 * ps))[ps / 8 - 1] ^= 1;
+	*(uint64_t *)(region + 5 * ps) ^= 1;
 	read_damaged(refs, region, ps, 1);
 	read_damaged(refs, region, ps, 32);
 
