@@ -296,7 +296,7 @@ static json_t *store_env_for_run(json_t *env)
 /* A run about to begin: a fresh UUID, now, and the kernel and host the
  * environment names (else this machine's). */
 static struct run *store_new_run(const char *name, const char *suite, const char *suite_text, json_t *env,
-				 const char *tag)
+				 const char *tag, const struct store_group *g)
 {
 	struct run *r = xcalloc(1, sizeof(*r));
 	struct run_info *ri = &r->info;
@@ -315,14 +315,27 @@ static struct run *store_new_run(const char *name, const char *suite, const char
 	ri->host = xstrdup(host ? host : u.nodename);
 	ri->tag = tag ? xstrdup(tag) : NULL;
 	r->suite_text = suite_text ? xstrdup(suite_text) : NULL;
+	if (g) {
+		ri->group_uuid = xstrdup(g->uuid);
+		ri->group_name = xstrdup(g->name);
+		ri->variant = xstrdup(g->variant);
+		ri->variant_index = g->index;
+		r->group_plan = json_incref(g->plan);
+	}
 	return r;
 }
 
 int store_run_begin(struct store *st, const char *name, const char *suite, const char *suite_text, json_t *env,
 		    const char *tag, int64_t *run_id)
 {
+	return store_run_begin_group(st, name, suite, suite_text, env, tag, NULL, run_id);
+}
+
+int store_run_begin_group(struct store *st, const char *name, const char *suite, const char *suite_text,
+			  json_t *env, const char *tag, const struct store_group *group, int64_t *run_id)
+{
 	const struct store_backend *be = st->be;
-	struct run *r = store_new_run(name, suite, suite_text, env, tag);
+	struct run *r = store_new_run(name, suite, suite_text, env, tag, group);
 	bool held = false;
 	const char *why = store_name_invalid(r->info.name);
 	if (why) {
@@ -357,9 +370,14 @@ int store_case_add(struct store *st, int64_t run_id, const char *case_name, cons
 
 int store_result_add(struct store *st, int64_t case_id, int iteration, const struct result *r)
 {
+	return store_result_add_seq(st, case_id, iteration, -1, r);
+}
+
+int store_result_add_seq(struct store *st, int64_t case_id, int iteration, int64_t seq, const struct result *r)
+{
 	if (st->be->begin(st, true) < 0)
 		return -1;
-	if (st->be->iteration_insert(st, case_id, iteration, r) < 0) {
+	if (st->be->iteration_insert(st, case_id, iteration, seq, r) < 0) {
 		st->be->rollback(st);
 		return -1;
 	}
@@ -432,6 +450,63 @@ int store_resolve_quiet(struct store *st, const char *spec, int64_t *run_id)
 	return store_resolve_spec(st, spec, run_id, true);
 }
 
+/* A group spec's UUID: "last-group", else a name or UUID that one group
+ * has.  0, or -1 (after a message unless quiet). */
+static int store_group_uuid(struct store *st, const char *spec, char **uuid, bool quiet)
+{
+	bool last = !strcmp(spec, "last-group");
+	int n = 0;
+	*uuid = NULL;
+	if (st->be->group_find(st, last ? NULL : spec, uuid, &n) < 0)
+		return -1;
+	if (n == 1)
+		return 0;
+	free(*uuid);
+	*uuid = NULL;
+	if (quiet)
+		return n > 1 ? -2 : -1;
+	if (last)
+		vmr_err("last-group: no group of runs stored in %s (run a suite with --variant to make one)", st->path);
+	else if (n > 1)
+		vmr_err("%s: more than one group has this name (use its UUID; see vmregress list --json)", spec);
+	else
+		vmr_err("%s: no such group in %s (see vmregress list)", spec, st->path);
+	return -1;
+}
+
+static int store_resolve_group_spec(struct store *st, const char *spec, int64_t **ids, size_t *n, bool quiet)
+{
+	char *uuid;
+	*ids = NULL;
+	*n = 0;
+	int rc = store_group_uuid(st, spec, &uuid, quiet);
+	if (rc < 0)
+		return rc;
+	rc = st->be->group_runs(st, uuid, ids, n);
+	free(uuid);
+	return rc;
+}
+
+int store_resolve_group(struct store *st, const char *spec, int64_t **ids, size_t *n)
+{
+	return store_resolve_group_spec(st, spec, ids, n, false);
+}
+
+int store_resolve_group_quiet(struct store *st, const char *spec, int64_t **ids, size_t *n)
+{
+	return store_resolve_group_spec(st, spec, ids, n, true);
+}
+
+char *store_plan_text(const struct run *run)
+{
+	return run->group_plan ? store_json_text(run->group_plan, true) : NULL;
+}
+
+json_t *store_plan_parse(const char *text)
+{
+	return text ? json_loads(text, 0, NULL) : NULL;
+}
+
 char *store_json_text(const json_t *j, bool sorted)
 {
 	char *text = j ? json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(17) | (sorted ? JSON_SORT_KEYS : 0)) : NULL;
@@ -460,7 +535,7 @@ const char *store_combine_name(enum combine c)
 	return names[c % ARRAY_SIZE(names)];
 }
 
-int store_case_result(struct store *st, struct run_case *c, int iteration, const char *text)
+int store_case_result(struct store *st, struct run_case *c, int iteration, int64_t seq, const char *text)
 {
 	json_t *j = text ? json_loads(text, 0, NULL) : NULL;
 	const char *why = "not JSON";
@@ -476,8 +551,10 @@ int store_case_result(struct store *st, struct run_case *c, int iteration, const
 		size_t cap = c->niter ? 2 * c->niter : 8;
 		c->iters = xrealloc(c->iters, cap * sizeof(*c->iters));
 		c->iter_no = xrealloc(c->iter_no, cap * sizeof(*c->iter_no));
+		c->iter_seq = xrealloc(c->iter_seq, cap * sizeof(*c->iter_seq));
 	}
 	c->iter_no[c->niter] = iteration;
+	c->iter_seq[c->niter] = seq;
 	c->iters[c->niter++] = res;
 	return 0;
 }
@@ -555,7 +632,8 @@ static int store_import_cases(struct store *st, int64_t run_id, const struct run
 		if (st->be->case_add(st, run_id, c->name, c->workload, c->options, &case_id) < 0)
 			return -1;
 		for (size_t k = 0; k < c->niter; k++)
-			if (st->be->iteration_insert(st, case_id, c->iter_no ? c->iter_no[k] : (int)k, &c->iters[k]) < 0)
+			if (st->be->iteration_insert(st, case_id, c->iter_no ? c->iter_no[k] : (int)k,
+						     c->iter_seq ? c->iter_seq[k] : -1, &c->iters[k]) < 0)
 				return -1;
 	}
 	return 0;
@@ -667,6 +745,9 @@ void run_info_clear(struct run_info *ri)
 	free(ri->kernel);
 	free(ri->host);
 	free(ri->tag);
+	free(ri->group_uuid);
+	free(ri->group_name);
+	free(ri->variant);
 	memset(ri, 0, sizeof(*ri));
 }
 
@@ -683,6 +764,7 @@ void run_free(struct run *r)
 		return;
 	run_info_clear(&r->info);
 	json_decref(r->env);
+	json_decref(r->group_plan);
 	free(r->suite_text);
 	for (size_t i = 0; i < r->ncases; i++) {
 		struct run_case *c = &r->cases[i];
@@ -693,6 +775,7 @@ void run_free(struct run *r)
 			result_free(&c->iters[k]);
 		free(c->iters);
 		free(c->iter_no);
+		free(c->iter_seq);
 	}
 	free(r->cases);
 	free(r);
@@ -701,10 +784,17 @@ void run_free(struct run *r)
 json_t *run_info_to_json(const struct run_info *ri)
 {
 	char a[40], b[40];
-	return json_pack("{sI ss ss ss? ss ss? ss? ss ss? sb ss? sI sI}", "id", (json_int_t)ri->id, "uuid", ri->uuid,
+	json_t *j = json_pack("{sI ss ss ss? ss ss? ss? ss ss? sb ss? sI sI}", "id", (json_int_t)ri->id, "uuid", ri->uuid,
 			 "name", ri->name, "suite", ri->suite, "status", ri->status, "kernel", ri->kernel, "host",
 			 ri->host, "started", store_format_time(a, sizeof(a), ri->started), "ended",
 			 ri->ended ? store_format_time(b, sizeof(b), ri->ended) : NULL, "running", ri->running, "tag",
 			 ri->tag, "cases",
 			 (json_int_t)ri->ncases, "iterations", (json_int_t)ri->niterations);
+	/* only a run of a group has the key: a run of one configuration
+	 * reads as it always has */
+	if (j && ri->group_uuid)
+		json_object_set_new(j, "group", json_pack("{ss ss? ss? si}", "uuid", ri->group_uuid, "name",
+							  ri->group_name, "variant", ri->variant, "index",
+							  ri->variant_index));
+	return j;
 }

@@ -9,6 +9,7 @@ for k in lru_gen.enabled=0x0007:/sys/kernel/mm/lru_gen/enabled thp.8K.enabled=al
 	[ -e "${k#*:}" ] || { missing=${k%%:*}; break; }
 done
 if [ -z "$missing" ]; then skip "missing knobs in a run" "this kernel has every knob tried"; exit 0; fi
+knobs_watch  # a snapshot of the knobs, compared at the end
 before=$(knobs_snap)
 cat > "$T_TMP/s.ini" <<INI
 [global]
