@@ -13,7 +13,7 @@
 static void damon_value(const char *dir, const char *name, char *out, size_t outlen)
 {
 	struct sysfs_value v = { .name = "" };
-	char *path = xasprintf("%s/%s", dir, name), *buf = NULL, err[PROBE_ERR_MAX];
+	char *path = xasprintf("%s/%s", dir, name), *buf = NULL, err[PROBE_ERR_MAX] = "";
 	size_t len;
 	out[0] = '\0';
 	if (vmr_read_file(path, &buf, &len) == 0 && sysfs_value_parse(&v, buf, len, err) == 0)

@@ -33,7 +33,7 @@ static int lru_gen_read_file(const char *root, const char *name, char **buf, siz
 
 int lru_gen_read(struct lru_gen *g, const char *root, char *err)
 {
-	char *buf, e2[PROBE_ERR_MAX];
+	char *buf, e2[PROBE_ERR_MAX] = "";
 	size_t len;
 	memset(g, 0, sizeof(*g));
 	root = root ? root : LRU_GEN_ROOT;

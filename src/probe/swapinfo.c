@@ -78,7 +78,7 @@ static void swapinfo_counters(struct swapinfo *s)
 	static const char *const mem[] = { "SwapTotal", "SwapFree", "SwapCached", "Zswap", "Zswapped" };
 	struct meminfo mi = { 0 };
 	struct vmstat vs;
-	char err[PROBE_ERR_MAX];
+	char err[PROBE_ERR_MAX] = "";
 	uint64_t v;
 	if (meminfo_read(&mi, NULL, err) == 0)
 		for (size_t i = 0; i < ARRAY_SIZE(mem); i++)
@@ -95,7 +95,7 @@ static void swapinfo_counters(struct swapinfo *s)
 
 static void swapinfo_zram_one(struct swapinfo *s, int id)
 {
-	char path[96], *buf, err[PROBE_ERR_MAX];
+	char path[96] = "", *buf, err[PROBE_ERR_MAX] = "";
 	size_t len;
 	struct swapinfo_zram z = { .id = id };
 	struct sysfs_value alg = { .name = "" };
@@ -158,7 +158,7 @@ static int64_t swapinfo_number(const char *path)
 
 void swapinfo_read(struct swapinfo *s)
 {
-	char *buf, err[PROBE_ERR_MAX];
+	char *buf, err[PROBE_ERR_MAX] = "";
 	size_t len;
 	memset(s, 0, sizeof(*s));
 	if (vmr_read_file("/proc/swaps", &buf, &len) == 0) {

@@ -94,7 +94,7 @@ static void sysfs_dir_file(struct sysfs_dir *d, const char *dir, const char *nam
 {
 	struct sysfs_value v = { .name = "" };
 	struct stat st;
-	char *path = xasprintf("%s/%s", dir, name), *buf = NULL, err[PROBE_ERR_MAX];
+	char *path = xasprintf("%s/%s", dir, name), *buf = NULL, err[PROBE_ERR_MAX] = "";
 	size_t len;
 	if (strlen(name) < sizeof(v.name) && stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
 	    (st.st_mode & 0444) && vmr_read_file(path, &buf, &len) == 0 &&

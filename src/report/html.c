@@ -142,7 +142,7 @@ static void html_metric_plots(struct report_ctx *x, const char *case_name, const
 		if (m >= 4 && !html_metric_significant(x, case_name, metrics->v[m]))
 			continue;
 		drawn++;
-		struct plot p;
+		struct plot p = { 0 };
 		const char *unit = "";
 		for (size_t r = 0; r < x->n; r++) {
 			const struct run_case *c = html_case(x->runs[r], case_name);
@@ -274,7 +274,7 @@ static void html_table_plots(struct report_ctx *x, const char *case_name, const 
 		 * a measurement worth a graph. */
 		if ((long)col == ideal || !strcmp(proto->cols[col], "start_ns"))
 			continue;
-		struct plot p;
+		struct plot p = { 0 };
 		char *title = xasprintf("%s: %s by %s", case_name, proto->cols[col], xcol);
 		plot_init(&p, title, xcol, proto->cols[col]);
 		p.width = 560;
@@ -344,7 +344,7 @@ static void html_hist_plot(struct report_ctx *x, const char *case_name, const ch
 			hi = hs[r]->max > hi ? hs[r]->max : hi;
 		}
 	}
-	struct plot p;
+	struct plot p = { 0 };
 	char *title = xasprintf("%s: %s distribution (CDF)", case_name, name);
 	plot_init(&p, title, unit, "fraction of samples at or below");
 	p.logx = hi > 100 * (lo ? lo : 1);
@@ -387,7 +387,7 @@ static const struct series *html_first_series(const struct run_case *c, const ch
 
 static void html_series_plot(struct report_ctx *x, const char *case_name, const char *name)
 {
-	struct plot p;
+	struct plot p = { 0 };
 	const char *unit = "";
 	for (size_t r = 0; r < x->n; r++) {
 		const struct series *s = html_first_series(html_case(x->runs[r], case_name), name);
@@ -431,7 +431,7 @@ static bool html_monitor_series(const char *name)
 
 static void html_series_group(struct report_ctx *x, const char *case_name, const struct html_series_group *g)
 {
-	struct plot p;
+	struct plot p = { 0 };
 	char *title = xasprintf("%s: %s", case_name, g->title);
 	plot_init(&p, title, "seconds", g->unit);
 	p.width = 560;
@@ -597,7 +597,7 @@ static void html_runs(struct report_ctx *x)
 		const struct run_info *i = &x->runs[r]->info;
 		char when[64] = "";
 		time_t t = (time_t)i->started;
-		struct tm tm;
+		struct tm tm = { 0 };
 		if (i->started > 0 && gmtime_r(&t, &tm))
 			strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
 		size_t iters = 0;
@@ -912,7 +912,7 @@ static int report_mkdir(const char *dir)
 	/* What was there already is written into only if it is a directory,
 	 * reached through a link only where core/path.h allows. */
 	char *target;
-	struct stat st;
+	struct stat st = { 0 };
 	int e = path_resolve_last(dir, &target, &st);
 	free(target);
 	if (e == 0 && !S_ISDIR(st.st_mode))
@@ -928,7 +928,7 @@ int report_write(const char *dir, const struct run *const *runs, size_t n, const
 	*stats = (struct report_stats){ 0 };
 	if (report_mkdir(dir) < 0)
 		return -1;
-	struct comparison cmp;
+	struct comparison cmp = { 0 };
 	compare_runs(runs, n, &(struct compare_opts){ .alpha = o->alpha, .cases = o->cases, .headline = compare_headline },
 		     &cmp);
 	char *buf = NULL;

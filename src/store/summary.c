@@ -208,38 +208,3 @@ void summary_print(FILE *f, const struct run *r, bool with_env)
 	summary_free(s, r->ncases);
 }
 
-json_t *summary_rows_json(const struct run *r)
-{
-	json_t *rows = json_array();
-	for (size_t i = 0; i < r->ncases; i++) {
-		const struct run_case *c = &r->cases[i];
-		for (size_t k = 0; k < c->niter; k++)
-			for (size_t m = 0; m < c->iters[k].nmetrics; m++) {
-				const struct metric *x = &c->iters[k].metrics[m];
-				json_array_append_new(rows, json_pack("{ss ss si ss ss sf}", "run", r->info.name, "case",
-								      c->name, "iteration", c->iter_no[k] + 1, "metric",
-								      x->name, "unit", x->unit, "value", x->value));
-			}
-	}
-	return rows;
-}
-
-void summary_rows_csv(FILE *f, const struct run *r)
-{
-	fputs("run,case,iteration,metric,unit,value\n", f);
-	for (size_t i = 0; i < r->ncases; i++) {
-		const struct run_case *c = &r->cases[i];
-		for (size_t k = 0; k < c->niter; k++)
-			for (size_t m = 0; m < c->iters[k].nmetrics; m++) {
-				const struct metric *x = &c->iters[k].metrics[m];
-				vmr_csv_field(f, r->info.name);
-				fputc(',', f);
-				vmr_csv_field(f, c->name);
-				fprintf(f, ",%d,", c->iter_no[k] + 1);
-				vmr_csv_field(f, x->name);
-				fputc(',', f);
-				vmr_csv_field(f, x->unit);
-				fprintf(f, ",%.17g\n", x->value);
-			}
-	}
-}

@@ -143,7 +143,7 @@ static const char *mthp_supported(const void *opts, const struct wl_env *env)
 	uint64_t kb[MTHP_MAX_SIZES];
 	size_t n;
 	const char *w;
-	char pol[32], err[PROBE_ERR_MAX], label[24];
+	char pol[32] = "", err[PROBE_ERR_MAX] = "", label[24] = "";
 	mthp_parse_sizes(o->sizes, kb, &n, &w);
 	if (!env->sandboxed || !env->swap_bytes)
 		return "needs a sandbox with swap of its own to push the region out (--swap file or zram)";
@@ -232,7 +232,7 @@ static char *mthp_page(const struct mthp_region *g, size_t i, size_t ps)
  * are left out of the metrics by mthp_have(). */
 static void mthp_stats(uint64_t kb, struct sysfs_dir *d)
 {
-	char err[PROBE_ERR_MAX];
+	char err[PROBE_ERR_MAX] = "";
 	if (thp_size_stats_read(NULL, kb, d, err) < 0)
 		d->n = 0;
 }
@@ -271,7 +271,7 @@ static int mthp_pageout(struct mthp_state *st, const struct mthp_region *g, stru
 			struct result *r)
 {
 	struct pagemap_counts c = { 0 };
-	char err[PROBE_ERR_MAX];
+	char err[PROBE_ERR_MAX] = "";
 	uint64_t t0 = timer_now_ns();
 	if (madvise(g->first, g->nchunks * g->stride, MADV_PAGEOUT) < 0) {
 		result_set_outcome(r, OUTCOME_ERROR, "MADV_PAGEOUT: %s", strerror(errno));

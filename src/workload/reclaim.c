@@ -150,7 +150,7 @@ static uint64_t reclaim_current(const struct reclaim_state *st)
 static uint64_t reclaim_refaults(void)
 {
 	struct vmstat vs;
-	char err[PROBE_ERR_MAX];
+	char err[PROBE_ERR_MAX] = "";
 	uint64_t v = 0;
 	vmstat_init(&vs);
 	if (vmstat_read(&vs, NULL, err) == 0)

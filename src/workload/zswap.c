@@ -204,7 +204,7 @@ struct zswap_snap {
 static void zswap_snap_take(struct zswap_snap *s)
 {
 	struct meminfo mi = { 0 };
-	char err[PROBE_ERR_MAX];
+	char err[PROBE_ERR_MAX] = "";
 	vmstat_read(&s->vs, NULL, err);
 	if (meminfo_read(&mi, NULL, err) == 0) {
 		meminfo_get(&mi, "Zswap", &s->zswap);
