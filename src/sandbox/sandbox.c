@@ -9,8 +9,12 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "core/scratch.h"
+#include "core/signals.h"
 #include "core/units.h"
 #include "core/util.h"
 #include "sandbox/cgroup.h"
@@ -146,15 +150,49 @@ static int sb_undo(struct sandbox *sb)
 	return failed;
 }
 
+/* Children that may still write to what the handler removes (a workload
+ * outside any sandbox, a helper writing a trace): killed and reaped first. */
+#define SB_MAX_CHILDREN 4
+static volatile pid_t sb_children[SB_MAX_CHILDREN];
+
+void sandbox_signal_child(pid_t pid, bool add)
+{
+	for (int i = 0; i < SB_MAX_CHILDREN; i++) {
+		pid_t want = add ? 0 : pid;
+		if (__atomic_compare_exchange_n(&sb_children[i], &want, add ? pid : 0, false, __ATOMIC_SEQ_CST,
+						__ATOMIC_SEQ_CST))
+			return;
+	}
+}
+
+/* SIGKILL each child and its process group, and reap it: up to 2 s in
+ * all, for one stuck in the kernel. */
+static void sb_kill_children(void)
+{
+	for (int i = 0; i < SB_MAX_CHILDREN; i++) {
+		pid_t pid = __atomic_exchange_n(&sb_children[i], 0, __ATOMIC_SEQ_CST);
+		if (pid <= 0)
+			continue;
+		kill(-pid, SIGKILL);
+		kill(pid, SIGKILL);
+		for (int tries = 0; tries < 400 && waitpid(pid, NULL, WNOHANG) == 0; tries++) {
+			struct timespec pause = { 0, 5000000 };
+			nanosleep(&pause, NULL);
+		}
+	}
+}
+
 static void sb_undo_all(int sig)
 {
 	if (__atomic_exchange_n(&sb_undoing, 1, __ATOMIC_SEQ_CST))
 		return;
+	sb_kill_children();
 	for (int i = SB_MAX_OPEN - 1; i >= 0; i--) {
 		struct sandbox *sb = sb_list[i];
 		if (sb && sb->pid == getpid())
 			sb_undo(sb);
 	}
+	scratch_remove_all();
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -176,14 +214,19 @@ static void sb_on_signal(int sig)
 
 void sandbox_install_signal_handlers(void)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	struct sigaction sa = { .sa_handler = sb_on_signal };
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)
-		sigaddset(&sa.sa_mask, sigs[i]);
+	if (sb_handler_pid == getpid())
+		return;  /* once: a tracer may have chained its handler to ours */
+	int sigs[SIGNALS_MAX];
+	size_t n = signals_fatal(sigs);
+	struct sigaction sa = { .sa_handler = sb_on_signal }, ign = { .sa_handler = SIG_IGN };
+	signals_fatal_set(&sa.sa_mask);
+	sigemptyset(&ign.sa_mask);
 	sb_handler_pid = getpid();
-	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)
+	for (size_t i = 0; i < n; i++)
 		sigaction(sigs[i], &sa, NULL);
+	/* a reader that went away is an EPIPE from write, which the command
+	 * handles, not a death with the sandbox still up */
+	sigaction(SIGPIPE, &ign, NULL);
 }
 
 static void sb_atexit(void)

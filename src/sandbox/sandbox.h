@@ -95,9 +95,16 @@ uint64_t sandbox_oom_kills(const struct sandbox *sb);
  * allow-listed knob's value in force.  Stored with every result. */
 json_t *sandbox_describe(const struct sandbox *sb);
 
-/* Install SIGINT/SIGTERM/SIGHUP handlers that close every open sandbox and
- * re-raise.  Called once by commands that open sandboxes. */
+/* Install handlers for every signal that would end the process
+ * (core/signals.h): they kill the children named below, undo every open
+ * sandbox, remove this process's scratch directories (core/scratch.h) and
+ * re-raise.  SIGPIPE is ignored, so a closed output is EPIPE.  Called once
+ * by commands that open sandboxes or make scratch directories; forked
+ * children call signals_default(). */
 void sandbox_install_signal_handlers(void);
+/* Name (add) or forget a child process that the signal handler must kill
+ * and reap before it removes what the child may be writing to. */
+void sandbox_signal_child(pid_t pid, bool add);
 
 /* Undo what dead vmregress processes left: their journals (only when every
  * line checks out) and orphaned cgroups, swap files and zram devices that
