@@ -368,8 +368,12 @@ static int sb_swap_file(struct sandbox *sb)
 	int e = sb_record(sb, &r);
 	if (e < 0)
 		return e;
-	if ((e = swap_file_create(dir, name, sb->swap_bytes, &tag)) < 0)
+	if ((e = swap_file_create(dir, name, sb->swap_bytes, &tag)) < 0) {
+		/* it removed what it made; a file it found under that name is
+		 * not ours to remove (undo checks the owner's tag too) */
+		__atomic_store_n(&sb->nrecs, sb->nrecs - 1, __ATOMIC_SEQ_CST);
 		return e;
+	}
 	snprintf(sb->swap_dev, sizeof(sb->swap_dev), "%s", r.path);
 	return 0;
 }
