@@ -384,6 +384,13 @@ int runner_run(const struct workload *w, const void *wopts, struct sandbox *sb,
 		ret = 0;
 		goto remove_dir;
 	}
+	/* measured under the host's knobs: none may be set meanwhile */
+	const char *lock_why = NULL;
+	int knob_lock = sandbox_knobs_hold(sb, cfg ? cfg->timeout_ns : 0, &lock_why);
+	if (knob_lock == -2) {
+		result_set_outcome(r, OUTCOME_ERROR, "%s", lock_why);
+		goto remove_dir;
+	}
 	struct runner_vmstat vm0 = { 0 }, vm1 = { 0 };
 	runner_vmstat_read(&vm0);
 	bool sandboxed = sb && sandbox_active(sb);
@@ -394,7 +401,7 @@ int runner_run(const struct workload *w, const void *wopts, struct sandbox *sb,
 	pid_t pid = runner_fork(w, wopts, &env, go, out, r);
 	if (pid < 0) {
 		json_decref(sb_before);
-		goto remove_dir;
+		goto unlock_knobs;
 	}
 	uint64_t t0 = vmr_now_ns();
 	size_t nhooks = runner_go(cfg, pid, sb, go[1], &t0, r);
@@ -424,7 +431,11 @@ int runner_run(const struct workload *w, const void *wopts, struct sandbox *sb,
 		rusage_metrics(r, &wt.ru, elapsed);
 	runner_vmstat_metrics(r, &vm0, &vm1);
 	runner_sandbox_info(r, sb, sb_before);
+	result_info_set(r, "knob_lock", json_string(knob_lock >= 0 ? "shared" : "exclusive"));
 	ret = harness_failed ? -1 : 0;
+unlock_knobs:
+	if (knob_lock >= 0)
+		close(knob_lock);
 remove_dir:
 	scratch_remove(own_dir);
 echo:

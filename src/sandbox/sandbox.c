@@ -52,7 +52,8 @@ const struct opt sandbox_opts[] = {
 	{ .name = "no-sandbox", .type = OPT_FLAG, .off = offsetof(struct sandbox_cfg, no_sandbox),
 	  .help = "run on the host without a cgroup or swap of its own (knobs still apply)" },
 	{ .name = "force", .type = OPT_FLAG, .off = offsetof(struct sandbox_cfg, force),
-	  .help = "with --no-sandbox, allow sizes beyond free memory" },
+	  .help = "with --no-sandbox, allow sizes beyond free memory; with --set, values beyond the bounds that "
+	  "keep the host safe" },
 	{ .name = "zram-reuse", .type = OPT_FLAG, .off = offsetof(struct sandbox_cfg, zram_reuse),
 	  .help = "use a free zram device rather than hot-adding one (tests that path)",
 	  .flags = OPTF_HIDDEN | OPTF_NO_ECHO },
@@ -302,6 +303,13 @@ int sandbox_cfg_check(const struct sandbox_cfg *cfg)
 		vmr_err("--set: too many knobs");
 		return -1;
 	}
+	struct knob_host host;
+	char bound[512];
+	if (cfg->set.n && !cfg->force && knob_host_read(&host) == 0 &&
+	    knob_check_bounds(cfg->set.v, cfg->set.n, &host, bound, sizeof(bound)) < 0) {
+		vmr_err("--set: %s; --force sets it anyway", bound);
+		return -1;
+	}
 	return 0;
 }
 
@@ -531,32 +539,26 @@ static struct sandbox *sb_new(const struct sandbox_cfg *cfg)
 }
 
 /* Knobs are host-wide: two sandboxes setting them at once would restore
- * each other's values in the wrong order, so only one may hold them; the
- * others wait, up to wait_ns (0: as long as it takes).  The lock is on
- * /proc/sys/vm itself, so no lock file is left anywhere.  Called before
- * anything is changed, so a signal while waiting has nothing to undo. */
+ * each other's values in the wrong order, and a run measuring under the
+ * host's values would measure under ours; so a sandbox that sets knobs
+ * holds the knob lock exclusively (knobs_lock).  Called before anything is
+ * changed, so a signal while waiting has nothing to undo. */
 static int sb_lock_knobs(struct sandbox *sb, uint64_t wait_ns)
 {
-	sb->knob_lock_fd = open("/proc/sys/vm", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	const char *why;
+	sb->knob_lock_fd = knobs_lock(true, wait_ns, &why);
 	if (sb->knob_lock_fd < 0) {
-		vmr_errno("--set: cannot open /proc/sys/vm");
+		vmr_err("--set: %s", why);
 		return -2;
 	}
-	uint64_t t0 = vmr_now_ns();
-	bool said = false;
-	while (flock(sb->knob_lock_fd, LOCK_EX | LOCK_NB) < 0) {
-		if (wait_ns && vmr_now_ns() - t0 >= wait_ns) {
-			vmr_err("--set: another vmregress kept the knobs (they are host-wide) for longer than "
-				"--timeout; try again when it ends");
-			return -2;
-		}
-		if (!said) {
-			vmr_warn("waiting for another vmregress that is setting knobs (they are host-wide)");
-			said = true;
-		}
-		usleep(50 * 1000);
-	}
 	return 0;
+}
+
+int sandbox_knobs_hold(const struct sandbox *sb, uint64_t wait_ns, const char **why)
+{
+	if (sb && sb->knob_lock_fd >= 0)
+		return -1;  /* it holds them itself */
+	return knobs_lock(false, wait_ns, why);
 }
 
 static int sb_build(struct sandbox *sb, const struct sandbox_cfg *cfg)

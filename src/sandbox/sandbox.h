@@ -71,6 +71,13 @@ int sandbox_open(struct sandbox **sb, const struct sandbox_cfg *cfg);
 /* Undo everything in reverse order; safe to call from an atexit path. */
 void sandbox_close(struct sandbox *sb);
 
+/* For a workload measured under the host's knobs (sb sets none, or sb is
+ * NULL): hold the knob lock shared while it runs (knobs.h), waiting up to
+ * wait_ns for a sandbox that is setting knobs.  Returns the descriptor to
+ * close after the workload, -1 when sb holds the knobs itself, or -2 with
+ * *why (nothing printed but the note that it waits). */
+int sandbox_knobs_hold(const struct sandbox *sb, uint64_t wait_ns, const char **why);
+
 /* Move a process into the sandbox's cgroup. */
 int sandbox_attach(struct sandbox *sb, pid_t pid);
 /* Kill every process in the cgroup (watchdog). */
