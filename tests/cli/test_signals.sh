@@ -171,7 +171,6 @@ check "run, closed output: stored as interrupted (list exit $RC)" \
 knobs_change
 knob=/proc/sys/vm/page-cluster
 old=$(cat $knob); new=$(( old == 4 ? 5 : 4 ))
-before=$(knobs_snap)
 i=0
 for sig in "${SIGS[@]}" PIPE; do
 	swap=file:16M
@@ -197,7 +196,8 @@ for sig in "${SIGS[@]}" PIPE; do
 	check "exec ($swap), SIG$sig: vmregress dies by the signal (exit $rc)" [ "$rc" = $(( 128 + $(kill -l "$sig") )) ]
 	left=$(left_of "$p")
 	check "exec ($swap), SIG$sig: cgroup, swap and journal are gone${left:+ (left: $left)}" [ -z "$left" ]
-	check "exec, SIG$sig: the knobs are as before" knobs_same "$before"
+	# (only the knob we set: other runs on the host may change the rest)
+	check "exec, SIG$sig: the knob is restored" [ "$(cat $knob)" = "$old" ]
 	check "exec, SIG$sig: the command inside is gone" \
 		bash -c "[ ! -e /proc/$c ] || grep -q '^State:.*Z' /proc/$c/status"
 done
