@@ -431,7 +431,8 @@ int runner_run(const struct workload *w, const void *wopts, struct sandbox *sb,
 		rusage_metrics(r, &wt.ru, elapsed);
 	runner_vmstat_metrics(r, &vm0, &vm1);
 	runner_sandbox_info(r, sb, sb_before);
-	result_info_set(r, "knob_lock", json_string(knob_lock >= 0 ? "shared" : "exclusive"));
+	const char *lock = knob_lock >= 0 ? "shared" : sandbox_sets_knobs(sb) ? "exclusive" : "none";
+	result_info_set(r, "knob_lock", json_string(lock));
 	ret = harness_failed ? -1 : 0;
 unlock_knobs:
 	if (knob_lock >= 0)

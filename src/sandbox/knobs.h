@@ -59,7 +59,9 @@ int knob_write(const char *path, const char *value);
  * waits (up to wait_ns, 0: as long as it takes), saying so once on stderr.
  * The lock is an flock on /proc/sys/vm itself, so no lock file is left
  * anywhere, and anyone may take it shared.  Returns the descriptor holding
- * it (close it to let go), or -2 with *why set to a static reason. */
+ * it (close it to let go), -1 when shared and /proc/sys/vm cannot be
+ * opened (no one can lock it exclusively then), or -2 with *why set to a
+ * static reason. */
 int knobs_lock(bool exclusive, uint64_t wait_ns, const char **why);
 
 #endif

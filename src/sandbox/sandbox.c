@@ -554,9 +554,14 @@ static int sb_lock_knobs(struct sandbox *sb, uint64_t wait_ns)
 	return 0;
 }
 
+bool sandbox_sets_knobs(const struct sandbox *sb)
+{
+	return sb && sb->knob_lock_fd >= 0;
+}
+
 int sandbox_knobs_hold(const struct sandbox *sb, uint64_t wait_ns, const char **why)
 {
-	if (sb && sb->knob_lock_fd >= 0)
+	if (sandbox_sets_knobs(sb))
 		return -1;  /* it holds them itself */
 	return knobs_lock(false, wait_ns, why);
 }

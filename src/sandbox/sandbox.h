@@ -74,9 +74,12 @@ void sandbox_close(struct sandbox *sb);
 /* For a workload measured under the host's knobs (sb sets none, or sb is
  * NULL): hold the knob lock shared while it runs (knobs.h), waiting up to
  * wait_ns for a sandbox that is setting knobs.  Returns the descriptor to
- * close after the workload, -1 when sb holds the knobs itself, or -2 with
+ * close after the workload, -1 when sb holds the knobs itself (or there
+ * is no /proc/sys/vm to lock), or -2 with
  * *why (nothing printed but the note that it waits). */
 int sandbox_knobs_hold(const struct sandbox *sb, uint64_t wait_ns, const char **why);
+/* True when sb set knobs (and holds them exclusively). */
+bool sandbox_sets_knobs(const struct sandbox *sb);
 
 /* Move a process into the sandbox's cgroup. */
 int sandbox_attach(struct sandbox *sb, pid_t pid);
