@@ -166,6 +166,34 @@ run "$VMR" list --db "$T_TMP/r.db" --json
 check "run, closed output: stored as interrupted (list exit $RC)" \
 	jqc '[.[] | select(.name == "sig-PIPE")][0] | .status == "incomplete" and .running == false' <<< "${OUT:-null}"
 
+# Tracing: the tracer's handler runs first for every caught signal, then
+# the sandbox's.  tracefs is mounted privately so that we see instances.
+TFS=$T_TMP/tracefs
+mkdir "$TFS"
+if mount -t tracefs nodev "$TFS" 2>/dev/null; then
+	sb_extra_teardown() { umount "$TFS" 2>/dev/null; }
+	for sig in USR1 QUIT RTMAX; do
+		"$VMR" test reread --size 1M --second 1M --sleep 20s --mem 32M --swap file:16M --trace reclaim \
+			>/dev/null 2>"$T_TMP/trace.err" {SB_LOCK_FD}<&- &
+		p=$!; SB_PIDS+=("$p")
+		inst=
+		for _ in $(seq 200); do inst=$(ls -d "$TFS"/instances/vmregress-"$p"-* 2>/dev/null); [ -n "$inst" ] && break
+			sleep 0.05; done
+		if [ -z "$inst" ] || ! wait_up "$p"; then
+			not_ok "traced test, SIG$sig: tracing came up ($(head -c 300 "$T_TMP/trace.err"))"
+			continue
+		fi
+		kill -"$sig" "$p"; { wait "$p"; rc=$?; } 2>/dev/null
+		check "traced test, SIG$sig: vmregress dies by the signal (exit $rc)" [ "$rc" = $(( 128 + $(kill -l "$sig") )) ]
+		check "traced test, SIG$sig: its tracing instance is gone" [ ! -e "$inst" ]
+		left=$(left_of "$p")
+		check "traced test, SIG$sig: cgroup, swap, journal and work directory are gone${left:+ (left: $left)}" [ -z "$left" ]
+	done
+	umount "$TFS"
+else
+	skip "signals while tracing" "cannot mount tracefs"
+fi
+
 # sandbox exec: one after another, each setting a knob (the knobs are
 # host-wide: vmregress lets one sandbox hold them at a time).
 knobs_change
