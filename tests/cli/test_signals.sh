@@ -124,7 +124,7 @@ for sig in "${SIGS[@]}"; do
 done
 for sig in "${SIGS[@]}"; do
 	p=${RUNPID[$sig]}
-	wait "$p"; rc=$?
+	{ wait "$p"; rc=$?; } 2>/dev/null  # no job notice
 	check "run, SIG$sig: vmregress dies by the signal (exit $rc)" [ "$rc" = $(( 128 + $(kill -l "$sig") )) ]
 	[ -s "$T_TMP/made.$p" ] || continue
 	left=$(left_of "$p")
@@ -220,7 +220,7 @@ for sig in "${SIGS[@]}" PIPE; do
 	else
 		kill -"$sig" "$p"
 	fi
-	wait "$p"; rc=$?
+	{ wait "$p"; rc=$?; } 2>/dev/null  # no job notice
 	check "exec ($swap), SIG$sig: vmregress dies by the signal (exit $rc)" [ "$rc" = $(( 128 + $(kill -l "$sig") )) ]
 	left=$(left_of "$p")
 	check "exec ($swap), SIG$sig: cgroup, swap and journal are gone${left:+ (left: $left)}" [ -z "$left" ]
