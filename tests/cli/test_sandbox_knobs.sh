@@ -24,7 +24,7 @@ expect_err "it says it waits for the writer" "waiting for another vmregress that
 check "it ran after the writer was gone (alive: $writer_alive)" [ "$writer_alive" = no ]
 check "it ran under the host's value, not the writer's ($(page_cluster "$OUT"))" \
 	[ "$(page_cluster "$OUT")" = "$old false" ]
-check "the result says it held the knob lock shared" jqc '.info.knob_lock == "shared"' <<< "${OUT:-null}"
+expect_json "the result says it held the knob lock shared" '.info.knob_lock == "shared"' 
 wait "$writer" 2>/dev/null
 
 # 2. A reader that cannot wait that long gives up with the reason.
@@ -34,7 +34,7 @@ wait_built "$writer" || not_ok "the knob-setting sandbox came up"
 run "$VMR" test null --json --mem 32M --swap none --timeout 300ms
 expect_rc "with a short --timeout it gives up: exit 1" 1
 expect_err "and says why" "another vmregress kept the knobs set .* longer than --timeout"
-check "the outcome is an error, not a measurement" jqc '.outcome == "error"' <<< "${OUT:-null}"
+expect_json "the outcome is an error, not a measurement" '.outcome == "error"' 
 kill -TERM "$writer"; wait "$writer" 2>/dev/null
 
 # 3. A reader runs; a writer that starts meanwhile waits for it.

@@ -163,8 +163,8 @@ check "run, closed output: exit 141, as if killed by SIGPIPE (exit $rc)" [ "$rc"
 left=$(left_of "$p")
 check "run, closed output: nothing is left${left:+ (left: $left)}" [ -z "$left" ]
 run "$VMR" list --db "$T_TMP/r.db" --json
-check "run, closed output: stored as interrupted (list exit $RC)" \
-	jqc '[.[] | select(.name == "sig-PIPE")][0] | .status == "incomplete" and .running == false' <<< "${OUT:-null}"
+expect_json "run, closed output: stored as interrupted" \
+	'[.[] | select(.name == "sig-PIPE")][0] | .status == "incomplete" and .running == false' 
 
 # Tracing: the tracer's handler runs first for every caught signal, then
 # the sandbox's.  tracefs is mounted privately so that we see instances.
