@@ -67,7 +67,7 @@ char *scratch_make(const char *kind)
  * signal handler can use it (opendir allocates). */
 static void scratch_empty(int dfd)
 {
-	char buf[4096] __attribute__((aligned(8)));
+	char buf[4096] __attribute__((aligned(8))) = { 0 };
 	for (;;) {
 		long n = syscall(SYS_getdents64, dfd, buf, sizeof(buf));
 		if (n <= 0)
@@ -75,7 +75,7 @@ static void scratch_empty(int dfd)
 		bool removed = false;
 		for (long at = 0; at < n;) {
 			/* struct linux_dirent64: ino, off, reclen, type, name */
-			unsigned short reclen;
+			unsigned short reclen = 0;
 			memcpy(&reclen, buf + at + 16, sizeof(reclen));
 			const char *name = buf + at + 19;
 			if (strcmp(name, ".") && strcmp(name, "..") && unlinkat(dfd, name, 0) == 0)
@@ -139,7 +139,7 @@ static int scratch_name_pid(const char *name, long *pid)
 		if (*p++ != '-')
 			return -1;
 	}
-	char *end;
+	char *end = NULL;
 	if (*p < '1' || *p > '9')
 		return -1;
 	*pid = strtol(p, &end, 10);
@@ -153,10 +153,10 @@ int scratch_cleanup(void (*said)(void *ctx, const char *path, long pid, int err)
 	int n = 0;
 	if (!d)
 		return 0;
-	struct dirent *e;
+	struct dirent *e = NULL;
 	while ((e = readdir(d))) {
-		long pid;
-		struct stat st;
+		long pid = 0;
+		struct stat st = { 0 };
 		if (scratch_name_pid(e->d_name, &pid) < 0 || pid == (long)getpid() || scratch_pid_alive(pid) ||
 		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode) ||
 		    st.st_uid != geteuid())

@@ -20,7 +20,7 @@ size_t signals_fatal(int *sigs)
 
 void signals_fatal_set(sigset_t *set)
 {
-	int sigs[SIGNALS_MAX];
+	int sigs[SIGNALS_MAX] = { 0 };
 	size_t n = signals_fatal(sigs);
 	sigemptyset(set);
 	for (size_t i = 0; i < n; i++)
@@ -29,14 +29,14 @@ void signals_fatal_set(sigset_t *set)
 
 void signals_default(void)
 {
-	int sigs[SIGNALS_MAX];
+	int sigs[SIGNALS_MAX] = { 0 };
 	size_t n = signals_fatal(sigs);
 	struct sigaction dfl = { .sa_handler = SIG_DFL };
 	sigemptyset(&dfl.sa_mask);
 	for (size_t i = 0; i < n; i++)
 		sigaction(sigs[i], &dfl, NULL);
 	sigaction(SIGPIPE, &dfl, NULL);
-	sigset_t none;
+	sigset_t none = { 0 };
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 }

@@ -175,7 +175,7 @@ int knob_host_read(struct knob_host *h)
 static long long knob_effective(char *const *set, size_t n, const char *name)
 {
 	size_t nl = strlen(name);
-	char buf[JOURNAL_VALUE_MAX], *end;
+	char buf[JOURNAL_VALUE_MAX] = "", *end = NULL;
 	const char *v = NULL;
 	for (size_t i = 0; i < n && !v; i++)
 		if (!strncmp(set[i], name, nl) && set[i][nl] == '=')
@@ -195,7 +195,7 @@ static int knob_check_range(const char *arg, const char *name, long long lo, lon
 	size_t nl = strlen(name);
 	if (strncmp(arg, name, nl) || arg[nl] != '=')
 		return 0;
-	char *end;
+	char *end = NULL;
 	long long v = strtoll(arg + nl + 1, &end, 10);
 	if (end == arg + nl + 1 || *end)
 		return 0;  /* not a number: the kernel says no */

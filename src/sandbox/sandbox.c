@@ -217,7 +217,7 @@ void sandbox_install_signal_handlers(void)
 {
 	if (sb_handler_pid == getpid())
 		return;  /* once: a tracer may have chained its handler to ours */
-	int sigs[SIGNALS_MAX];
+	int sigs[SIGNALS_MAX] = { 0 };
 	size_t n = signals_fatal(sigs);
 	struct sigaction sa = { .sa_handler = sb_on_signal }, ign = { .sa_handler = SIG_IGN };
 	signals_fatal_set(&sa.sa_mask);
@@ -303,8 +303,8 @@ int sandbox_cfg_check(const struct sandbox_cfg *cfg)
 		vmr_err("--set: too many knobs");
 		return -1;
 	}
-	struct knob_host host;
-	char bound[512];
+	struct knob_host host = { 0 };
+	char bound[512] = "";
 	if (cfg->set.n && !cfg->force && knob_host_read(&host) == 0 &&
 	    knob_check_bounds(cfg->set.v, cfg->set.n, &host, bound, sizeof(bound)) < 0) {
 		vmr_err("--set: %s; --force sets it anyway", bound);

@@ -47,7 +47,7 @@ static __attribute__((noreturn)) void statflush_reader(const char *path, uint64_
 	if (getppid() != owner)
 		_exit(0);
 	/* Ctrl-C goes to the process group: the owner decides when to stop */
-	int sigs[SIGNALS_MAX];
+	int sigs[SIGNALS_MAX] = { 0 };
 	for (size_t i = 0, n = signals_fatal(sigs); i < n; i++)
 		signal(sigs[i], SIG_IGN);
 	int null = open("/dev/null", O_RDWR);

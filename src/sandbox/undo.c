@@ -140,7 +140,7 @@ static bool undo_swapfile_ours(const char *path, const struct journal_owner *own
 		ps = sizeof(undo_page);
 	ssize_t r = pread(fd, undo_page, ps, 0);
 	close(fd);
-	struct swap_tag tag;
+	struct swap_tag tag = { 0 };
 	if (r == 0)
 		return true;
 	return r == (ssize_t)ps && swap_header_parse(undo_page, ps, &tag, NULL) == 1 && tag.owner.pid == owner->pid &&

@@ -12,7 +12,7 @@ static const struct knob_host host = { .mem_total_kb = 16ULL << 20, .swap_total_
 
 static int bounds(const struct knob_host *h, char *why, size_t len, size_t n, ...)
 {
-	char *set[8];
+	char *set[8] = { 0 };
 	va_list ap;
 	va_start(ap, n);
 	for (size_t i = 0; i < n; i++)
@@ -24,14 +24,14 @@ static int bounds(const struct knob_host *h, char *why, size_t len, size_t n, ..
 
 static void refused(size_t n, const char *a, const char *b, const char *want)
 {
-	char why[512];
+	char why[512] = "";
 	int r = n == 1 ? bounds(&host, why, sizeof(why), 1, a) : bounds(&host, why, sizeof(why), 2, a, b);
 	CHECK(r == -1 && strstr(why, want), "%s%s%s refused: %s", a, b ? " " : "", b ? b : "", why);
 }
 
 static void accepted(size_t n, const char *a, const char *b)
 {
-	char why[512];
+	char why[512] = "";
 	int r = n == 1 ? bounds(&host, why, sizeof(why), 1, a) : bounds(&host, why, sizeof(why), 2, a, b);
 	CHECK(r == 0, "%s%s%s accepted: %s", a, b ? " " : "", b ? b : "", why);
 }
@@ -70,7 +70,7 @@ int main(void)
 	/* vm.overcommit_kbytes, when set, replaces the ratio */
 	struct knob_host kb = host;
 	kb.overcommit_kbytes = 1ULL << 20;
-	char why[512];
+	char why[512] = "";
 	CHECK(bounds(&kb, why, sizeof(why), 2, "vm.overcommit_memory=2", "vm.overcommit_ratio=90") == -1,
 	      "overcommit_kbytes of 1 GB: a 3 GB limit is refused whatever the ratio: %s", why);
 	T_DONE();
