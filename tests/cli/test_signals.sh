@@ -70,7 +70,11 @@ left_of() {
 	while read -r what path _; do
 		case $what in
 		cgroup|swapfile) [ -e "$path" ] && echo "$what $path";;
-		swapon) grep -q "^$path " /proc/swaps && echo "swapon $path";;
+		swapon)  # a zram id may be someone else's by now: its header says whose
+			case $path in
+			/dev/zram*) grep -q "^$path " /proc/swaps && zram_ours "${path#/dev/zram}" "$p" && echo "swapon $path";;
+			*) grep -q "^$path " /proc/swaps && echo "swapon $path";;
+			esac;;
 		zram) zram_ours "$path" "$p" && echo "zram /dev/zram$path";;
 		esac
 	done < "$T_TMP/made.$p"
