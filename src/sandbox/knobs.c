@@ -167,6 +167,15 @@ int knob_host_read(struct knob_host *h)
 	if (vmr_read_line("/proc/sys/vm/overcommit_kbytes", &s) == 0)
 		h->overcommit_kbytes = strtoull(s, NULL, 10);
 	free(s);
+	s = NULL;
+	if (vmr_read_line("/sys/module/zswap/parameters/enabled", &s) == 0)
+		h->zswap_seen = s[0] == 'Y' || s[0] == 'y' || s[0] == '1';
+	free(s);
+	if (!h->zswap_seen && vmr_read_file("/proc/vmstat", &text, NULL) == 0) {
+		const char *at = strstr(text, "\nzswpout ");
+		h->zswap_seen = at && strtoull(at + 9, NULL, 10) > 0;
+		free(text);
+	}
 	return h->mem_total_kb ? 0 : -1;
 }
 
@@ -247,6 +256,13 @@ int knob_check_bounds(char *const *set, size_t n, const struct knob_host *h, cha
 				     why, len) < 0)
 			return -1;
 	}
+	for (size_t i = 0; i < n && !h->zswap_seen; i++)
+		if (!strncmp(set[i], "zswap.enabled=", 14) && strchr("Yy1", set[i][14]) && set[i][14]) {
+			snprintf(why, len, "%s turns zswap on for the first time this boot, after which this kernel "
+				 "swaps no large folio in whole until the next boot, whatever the knob is set back to",
+				 set[i]);
+			return -1;
+		}
 	return knob_check_overcommit(set, n, h, why, len);
 }
 

@@ -19,6 +19,9 @@ struct knob {
 struct knob_host {
 	uint64_t mem_total_kb, swap_total_kb, committed_kb;
 	uint64_t overcommit_kbytes;  /* vm.overcommit_kbytes: when not 0, it replaces the ratio */
+	/* zswap is on, or has stored pages, this boot: turning it on changes
+	 * nothing that lasts any more (see knob_check_bounds) */
+	bool zswap_seen;
 };
 /* This host's, read now; 0 or -1 when /proc/meminfo cannot be read. */
 int knob_host_read(struct knob_host *h);
@@ -28,7 +31,10 @@ int knob_host_read(struct knob_host *h);
  * near the host's memory, vm.watermark_scale_factor and
  * vm.vfs_cache_pressure at their extremes, vm.overcommit_memory=2 with a
  * ratio (set or in force) whose commit limit is below what is committed
- * now, a zswap pool that may take most of memory.  0, or -1 with why
+ * now, a zswap pool that may take most of memory, and zswap.enabled=Y on a
+ * boot where zswap was never on: from then until the next boot the kernel
+ * swaps no large folio in whole (a one-way switch in mm/memory.c that no
+ * knob undoes).  0, or -1 with why
  * naming the knob, the value and the bound.  A value that is not a number
  * is left for the kernel to judge. */
 int knob_check_bounds(char *const *set, size_t n, const struct knob_host *h, char *why, size_t len);

@@ -35,6 +35,8 @@ set = thp.64K.enabled=madvise
 [zswap]
 workload = zswap
 mem = 32M
+; a guest's boot is thrown away: what turning zswap on leaves does not last
+force = yes
 set = zswap.enabled=Y
 [lru-gen-on]
 workload = reclaim

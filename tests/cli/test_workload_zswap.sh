@@ -6,6 +6,17 @@
 Z=/sys/module/zswap/parameters
 if ! command -v jq >/dev/null; then skip "zswap" "jq is not installed"; exit 0; fi
 if [ ! -e $Z/enabled ]; then skip "zswap" "this kernel has no zswap"; exit 0; fi
+# Turning zswap on for the first time in a boot flips a switch that the
+# kernel never flips back (no whole large-folio swap-in until the next
+# boot): vmregress refuses it without --force, and these tests do not force
+# it on a machine where it would change something that lasts.
+if [ "$(cat $Z/enabled)" = N ] && ! awk '$1 == "zswpout" && $2 > 0 { f = 1 } END { exit !f }' /proc/vmstat; then
+	run "$VMR" test zswap --mem 32M --set zswap.enabled=Y
+	expect_rc "zswap never on this boot: turning it on is refused (exit 2)" 2
+	expect_err "... saying what would last" 'turns zswap on for the first time this boot.*--force sets it anyway'
+	skip "zswap" "zswap was never on this boot: turning it on would last until the next boot (vmregress test zswap --force does it)"
+	exit 0
+fi
 knobs_change
 before=$(knobs_snap)
 metric() { jq -r --arg n "$1" '.metrics[] | select(.name == $n) | .value' <<< "$OUT"; }

@@ -73,5 +73,15 @@ int main(void)
 	char why[512] = "";
 	CHECK(bounds(&kb, why, sizeof(why), 2, "vm.overcommit_memory=2", "vm.overcommit_ratio=90") == -1,
 	      "overcommit_kbytes of 1 GB: a 3 GB limit is refused whatever the ratio: %s", why);
+	/* zswap.enabled=Y on a boot that never had zswap on flips a switch
+	 * the kernel never flips back (no whole large-folio swap-in) */
+	refused(1, "zswap.enabled=Y", NULL, "first time this boot");
+	refused(1, "zswap.enabled=1", NULL, "until the next boot");
+	accepted(1, "zswap.enabled=N", NULL);
+	struct knob_host seen = host;
+	seen.zswap_seen = true;
+	why[0] = '\0';
+	CHECK(bounds(&seen, why, sizeof(why), 1, "zswap.enabled=Y") == 0,
+	      "zswap.enabled=Y accepted where zswap was on already this boot: %s", why);
 	T_DONE();
 }
