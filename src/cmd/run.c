@@ -1,6 +1,5 @@
 /* vmregress run SUITE: every case of a suite, each iteration in a sandbox
  * with the monitor and the latency probe beside it, stored as one run. */
-#include <pthread.h>
 #include <stdlib.h>
 #include <time.h>
 #include <string.h>
@@ -8,6 +7,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/progress.h"
 #include "core/monitor.h"
 #include "core/probe.h"
 #include "core/runner.h"
@@ -56,107 +56,6 @@ const struct opt run_cmd_opts[] = {
 	OPT_END,
 };
 
-/* Progress: case, iteration, elapsed, time left.  On a terminal one line
- * rewritten in place; otherwise one line per iteration. */
-struct run_progress {
-	bool tty, quiet;
-	size_t done, total;
-	uint64_t t0, t_done;        /* start, and when the last iteration ended */
-	/* on a terminal, a thread redraws the line every second while an
-	 * iteration runs, so the elapsed time moves */
-	pthread_t ticker;
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	bool ticking;
-	const struct suite *s;
-	size_t ci;
-	long it;
-};
-
-static void run_fmt_secs(char *buf, size_t len, double s)
-{
-	if (s < 0)
-		snprintf(buf, len, "?");
-	else if (s < 60)
-		snprintf(buf, len, "%.0fs", s);
-	else if (s < 3600)
-		snprintf(buf, len, "%dm%02ds", (int)s / 60, (int)s % 60);
-	else
-		snprintf(buf, len, "%dh%02dm", (int)s / 3600, (int)s % 3600 / 60);
-}
-
-static void run_progress(struct run_progress *p, const struct suite *s, size_t ci, long it, const char *state)
-{
-	if (p->quiet || (!p->tty && state[0] == 'r'))
-		return;
-	const struct suite_case *c = &s->cases[ci];
-	uint64_t now = vmr_now_ns();
-	double el = (double)(now - p->t0) / 1e9, left = -1;
-	/* the mean iteration so far, times what is left, less the time the
-	 * current one has run */
-	if (p->done) {
-		double per = (double)(p->t_done - p->t0) / 1e9 / (double)p->done;
-		left = per * (double)(p->total - p->done) - (state[0] == 'r' ? (double)(now - p->t_done) / 1e9 : 0);
-		left = left < 0 ? 0 : left;
-	}
-	char e[32], l[32];
-	run_fmt_secs(e, sizeof(e), el);
-	run_fmt_secs(l, sizeof(l), left);
-	fprintf(stderr, "%s[%zu/%zu] %s (%s) iteration %ld/%ld: %s  elapsed %s, left %s%s", p->tty ? "\r\033[K" : "",
-		p->done + (state[0] == 'r' ? 1 : 0), p->total, c->name, c->w->name, it + 1, c->set.iterations, state, e,
-		l, p->tty ? "" : "\n");
-	fflush(stderr);
-}
-
-static void *run_ticker(void *arg)
-{
-	struct run_progress *p = arg;
-	pthread_mutex_lock(&p->lock);
-	while (p->ticking) {
-		struct timespec ts;
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_sec += 1;
-		pthread_cond_timedwait(&p->cond, &p->lock, &ts);
-		if (p->ticking)
-			run_progress(p, p->s, p->ci, p->it, "running");
-	}
-	pthread_mutex_unlock(&p->lock);
-	return NULL;
-}
-
-/* The ticker is a runner hook: its thread starts after the workload child
- * is forked and stops after it ends, so that no thread of ours runs beside a
- * fork (a lock it held, stderr's say, would stay locked in the child). */
-static int run_ticker_hook_start(void *ctx, pid_t child, struct sandbox *sb)
-{
-	struct run_progress *p = ctx;
-	(void)child;
-	(void)sb;
-	if (!p->tty || p->quiet)
-		return 0;
-	p->ticking = true;
-	if (pthread_create(&p->ticker, NULL, run_ticker, p) != 0)
-		p->ticking = false;
-	return 0;
-}
-
-static void run_ticker_stop(struct run_progress *p)
-{
-	pthread_mutex_lock(&p->lock);
-	bool was = p->ticking;
-	p->ticking = false;
-	pthread_cond_signal(&p->cond);
-	pthread_mutex_unlock(&p->lock);
-	if (was)
-		pthread_join(p->ticker, NULL);
-}
-
-static void run_ticker_hook_stop(void *ctx, struct result *r)
-{
-	(void)r;
-	run_ticker_stop(ctx);
-}
-
 static int run_overrides(struct suite *s, const struct run_opts *o)
 {
 	if (o->iterations && suite_override(s, suite_opts, "iterations", o->iterations, "--iterations") < 0)
@@ -204,7 +103,7 @@ struct run_state {
 	struct sandbox *sb;
 	json_t *sb_echo;            /* the open sandbox's configuration */
 	json_t *out;                /* --json: cases with their results */
-	struct run_progress prog;
+	struct progress *prog;
 	bool any_failed;
 };
 
@@ -236,23 +135,11 @@ static int run_iteration(struct run_state *rs, size_t ci, long it, struct runner
 {
 	struct suite_case *c = &rs->suite->cases[ci];
 	struct result r;
-	rs->prog.s = rs->suite;
-	rs->prog.ci = ci;
-	rs->prog.it = it;
-	run_progress(&rs->prog, rs->suite, ci, it, "running");
-	runner_run(c->w, c->wopts, rs->sb, cfg, &r);  /* the ticker runs as its first hook */
-	run_ticker_stop(&rs->prog);  /* if the runner could not start the hooks' stops */
-	rs->prog.done++;
-	rs->prog.t_done = vmr_now_ns();
+	progress_begin(rs->prog, ci, it);
+	runner_run(c->w, c->wopts, rs->sb, cfg, &r);  /* the progress ticker runs as its first hook */
 	if (r.outcome != OUTCOME_PASS && r.outcome != OUTCOME_SKIP)
 		rs->any_failed = true;
-	run_progress(&rs->prog, rs->suite, ci, it, outcome_name(r.outcome));
-	if (!rs->prog.quiet && r.outcome != OUTCOME_PASS) {
-		if (rs->prog.tty)
-			fputc('\n', stderr);
-		vmr_warn("%s iteration %ld: %s: %s", c->name, it + 1, outcome_name(r.outcome),
-			 r.reason ? r.reason : "no reason given");
-	}
+	progress_end(rs->prog, ci, it, &r);
 	int rc = store_result_add(rs->st, rs->case_ids[ci], (int)it, &r);
 	if (results)
 		json_array_append_new(results, result_to_json(&r));
@@ -270,7 +157,7 @@ static int run_case(struct run_state *rs, size_t ci)
 	struct probe probe;
 	struct runner_hook hooks[5];
 	size_t nhooks = 0, ntrace;
-	hooks[nhooks++] = (struct runner_hook){ "progress", run_ticker_hook_start, run_ticker_hook_stop, &rs->prog };
+	hooks[nhooks++] = progress_hook(rs->prog);
 	monitor_init(&mon, c->set.monitor_interval_ns);
 	probe_init(&probe, c->set.probe_period_ns);
 	if (!c->set.no_monitor)
@@ -332,8 +219,8 @@ static int run_print(struct run_state *rs)
 		json_t *j = json_pack("{so sO}", "run", run_info_to_json(&run->info), "cases", rs->out);
 		rc = cmd_print_json(j);
 	} else if (!rs->o->quiet) {
-		summary_print(stdout, run, false);
-		printf("\nStored as run %lld in %s\n", (long long)run->info.id, store_path(rs->st));
+		summary_print_brief(stdout, run);
+		printf("Stored as run %lld in %s\n", (long long)run->info.id, store_path(rs->st));
 	}
 	run_free(run);
 	return rc;
@@ -342,15 +229,11 @@ static int run_print(struct run_state *rs)
 static int run_suite(struct suite *s, const struct run_opts *o)
 {
 	struct run_state rs = { .suite = s, .o = o };
-	rs.prog = (struct run_progress){ .tty = isatty(2), .quiet = o->quiet, .t0 = vmr_now_ns() };
-	pthread_mutex_init(&rs.prog.lock, NULL);
-	pthread_cond_init(&rs.prog.cond, NULL);
-	for (size_t i = 0; i < s->ncases; i++)
-		rs.prog.total += (size_t)s->cases[i].set.iterations;
 	char *path = o->db ? xstrdup(o->db) : store_default_path();
 	int rc = VMR_EXIT_CANNOT;
 	if (store_open(&rs.st, path, true) < 0)
 		goto free_path;
+	rs.prog = progress_new(s, rs.st, o->quiet);
 	if ((rc = run_begin(&rs)) != 0)
 		goto close_store;
 	if (o->json)
@@ -360,16 +243,14 @@ static int run_suite(struct suite *s, const struct run_opts *o)
 		rc = run_case(&rs, i);
 	if (rs.sb)
 		sandbox_close(rs.sb);
-	if (rs.prog.tty && !o->quiet)
-		fputc('\n', stderr);
+	progress_finish(rs.prog);
 	if (store_run_end(rs.st, rs.run_id, rc ? "failed" : "complete") < 0 && !rc)
 		rc = VMR_EXIT_CANNOT;
 	int prc = run_print(&rs);
 	if (!rc)
 		rc = prc ? prc : rs.any_failed ? VMR_EXIT_FAIL : VMR_EXIT_OK;
 close_store:
-	pthread_mutex_destroy(&rs.prog.lock);
-	pthread_cond_destroy(&rs.prog.cond);
+	progress_free(rs.prog);
 	json_decref(rs.out);
 	json_decref(rs.sb_echo);
 	free(rs.case_ids);
