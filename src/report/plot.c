@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/units.h"
 #include "core/util.h"
 
 void plot_init(struct plot *p, const char *title, const char *xlabel, const char *ylabel)
@@ -28,9 +29,15 @@ void plot_free(struct plot *p)
 		free(p->lines[i]->label);
 		free(p->lines[i]->x);
 		free(p->lines[i]->y);
+		free(p->lines[i]->e);
 		free(p->lines[i]);
 	}
 	free(p->lines);
+	free(p->xunit);
+	free(p->yunit);
+	for (size_t i = 0; i < p->nxnames; i++)
+		free(p->xnames[i]);
+	free(p->xnames);
 	free(p->title);
 	free(p->xlabel);
 	free(p->ylabel);
@@ -56,6 +63,37 @@ void plot_point(struct plot_line *l, double x, double y)
 	}
 	l->x[l->n] = x;
 	l->y[l->n++] = y;
+}
+
+void plot_point_err(struct plot_line *l, double x, double y, double e)
+{
+	size_t cap = l->cap;
+	plot_point(l, x, y);
+	if (!l->e || l->cap != cap)
+		l->e = xrealloc(l->e, l->cap * sizeof(double));
+	l->e[l->n - 1] = isfinite(e) ? e : 0;
+}
+
+void plot_units(struct plot *p, const char *xunit, const char *yunit)
+{
+	free(p->xunit);
+	free(p->yunit);
+	p->xunit = xunit ? xstrdup(xunit) : NULL;
+	p->yunit = yunit ? xstrdup(yunit) : NULL;
+}
+
+void plot_xname(struct plot *p, const char *name)
+{
+	p->xnames = xrealloc(p->xnames, (p->nxnames + 1) * sizeof(char *));
+	p->xnames[p->nxnames++] = xstrdup(name);
+}
+
+size_t plot_max_points(const struct plot *p)
+{
+	size_t most = 0;
+	for (size_t i = 0; i < p->nlines; i++)
+		most = p->lines[i]->n > most ? p->lines[i]->n : most;
+	return most;
 }
 
 static bool plot_point_ok(const struct plot *p, double x, double y)
@@ -142,26 +180,79 @@ static const char *plot_style_name(enum plot_style s, bool dense)
 	case PLOT_LINESPOINTS: return dense ? "lines" : "linespoints pt 7 ps 0.6";
 	case PLOT_STEPS: return "steps";
 	case PLOT_DASHED: return "lines dt 2 lc rgb 'gray40'";
+	case PLOT_ERRORBARS: return "yerrorbars pt 7 ps 0.8";
 	default: return "lines";
 	}
 }
 
-static void plot_axes(FILE *f, const struct plot *p)
+/* How an axis is drawn: its values divided by div, under label. */
+struct plot_scale {
+	double xdiv, ydiv;
+	char xlabel[160], ylabel[160];
+};
+
+/* "time (ms)"; the unit alone when the label is only the unit's name. */
+static void plot_axis_label(char *buf, size_t len, const char *label, const char *unit, double max_abs, double *div)
+{
+	char u[64];
+	*div = 1;
+	if (!unit) {
+		snprintf(buf, len, "%s", label);
+		return;
+	}
+	*div = units_axis(max_abs, unit, u, sizeof(u));
+	if (!*label || !strcmp(label, unit))
+		snprintf(buf, len, "%s", u);
+	else if (*u)
+		snprintf(buf, len, "%s (%s)", label, u);
+	else
+		snprintf(buf, len, "%s", label);
+}
+
+static void plot_scale_of(const struct plot *p, struct plot_scale *sc)
+{
+	double xmax = 0, ymax = 0;
+	for (size_t i = 0; i < p->nlines; i++)
+		for (size_t k = 0; k < p->lines[i]->n; k++) {
+			const struct plot_line *l = p->lines[i];
+			if (!plot_point_ok(p, l->x[k], l->y[k]))
+				continue;
+			xmax = fmax(xmax, fabs(l->x[k]));
+			ymax = fmax(ymax, fabs(l->y[k]) + (l->e ? fabs(l->e[k]) : 0));
+		}
+	if (p->yfixed && isfinite(p->ymax))
+		ymax = fmax(ymax, fabs(p->ymax));
+	plot_axis_label(sc->xlabel, sizeof(sc->xlabel), p->xlabel, p->xunit, xmax, &sc->xdiv);
+	plot_axis_label(sc->ylabel, sizeof(sc->ylabel), p->ylabel, p->yunit, ymax, &sc->ydiv);
+}
+
+static void plot_axes(FILE *f, const struct plot *p, const struct plot_scale *sc)
 {
 	fputs("set xlabel ", f);
-	plot_quote(f, p->xlabel);
+	plot_quote(f, sc->xlabel);
 	fputs("\nset ylabel ", f);
-	plot_quote(f, p->ylabel);
+	plot_quote(f, sc->ylabel);
 	fputs("\nset grid\nset key below\nset border 3\n"
 	      "set xtics nomirror\nset ytics nomirror\nset format y '%.4g'\nset format x '%.4g'\n", f);
-	if (p->logx)
+	if (p->nxnames) {
+		fputs("set xtics (", f);
+		for (size_t i = 0; i < p->nxnames; i++) {
+			fputs(i ? ", " : "", f);
+			plot_quote(f, p->xnames[i]);
+			fprintf(f, " %zu", i + 1);
+		}
+		fprintf(f, ")\nset xrange [0.5:%zu.5]\nset offsets 0,0,0,0\n", p->nxnames);
+	} else if (p->logx) {
 		fputs("set logscale x\n", f);
-	else if (plot_integer_x(p))
+	} else if (plot_integer_x(p)) {
 		fputs("set xtics 1\n", f);
+	}
+	if (p->logx && p->nxnames)
+		fputs("set logscale x\n", f);
 	if (p->logy)
 		fputs("set logscale y\n", f);
 	if (p->yfixed && isfinite(p->ymin) && isfinite(p->ymax) && p->ymax > p->ymin)
-		fprintf(f, "set yrange [%.17g:%.17g]\n", p->ymin, p->ymax);
+		fprintf(f, "set yrange [%.17g:%.17g]\n", p->ymin / sc->ydiv, p->ymax / sc->ydiv);
 }
 
 enum plot_format plot_format_of(const struct plot *p)
@@ -179,14 +270,22 @@ char *plot_script(const struct plot *p)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	enum plot_format fmt = plot_format_of(p);
+	struct plot_scale sc;
+	plot_scale_of(p, &sc);
 	plot_header(f, p->title, p->width, p->height, fmt);
-	plot_axes(f, p);
+	plot_axes(f, p, &sc);
 	size_t nplotted = 0;
 	for (size_t i = 0; i < p->nlines; i++) {
+		const struct plot_line *l = p->lines[i];
 		fprintf(f, "$d%zu << EOD\n", i);
-		for (size_t k = 0; k < p->lines[i]->n; k++)
-			if (plot_point_ok(p, p->lines[i]->x[k], p->lines[i]->y[k]))
-				fprintf(f, "%.17g %.17g\n", p->lines[i]->x[k], p->lines[i]->y[k]);
+		for (size_t k = 0; k < l->n; k++) {
+			if (!plot_point_ok(p, l->x[k], l->y[k]))
+				continue;
+			fprintf(f, "%.17g %.17g", l->x[k] / sc.xdiv, l->y[k] / sc.ydiv);
+			if (l->style == PLOT_ERRORBARS)
+				fprintf(f, " %.17g", l->e ? l->e[k] / sc.ydiv : 0);
+			fputc('\n', f);
+		}
 		fputs("EOD\n", f);
 	}
 	for (size_t i = 0; i < p->nlines; i++) {
@@ -195,7 +294,8 @@ char *plot_script(const struct plot *p)
 			any = plot_point_ok(p, p->lines[i]->x[k], p->lines[i]->y[k]);
 		if (!any)
 			continue;
-		fprintf(f, "%s$d%zu using 1:2 with %s lw 1.5 title ", nplotted++ ? ", \\\n     " : "plot ", i,
+		fprintf(f, "%s$d%zu using %s with %s lw 1.5 title ", nplotted++ ? ", \\\n     " : "plot ", i,
+			p->lines[i]->style == PLOT_ERRORBARS ? "1:2:3" : "1:2",
 			plot_style_name(p->lines[i]->style, fmt == PLOT_PNG));
 		plot_quote(f, p->lines[i]->label);
 	}

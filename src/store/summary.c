@@ -292,6 +292,13 @@ static void summary_counters(char *buf, size_t len, const struct case_summary *c
 	}
 }
 
+double summary_spread(double stddev, size_t n)
+{
+	if (n < 2)
+		return 0;
+	return n >= 3 ? gsl_cdf_tdist_Pinv(0.975, (double)(n - 1)) * stddev / sqrt((double)n) : stddev;
+}
+
 /* "5.922 s ± 12.30 ms": the half-width of the 95% CI of the mean from
  * three iterations on, the stddev from two, nothing from one. */
 static void summary_mean_spread(char *buf, size_t len, const struct metric_summary *m)
@@ -302,10 +309,7 @@ static void summary_mean_spread(char *buf, size_t len, const struct metric_summa
 		snprintf(buf, len, "%s", mean);
 		return;
 	}
-	double half = m->stddev;
-	if (m->n >= 3)
-		half = gsl_cdf_tdist_Pinv(0.975, (double)(m->n - 1)) * m->stddev / sqrt((double)m->n);
-	snprintf(buf, len, "%s ± %s", mean, units_format_value(spread, sizeof(spread), half, m->unit));
+	snprintf(buf, len, "%s ± %s", mean, units_format_value(spread, sizeof(spread), summary_spread(m->stddev, m->n), m->unit));
 }
 
 static void summary_outcome_word(char *buf, size_t len, const struct case_summary *cs)

@@ -40,6 +40,10 @@ void summary_print(FILE *f, const struct run *r, bool with_env);
  * the reasons of iterations that did not pass, and the totals line. */
 void summary_print_brief(FILE *f, const struct run *r);
 
+/* The +- a mean is shown with: the half-width of its 95% CI (Student's t)
+ * from 3 values on, the stddev from 2, 0 from 1. */
+double summary_spread(double stddev, size_t n);
+
 /* Cases by outcome: a case passed when every iteration passed, was skipped
  * when every one was skipped, failed when any failed, errored or was
  * OOM-killed, and was not run when it has no stored iteration. */
