@@ -132,6 +132,14 @@ static void summary_env_value(FILE *f, const char *prefix, const char *key, json
 	char *text = json_is_string(v) ? xstrdup(json_string_value(v)) : json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
 	if (!text)
 		return;
+	size_t klen = strlen(key);
+	if (json_is_integer(v) && json_integer_value(v) > 0 && klen > 6 && !strcmp(key + klen - 6, "_bytes")) {
+		char human[48];
+		char *both = xasprintf("%s (%s)", text, units_format_value(human, sizeof(human),
+									   (double)json_integer_value(v), "bytes"));
+		free(text);
+		text = both;
+	}
 	size_t n = strlen(text);
 	fprintf(f, "  %s%s%-*s %.*s%s\n", prefix ? prefix : "", prefix ? "." : "",
 		prefix ? (int)(28 - strlen(prefix) - 1) > 0 ? (int)(28 - strlen(prefix) - 1) : 0 : 28, key,
