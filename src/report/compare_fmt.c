@@ -243,8 +243,11 @@ static char *cmp_explain_line(const struct comparison *cmp, size_t r, size_t i)
 	for (size_t k = 0; k < n; k++) {
 		const struct cmp_row *x = &cmp->rows[ex[k]];
 		const struct cmp_cell *c = &x->cells[i];
+		char va[48], vb[48];
 		if (c->abs_change || isnan(c->ratio))
-			fprintf(f, "%s %s %.4g -> %.4g", k ? "," : "", x->metric, x->cells[0].s.mean, c->s.mean);
+			fprintf(f, "%s %s %s -> %s", k ? "," : "", x->metric,
+				units_format_value(va, sizeof(va), x->cells[0].s.mean, x->unit),
+				units_format_value(vb, sizeof(vb), c->s.mean, x->unit));
 		else
 			fprintf(f, "%s %s %s", k ? "," : "", x->metric, cmp_fmt_change(pct, sizeof(pct), c->ratio));
 	}

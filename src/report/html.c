@@ -871,7 +871,7 @@ static void html_verdict(struct report_ctx *x)
 		return;
 	struct strlist lines = { 0 };
 	compare_verdict_lines(x->cmp, &lines);
-	fputs("<div class=\"verdict\" id=\"verdict\"><p><b>", x->f);
+	fputs("<section id=\"verdict\"><div class=\"verdict\"><p><b>", x->f);
 	html_esc(x->f, lines.v[0]);
 	fputs("</b></p>\n<ul>\n", x->f);
 	for (size_t i = 1; i < lines.n; i++) {
@@ -879,7 +879,7 @@ static void html_verdict(struct report_ctx *x)
 		html_esc(x->f, lines.v[i][0] == ' ' ? lines.v[i] + 2 : lines.v[i]);
 		fputs("</li>\n", x->f);
 	}
-	fputs("</ul></div>\n", x->f);
+	fputs("</ul></div></section>\n", x->f);
 	strlist_free(&lines);
 }
 

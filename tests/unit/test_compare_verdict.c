@@ -189,7 +189,7 @@ int main(void)
 	      "the text starts with the verdict: %.90s", text);
 	CHECK(strstr(text, "\nEnvironment differs beyond the settings compared"), "then the environment flag");
 	CHECK(strstr(text, "\n  regressed  fz time-passes in b: +20.0% [95% CI +19."), "one line per finding");
-	CHECK(strstr(text, "\n  fz time-passes +20.0% in b: major-faults-passes +300.0%, swap_ra 2 -> 5\n"),
+	CHECK(strstr(text, "\n  fz time-passes +20.0% in b: major-faults-passes +300.0%, swap_ra 2 pages -> 5 pages\n"),
 	      "explanations beside the finding");
 	CHECK(strstr(text, "mean 1.000 us -> 1.200 us"), "units scaled for people");
 	free(text);
