@@ -51,7 +51,9 @@ MAKEFLAGS += --no-print-directory
 endif
 
 .PHONY: all deps run check check-fast unit cli asan fuzz fuzz-smoke bench install clean man
-all: vmregress
+# The static copy is what `vmregress matrix` boots its guests with, so that
+# the matrix works straight after `make`.
+all: vmregress build/vmregress-static
 
 vmregress: $(OBJ)
 	$(call say,LD,$@)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)

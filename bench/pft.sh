@@ -6,23 +6,32 @@
 # time spent waiting for a CPU on a busy machine does not disturb) and for
 # the rate per wall-clock second.  Target: pft reaches at least 95% of the
 # bare loop's rate.
-set -eu
 cd "$(dirname "$0")/.."
-VMR=${VMR:-./vmregress}
+. bench/lib.bash
 mkdir -p build/bench
 cc -O2 -o build/bench/pft_bare bench/pft_bare.c
 rounds=${ROUNDS:-9} secs=${SECS:-1}
-run_vmr() {
-	"$VMR" test pft --no-sandbox --tasks 1 --size 128M --duration "${secs}s" --json |
-		jq -r '[.metrics[] | select(.name == "faults-per-sec-t1" or .name == "faults-per-cpu-sec-t1") | .value] | "\(.[0]) \(.[1])"'
+run_vmr() { # pft's faults per wall-clock and per CPU second
+	local w c
+	read -r w c <<< "$(bench_out "$VMR" test pft --no-sandbox --tasks 1 --size 128M --duration "${secs}s" --json |
+		jq -r '[.metrics[] | select(.name == "faults-per-sec-t1" or .name == "faults-per-cpu-sec-t1") | .value] | "\(.[0]) \(.[1])"')"
+	bench_nums "pft's rates" "$w" "$c"
+	echo "$w $c"
+}
+run_bare() { # the bare loop's faults per wall-clock and per CPU second
+	local w c
+	read -r w c <<< "$(bench_out build/bench/pft_bare 128 "$secs")"
+	bench_nums "pft_bare's rates" "$w" "$c"
+	echo "$w $c"
 }
 cpu=() wall=() bcpu=() vcpu=()
 for ((i = 0; i < rounds; i++)); do
 	if ((i % 2)); then
-		read -r vw vc < <(run_vmr); read -r bw bc < <(build/bench/pft_bare 128 "$secs")
+		v=$(run_vmr); b=$(run_bare)
 	else
-		read -r bw bc < <(build/bench/pft_bare 128 "$secs"); read -r vw vc < <(run_vmr)
+		b=$(run_bare); v=$(run_vmr)
 	fi
+	read -r vw vc <<< "$v"; read -r bw bc <<< "$b"
 	cpu+=("$(awk -v b="$bc" -v v="$vc" 'BEGIN { print v / b }')")
 	wall+=("$(awk -v b="$bw" -v v="$vw" 'BEGIN { print v / b }')")
 	bcpu+=("$bc") vcpu+=("$vc")

@@ -93,6 +93,12 @@ void cmd_man_suite(FILE *f);
 int cmd_man_dir(const char *dir);
 /* The bash completion script (completion.c). */
 void cmd_completion_bash(FILE *f);
+/* compare's and report's RUN arguments with each GROUP among
+ * them (a group's name or UUID, or last-group: see store_resolve_group)
+ * replaced by its runs' UUIDs, base first.  A file of a run or a RUN keeps
+ * its place (a RUN is looked up before a GROUP); what is neither is left
+ * for runsrc_load to report.  0, or -1 after one error. */
+int cmd_resolve_runs(const char *db, char *const *specs, size_t n, struct strlist *out);
 
 /* Write a JSON document to stdout (indented, newline-terminated) and free it. */
 int cmd_print_json(json_t *j);

@@ -112,12 +112,22 @@ int cmd_compare(int argc, char **argv)
 		rc = VMR_EXIT_OK;
 		goto free_opts;
 	}
-	if (npos < 2) {
-		vmr_err("compare: needs a base run and at least one run to compare (see --help)");
+	struct strlist specs = { 0 };
+	struct run_set runs;
+	if (npos < 1 || cmd_resolve_runs(o.db, pos, (size_t)npos, &specs) < 0 || specs.n < 2) {
+		/* one argument that is not a group: what is wrong with it, if
+		 * it is not a run either */
+		bool one_run = specs.n == 1 && runsrc_load(o.db, specs.v, 1, &runs) == 0;
+		if (one_run)
+			runsrc_free(&runs);
+		if (npos < 1 || one_run)
+			vmr_err("compare: needs a base run and at least one run to compare, or a group (see --help)");
+		strlist_free(&specs);
 		goto free_opts;
 	}
-	struct run_set runs;
-	if (runsrc_load(o.db, pos, (size_t)npos, &runs) < 0)
+	int loaded = runsrc_load(o.db, specs.v, specs.n, &runs);
+	strlist_free(&specs);
+	if (loaded < 0)
 		goto free_opts;
 	rc = compare_run_set(&o, &runs, NULL);
 	runsrc_free(&runs);

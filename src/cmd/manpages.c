@@ -219,7 +219,12 @@ void cmd_man_suite(FILE *f)
 	      "workload's options (as vmregress test WORKLOAD \\-\\-help lists them, without the leading "
 	      "dashes); a case resolves as defaults, then [global], then its own section, in file order.  "
 	      "The first mistake stops the run before anything is stored, with one error naming the file "
-	      "and line.\n.SH SUITE SETTINGS\n", f);
+	      "and line.\n.SH VARIANTS\nAn optional [variants] section holds one variant a line, NAME = "
+	      "KEY=VALUE[,KEY=VALUE...] (a knob, a sandbox, suite or tracing option, or a workload option as "
+	      "OPTION, WORKLOAD.OPTION or CASE.OPTION; nothing after = is the suite as it is).  vmregress run then "
+	      "runs every case under each variant, their iterations interleaved (order = abba or random, seed = N "
+	      "in [global]), and stores each variant as a run of one group; the first is the base.  "
+	      "\\-\\-variant on the command line replaces the section.\n.SH SUITE SETTINGS\n", f);
 	opt_man(f, suite_opts);
 	fputs(".SH SANDBOX SETTINGS\n", f);
 	opt_man(f, sandbox_opts);

@@ -542,8 +542,8 @@ static int matrix_prepare(struct matrix_ctx *c)
 	const char *tmp = getenv("TMPDIR");
 
 	if (!(c->static_bin = matrix_find_static(o))) {
-		vmr_err("matrix: no statically linked vmregress for the guests (build it with 'make "
-			"build/vmregress-static' or give --static-binary)");
+		vmr_err("matrix: no statically linked vmregress for the guests (run 'make' in the source "
+			"tree, which builds build/vmregress-static, or give --static-binary)");
 		return VMR_EXIT_CANNOT;
 	}
 	if (!(c->busybox = initramfs_find_busybox())) {
@@ -674,8 +674,9 @@ static int matrix_run_all(struct matrix_ctx *c, struct vm_kernel *ks)
 	}
 	if (r == VMR_EXIT_OK && !c->o->guest_cmd) {
 		char *path = c->o->db ? xstrdup(c->o->db) : store_default_path();
-		if (store_open(&c->st, path, true) < 0)
-			r = VMR_EXIT_CANNOT;
+		int e = store_open(&c->st, path, true);
+		if (e < 0)
+			r = e == -2 ? VMR_EXIT_USAGE : VMR_EXIT_CANNOT;
 		free(path);
 	}
 	for (size_t i = 0; i < n && r == VMR_EXIT_OK && !matrix_stop; i++) {

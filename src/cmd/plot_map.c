@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "cmd/cmd.h"
+#include "core/path.h"
 #include "core/util.h"
 #include "probe/pagemap.h"
 #include "report/plot.h"
@@ -218,7 +219,7 @@ static int plot_map_write(const struct plot_map_cmd *o, const struct page_map *p
 	} else {
 		int e = vmr_write_atomic(o->out, img->data, img->len, 0644);
 		if (e < 0) {
-			vmr_err("plot-map: cannot write %s: %s", o->out, strerror(-e));
+			vmr_err("plot-map: cannot write %s: %s", o->out, path_strerror(-e));
 			rc = VMR_EXIT_CANNOT;
 		}
 	}

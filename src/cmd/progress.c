@@ -14,8 +14,10 @@ struct progress {
 	const struct suite *s;
 	double *expect_s;           /* per case: one iteration's expected wall time */
 	size_t done, total;
-	size_t ci;                  /* the case and iteration running or last run */
+	const struct suite_case *c; /* the case, iteration and variant running or last run */
+	size_t ci;
 	long it;
+	const char *variant;
 	double left_s;              /* expected time of the iterations not yet begun */
 	uint64_t t0, t_begin;       /* the run's start, and the current iteration's */
 	/* on a terminal, a thread redraws the line every second while an
@@ -103,7 +105,7 @@ static void progress_expect(struct progress *p, struct store *st)
 	run_free(r);
 }
 
-struct progress *progress_new(const struct suite *s, struct store *st, bool quiet)
+struct progress *progress_new(const struct suite *s, size_t nvars, struct store *st, bool quiet)
 {
 	struct progress *p = xcalloc(1, sizeof(*p));
 	*p = (struct progress){ .tty = isatty(2), .quiet = quiet, .s = s, .t0 = vmr_now_ns() };
@@ -113,8 +115,8 @@ struct progress *progress_new(const struct suite *s, struct store *st, bool quie
 	if (!quiet)
 		progress_expect(p, st);
 	for (size_t i = 0; i < s->ncases; i++) {
-		p->total += (size_t)s->cases[i].set.iterations;
-		p->left_s += p->expect_s[i] * (double)s->cases[i].set.iterations;
+		p->total += nvars * (size_t)s->cases[i].set.iterations;
+		p->left_s += p->expect_s[i] * (double)(nvars * (size_t)s->cases[i].set.iterations);
 	}
 	return p;
 }
@@ -152,25 +154,27 @@ static void progress_line(struct progress *p, const char *state, bool running)
 {
 	if (p->quiet || (!p->tty && running))
 		return;
-	const struct suite_case *c = &p->s->cases[p->ci];
+	const struct suite_case *c = p->c;
 	uint64_t now = vmr_now_ns();
 	double el = (double)(now - p->t0) / 1e9;
 	double left = progress_left(p, running ? (double)(now - p->t_begin) / 1e9 : p->expect_s[p->ci]);
 	char e[32], l[32];
 	progress_fmt_secs(e, sizeof(e), el);
 	progress_fmt_secs(l, sizeof(l), left);
-	fprintf(stderr, "%s[%zu/%zu] %s (%s) iteration %ld/%ld: %s  elapsed %s, left %s%s", p->tty ? "\r\033[K" : "",
-		p->done + (running ? 1 : 0), p->total, c->name, c->w->name, p->it + 1, c->set.iterations, state, e, l,
-		p->tty ? "" : "\n");
+	fprintf(stderr, "%s[%zu/%zu] %s (%s)%s%s iteration %ld/%ld: %s  elapsed %s, left %s%s", p->tty ? "\r\033[K" : "",
+		p->done + (running ? 1 : 0), p->total, c->name, c->w->name, p->variant ? " " : "",
+		p->variant ? p->variant : "", p->it + 1, c->set.iterations, state, e, l, p->tty ? "" : "\n");
 	fflush(stderr);
 }
 
-void progress_begin(struct progress *p, size_t ci, long it)
+void progress_begin(struct progress *p, const struct suite_case *c, size_t ci, long it, const char *variant)
 {
-	p->ci = ci;
+	p->c = c;
+	p->ci = ci < p->s->ncases ? ci : 0;
 	p->it = it;
+	p->variant = variant;
 	p->t_begin = vmr_now_ns();
-	p->left_s -= p->expect_s[ci];
+	p->left_s -= p->expect_s[p->ci];
 	p->left_s = p->left_s > 0 ? p->left_s : 0;
 	progress_line(p, "running", true);
 }
@@ -229,18 +233,16 @@ struct runner_hook progress_hook(struct progress *p)
 	return (struct runner_hook){ "progress", progress_hook_start, progress_hook_stop, p };
 }
 
-void progress_end(struct progress *p, size_t ci, long it, const struct result *r)
+void progress_end(struct progress *p, const struct result *r)
 {
 	progress_ticker_stop(p);  /* if the runner could not start the hooks' stops */
-	p->ci = ci;
-	p->it = it;
 	p->done++;
 	progress_line(p, outcome_name(r->outcome), false);
 	if (!p->quiet && r->outcome != OUTCOME_PASS) {
 		if (p->tty)
 			fputc('\n', stderr);
-		vmr_warn("%s iteration %ld: %s: %s", p->s->cases[ci].name, it + 1, outcome_name(r->outcome),
-			 r->reason ? r->reason : "no reason given");
+		vmr_warn("%s%s%s iteration %ld: %s: %s", p->c->name, p->variant ? " " : "", p->variant ? p->variant : "",
+			 p->it + 1, outcome_name(r->outcome), r->reason ? r->reason : "no reason given");
 	}
 }
 

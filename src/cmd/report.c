@@ -41,7 +41,10 @@ static int report_run(struct report_cmd *o, char **specs, size_t n)
 		return VMR_EXIT_CANNOT;
 	}
 	struct run_set runs;
-	if (runsrc_load(o->db, specs, n, &runs) < 0)
+	struct strlist all = { 0 };
+	int loaded = cmd_resolve_runs(o->db, specs, n, &all) < 0 ? -1 : runsrc_load(o->db, all.v, all.n, &runs);
+	strlist_free(&all);
+	if (loaded < 0)
 		return VMR_EXIT_USAGE;
 	struct report_opts ro = { .alpha = o->alpha, .graphs = !o->no_graphs, .title = o->title, .cases = o->cases };
 	struct report_stats st;
@@ -83,7 +86,7 @@ int cmd_report(int argc, char **argv)
 		cmd_help(stdout, cmd_find("report"));
 		rc = VMR_EXIT_OK;
 	} else if (!npos) {
-		vmr_err("report: which runs? (usage: vmregress report RUN [RUN...] -o DIR)");
+		vmr_err("report: which runs? (usage: vmregress report RUN|GROUP [RUN|GROUP...] -o DIR)");
 	} else if (!o.out) {
 		vmr_err("report: needs an output directory (-o DIR)");
 	} else {

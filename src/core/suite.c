@@ -33,6 +33,13 @@ const struct opt suite_opts[] = {
 	{ .name = "refs-generate", .type = OPT_STR, .off = offsetof(struct suite_settings, refs_generate),
 	  .metavar = "ARGS", .help = "generate the case's reference trace with these 'vmregress refs generate' "
 	  "arguments (--pages N --references M --pattern P --seed S)" },
+	{ .name = "order", .type = OPT_ENUM, .off = offsetof(struct suite_settings, order), .def = "abba",
+	  .choices = PLAN_ORDER_CHOICES, .metavar = "ORDER", .help = "how the iterations of variants interleave: "
+	  "abba (blocks of one iteration each, every block the reverse of the last) or random (each block a "
+	  "seeded random permutation)" },
+	{ .name = "seed", .type = OPT_INT, .off = offsetof(struct suite_settings, seed), .def = "-1", .min = -1,
+	  .max = 9007199254740991.0, .metavar = "N", .help = "the seed of order = random (default: drawn, and "
+	  "stored with the runs)" },
 	{ .name = "description", .type = OPT_STR, .off = offsetof(struct suite_settings, description),
 	  .metavar = "TEXT", .help = "what the suite or case is for", .flags = OPTF_NO_ECHO },
 	OPT_END,
@@ -175,6 +182,17 @@ static bool suite_is_global(const struct suite_parser *p, size_t section)
 	return !strcmp(p->sections[section].name, "global");
 }
 
+static bool suite_is_variants(const struct suite_parser *p, size_t section)
+{
+	return !strcmp(p->sections[section].name, "variants");
+}
+
+/* Settings of the whole run, which a case cannot change. */
+static bool suite_key_global_only(const char *key)
+{
+	return !strcmp(key, "order") || !strcmp(key, "seed");
+}
+
 /* Apply one section's pairs to a case in file order.  A key goes to the
  * first table that has it: the suite's settings, the sandbox's, then the
  * workload's.  A global key the workload lacks is left for other cases. */
@@ -184,6 +202,10 @@ static int suite_apply(struct suite_parser *p, size_t section, struct suite_case
 		struct suite_pair *kv = &p->pairs[i];
 		if (kv->section != section || !strcmp(kv->key, "workload"))
 			continue;
+		if (!suite_is_global(p, section) && suite_key_global_only(kv->key)) {
+			suite_fail(p, kv->line, "'%s' is the whole run's: set it in [global]", kv->key);
+			return -1;
+		}
 		const struct opt *o;
 		void *obj;
 		if ((o = opt_find(suite_opts, kv->key)))
@@ -309,6 +331,9 @@ void suite_free(struct suite *s)
 	for (size_t i = 0; i < s->ncases; i++)
 		suite_case_free(&s->cases[i]);
 	free(s->cases);
+	for (size_t i = 0; i < s->nvariants; i++)
+		variant_free(&s->variants[i]);
+	free(s->variants);
 	free(s->name);
 	free(s->path);
 	free(s->text);
@@ -330,12 +355,44 @@ static int suite_check_global(struct suite_parser *p, long global)
 	return 0;
 }
 
+/* [variants]: one variant a line, NAME = SETTINGS (core/plan.h). */
+static int suite_build_variants(struct suite *s, struct suite_parser *p, size_t section)
+{
+	unsigned first = 0;
+	for (size_t i = 0; i < p->npairs; i++) {
+		struct suite_pair *kv = &p->pairs[i];
+		if (kv->section != section)
+			continue;
+		char where[PATH_MAX + 64];
+		snprintf(where, sizeof(where), "%s:%u: variant", p->file, kv->line);
+		s->variants = xrealloc(s->variants, (s->nvariants + 1) * sizeof(*s->variants));
+		if (variant_parse_settings(&s->variants[s->nvariants], kv->key, kv->value, where) < 0) {
+			p->failed = true;
+			return -1;
+		}
+		s->variants[s->nvariants++].line = kv->line;
+		first = first ? first : kv->line;
+	}
+	char where[PATH_MAX + 64];
+	snprintf(where, sizeof(where), "%s:%u: [variants]", p->file, first ? first : p->sections[section].line);
+	if (!s->nvariants)
+		vmr_err("%s: no variants (add lines NAME = SETTINGS, or remove the section)", where);
+	if (!s->nvariants || variants_check(s->variants, s->nvariants, where) < 0) {
+		p->failed = true;
+		return -1;
+	}
+	return 0;
+}
+
 static int suite_build(struct suite *s, struct suite_parser *p)
 {
 	long global = -1;
 	for (size_t i = 0; i < p->nsections; i++)
 		if (suite_is_global(p, i))
 			global = (long)i;
+	for (size_t i = 0; i < p->nsections; i++)
+		if (suite_is_variants(p, i) && suite_build_variants(s, p, i) < 0)
+			return -1;
 	opt_defaults(suite_opts, &s->global);
 	for (size_t i = 0; global >= 0 && i < p->npairs; i++) {
 		struct suite_pair *kv = &p->pairs[i];
@@ -350,7 +407,7 @@ static int suite_build(struct suite *s, struct suite_parser *p)
 	}
 	s->cases = xcalloc(p->nsections ? p->nsections : 1, sizeof(*s->cases));
 	for (size_t i = 0; i < p->nsections; i++) {
-		if ((long)i == global)
+		if ((long)i == global || suite_is_variants(p, i))
 			continue;
 		if (suite_resolve_case(p, i, global, &s->cases[s->ncases++]) < 0)
 			return -1;
@@ -502,6 +559,9 @@ char *suite_find(const char *spec)
 	return NULL;
 }
 
+/* A suite is a few kilobytes of text; the built-in "full" is under 10. */
+#define SUITE_MAX_BYTES (1024 * 1024)
+
 int suite_load(struct suite *s, const char *spec)
 {
 	char *path = suite_find(spec), *text = NULL;
@@ -509,7 +569,11 @@ int suite_load(struct suite *s, const char *spec)
 	int rc = -1;
 	if (!path)
 		return -1;
-	int e = vmr_read_file(path, &text, &len);
+	int e = vmr_read_file_max(path, SUITE_MAX_BYTES, &text, &len);
+	if (e == -EFBIG) {
+		vmr_err("%s: too large for a suite file (more than %d KiB)", path, SUITE_MAX_BYTES / 1024);
+		goto free_path;
+	}
 	if (e < 0) {
 		errno = -e;
 		vmr_errno("%s: cannot read suite", path);

@@ -8,6 +8,10 @@
  *   set = vm.page-cluster=3   ; repeatable
  *   passes = 5                ; a workload option: every case whose workload has it
  *
+ *   [variants]                ; optional: run every case under each of these,
+ *   pc0 = vm.page-cluster=0   ; interleaved (core/plan.h); the first is the base
+ *   pc5 = vm.page-cluster=5
+ *
  *   [fault-zero]              ; one section per case, named by the section
  *   workload = fault
  *   level = zero
@@ -15,7 +19,8 @@
  *
  * Every key is checked against the tables it may belong to: the suite's own
  * settings (suite_opts: iterations, monitor-interval, probe-period,
- * no-monitor, no-probe, description, refs-generate), the sandbox's (sandbox_opts),
+ * no-monitor, no-probe, description, refs-generate, and in [global] only
+ * order and seed), the sandbox's (sandbox_opts),
  * tracing's (trace_opts: trace, profile) and the case's workload's option
  * table.  The first bad line ends the parse with one error naming
  * "FILE:LINE".  A case resolves as: defaults, then [global] in file order,
@@ -33,6 +38,7 @@
 #include <stdint.h>
 
 #include "core/options.h"
+#include "core/plan.h"
 #include "core/trace_hook.h"
 #include "sandbox/sandbox.h"
 #include "workload/workload.h"
@@ -47,6 +53,10 @@ struct suite_settings {
 	/* `vmregress refs generate` arguments: run generates the trace once
 	 * per distinct value and sets the workload's refs option to it */
 	char *refs_generate;
+	/* how the iterations of variants interleave (a whole run's: [global]
+	 * or the command line only) */
+	int order;                  /* enum plan_order, default abba */
+	long seed;                  /* order = random; -1: draw one */
 };
 
 extern const struct opt suite_opts[];
@@ -68,6 +78,8 @@ struct suite {
 	struct suite_settings global;
 	size_t ncases;
 	struct suite_case *cases;
+	size_t nvariants;           /* [variants], in file order; 0: none */
+	struct variant *variants;
 };
 
 /* Directories holding built-in suites, in the order suite_find looks:

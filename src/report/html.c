@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "core/hist.h"
+#include "core/path.h"
 #include "core/units.h"
 #include "core/util.h"
 #include "report/compare_fmt.h"
@@ -1030,9 +1031,21 @@ static int report_mkdir(const char *dir)
 	}
 	int rc = mkdir(p, 0755) < 0 && errno != EEXIST ? -1 : 0;
 	free(p);
-	if (rc < 0)
+	if (rc < 0) {
 		vmr_errno("cannot create report directory %s", dir);
-	return rc;
+		return rc;
+	}
+	/* What was there already is written into only if it is a directory,
+	 * reached through a link only where core/path.h allows. */
+	char *target;
+	struct stat st;
+	int e = path_resolve_last(dir, &target, &st);
+	free(target);
+	if (e == 0 && !S_ISDIR(st.st_mode))
+		e = -ENOTDIR;
+	if (e)
+		vmr_err("cannot write the report into %s: %s", dir, path_strerror(e < 0 ? -e : ENOENT));
+	return e ? -1 : 0;
 }
 
 int report_write(const char *dir, const struct run *const *runs, size_t n, const struct report_opts *o,
@@ -1062,7 +1075,7 @@ int report_write(const char *dir, const struct run *const *runs, size_t n, const
 	stats->bytes = len;
 	int rc = vmr_write_atomic(path, buf, len, 0644);
 	if (rc < 0)
-		vmr_err("cannot write %s: %s", path, strerror(-rc));
+		vmr_err("cannot write %s: %s", path, path_strerror(-rc));
 	free(path);
 	free(buf);
 	return rc < 0 ? -1 : 0;

@@ -62,8 +62,6 @@ wait_built() { # wait_built PID: (it may wait for another run's knobs)
 	done
 	return 1
 }
-# jq -e without printing: passes when the filter is true.
-jqc() { jq -e "$@" >/dev/null; }
 # knobs_same SNAPSHOT: every knob still has its snapshot value; otherwise
 # the differences are printed as comments for the log.
 knobs_same() {

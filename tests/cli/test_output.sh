@@ -40,7 +40,7 @@ expect_out "the totals line counts cases and iterations" '^3 passed, 0 failed, 0
 [ "$(tail -n 1 <<< "$OUT")" = "Stored as run 1 in $DB" ] && ok "the last line says where it is stored" \
 	|| not_ok "the last line says where it is stored: $(tail -n 1 <<< "$OUT")"
 RUN_OUT=$OUT
-expect_out "a headline metric as mean ± CI in human units" '^  spin +3 +pass +time [0-9.]+ ms ± [0-9.]+ [mu]?s( |$)'
+expect_out "a headline metric as mean ± CI in human units" '^  spin +3 +pass +time [0-9.]+ ms ± [0-9.]+ [mun]?s( |$)'
 expect_out "two iterations show ± stddev, and the legend says so" '^  ±: .*stddev from 2$'
 expect_out "one iteration shows the mean alone" '^  slow +1 +pass +time [0-9.]+ s( |$)'
 if grep -qE '[0-9]e[+-][0-9]' <<< "$OUT"; then not_ok "no figure in e-notation: $OUT"; else ok "no figure in e-notation"; fi

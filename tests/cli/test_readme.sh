@@ -82,6 +82,8 @@ extra=$(comm -13 "$T_TMP/want" "$T_TMP/sections" | paste -sd, -)
 # The same options, table by table.
 missing=$(comm -23 "$T_TMP/help" "$T_TMP/readme" | paste -sd, -)
 extra=$(comm -13 "$T_TMP/help" "$T_TMP/readme" | paste -sd, -)
+[ "$(wc -l < "$T_TMP/help")" -gt "$(wc -w <<< "$CMDS $WORKLOADS")" ] && ok "the help lists options" ||
+	not_ok "the help lists options (only $(wc -l < "$T_TMP/help"))"
 [ -z "$missing" ] && ok "the reference lists every option of the help ($(wc -l < "$T_TMP/help") options)" \
 	|| not_ok "options missing from the README's reference: $missing"
 [ -z "$extra" ] && ok "the reference lists no option the help lacks" \

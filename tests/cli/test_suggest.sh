@@ -8,6 +8,7 @@ expect_rc "a mistyped command exits 2" 2
 expect_err "a mistyped command suggests the right one" "unknown command 'compre'; did you mean 'compare'\?"
 check "and says it on one line" one_line_err
 run "$VMR" help lsit
+expect_rc "help of a mistyped command exits 2" 2
 expect_err "help of a mistyped command suggests it" "did you mean 'list'\?"
 run "$VMR" xyzzy
 expect_rc "a word like no command exits 2" 2
@@ -17,12 +18,14 @@ run "$VMR" list --kernl x
 expect_rc "a mistyped option exits 2" 2
 expect_err "a mistyped option suggests the right one" "unknown option '--kernl'; did you mean '--kernel'\?"
 run "$VMR" run quick --iteratons 2
+expect_rc "a mistyped option of run exits 2" 2
 expect_err "run's options and the suite's are offered" "did you mean '--iterations'\?"
 
 run "$VMR" test null --set vm.pagecluster=0
 expect_rc "a mistyped knob exits 2" 2
 expect_err "a mistyped knob suggests the right one" "did you mean 'vm.page-cluster'\?"
 run "$VMR" test null --set no.such.knob=1
+expect_rc "an unknown knob exits 2" 2
 expect_err "an unknown knob lists the allow-list" "the allow-list: vm.page-cluster .*vm.swappiness"
 
 run "$VMR" test faul
@@ -33,6 +36,7 @@ cat > "$T_TMP/s.ini" <<'INI'
 workload = mtest1
 INI
 run "$VMR" run "$T_TMP/s.ini"
+expect_rc "a suite file's mistyped workload exits 2" 2
 expect_err "a suite file's mistyped workload too" "s.ini:2: workload 'mtest1' is not in this build; did you mean 'mtest01'\?"
 
 run "$VMR" run quik

@@ -2,9 +2,6 @@
 # null workload (no root needed: the non-root checks run as nobody).
 . "$(dirname "$0")/lib.sh"
 
-expect_json() { # expect_json NAME FILTER: jq -e FILTER holds on the last stdout
-	if jq -e "$2" <<< "$OUT" >/dev/null 2>&1; then ok "$1"; else not_ok "$1 (stdout: ${OUT:0:300})"; fi
-}
 as_nobody() { # run a command as an unprivileged user when we are root
 	if is_root && command -v setpriv >/dev/null; then
 		setpriv --reuid=65534 --regid=65534 --clear-groups "$@"
@@ -23,7 +20,7 @@ run "$VMR" test null --help; expect_rc "test null --help exits 0" 0
 expect_out "help shows the workload's options" '--spin TIME'
 expect_out "help shows the sandbox options" '--mem SIZE'
 expect_out "help shows the output options" '--json'
-if grep -q -- '--fail' <<< "$OUT"; then not_ok "hidden options stay out of help"; else ok "hidden options stay out of help"; fi
+expect_no_out "hidden options stay out of help" '--fail'
 
 # Bad input: one line on stderr, exit 2.
 run "$VMR" test nope;                 expect_rc "unknown workload exits 2" 2
@@ -45,14 +42,14 @@ for args in "fault --passes 0" "fault --level huge" "fault --size 1.5y" "fault -
 	expect_rc "test $args exits 2" 2
 	check "test $args gives a one-line error" one_line_err
 done
-run as_nobody "$VMR" test fault --level huge; expect_err "level choices are listed" 'fast\|low\|min\|zero'
-run as_nobody "$VMR" test pft --tasks 3-1; expect_err "a bad task list is named" "^vmregress: --tasks: '3-1'"
-run as_nobody "$VMR" test fault --file x --shmem; expect_err "conflicting kinds are named" 'choose one'
+run as_nobody "$VMR" test fault --level huge; expect_rc "a bad level exits 2" 2; expect_err "level choices are listed" 'fast\|low\|min\|zero'
+run as_nobody "$VMR" test pft --tasks 3-1; expect_rc "a bad task list exits 2" 2; expect_err "a bad task list is named" "^vmregress: --tasks: '3-1'"
+run as_nobody "$VMR" test fault --file x --shmem; expect_rc "conflicting kinds exit 2" 2; expect_err "conflicting kinds are named" 'choose one'
 run as_nobody "$VMR" test fault --help; expect_rc "test fault --help exits 0" 0
 OUT=$(tr -s ' \n' '  ' <<< "$OUT")  # help is wrapped: read it as one line
 expect_out "fault help documents the level rule" 'fast 0\.8L, low 0\.95L, min 1\.0L, zero 1\.25L'
 expect_out "fault help documents the watermark rule" 'zero \(size\+free\)/2'
-if grep -q -- '--corrupt-page' <<< "$OUT"; then not_ok "--corrupt-page stays out of help"; else ok "--corrupt-page stays out of help"; fi
+expect_no_out "--corrupt-page stays out of help" '--corrupt-page'
 
 # The runner, as an unprivileged user: no sandbox, the harness alone.
 run as_nobody "$VMR" test null --spin 20ms --json; expect_rc "null runs without root" 0
