@@ -62,7 +62,7 @@ int main(int argc, char **argv)
 	struct sandbox *sb = NULL;
 	if (vmr_is_root()) {
 		struct sandbox_cfg cfg = { 0 };
-		opt_defaults(sandbox_opts, &cfg);
+		OPT_DEFAULTS(sandbox_opts, &cfg);
 		free(cfg.swap);
 		cfg.swap = xstrdup("none");
 		sandbox_install_signal_handlers();

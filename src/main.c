@@ -22,7 +22,7 @@ const struct cmd commands[] = {
 	{ "list", cmd_list, "list stored runs, newest first", "list [options]", list_cmd_opts, NULL },
 	{ "show", cmd_show, "show a stored run: environment and per-case summaries", "show RUN [options]",
 	  show_cmd_opts, NULL },
-	{ "export", cmd_export, "export a run as tidy rows (json or csv)", "export RUN [options]",
+	{ "export", cmd_export, "export runs as tidy rows, one per value (csv or json)", "export RUN|GROUP... [options]",
 	  export_cmd_opts, NULL },
 	{ "delete", cmd_delete, "delete a stored run", "delete RUN [options]", delete_cmd_opts, NULL },
 	{ "push", cmd_push, "copy runs into another store, such as a fleet's shared database",

@@ -85,7 +85,7 @@ int cmd_resolve_runs(const char *db, char *const *specs, size_t n, struct strlis
 	int rc = 0;
 	*out = (struct strlist){ 0 };
 	for (size_t i = 0; i < n && !rc; i++) {
-		struct stat sb;
+		struct stat sb = { 0 };
 		int64_t id, *ids = NULL;
 		size_t nids = 0;
 		/* a file of a run, or no store to look in: runsrc's to read or

@@ -88,7 +88,7 @@ static int compare_run_set(const struct compare_cmd *o, const struct run_set *ru
 				   .only_significant = o->only_significant, .noise_min = o->noise_floor,
 				   .unstable_cv = o->unstable, .headline = compare_headline, .headline_glob = o->headline,
 				   .setting_keys = setting_keys };
-	struct comparison cmp;
+	struct comparison cmp = { 0 };
 	compare_runs((const struct run *const *)runs->runs, runs->n, &co, &cmp);
 	int rc = compare_print(&cmp, o->json ? CMP_FMT_JSON : o->format);
 	if (rc == VMR_EXIT_OK && o->fail_on == FAIL_ON_REGRESSION && cmp.tally.regressed)
@@ -104,7 +104,7 @@ int cmd_compare(int argc, char **argv)
 	char **pos = xcalloc((size_t)argc + 1, sizeof(char *));
 	int npos = 0, rc = VMR_EXIT_USAGE;
 	bool help = false;
-	opt_defaults(compare_cmd_opts, &o);
+	OPT_DEFAULTS(compare_cmd_opts, &o);
 	if (opt_parse(&set, 1, argc - 1, argv + 1, pos, &npos, &help) < 0)
 		goto free_opts;
 	if (help) {
@@ -113,7 +113,7 @@ int cmd_compare(int argc, char **argv)
 		goto free_opts;
 	}
 	struct strlist specs = { 0 };
-	struct run_set runs;
+	struct run_set runs = { 0 };
 	if (npos < 1 || cmd_resolve_runs(o.db, pos, (size_t)npos, &specs) < 0 || specs.n < 2) {
 		/* one argument that is not a group: what is wrong with it, if
 		 * it is not a run either */

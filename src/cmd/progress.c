@@ -184,7 +184,7 @@ static void *progress_ticker(void *arg)
 	struct progress *p = arg;
 	pthread_mutex_lock(&p->lock);
 	while (p->ticking) {
-		struct timespec ts;
+		struct timespec ts = { 0 };
 		clock_gettime(CLOCK_REALTIME, &ts);
 		ts.tv_sec += 1;
 		pthread_cond_timedwait(&p->cond, &p->lock, &ts);

@@ -40,14 +40,14 @@ static int report_run(struct report_cmd *o, char **specs, size_t n)
 		vmr_err("report: gnuplot not found (install gnuplot-nox, or use --no-graphs)");
 		return VMR_EXIT_CANNOT;
 	}
-	struct run_set runs;
+	struct run_set runs = { 0 };
 	struct strlist all = { 0 };
 	int loaded = cmd_resolve_runs(o->db, specs, n, &all) < 0 ? -1 : runsrc_load(o->db, all.v, all.n, &runs);
 	strlist_free(&all);
 	if (loaded < 0)
 		return VMR_EXIT_USAGE;
 	struct report_opts ro = { .alpha = o->alpha, .graphs = !o->no_graphs, .title = o->title, .cases = o->cases };
-	struct report_stats st;
+	struct report_stats st = { 0 };
 	int rc = report_write(o->out, (const struct run *const *)runs.runs, runs.n, &ro, &st);
 	runsrc_free(&runs);
 	if (rc < 0)
@@ -79,7 +79,7 @@ int cmd_report(int argc, char **argv)
 	char **pos = xcalloc((size_t)argc + 1, sizeof(char *));
 	int npos = 0, rc = VMR_EXIT_USAGE;
 	bool help = false;
-	opt_defaults(report_cmd_opts, &o);
+	OPT_DEFAULTS(report_cmd_opts, &o);
 	if (opt_parse(&set, 1, argc - 1, argv + 1, pos, &npos, &help) < 0)
 		goto free_opts;
 	if (help) {

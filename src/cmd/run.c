@@ -17,6 +17,8 @@
 #include "core/trace_hook.h"
 #include "core/util.h"
 #include "probe/system.h"
+#include "report/compare_fmt.h"
+#include "sandbox/sandbox.h"
 #include "store/store.h"
 #include "store/summary.h"
 
@@ -26,7 +28,7 @@ struct run_opts {
 	char *trace;                /* checked by trace_opts */
 	char *order, *seed;         /* checked by suite_opts */
 	struct strlist set, variant;
-	bool json, quiet, no_monitor, no_probe, profile;
+	bool json, quiet, no_monitor, no_probe, profile, no_sandbox, force;
 };
 
 const struct opt run_cmd_opts[] = {
@@ -44,6 +46,10 @@ const struct opt run_cmd_opts[] = {
 	  .help = "how the variants' iterations interleave: abba (default) or random" },
 	{ .name = "seed", .type = OPT_STR, .off = offsetof(struct run_opts, seed), .metavar = "N",
 	  .help = "the seed of --order random (default: drawn, and stored with the runs)" },
+	{ .name = "no-sandbox", .type = OPT_FLAG, .off = offsetof(struct run_opts, no_sandbox),
+	  .help = "run every case on the host, without a cgroup or swap of its own (suite files: no-sandbox = yes)" },
+	{ .name = "force", .type = OPT_FLAG, .off = offsetof(struct run_opts, force),
+	  .help = "with --no-sandbox, allow sizes beyond free memory (suite files: force = yes)" },
 	{ .name = "db", .type = OPT_STR, .off = offsetof(struct run_opts, db), .metavar = "PATH",
 	  .help = "the results store: a file or a PostgreSQL URL (" CMD_DB_DEFAULT ")" },
 	{ .name = "monitor-interval", .type = OPT_STR, .off = offsetof(struct run_opts, monitor_interval),
@@ -83,6 +89,10 @@ static int run_overrides(struct suite *s, const struct run_opts *o)
 	for (size_t i = 0; i < o->set.n; i++)
 		if (suite_override(s, sandbox_opts, "set", o->set.v[i], "--set") < 0)
 			return -1;
+	if (o->no_sandbox && suite_override(s, sandbox_opts, "no-sandbox", "yes", "--no-sandbox") < 0)
+		return -1;
+	if (o->force && suite_override(s, sandbox_opts, "force", "yes", "--force") < 0)
+		return -1;
 	if (o->trace && suite_override(s, trace_opts, "trace", o->trace, "--trace") < 0)
 		return -1;
 	if (o->profile && suite_override(s, trace_opts, "profile", "yes", "--profile") < 0)
@@ -99,6 +109,21 @@ static int run_check(struct suite *s)
 	for (size_t i = 0; i < s->ncases; i++)
 		if (sandbox_cfg_check(&s->cases[i].sandbox) < 0)
 			return -1;
+	return 0;
+}
+
+/* Every case may run here (sandbox_plan), checked before the first one
+ * starts, before traces are made and before the store is written: a run
+ * that cannot finish does nothing at all. */
+static int run_plan(const struct suite *s)
+{
+	for (size_t i = 0; i < s->ncases; i++) {
+		const char *why = NULL;
+		if (sandbox_plan(&s->cases[i].sandbox, &why) == SANDBOX_REFUSED) {
+			vmr_err("%s: %s", s->cases[i].name, why);
+			return -1;
+		}
+	}
 	return 0;
 }
 
@@ -153,11 +178,7 @@ static int run_sandbox(struct run_state *rs, const struct suite_case *c)
 	rs->sb = NULL;
 	json_decref(rs->sb_echo);
 	rs->sb_echo = echo;
-	/* Without root, a workload that does not need a sandbox runs bare,
-	 * so that anyone can run the harness's own suites. */
-	if (!vmr_is_root() && !c->w->needs_root && !c->sandbox.no_sandbox)
-		return 0;
-	int rc = sandbox_open(&rs->sb, &c->sandbox);
+	int rc = sandbox_open(&rs->sb, &c->sandbox);  /* NULL: on the host (sandbox_plan) */
 	if (rc == -1)
 		return VMR_EXIT_USAGE;
 	return rc < 0 ? VMR_EXIT_CANNOT : 0;
@@ -167,7 +188,7 @@ static int run_iteration(struct run_state *rs, struct run_var *var, size_t ci, l
 			 json_t *results)
 {
 	struct suite_case *c = &var->suite->cases[ci];
-	struct result r;
+	struct result r = { 0 };
 	progress_begin(rs->prog, c, ci, it, var->variant ? var->variant->name : NULL);
 	runner_run(c->w, c->wopts, rs->sb, cfg, &r);  /* the progress ticker runs as its first hook */
 	if (r.outcome != OUTCOME_PASS && r.outcome != OUTCOME_SKIP)
@@ -353,7 +374,7 @@ static int run_print_var(struct run_state *rs, struct run_var *var, json_t *runs
 		if (var->variant)
 			printf("%s== variant %s%s: %s ==\n\n", base ? "" : "\n", var->variant->name, base ? " (the base)" : "",
 			       *var->variant->settings ? var->variant->settings : "the suite as it is");
-		summary_print_brief(stdout, run);
+		summary_print_brief(stdout, run, compare_headline);
 		if (!var->variant)
 			printf("Stored as run %lld in %s\n", (long long)run->info.id, store_path(rs->st));
 	}
@@ -548,15 +569,18 @@ static void run_variants_free(struct variant *v, size_t n)
 }
 
 /* One configuration made ready: the command line's settings, then the
- * variant's, then the checks.  0 or -1 after one error. */
+ * variant's, then the checks: whether it may run here comes before any
+ * trace is made.  0, or an exit code after one error. */
 static int run_prepare(struct suite *s, const struct run_opts *o, const struct variant *v, struct run_traces *t)
 {
 	char where[PATH_MAX + 32] = "--variant";
 	if (v && v->line)
 		snprintf(where, sizeof(where), "%s:%u: variant", s->path, v->line);
 	if (run_overrides(s, o) < 0 || (v && variant_apply(s, v, where) < 0) || run_check(s) < 0)
-		return -1;
-	return run_traces_make(s, t) < 0 || run_validate(s) < 0 ? -1 : 0;
+		return VMR_EXIT_USAGE;
+	if (run_plan(s) < 0)
+		return VMR_EXIT_CANNOT;
+	return run_traces_make(s, t) < 0 || run_validate(s) < 0 ? VMR_EXIT_USAGE : 0;
 }
 
 /* What is stored with every run of a group about how it ran. */
@@ -589,8 +613,9 @@ static int run_group_prepare(struct run_state *rs, struct suite *s, const struct
 			return VMR_EXIT_USAGE;
 		free(sv->name);
 		sv->name = xstrdup(s->name);
-		if (run_prepare(sv, o, &v[i], t) < 0)
-			return VMR_EXIT_USAGE;
+		int rc = run_prepare(sv, o, &v[i], t);
+		if (rc)
+			return rc;
 	}
 	struct suite *s0 = rs->vars[0].suite;
 	if (o->seed && s0->global.order != PLAN_RANDOM) {
@@ -663,7 +688,7 @@ int cmd_run(int argc, char **argv)
 		if ((rc = run_group_prepare(&rs, &s, &o, variants, nvariants, &traces)) != 0)
 			goto free_suite;
 	} else {
-		if (run_prepare(&s, &o, NULL, &traces) < 0)
+		if ((rc = run_prepare(&s, &o, NULL, &traces)) != 0)
 			goto free_suite;
 		rs.vars = xcalloc(1, sizeof(*rs.vars));
 		rs.vars[rs.nvars++] = (struct run_var){ .suite = &s, .name = o.name ? xstrdup(o.name) : NULL };

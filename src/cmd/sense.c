@@ -170,8 +170,8 @@ static void sense_zones_node_text(const struct zoneinfo_node *n)
 
 static int sense_zones(struct sense_opts *o, char **pos, int npos)
 {
-	struct zoneinfo zi;
-	char err[PROBE_ERR_MAX];
+	struct zoneinfo zi = { 0 };
+	char err[PROBE_ERR_MAX] = "";
 	if (zoneinfo_read(&zi, NULL, err) < 0) {
 		vmr_err("/proc/zoneinfo: %s", err);
 		return VMR_EXIT_CANNOT;
@@ -192,7 +192,7 @@ static int sense_zones(struct sense_opts *o, char **pos, int npos)
 
 static int sense_structsizes(struct sense_opts *o, char **pos, int npos)
 {
-	char err[PROBE_ERR_MAX];
+	char err[PROBE_ERR_MAX] = "";
 	struct btf *btf = btf_load(NULL, err);
 	if (!btf) {
 		vmr_err("sense structsizes: %s", err);
@@ -284,8 +284,8 @@ static void sense_kvirtual_text(const struct meminfo *mi, const struct vmallocin
 static int sense_kvirtual(struct sense_opts *o, char **pos, int npos)
 {
 	struct meminfo mi = { 0 };
-	struct vmallocinfo vi;
-	char err[PROBE_ERR_MAX], verr[PROBE_ERR_MAX];
+	struct vmallocinfo vi = { 0 };
+	char err[PROBE_ERR_MAX] = "", verr[PROBE_ERR_MAX];
 	uint64_t total, used, chunk;
 	if (meminfo_read(&mi, NULL, err) < 0) {
 		vmr_err("/proc/meminfo: %s", err);
@@ -485,10 +485,10 @@ static int sense_pagemap_select(struct sense_opts *o, const struct maps *m, pid_
 
 static int sense_pagemap(struct sense_opts *o, char **pos, int npos)
 {
-	struct maps m;
-	struct pagemap pm;
+	struct maps m = { 0 };
+	struct pagemap pm = { 0 };
 	struct pagemap_counts total = { 0 };
-	char err[PROBE_ERR_MAX];
+	char err[PROBE_ERR_MAX] = "";
 	size_t first, n;
 	pid_t pid;
 	int rc = VMR_EXIT_CANNOT;
@@ -705,7 +705,7 @@ static void sense_sleep_ns(uint64_t ns)
 static int sense_vmstat_loop(struct sense_opts *o, struct vmstat *a, struct vmstat *b,
 			     struct sense_fields *f, json_t *samples)
 {
-	char err[PROBE_ERR_MAX];
+	char err[PROBE_ERR_MAX] = "";
 	uint64_t t0 = vmr_now_ns();
 	for (long n = 0; !sense_stop && (o->count == 0 || n < o->count); n++) {
 		sense_sleep_ns(o->interval_ns);
@@ -725,10 +725,10 @@ static int sense_vmstat_loop(struct sense_opts *o, struct vmstat *a, struct vmst
 
 static int sense_vmstat(struct sense_opts *o, char **pos, int npos)
 {
-	struct vmstat a, b;
+	struct vmstat a = { 0 }, b = { 0 };
 	struct sense_fields f = { 0 };
 	struct sigaction sa = { .sa_handler = sense_on_signal }, old_int, old_term;
-	char err[PROBE_ERR_MAX];
+	char err[PROBE_ERR_MAX] = "";
 	int rc = VMR_EXIT_CANNOT;
 	json_t *samples = o->json ? json_array() : NULL;
 	vmstat_init(&a);
@@ -779,13 +779,12 @@ static const struct {
 
 int cmd_sense(int argc, char **argv)
 {
-	struct sense_opts o;
+	struct sense_opts o = { 0 };
 	struct optset set = { sense_cmd_opts, &o, "Options" };
 	char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	int npos, rc = VMR_EXIT_USAGE;
 	bool help = false;
-	memset(&o, 0, sizeof(o));
-	opt_defaults(sense_cmd_opts, &o);
+	OPT_DEFAULTS(sense_cmd_opts, &o);
 	if (opt_parse(&set, 1, argc - 1, argv + 1, pos, &npos, &help) < 0)
 		goto free_opts;
 	if (help) {

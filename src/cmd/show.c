@@ -4,6 +4,7 @@
 
 #include "cmd/cmd.h"
 #include "core/util.h"
+#include "report/compare_fmt.h"
 #include "store/store.h"
 #include "store/summary.h"
 
@@ -45,7 +46,7 @@ int cmd_show(int argc, char **argv)
 		if (o.all || o.verbose)
 			summary_print(stdout, run, true);
 		else
-			summary_print_brief(stdout, run);
+			summary_print_brief(stdout, run, compare_headline);
 		rc = VMR_EXIT_OK;
 	}
 	run_free(run);

@@ -70,7 +70,7 @@ static bool monitor_prefix(const char *name, const char *prefix)
 
 static void monitor_vmstat(struct monitor *m, double t)
 {
-	char err[PROBE_ERR_MAX];
+	char err[PROBE_ERR_MAX] = "";
 	if (vmstat_read(&m->cur, NULL, err) < 0) {
 		monitor_note_error(m, "/proc/vmstat", err);
 		return;
@@ -111,7 +111,7 @@ static void monitor_vmstat(struct monitor *m, double t)
 
 static void monitor_meminfo(struct monitor *m, double t)
 {
-	char err[PROBE_ERR_MAX];
+	char err[PROBE_ERR_MAX] = "";
 	if (meminfo_read(&m->mi, NULL, err) < 0) {
 		monitor_note_error(m, "/proc/meminfo", err);
 		return;
@@ -128,8 +128,8 @@ static void monitor_meminfo(struct monitor *m, double t)
 
 static void monitor_pressure(struct monitor *m, double t, uint64_t dt_ns)
 {
-	struct pressure now;
-	char err[PROBE_ERR_MAX];
+	struct pressure now = { 0 };
+	char err[PROBE_ERR_MAX] = "";
 	if (!m->have_psi || pressure_read(&now, NULL, err) < 0)
 		return;
 	double dt_us = (double)dt_ns / 1000.0;
@@ -194,7 +194,7 @@ static void *monitor_thread(void *arg)
 	}
 	pthread_mutex_unlock(&m->lock);
 	monitor_sample(m);
-	struct timespec cpu;
+	struct timespec cpu = { 0 };
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
 	m->cpu_ns = (uint64_t)cpu.tv_sec * 1000000000u + (uint64_t)cpu.tv_nsec;
 	return NULL;
@@ -202,7 +202,7 @@ static void *monitor_thread(void *arg)
 
 int monitor_start(struct monitor *m, struct sandbox *sb)
 {
-	char err[PROBE_ERR_MAX];
+	char err[PROBE_ERR_MAX] = "";
 	result_free(&m->acc);
 	result_init(&m->acc, "monitor");
 	m->sb = sb;

@@ -43,7 +43,7 @@ static int opt_range(const struct opt *o, double v, const char *where, const cha
 	if (o->min == 0 && o->max == 0)
 		return 0;
 	if (v < o->min || v > o->max) {
-		char why[160], a[32], b[32];
+		char why[160] = "", a[32], b[32];
 		if (o->type == OPT_SIZE || o->type == OPT_RSIZE) {
 			units_format_size(a, sizeof(a), (uint64_t)o->min);
 			units_format_size(b, sizeof(b), (uint64_t)o->max);
@@ -135,7 +135,7 @@ int opt_set(const struct opt *o, void *obj, const char *value, const char *where
 		return 0;
 	}
 	case OPT_RSIZE: {
-		struct vmr_rsize r;
+		struct vmr_rsize r = { 0 };
 		if (units_parse_rsize(value, &r, &why) < 0) {
 			snprintf(whybuf, sizeof(whybuf), "is not a size: %s", why);
 			opt_bad(where, value, whybuf);
@@ -181,8 +181,36 @@ int opt_set(const struct opt *o, void *obj, const char *value, const char *where
 	return -1;
 }
 
-void opt_defaults(const struct opt *opts, void *obj)
+static size_t opt_field_size(enum opt_type type)
 {
+	switch (type) {
+	case OPT_FLAG:
+		return sizeof(bool);
+	case OPT_INT:
+		return sizeof(long);
+	case OPT_DOUBLE:
+		return sizeof(double);
+	case OPT_SIZE:
+	case OPT_TIME:
+		return sizeof(uint64_t);
+	case OPT_RSIZE:
+		return sizeof(struct vmr_rsize);
+	case OPT_STR:
+		return sizeof(char *);
+	case OPT_ENUM:
+		return sizeof(int);
+	case OPT_LIST:
+		return sizeof(struct strlist);
+	}
+	return 0;
+}
+
+void opt_defaults(const struct opt *opts, void *obj, size_t size)
+{
+	memset(obj, 0, size);
+	for (const struct opt *o = opts; o && o->name; o++)
+		if (o->off + opt_field_size(o->type) > size)
+			abort(); /* the table is bound to a smaller struct: a bug */
 	for (const struct opt *o = opts; o && o->name; o++) {
 		if (!o->def)
 			continue;

@@ -26,7 +26,7 @@ static bool path_parent_trusted(const char *path)
 {
 	char *dir = xstrdup(path);
 	char *slash = strrchr(dir, '/');
-	struct stat st;
+	struct stat st = { 0 };
 	if (!slash)
 		strcpy(dir, ".");
 	else if (slash == dir)

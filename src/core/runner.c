@@ -39,8 +39,8 @@ struct runner_vmstat {
 
 static void runner_vmstat_read(struct runner_vmstat *s)
 {
-	struct vmstat vs;
-	char err[PROBE_ERR_MAX];
+	struct vmstat vs = { 0 };
+	char err[PROBE_ERR_MAX] = "";
 	memset(s, 0, sizeof(*s));
 	vmstat_init(&vs);
 	if (vmstat_read(&vs, NULL, err) == 0)
@@ -186,7 +186,7 @@ static __attribute__((noreturn)) void runner_child(const struct workload *w, con
 		_exit(125);
 	close(go_fd);
 
-	struct result r;
+	struct result r = { 0 };
 	result_init(&r, w->name);
 	void *state = w->setup ? w->setup(wopts, env, &r) : NULL;
 	if (w->setup && !state && r.outcome == OUTCOME_PASS)
@@ -200,6 +200,11 @@ static __attribute__((noreturn)) void runner_child(const struct workload *w, con
 	json_t *j = result_to_json(&r);
 	char *s = json_dumps(j, JSON_COMPACT);
 	int rc = s && runner_write_all(out_fd, s, strlen(s)) == 0 ? 0 : 124;
+	/* freed although _exit follows, so that a leak checker watching the
+	 * child (valgrind follows forks) reports only real leaks */
+	free(s);
+	json_decref(j);
+	result_free(&r);
 	_exit(rc);
 }
 
@@ -302,7 +307,7 @@ static void runner_classify(struct result *r, struct runner_wait *wt, uint64_t t
 			    bool oom_rose)
 {
 	const char *why;
-	struct result child;
+	struct result child = { 0 };
 	result_info_set(r, "workload_result", json_false());
 	if (wt->timed_out) {
 		char t[32];
@@ -430,7 +435,7 @@ int runner_run(const struct workload *w, const void *wopts, struct sandbox *sb,
 	       const struct runner_cfg *cfg, struct result *r)
 {
 	int ret = -1, go[2], out[2];
-	struct wl_env env;
+	struct wl_env env = { 0 };
 	struct runner_wait wt = { 0 };
 	result_init(r, w->name);
 	if (!(cfg && cfg->workdir))
@@ -448,7 +453,7 @@ int runner_run(const struct workload *w, const void *wopts, struct sandbox *sb,
 		ret = 0;
 		goto remove_dir;
 	}
-	struct runner_vmstat vm0, vm1;
+	struct runner_vmstat vm0 = { 0 }, vm1 = { 0 };
 	runner_vmstat_read(&vm0);
 	bool sandboxed = sb && sandbox_active(sb);
 	json_t *sb_before = sandboxed ? sandbox_stats(sb) : NULL;

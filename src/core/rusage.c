@@ -19,7 +19,7 @@ void rusage_from_sys(const struct rusage *ru, struct rusage_counts *c)
 
 void rusage_self(struct rusage_counts *c)
 {
-	struct rusage ru;
+	struct rusage ru = { 0 };
 	memset(&ru, 0, sizeof(ru));
 	getrusage(RUSAGE_SELF, &ru);
 	rusage_from_sys(&ru, c);
@@ -27,7 +27,7 @@ void rusage_self(struct rusage_counts *c)
 
 void rusage_thread(struct rusage_counts *c)
 {
-	struct rusage ru;
+	struct rusage ru = { 0 };
 	memset(&ru, 0, sizeof(ru));
 	getrusage(RUSAGE_THREAD, &ru);
 	rusage_from_sys(&ru, c);
@@ -58,7 +58,7 @@ static const struct metric_def rusage_defs[] = {
 
 void rusage_metrics(struct result *r, const struct rusage *ru, uint64_t elapsed_ns)
 {
-	struct rusage_counts c;
+	struct rusage_counts c = { 0 };
 	rusage_from_sys(ru, &c);
 	double cpu = elapsed_ns ? 100.0 * (double)(c.user_ns + c.sys_ns) / (double)elapsed_ns : 0;
 	const double v[] = {

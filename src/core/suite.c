@@ -88,7 +88,7 @@ static void suite_fail(struct suite_parser *p, unsigned line, const char *fmt, .
 	if (p->failed)
 		return;
 	p->failed = true;
-	char msg[512];
+	char msg[512] = "";
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
@@ -298,13 +298,13 @@ static int suite_resolve_case(struct suite_parser *p, size_t section, long globa
 {
 	c->name = xstrdup(p->sections[section].name);
 	c->line = p->sections[section].line;
-	opt_defaults(suite_opts, &c->set);
-	opt_defaults(sandbox_opts, &c->sandbox);
-	opt_defaults(trace_opts, &c->trace);
+	OPT_DEFAULTS(suite_opts, &c->set);
+	OPT_DEFAULTS(sandbox_opts, &c->sandbox);
+	OPT_DEFAULTS(trace_opts, &c->trace);
 	if (suite_case_workload(p, section, global, &c->w) < 0)
 		return -1;
 	c->wopts = xcalloc(1, c->w->opts_size ? c->w->opts_size : 1);
-	opt_defaults(c->w->opts, c->wopts);
+	opt_defaults(c->w->opts, c->wopts, c->w->opts_size);
 	if (suite_check_case_keys(p, section, c->w) < 0)
 		return -1;
 	if (global >= 0 && suite_apply(p, (size_t)global, c) < 0)
@@ -393,7 +393,7 @@ static int suite_build(struct suite *s, struct suite_parser *p)
 	for (size_t i = 0; i < p->nsections; i++)
 		if (suite_is_variants(p, i) && suite_build_variants(s, p, i) < 0)
 			return -1;
-	opt_defaults(suite_opts, &s->global);
+	OPT_DEFAULTS(suite_opts, &s->global);
 	for (size_t i = 0; global >= 0 && i < p->npairs; i++) {
 		struct suite_pair *kv = &p->pairs[i];
 		const struct opt *o = opt_find(suite_opts, kv->key);

@@ -196,7 +196,7 @@ static int vmr_write_all(int fd, const void *buf, size_t len)
  * link (rename replaces the link itself, never what it names). */
 static int vmr_replaceable(int dirfd, const char *base)
 {
-	struct stat st;
+	struct stat st = { 0 };
 	if (fstatat(dirfd, base, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return errno == ENOENT ? 0 : -errno;
 	return S_ISDIR(st.st_mode) ? -EISDIR : S_ISREG(st.st_mode) || S_ISLNK(st.st_mode) ? 0 : -EINVAL;
@@ -205,7 +205,7 @@ static int vmr_replaceable(int dirfd, const char *base)
 int vmr_write_atomic(const char *path, const void *buf, size_t len, int mode)
 {
 	char *target, tmp[256];
-	struct stat st;
+	struct stat st = { 0 };
 	int e = path_resolve_last(path, &target, &st);
 	if (e < 0)
 		return e;
@@ -274,14 +274,14 @@ uint64_t vmr_page_size(void)
 
 uint64_t vmr_now_ns(void)
 {
-	struct timespec ts;
+	struct timespec ts = { 0 };
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 double vmr_wall_s(void)
 {
-	struct timespec ts;
+	struct timespec ts = { 0 };
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }

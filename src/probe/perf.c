@@ -44,7 +44,7 @@ struct perf_counters {
 
 static int perf_open_one(const struct perf_counter_def *d, pid_t pid)
 {
-	struct perf_event_attr a;
+	struct perf_event_attr a = { 0 };
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
 	a.type = d->type;
@@ -321,7 +321,7 @@ static json_t *profile_report(struct perf_profile *pp, size_t max)
 	json_t *top = json_array();
 	char line[1024];
 	while (fgets(line, sizeof(line), f)) {
-		struct perf_sym s;
+		struct perf_sym s = { 0 };
 		if (json_array_size(top) < max && perf_parse_report_line(line, strlen(line), &s) == 0 && s.kernel)
 			json_array_append_new(top, json_pack("{s:s,s:f}", "symbol", s.sym, "percent", s.percent));
 	}

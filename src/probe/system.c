@@ -59,7 +59,7 @@ static json_t *system_selected(const char *path)
 
 static json_t *system_kernel(void)
 {
-	struct utsname u;
+	struct utsname u = { 0 };
 	json_t *k = json_object();
 	if (uname(&u) == 0) {
 		json_object_set_new(k, "release", json_string(u.release));
@@ -111,7 +111,7 @@ static int system_swap_line(json_t *arr, const char *p, const char *end, unsigne
 
 json_t *system_parse_swaps(const char *buf, size_t len, char *err)
 {
-	struct probe_lines l;
+	struct probe_lines l = { 0 };
 	const char *line;
 	size_t ll;
 	json_t *arr = json_array();
@@ -136,7 +136,7 @@ fail:
 
 static json_t *system_swaps(void)
 {
-	char *buf, err[PROBE_ERR_MAX];
+	char *buf, err[PROBE_ERR_MAX] = "";
 	size_t len;
 	if (vmr_read_file("/proc/swaps", &buf, &len) < 0)
 		return json_null();
@@ -147,8 +147,8 @@ static json_t *system_swaps(void)
 
 static json_t *system_sysctls(void)
 {
-	struct sysctl_list l;
-	char err[PROBE_ERR_MAX];
+	struct sysctl_list l = { 0 };
+	char err[PROBE_ERR_MAX] = "";
 	if (sysctl_read_all(&l, "vm", err) < 0)
 		return json_null();
 	json_t *j = sysctl_list_json(&l);
@@ -306,7 +306,7 @@ static json_t *system_mem(const struct meminfo *m, const char *name)
 json_t *system_fingerprint(void)
 {
 	struct meminfo mi = { 0 };
-	char err[PROBE_ERR_MAX], host[256] = "";
+	char err[PROBE_ERR_MAX] = "", host[256] = "";
 	json_t *j = json_object();
 	if (meminfo_read(&mi, NULL, err) < 0)
 		mi.n = 0;

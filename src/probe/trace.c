@@ -298,7 +298,7 @@ static void session_restore(struct trace_session *ts)
 static int session_make_instance(struct trace_session *ts)
 {
 	static int seq;
-	struct journal_owner self;
+	struct journal_owner self = { 0 };
 	char name[64];
 	int e = journal_self(&self);
 	if (e < 0)
@@ -477,7 +477,7 @@ const struct trace_resolved *trace_session_resolved(const struct trace_session *
 
 uint64_t trace_clock_now_ns(void)
 {
-	struct timespec t;
+	struct timespec t = { 0 };
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
 }
@@ -831,7 +831,7 @@ static int cleanup_instances(int ifd, json_t *actions)
 		return 0;
 	}
 	while ((de = readdir(d))) {
-		struct journal_owner o;
+		struct journal_owner o = { 0 };
 		int seq;
 		if (journal_name_parse(de->d_name, NULL, &o, &seq) < 0 || journal_owner_alive(&o))
 			continue;

@@ -198,7 +198,7 @@ int refs_open(struct refs_trace *t, const char *path)
 		vmr_errno("%s: cannot open", path);
 		return -1;
 	}
-	struct stat st;
+	struct stat st = { 0 };
 	if (fstat(fd, &st) < 0) {
 		vmr_errno("%s: cannot stat", path);
 		goto close_fd;
@@ -226,7 +226,7 @@ int refs_open(struct refs_trace *t, const char *path)
 	}
 	close(fd);
 	madvise(t->map, t->map_len, MADV_SEQUENTIAL);
-	char err[256];
+	char err[256] = "";
 	if (refs_parse(t->map, t->map_len, 0, &t->h, &t->refs, err, sizeof(err)) < 0) {
 		vmr_err("%s: %s", path, err);
 		refs_close(t);

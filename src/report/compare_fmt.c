@@ -546,7 +546,7 @@ static void text_rows(FILE *f, const struct comparison *cmp, const struct text_w
 
 void compare_write_text(FILE *f, const struct comparison *cmp)
 {
-	struct text_widths w;
+	struct text_widths w = { 0 };
 	text_widths(cmp, &w);
 	struct strlist verdict = { 0 };
 	compare_verdict_lines(cmp, &verdict);

@@ -160,7 +160,7 @@ static void html_metric_plots(struct report_ctx *x, const char *case_name, const
 		if (m >= 4 && !html_metric_significant(x, case_name, metrics->v[m]))
 			continue;
 		drawn++;
-		struct plot p;
+		struct plot p = { 0 };
 		const char *unit = "";
 		for (size_t r = 0; r < x->n; r++) {
 			const struct run_case *c = html_case(x->runs[r], case_name);
@@ -295,7 +295,7 @@ static void html_table_plots(struct report_ctx *x, const char *case_name, const 
 		 * a measurement worth a graph. */
 		if ((long)col == ideal || !strcmp(proto->cols[col], "start_ns"))
 			continue;
-		struct plot p;
+		struct plot p = { 0 };
 		char *title = xasprintf("%s: %s by %s", case_name, proto->cols[col], xcol);
 		/* a table's columns carry their unit in the name when they have
 		 * one (time_ns); the others are counts */
@@ -376,7 +376,7 @@ static void html_hist_plot(struct report_ctx *x, const char *case_name, const ch
 			hi = hs[r]->max > hi ? hs[r]->max : hi;
 		}
 	}
-	struct plot p;
+	struct plot p = { 0 };
 	char *title = xasprintf("%s: %s distribution (CDF)", case_name, name);
 	plot_init(&p, title, name, "fraction of samples at or below");
 	plot_units(&p, unit, NULL);
@@ -423,7 +423,7 @@ static const struct series *html_first_series(const struct run_case *c, const ch
 
 static void html_series_plot(struct report_ctx *x, const char *case_name, const char *name)
 {
-	struct plot p;
+	struct plot p = { 0 };
 	const char *unit = "";
 	for (size_t r = 0; r < x->n; r++) {
 		const struct series *s = html_first_series(html_case(x->runs[r], case_name), name);
@@ -471,7 +471,7 @@ static bool html_monitor_series(const char *name)
 
 static void html_series_group(struct report_ctx *x, const char *case_name, const struct html_series_group *g)
 {
-	struct plot p;
+	struct plot p = { 0 };
 	char *title = xasprintf("%s: %s", case_name, g->title);
 	plot_init(&p, title, "seconds", g->label);
 	plot_units(&p, NULL, g->unit);
@@ -640,7 +640,7 @@ static void html_runs(struct report_ctx *x)
 		const struct run_info *i = &x->runs[r]->info;
 		char when[64] = "";
 		time_t t = (time_t)i->started;
-		struct tm tm;
+		struct tm tm = { 0 };
 		if (i->started > 0 && gmtime_r(&t, &tm))
 			strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
 		size_t iters = 0;
@@ -812,7 +812,7 @@ static bool html_short_labels(const struct report_ctx *x)
 
 static void html_headline_plot(struct report_ctx *x, const struct cmp_row *row)
 {
-	struct plot p;
+	struct plot p = { 0 };
 	char *title = xasprintf("%s: %s", row->case_name, row->metric);
 	plot_init(&p, title, "", "");
 	plot_units(&p, NULL, row->unit);
@@ -1038,7 +1038,7 @@ static int report_mkdir(const char *dir)
 	/* What was there already is written into only if it is a directory,
 	 * reached through a link only where core/path.h allows. */
 	char *target;
-	struct stat st;
+	struct stat st = { 0 };
 	int e = path_resolve_last(dir, &target, &st);
 	free(target);
 	if (e == 0 && !S_ISDIR(st.st_mode))
@@ -1054,7 +1054,7 @@ int report_write(const char *dir, const struct run *const *runs, size_t n, const
 	*stats = (struct report_stats){ 0 };
 	if (report_mkdir(dir) < 0)
 		return -1;
-	struct comparison cmp;
+	struct comparison cmp = { 0 };
 	compare_runs(runs, n, &(struct compare_opts){ .alpha = o->alpha, .cases = o->cases, .headline = compare_headline },
 		     &cmp);
 	char *buf = NULL;

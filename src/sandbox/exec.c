@@ -166,7 +166,7 @@ int exec_run(struct sandbox *sb, char *const argv[], uint64_t timeout_ns, struct
 		goto close_pipes;
 	}
 	int status = 0, e = 0;
-	struct rusage ru;
+	struct rusage ru = { 0 };
 	memset(&ru, 0, sizeof(ru));
 	if (exec_wait(sb, pid, t0, timeout_ns, r, &status, &ru) < 0)
 		goto close_pipes;

@@ -233,7 +233,7 @@ int sandbox_cfg_check(const struct sandbox_cfg *cfg)
 			vmr_err("--mem-high: '%s' is above --mem", units_format_size(a, sizeof(a), cfg->high_bytes));
 			return -1;
 		}
-		struct swap_spec sp;
+		struct swap_spec sp = { 0 };
 		if (swap_spec_parse(cfg->swap ? cfg->swap : "file", &sp, &why) < 0) {
 			vmr_err("--swap: '%s' %s", cfg->swap, why);
 			return -1;
@@ -442,7 +442,7 @@ static int sb_afford(struct sandbox *sb)
 	}
 	if (sb->swap.kind == SWAP_FILE) {
 		char dir[JOURNAL_PATH_MAX];
-		struct statvfs sv;
+		struct statvfs sv = { 0 };
 		if (statvfs(state_swap_dir(dir, sizeof(dir)), &sv) < 0) {
 			vmr_errno("cannot examine %s", dir);
 			return -2;
@@ -535,7 +535,7 @@ static int sb_build(struct sandbox *sb, const struct sandbox_cfg *cfg)
  * can afford it, where the memory controller is, and the knob lock. */
 static int sb_prepare(struct sandbox *sb, const struct sandbox_cfg *cfg)
 {
-	char why[256];
+	char why[256] = "";
 	int e;
 	if (journal_self(&sb->owner) < 0) {
 		vmr_err("sandbox: cannot read this process's start time from /proc/self/stat");
@@ -574,16 +574,39 @@ static int sb_open_locked(struct sandbox *sb, const struct sandbox_cfg *cfg)
 	return e;
 }
 
+enum sandbox_plan sandbox_plan(const struct sandbox_cfg *cfg, const char **why)
+{
+	*why = NULL;
+	if (vmr_is_root())
+		return SANDBOX_BUILD;
+	if (cfg->set.n) {
+		*why = "--set: needs root to change kernel knobs (they are host-wide)";
+		return SANDBOX_REFUSED;
+	}
+	if (!cfg->no_sandbox) {
+		*why = "sandbox: needs root to create cgroups and enable swap (--no-sandbox runs on the host "
+		       "instead, sized from the zone watermarks)";
+		return SANDBOX_REFUSED;
+	}
+	return SANDBOX_HOST;
+}
+
 int sandbox_open(struct sandbox **out, const struct sandbox_cfg *cfg)
 {
 	static bool atexit_done;
+	const char *why;
 	int e;
 	*out = NULL;
 	if (sandbox_cfg_check(cfg) < 0)
 		return -1;
-	if (!vmr_is_root()) {
-		vmr_err("sandbox: needs root to create cgroups, enable swap and set knobs");
+	switch (sandbox_plan(cfg, &why)) {
+	case SANDBOX_REFUSED:
+		vmr_err("%s", why);
 		return -2;
+	case SANDBOX_HOST:
+		return 0;
+	case SANDBOX_BUILD:
+		break;
 	}
 	if ((e = state_prepare(true)) < 0 || (e = sandbox_recover()) < 0)
 		return e;

@@ -25,7 +25,7 @@ char *state_swap_dir(char *buf, size_t len)
 /* One directory: 1 missing (not created), 0 fine, -1 unsafe, -2 failed. */
 static int state_dir_check(const char *path, bool create)
 {
-	struct stat st;
+	struct stat st = { 0 };
 	if (lstat(path, &st) < 0) {
 		if (errno != ENOENT) {
 			vmr_errno("cannot examine state directory %s", path);

@@ -53,7 +53,7 @@ int swap_header_fill(void *page, size_t page_size, uint64_t bytes, const struct 
 
 int swap_header_parse(const void *page, size_t page_size, struct swap_tag *tag, uint64_t *last_page)
 {
-	struct swap_info_v1 info;
+	struct swap_info_v1 info = { 0 };
 	if (page_size < 4096 || memcmp((const char *)page + page_size - 10, SWAP_MAGIC, 10))
 		return -1;
 	memcpy(&info, (const char *)page + SWAP_INFO_OFF, sizeof(info));
@@ -192,7 +192,7 @@ int swap_file_create(const char *dir, const char *name, uint64_t bytes, const st
 		vmr_errno("cannot create swap file %s/%s", dir, name);
 		goto close_dir;
 	}
-	struct statfs sf;
+	struct statfs sf = { 0 };
 	if (fstatfs(fd, &sf) < 0) {
 		vmr_errno("cannot stat the file system of %s", dir);
 		goto unlink_file;

@@ -94,7 +94,7 @@ static bool undo_zram_ours(int id, const struct journal_owner *owner)
 		ps = sizeof(undo_page);
 	ssize_t r = pread(fd, undo_page, ps, 0);
 	close(fd);
-	struct swap_tag tag;
+	struct swap_tag tag = { 0 };
 	return r == (ssize_t)ps && swap_header_parse(undo_page, ps, &tag, NULL) == 1 && tag.owner.pid == owner->pid &&
 	       tag.owner.start == owner->start;
 }

@@ -7,7 +7,6 @@
 
 #include "core/units.h"
 #include "core/util.h"
-#include "report/compare_fmt.h"
 
 static const char *const better_words[] = { "none", "lower", "higher" };
 
@@ -365,7 +364,7 @@ static void summary_brief_line(FILE *f, int wcase, const struct case_summary *cs
 		fprintf(f, "%s\n", cell);
 }
 
-static void summary_brief_case(FILE *f, const struct case_summary *cs, int wcase)
+static void summary_brief_case(FILE *f, const struct case_summary *cs, int wcase, summary_headline_fn headline)
 {
 	char outcome[64], counters[128];
 	summary_outcome_word(outcome, sizeof(outcome), cs);
@@ -373,7 +372,7 @@ static void summary_brief_case(FILE *f, const struct case_summary *cs, int wcase
 	size_t lines = 0;
 	for (size_t i = 0; i < cs->nmetrics; i++) {
 		const struct metric_summary *m = &cs->m[i];
-		if (!compare_headline(cs->c->workload, m->name))
+		if (!headline || !headline(cs->c->workload, m->name))
 			continue;
 		char v[112], cell[160];
 		summary_mean_spread(v, sizeof(v), m);
@@ -401,7 +400,7 @@ static void summary_brief_reasons(FILE *f, const struct case_summary *s, size_t 
 		}
 }
 
-void summary_print_brief(FILE *f, const struct run *r)
+void summary_print_brief(FILE *f, const struct run *r, summary_headline_fn headline)
 {
 	const struct run_info *ri = &r->info;
 	char took[40] = "";
@@ -424,49 +423,13 @@ void summary_print_brief(FILE *f, const struct run *r)
 	fprintf(f, "  %-*s %3s  %-8s  %-36s  %s\n", wcase, "case", "n", "outcome", "headline (mean ± spread)",
 		"counters (mean)");
 	for (size_t i = 0; i < r->ncases; i++)
-		summary_brief_case(f, &s[i], wcase);
+		summary_brief_case(f, &s[i], wcase, headline);
 	summary_brief_reasons(f, s, r->ncases);
 	summary_free(s, r->ncases);
 	if (nmax > 1)
 		fputs("  ±: the 95% CI of the mean from 3 iterations on, the stddev from 2\n", f);
-	struct summary_totals t;
+	struct summary_totals t = { 0 };
 	char line[160];
 	summary_totals(r, &t);
 	fprintf(f, "%s\n", summary_totals_line(line, sizeof(line), &t));
-}
-
-json_t *summary_rows_json(const struct run *r)
-{
-	json_t *rows = json_array();
-	for (size_t i = 0; i < r->ncases; i++) {
-		const struct run_case *c = &r->cases[i];
-		for (size_t k = 0; k < c->niter; k++)
-			for (size_t m = 0; m < c->iters[k].nmetrics; m++) {
-				const struct metric *x = &c->iters[k].metrics[m];
-				json_array_append_new(rows, json_pack("{ss ss si ss ss sf}", "run", r->info.name, "case",
-								      c->name, "iteration", c->iter_no[k] + 1, "metric",
-								      x->name, "unit", x->unit, "value", x->value));
-			}
-	}
-	return rows;
-}
-
-void summary_rows_csv(FILE *f, const struct run *r)
-{
-	fputs("run,case,iteration,metric,unit,value\n", f);
-	for (size_t i = 0; i < r->ncases; i++) {
-		const struct run_case *c = &r->cases[i];
-		for (size_t k = 0; k < c->niter; k++)
-			for (size_t m = 0; m < c->iters[k].nmetrics; m++) {
-				const struct metric *x = &c->iters[k].metrics[m];
-				vmr_csv_field(f, r->info.name);
-				fputc(',', f);
-				vmr_csv_field(f, c->name);
-				fprintf(f, ",%d,", c->iter_no[k] + 1);
-				vmr_csv_field(f, x->name);
-				fputc(',', f);
-				vmr_csv_field(f, x->unit);
-				fprintf(f, ",%.17g\n", x->value);
-			}
-	}
 }

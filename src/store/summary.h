@@ -1,7 +1,7 @@
 /* Summaries of a stored run: per case and metric the count, mean, sample
  * standard deviation, min and max over the iterations that produced the
  * metric, and the outcomes.  `show` prints them, `run` prints them when it
- * finishes, `export` writes the same numbers as tidy rows. */
+ * finishes; `export` writes the same numbers as tidy rows (report/export.h). */
 #ifndef VMR_SUMMARY_H
 #define VMR_SUMMARY_H
 
@@ -38,7 +38,10 @@ void summary_print(FILE *f, const struct run *r, bool with_env);
  * headline metrics as mean +- 95% CI (n >= 3) or +- stddev (n = 2), and
  * the counters that explain them (reclaim stalls, swap-ins, major faults),
  * the reasons of iterations that did not pass, and the totals line. */
-void summary_print_brief(FILE *f, const struct run *r);
+typedef bool (*summary_headline_fn)(const char *workload, const char *metric);
+/* headline says which metrics a workload declares headline ones
+ * (compare_headline); NULL: none. */
+void summary_print_brief(FILE *f, const struct run *r, summary_headline_fn headline);
 
 /* The +- a mean is shown with: the half-width of its 95% CI (Student's t)
  * from 3 values on, the stddev from 2, 0 from 1. */
@@ -53,10 +56,5 @@ struct summary_totals {
 void summary_totals(const struct run *r, struct summary_totals *t);
 /* "8 passed, 0 failed, 0 skipped (cases; 8 iterations)".  Returns buf. */
 char *summary_totals_line(char *buf, size_t len, const struct summary_totals *t);
-
-/* Tidy rows (run, case, iteration, metric, unit, value), one per metric of
- * every stored iteration; iterations are numbered from 1. */
-json_t *summary_rows_json(const struct run *r);
-void summary_rows_csv(FILE *f, const struct run *r);
 
 #endif

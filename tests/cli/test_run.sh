@@ -51,9 +51,9 @@ stored=$(jq -r '.[] | [.case, .iteration, .metric, .unit, .value] | @tsv' <<< "$
 	|| not_ok "stored differs from printed: $(diff <(echo "$printed") <(echo "$stored") | head -5)"
 run "$VMR" export small-one --db "$DB" --format csv
 expect_rc "export csv" 0
-head -1 <<< "$OUT" | grep -qx 'run,case,iteration,metric,unit,value' && ok "csv has the tidy header" || not_ok "csv header: $(head -1 <<< "$OUT")"
+head -1 <<< "$OUT" | grep -qx 'run,uuid,group,variant,kernel,host,knobs,case,workload,iteration,outcome,metric,unit,value' && ok "csv has the tidy header" || not_ok "csv header: $(head -1 <<< "$OUT")"
 # csv and json round-trip to the same rows (csv keeps 17 digits, json 10)
-csv_rows=$(tail -n +2 <<< "$OUT" | awk -F, '{printf "%s\t%s\t%s\t%s\t%.9e\n", $2, $3, $4, $5, $6}' | sort)
+csv_rows=$(tail -n +2 <<< "$OUT" | awk -F, '{printf "%s\t%s\t%s\t%s\t%.9e\n", $8, $10, $12, $13, $14}' | sort)
 json_rows=$(jq -r '.[] | [.case, .iteration, .metric, .unit, .value] | @tsv' <<< "$("$VMR" export small-one --db "$DB" --format json)" |
 	awk -F'\t' '{printf "%s\t%s\t%s\t%s\t%.9e\n", $1, $2, $3, $4, $5}' | sort)
 [ -n "$csv_rows" ] && [ "$csv_rows" = "$json_rows" ] && ok "csv and json exports round-trip to the same rows" || not_ok "csv and json differ: $(diff <(echo "$csv_rows") <(echo "$json_rows") | head -4)"

@@ -51,8 +51,8 @@ expect_out "fault help documents the level rule" 'fast 0\.8L, low 0\.95L, min 1\
 expect_out "fault help documents the watermark rule" 'zero \(size\+free\)/2'
 expect_no_out "--corrupt-page stays out of help" '--corrupt-page'
 
-# The runner, as an unprivileged user: no sandbox, the harness alone.
-run as_nobody "$VMR" test null --spin 20ms --json; expect_rc "null runs without root" 0
+# The runner, as an unprivileged user: --no-sandbox, the harness alone.
+run as_nobody "$VMR" test null --no-sandbox --spin 20ms --json; expect_rc "null runs without root" 0
 expect_json "null result is JSON with outcome pass" '.outcome == "pass"'
 expect_json "null records its own time" '.metrics[] | select(.name == "time") | .value >= 20000000'
 expect_json "runner adds rusage: user-time" '.metrics[] | select(.name == "user-time") | .value > 0'
@@ -60,12 +60,12 @@ for m in sys-time elapsed cpu-percent major-faults minor-faults voluntary-switch
 	expect_json "runner adds $m" "[.metrics[] | select(.name == \"$m\")] | length == 1"
 done
 expect_json "options are echoed" '.options.spin == 20000000'
-run as_nobody "$VMR" test null;             expect_rc "null text report exits 0" 0; expect_out "text report names the outcome" '^null: pass'
-run as_nobody "$VMR" test null --fail;      expect_rc "a failed check exits 1" 1; expect_err "the failure is explained" 'test null: fail: asked to fail'
+run as_nobody "$VMR" test null --no-sandbox;             expect_rc "null text report exits 0" 0; expect_out "text report names the outcome" '^null: pass'
+run as_nobody "$VMR" test null --no-sandbox --fail;      expect_rc "a failed check exits 1" 1; expect_err "the failure is explained" 'test null: fail: asked to fail'
 check "failure message is one line" one_line_err
-run as_nobody "$VMR" test null --error;     expect_rc "a set-up error exits 1" 1; expect_err "the set-up error is explained" 'error: asked to fail set-up'
-run as_nobody "$VMR" test null --crash --json; expect_rc "a crash exits 1" 1
+run as_nobody "$VMR" test null --no-sandbox --error;     expect_rc "a set-up error exits 1" 1; expect_err "the set-up error is explained" 'error: asked to fail set-up'
+run as_nobody "$VMR" test null --no-sandbox --crash --json; expect_rc "a crash exits 1" 1
 expect_err "a crash names the signal" 'killed by signal SIGABRT'
-run as_nobody "$VMR" test null --spin 30s --timeout 300ms --json; expect_rc "the watchdog stops a hung workload" 1
+run as_nobody "$VMR" test null --no-sandbox --spin 30s --timeout 300ms --json; expect_rc "the watchdog stops a hung workload" 1
 expect_err "a timeout is explained" 'timed out after 300ms'
 expect_json "a timeout is an error outcome" '.outcome == "error"'

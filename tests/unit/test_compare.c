@@ -97,7 +97,7 @@ int main(void)
 
 	const struct run *runs[] = { a, b };
 	struct compare_opts o = { .alpha = 0.05 };
-	struct comparison cmp;
+	struct comparison cmp = { 0 };
 	compare_runs(runs, 2, &o, &cmp);
 
 	const struct cmp_row *t = row_of(&cmp, "fault-zero", "time");

@@ -131,7 +131,7 @@ int main(void)
 
 	const struct run *runs[] = { a, b };
 	struct compare_opts o = { .alpha = 0.05, .headline = compare_headline };
-	struct comparison cmp;
+	struct comparison cmp = { 0 };
 	compare_runs(runs, 2, &o, &cmp);
 
 	const struct cmp_row *t = row_of(&cmp, "fz", "time-passes");
@@ -173,7 +173,7 @@ int main(void)
 	CHECK(n && n->cells[1].verdict == CMP_TOO_FEW, "two iterations: too few");
 	CHECK(n && !isnan(n->cells[1].p) && isnan(n->cells[1].q), "its p is shown, but it is no test of the family");
 	const struct cmp_row *p = row_of(&cmp, "mm", "access-p99");
-	struct mwu mw;
+	struct mwu mw = { 0 };
 	stats_mann_whitney(p_a, 5, p_b, 5, &mw);
 	CHECK(p && p->test == CMP_TEST_MWU && p->cells[1].p == mw.p, "a percentile is tested by Mann-Whitney");
 	CHECK(p && p->cells[1].verdict == CMP_REGRESSED, "and its shift is a regression (q %g)", p ? p->cells[1].q : NAN);

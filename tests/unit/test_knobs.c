@@ -7,8 +7,9 @@
 
 static void refused(const char *arg)
 {
-	const char *v, *why = NULL;
-	CHECK(!knob_parse_set(arg, &v, &why), "'%s' refused: %s", arg, why ? why : "accepted");
+	const char *v = NULL, *why = NULL;
+	const struct knob *k = knob_parse_set(arg, &v, &why);  /* before why is read: argument order is unspecified */
+	CHECK(!k, "'%s' refused: %s", arg, why ? why : "accepted");
 }
 
 int main(void)

@@ -26,7 +26,7 @@ static char *at(const char *name)
 
 static int resolve(const char *name, char **target)
 {
-	struct stat st;
+	struct stat st = { 0 };
 	return path_resolve_last(at(name), target, &st);
 }
 
@@ -84,7 +84,7 @@ static void test_write(void)
 	CHECK(vmr_write_atomic(at("out"), "again", 5, 0644) == 0, "and replaced");
 	mkfifo(at("fifo"), 0644);
 	CHECK(vmr_write_atomic(at("fifo"), "x", 1, 0644) == -EINVAL, "a FIFO: -EINVAL, without blocking");
-	struct stat st;
+	struct stat st = { 0 };
 	CHECK(lstat(at("fifo"), &st) == 0 && S_ISFIFO(st.st_mode), "and it stays a FIFO");
 	mkdir(at("d"), 0755);
 	CHECK(vmr_write_atomic(at("d"), "x", 1, 0644) == -EISDIR, "a directory: -EISDIR");

@@ -60,7 +60,7 @@ static void test_mwu(void)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(stats_refs); i++) {
 		const struct stats_ref *r = &stats_refs[i];
-		struct mwu m;
+		struct mwu m = { 0 };
 		stats_mann_whitney(r->a, r->na, r->b, r->nb, &m);
 		CHECK(!m.too_few, "%s: enough values", r->name);
 		CHECK_NEAR(m.u, r->u, 1e-9, "%s: U", r->name);
@@ -71,7 +71,7 @@ static void test_mwu(void)
 		if (!r->ties)
 			CHECK_NEAR(stats_mwu_exact_p(m.u, r->na, r->nb), r->p_exact, 1e-9, "%s: exact p", r->name);
 	}
-	struct mwu m;
+	struct mwu m = { 0 };
 	double one[] = { 1 }, two[] = { 1, 2 };
 	stats_mann_whitney(one, 1, two, 2, &m);
 	CHECK(m.too_few && isnan(m.p), "one value on a side: too few");

@@ -244,7 +244,7 @@ static void check_kill9(const char *before)
 	if (pid == 0) {
 		struct trace_session *ts;
 		char *why;
-		struct trace_stats st;
+		struct trace_stats st = { 0 };
 		trace_stats_init(&st);
 		pid_t self = getpid();
 		if (trace_session_open(&ts, TRACE_ALL, &why) == 0 && trace_session_start(ts, &self, 1, &st) == 0)
