@@ -1,5 +1,6 @@
 /* vmregress run SUITE: every case of a suite, each iteration in a sandbox
  * with the monitor and the latency probe beside it, stored as one run. */
+#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <time.h>
@@ -18,6 +19,7 @@
 #include "core/util.h"
 #include "probe/system.h"
 #include "report/compare_fmt.h"
+#include "sandbox/knobs.h"
 #include "sandbox/sandbox.h"
 #include "store/store.h"
 #include "store/summary.h"
@@ -184,13 +186,34 @@ static int run_sandbox(struct run_state *rs, const struct suite_case *c)
 	return rc < 0 ? VMR_EXIT_CANNOT : 0;
 }
 
+/* A knob of the case's --set that this kernel lacks (an mTHP size, zswap,
+ * MGLRU): the case cannot run here, a skip, while the suite's other cases
+ * run.  NULL, or the reason in buf. */
+static const char *run_missing_knob(const struct suite_case *c, char *buf, size_t len)
+{
+	for (size_t i = 0; i < c->sandbox.set.n; i++) {
+		const char *value, *why;
+		const struct knob *k = knob_parse_set(c->sandbox.set.v[i], &value, &why);
+		if (k && access(k->path, F_OK) < 0 && errno == ENOENT) {
+			snprintf(buf, len, "--set %s: this kernel has no %s", k->name, k->path);
+			return buf;
+		}
+	}
+	return NULL;
+}
+
 static int run_iteration(struct run_state *rs, struct run_var *var, size_t ci, long it, struct runner_cfg *cfg,
-			 json_t *results)
+			 json_t *results, const char *skip)
 {
 	struct suite_case *c = &var->suite->cases[ci];
 	struct result r = { 0 };
 	progress_begin(rs->prog, c, ci, it, var->variant ? var->variant->name : NULL);
-	runner_run(c->w, c->wopts, rs->sb, cfg, &r);  /* the progress ticker runs as its first hook */
+	if (skip) {
+		result_init(&r, c->w->name);
+		result_set_outcome(&r, OUTCOME_SKIP, "%s", skip);
+	} else {
+		runner_run(c->w, c->wopts, rs->sb, cfg, &r);  /* the progress ticker runs as its first hook */
+	}
 	if (r.outcome != OUTCOME_PASS && r.outcome != OUTCOME_SKIP)
 		rs->any_failed = true;
 	progress_end(rs->prog, &r);
@@ -263,9 +286,11 @@ static int run_case(struct run_state *rs, size_t ci)
 	int rc = 0;
 	for (size_t k = 0; k < total && !rc; k++) {
 		struct run_var *var = &rs->vars[order[k]];
-		rc = run_sandbox(rs, &var->suite->cases[ci]);
+		char why[600] = "";
+		const char *skip = run_missing_knob(&var->suite->cases[ci], why, sizeof(why));
+		rc = skip ? 0 : run_sandbox(rs, &var->suite->cases[ci]);
 		if (!rc)
-			rc = run_iteration(rs, var, ci, done[order[k]]++, &h[order[k]].cfg, h[order[k]].results);
+			rc = run_iteration(rs, var, ci, done[order[k]]++, &h[order[k]].cfg, h[order[k]].results, skip);
 	}
 	for (size_t v = 0; v < nv; v++)
 		run_hooks_destroy(&h[v]);

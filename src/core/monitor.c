@@ -13,14 +13,15 @@
 static const char *const monitor_vmstat_names[] = {
 	"pswpin", "pswpout", "pgmajfault", "pgfault", "pgscan_kswapd", "pgscan_direct", "pgsteal_kswapd",
 	"pgsteal_direct", "compact_stall", "compact_success", "compact_fail", "thp_fault_alloc",
-	"thp_fault_fallback", "thp_collapse_alloc", "thp_split_page",
+	"thp_fault_fallback", "thp_collapse_alloc", "thp_split_page", "swpin_zero", "swpout_zero", "zswpin",
+	"zswpout", "zswpwb",
 };
 /* allocstall_normal, allocstall_movable... (4.10+) or allocstall; and
  * workingset_refault_anon/_file (5.9+) or workingset_refault. */
 static const char *const monitor_vmstat_sums[] = { "allocstall", "workingset_refault" };
 
 static const char *const monitor_meminfo_names[] = {
-	"MemFree", "MemAvailable", "Cached", "Dirty", "AnonPages", "SwapFree",
+	"MemFree", "MemAvailable", "Cached", "Dirty", "AnonPages", "SwapFree", "SwapCached", "Zswap", "Zswapped",
 };
 
 void monitor_init(struct monitor *m, uint64_t interval_ns)
@@ -45,6 +46,7 @@ void monitor_destroy(struct monitor *m)
 	vmstat_free(&m->prev);
 	vmstat_free(&m->cur);
 	meminfo_free(&m->mi);
+	thp_sampler_free(&m->thp);
 	free(m->delta);
 	result_free(&m->acc);
 	pthread_mutex_destroy(&m->lock);
@@ -159,6 +161,20 @@ static void monitor_memcg(struct monitor *m, double t)
 	json_decref(st);
 }
 
+static void monitor_mthp_emit(void *arg, const char *name, double change)
+{
+	void **a = arg;
+	char sname[96];
+	snprintf(sname, sizeof(sname), "mthp.%s", name);
+	monitor_add(a[0], sname, "events", *(double *)a[1], change);
+}
+
+static void monitor_mthp(struct monitor *m, double t)
+{
+	void *arg[2] = { m, &t };
+	thp_sampler_sample(&m->thp, NULL, monitor_mthp_emit, arg);
+}
+
 static void monitor_sample(struct monitor *m)
 {
 	uint64_t now = vmr_now_ns();
@@ -167,6 +183,7 @@ static void monitor_sample(struct monitor *m)
 	monitor_meminfo(m, t);
 	monitor_pressure(m, t, now - m->last);
 	monitor_memcg(m, t);
+	monitor_mthp(m, t);
 	m->last = now;
 	m->samples++;
 }
@@ -213,6 +230,7 @@ int monitor_start(struct monitor *m, struct sandbox *sb)
 	if (vmstat_read(&m->prev, NULL, err) < 0)
 		monitor_note_error(m, "/proc/vmstat", err);
 	m->have_psi = pressure_read(&m->psi, NULL, err) == 0;
+	thp_sampler_start(&m->thp, NULL);
 	m->t0 = m->last = vmr_now_ns();
 	int e = pthread_create(&m->thread, NULL, monitor_thread, m);
 	if (e) {

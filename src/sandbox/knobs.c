@@ -10,6 +10,16 @@
 #include "core/suggest.h"
 #include "sandbox/journal.h"
 
+#define KNOB_THP_DIR "/sys/kernel/mm/transparent_hugepage"
+/* One multi-size THP size (6.8 on): its anonymous and its shmem policy.
+ * Sizes a kernel lacks (8K has no anonymous policy on x86) fail to read and
+ * are refused with "this kernel has no ..." like any other missing knob. */
+#define KNOB_MTHP(label, dir)                                                                   \
+	{ "thp." label ".enabled", KNOB_THP_DIR "/hugepages-" dir "/enabled",                    \
+	  "multi-size THP " label " for anonymous memory" },                                     \
+	{ "thp." label ".shmem_enabled", KNOB_THP_DIR "/hugepages-" dir "/shmem_enabled",        \
+	  "multi-size THP " label " for shmem" }
+
 const struct knob knobs[] = {
 	{ "vm.page-cluster", "/proc/sys/vm/page-cluster", "log2 of pages read per swap-in" },
 	{ "vm.swappiness", "/proc/sys/vm/swappiness", "anon versus file reclaim balance" },
@@ -26,6 +36,17 @@ const struct knob knobs[] = {
 	{ "zswap.compressor", "/sys/module/zswap/parameters/compressor", "zswap compressor" },
 	{ "zswap.max_pool_percent", "/sys/module/zswap/parameters/max_pool_percent", "zswap pool cap" },
 	{ "ksm.run", "/sys/kernel/mm/ksm/run", "kernel samepage merging" },
+	KNOB_MTHP("8K", "8kB"), KNOB_MTHP("16K", "16kB"), KNOB_MTHP("32K", "32kB"), KNOB_MTHP("64K", "64kB"),
+	KNOB_MTHP("128K", "128kB"), KNOB_MTHP("256K", "256kB"), KNOB_MTHP("512K", "512kB"),
+	KNOB_MTHP("1M", "1024kB"), KNOB_MTHP("2M", "2048kB"),
+	{ "thp.shrink_underused", KNOB_THP_DIR "/shrink_underused", "split underused THPs under reclaim" },
+	{ "zswap.shrinker_enabled", "/sys/module/zswap/parameters/shrinker_enabled",
+	  "write cold zswap pages back to swap" },
+	{ "zswap.accept_threshold_percent", "/sys/module/zswap/parameters/accept_threshold_percent",
+	  "pool use below which a full zswap accepts again" },
+	{ "lru_gen.enabled", "/sys/kernel/mm/lru_gen/enabled", "multi-generational LRU feature mask" },
+	{ "lru_gen.min_ttl_ms", "/sys/kernel/mm/lru_gen/min_ttl_ms", "MGLRU thrashing guard" },
+	{ "numa.demotion_enabled", "/sys/kernel/mm/numa/demotion_enabled", "demote cold pages to slower nodes" },
 	{ NULL, NULL, NULL },
 };
 

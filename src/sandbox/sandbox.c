@@ -34,7 +34,10 @@ const struct opt sandbox_opts[] = {
 	  .help = "set a knob while the sandbox exists (repeatable); NAME is one of vm.page-cluster, "
 	  "vm.swappiness, vm.watermark_scale_factor, vm.min_free_kbytes, vm.overcommit_memory, "
 	  "vm.overcommit_ratio, vm.vfs_cache_pressure, thp.enabled, thp.defrag, thp.shmem_enabled, "
-	  "swap.vma_ra_enabled, zswap.enabled, zswap.compressor, zswap.max_pool_percent, ksm.run" },
+	  "swap.vma_ra_enabled, zswap.enabled, zswap.compressor, zswap.max_pool_percent, ksm.run, "
+	  "thp.SIZE.enabled and thp.SIZE.shmem_enabled (multi-size THP; SIZE one of 8K 16K 32K 64K 128K "
+	  "256K 512K 1M 2M), thp.shrink_underused, zswap.shrinker_enabled, zswap.accept_threshold_percent, "
+	  "lru_gen.enabled, lru_gen.min_ttl_ms, numa.demotion_enabled" },
 	{ .name = "timeout", .type = OPT_TIME, .off = offsetof(struct sandbox_cfg, timeout_ns), .def = "10m",
 	  .metavar = "TIME", .help = "kill everything in the sandbox when a workload runs longer (0: never)" },
 	{ .name = "stats-flush", .type = OPT_TIME, .off = offsetof(struct sandbox_cfg, stats_flush_ns), .def = "50ms",

@@ -5,6 +5,7 @@
 
 extern const struct workload wl_null, wl_fault, wl_alloc, wl_reread, wl_mmap001, wl_mtest01, wl_pft;
 extern const struct workload wl_mmap;
+extern const struct workload wl_mthp, wl_zswap, wl_reclaim;
 
 const struct workload *const workloads[] = {
 	&wl_null,
@@ -15,6 +16,9 @@ const struct workload *const workloads[] = {
 	&wl_mtest01,
 	&wl_pft,
 	&wl_mmap,
+	&wl_mthp,
+	&wl_zswap,
+	&wl_reclaim,
 	NULL,
 };
 

@@ -56,6 +56,7 @@ if [ -n "$PORT" ]; then
 	[ "$RC" = 2 ] && [ "$(echo "$SECS >= 9 && $SECS < 20" | bc)" = 1 ] &&
 		ok "a server that never answers: list gives up after the default 10 s (${SECS%.*} s)" ||
 		not_ok "silent server, default: exit $RC after $SECS s (timeout 60 gives 124): ${ERR:0:200}"
+	WANT_RC=2
 	expect_err "and says it timed out" "timeout expired"
 	timed timeout 60 "$VMR" list --db "$SILENT?connect_timeout=2"
 	[ "$RC" = 2 ] && [ "$(echo "$SECS < 6" | bc)" = 1 ] && ok "connect_timeout in the URL wins (${SECS%.*} s)" ||
@@ -111,4 +112,5 @@ timed timeout 120 "$VMR" list --db "$PG_URL"
 [ "$RC" = 3 ] && [ "$(echo "$SECS >= 55 && $SECS < 90" | bc)" = 1 ] &&
 	ok "a locked table: list gives up after the default read timeout (${SECS%.*} s)" ||
 	not_ok "locked table, default: exit $RC after $SECS s (timeout 120 gives 124): ${ERR:0:200}"
+WANT_RC=3
 expect_err "and says why" "statement timeout"

@@ -67,9 +67,16 @@ else
 	bytes=$(jq -r .bytes <<< "$OUT" 2>/dev/null)
 	[ "$RC" = 0 ] && [ -n "$bytes" ] && [ "$bytes" -lt 1000000 ] && ok "a two-run quick report is under 1 MB ($bytes bytes)" \
 		|| not_ok "a two-run quick report is under 1 MB (exit $RC, ${bytes:-?} bytes)"
-	grep -q 'fault-zero: sandbox memory' "$Q/index.html" && ok "the sandbox's memory is drawn" \
-		|| not_ok "the sandbox's memory is drawn"
-	if grep -qE 'free memory|MemFree' "$Q/index.html"; then not_ok "the host's free memory is not drawn"
+	# the monitor's graphs need 3 samples: a case sampled every 100ms
+	printf '[global]\nmem = 64M\nswap = file:128M\nmonitor-interval = 100ms\n\n[swapping]\nworkload = fault\nlevel = zero\npasses = 2\n' \
+		> "$T_TMP/mon.ini"
+	run "$VMR" run "$T_TMP/mon.ini" --db "$DB" --name mon -q
+	rc1=$RC
+	run "$VMR" report mon --db "$DB" -o "$T_TMP/mon"
+	[ "$rc1" = 0 ] && [ "$RC" = 0 ] && grep -q 'swapping: sandbox memory' "$T_TMP/mon/index.html" \
+		&& ok "the sandbox's memory is drawn" || not_ok "the sandbox's memory is drawn (exit $rc1, $RC)"
+	if grep -qE 'free memory|MemFree' "$Q/index.html" "$T_TMP/mon/index.html"; then
+		not_ok "the host's free memory is not drawn"
 	else ok "the host's free memory is not drawn"; fi
 	# one iteration per run: no per-iteration plot; mmap-anon-read replays
 	# its trace once: no plot by pass
