@@ -1,5 +1,6 @@
 #include "cmd/progress.h"
 
+#include <errno.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +12,7 @@
 
 struct progress {
 	bool tty, quiet;
+	volatile bool closed;       /* stderr is a pipe with no reader */
 	const struct suite *s;
 	double *expect_s;           /* per case: one iteration's expected wall time */
 	size_t done, total;
@@ -161,10 +163,12 @@ static void progress_line(struct progress *p, const char *state, bool running)
 	char e[32], l[32];
 	progress_fmt_secs(e, sizeof(e), el);
 	progress_fmt_secs(l, sizeof(l), left);
-	fprintf(stderr, "%s[%zu/%zu] %s (%s)%s%s iteration %ld/%ld: %s  elapsed %s, left %s%s", p->tty ? "\r\033[K" : "",
-		p->done + (running ? 1 : 0), p->total, c->name, c->w->name, p->variant ? " " : "",
-		p->variant ? p->variant : "", p->it + 1, c->set.iterations, state, e, l, p->tty ? "" : "\n");
-	fflush(stderr);
+	int w = fprintf(stderr, "%s[%zu/%zu] %s (%s)%s%s iteration %ld/%ld: %s  elapsed %s, left %s%s",
+			p->tty ? "\r\033[K" : "", p->done + (running ? 1 : 0), p->total, c->name, c->w->name,
+			p->variant ? " " : "", p->variant ? p->variant : "", p->it + 1, c->set.iterations, state, e, l,
+			p->tty ? "" : "\n");
+	if ((w < 0 || fflush(stderr) == EOF) && errno == EPIPE)
+		p->closed = true;
 }
 
 void progress_begin(struct progress *p, const struct suite_case *c, size_t ci, long it, const char *variant)
@@ -244,6 +248,11 @@ void progress_end(struct progress *p, const struct result *r)
 		vmr_warn("%s%s%s iteration %ld: %s: %s", p->c->name, p->variant ? " " : "", p->variant ? p->variant : "",
 			 p->it + 1, outcome_name(r->outcome), r->reason ? r->reason : "no reason given");
 	}
+}
+
+bool progress_closed(const struct progress *p)
+{
+	return p && p->closed;
 }
 
 void progress_finish(struct progress *p)

@@ -34,6 +34,9 @@ struct runner_hook progress_hook(struct progress *p);
 /* The iteration begun last ended with r: its line, and a warning with the
  * reason when it did not pass. */
 void progress_end(struct progress *p, const struct result *r);
+/* Whether a progress line could not be written because stderr is a pipe
+ * with no reader (EPIPE): the run should stop. */
+bool progress_closed(const struct progress *p);
 /* The run is over: end the line on a terminal. */
 void progress_finish(struct progress *p);
 /* Seconds the rest of the suite is expected to take when the current

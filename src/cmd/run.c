@@ -2,6 +2,7 @@
  * with the monitor and the latency probe beside it, stored as one run. */
 #include <errno.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <time.h>
 #include <string.h>
@@ -14,6 +15,8 @@
 #include "core/plan.h"
 #include "core/probe.h"
 #include "core/runner.h"
+#include "core/scratch.h"
+#include "core/signals.h"
 #include "core/suite.h"
 #include "core/trace_hook.h"
 #include "core/util.h"
@@ -139,6 +142,10 @@ static int run_validate(struct suite *s)
 	}
 	return 0;
 }
+
+/* The exit status when the output was closed (EPIPE): that of a process
+ * killed by SIGPIPE, which is what a shell expects of such a writer. */
+#define RUN_EXIT_CLOSED (128 + SIGPIPE)
 
 /* One configuration of the suite being run: the suite itself, or one of
  * the variants of an interleaved run, each stored as a run of its own. */
@@ -284,7 +291,7 @@ static int run_case(struct run_state *rs, size_t ci)
 	for (size_t v = 0; v < nv; v++)
 		run_hooks_init(rs, &rs->vars[v], ci, &h[v]);
 	int rc = 0;
-	for (size_t k = 0; k < total && !rc; k++) {
+	for (size_t k = 0; k < total && !rc && !progress_closed(rs->prog); k++) {
 		struct run_var *var = &rs->vars[order[k]];
 		char why[600] = "";
 		const char *skip = run_missing_knob(&var->suite->cases[ci], why, sizeof(why));
@@ -456,16 +463,23 @@ static int run_suite(struct run_state *rs)
 		goto close_store;
 	for (size_t v = 0; o->json && v < rs->nvars; v++)
 		rs->vars[v].out = json_array();
-	sandbox_install_signal_handlers();
-	for (size_t i = 0; i < s0->ncases && !rc; i++)
+	for (size_t i = 0; i < s0->ncases && !rc && !progress_closed(rs->prog); i++)
 		rc = run_case(rs, i);
 	if (rs->sb)
 		sandbox_close(rs->sb);
+	if (progress_closed(rs->prog)) {
+		/* the reader of our output left: stop as a signal would, but
+		 * with the sandbox undone and the runs left interrupted */
+		rc = RUN_EXIT_CLOSED;
+		goto close_store;
+	}
 	progress_finish(rs->prog);
 	for (size_t v = 0; v < rs->nvars; v++)
 		if (store_run_end(rs->st, rs->vars[v].run_id, rc ? "failed" : "complete") < 0 && !rc)
 			rc = VMR_EXIT_CANNOT;
 	int prc = run_print(rs);
+	if (fflush(stdout) == EOF && errno == EPIPE)
+		prc = RUN_EXIT_CLOSED;
 	if (!rc)
 		rc = prc ? prc : rs->any_failed ? VMR_EXIT_FAIL : VMR_EXIT_OK;
 close_store:
@@ -490,10 +504,7 @@ struct run_traces {
 
 static void run_traces_free(struct run_traces *t)
 {
-	for (size_t i = 0; i < t->paths.n; i++)
-		unlink(t->paths.v[i]);
-	if (t->dir)
-		rmdir(t->dir);
+	scratch_remove(t->dir);
 	free(t->dir);
 	strlist_free(&t->args);
 	strlist_free(&t->paths);
@@ -516,12 +527,17 @@ static int run_trace_generate(const char *args, const char *path)
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid == 0) {
+		signals_default();
 		execv("/proc/self/exe", argv);
 		_exit(127);
 	}
+	if (pid > 0)
+		sandbox_signal_child(pid, true);  /* a signal kills it before its directory goes */
 	int status = 0;
-	while (pid > 0 && waitpid(pid, &status, 0) < 0)
+	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
+	if (pid > 0)
+		sandbox_signal_child(pid, false);
 	free(argv);
 	strlist_free(&av);
 	free(copy);
@@ -539,16 +555,9 @@ static int run_traces_make(struct suite *s, struct run_traces *t)
 		while (k < t->args.n && strcmp(t->args.v[k], args))
 			k++;
 		if (k == t->args.n) {
-			if (!t->dir) {
-				const char *base = getenv("TMPDIR");
-				t->dir = xasprintf("%s/vmregress-traces-%ld-XXXXXX", base && *base ? base : "/var/tmp",
-						   (long)getpid());
-				if (!mkdtemp(t->dir)) {
-					vmr_errno("cannot make a directory for reference traces");
-					free(t->dir);
-					t->dir = NULL;
-					return -1;
-				}
+			if (!t->dir && !(t->dir = scratch_make("traces"))) {
+				vmr_errno("cannot make a directory for reference traces in %s", scratch_base());
+				return -1;
 			}
 			char *path = xasprintf("%s/trace-%zu.refs", t->dir, k);
 			int rc = run_trace_generate(args, path);
@@ -703,6 +712,8 @@ int cmd_run(int argc, char **argv)
 		vmr_err("--name: %s", bad_name);
 		goto free_opts;
 	}
+	/* from here a signal undoes what the run made (traces, sandboxes) */
+	sandbox_install_signal_handlers();
 	if (suite_load(&s, pos[0]) < 0 || run_variants_parse(&o, &s, &variants, &nvariants) < 0)
 		goto free_suite;
 	if (!nvariants && (o.order || o.seed)) {

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/signals.h"
 #include "core/util.h"
 #include "probe/perf.h"
 
@@ -230,6 +231,7 @@ static pid_t profile_spawn(struct perf_profile *pp, pid_t pid, const char *perf)
 	snprintf(ctl, sizeof(ctl), "fifo:%s,%s", pp->ctl, pp->ack);
 	pid_t c = fork();
 	if (c == 0) {
+		signals_default();
 		int devnull = open("/dev/null", O_RDWR);
 		dup2(devnull, 0);
 		dup2(devnull, 1);

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/scratch.h"
 #include "core/util.h"
 #include "sandbox/cgroup.h"
 #include "sandbox/journal.h"
@@ -306,6 +307,27 @@ static int recover_orphan_zram(json_t *actions, int *refused)
 	return done;
 }
 
+struct recover_said {
+	json_t *actions;
+	int *refused;
+};
+
+static void recover_scratch_said(void *ctx, const char *path, long pid, int err)
+{
+	struct recover_said *rs = ctx;
+	recover_action(rs->actions, err < 0 ? "failed" : "removed", "scratch directory", path, (int)pid, "orphan",
+		       err < 0 ? strerror(-err) : NULL);
+	if (err < 0)
+		(*rs->refused)++;
+}
+
+/* Work directories and generated reference traces of dead processes. */
+static int recover_orphan_scratch(json_t *actions, int *refused)
+{
+	struct recover_said rs = { .actions = actions, .refused = refused };
+	return scratch_cleanup(recover_scratch_said, &rs);
+}
+
 /* Cleanups serialise on the memory cgroup hierarchy's root directory, so
  * that two of them never swapoff or remove the same thing at once (an
  * flock on a directory that exists anyway leaves no lock file behind). */
@@ -337,6 +359,7 @@ static int recover_run(json_t *actions, int *blocking, int *failed)
 	done += recover_orphan_cgroups(actions, failed);
 	done += recover_orphan_swapfiles(actions, failed);
 	done += recover_orphan_zram(actions, failed);
+	done += recover_orphan_scratch(actions, failed);
 	if (lock >= 0)
 		close(lock);
 	return done;

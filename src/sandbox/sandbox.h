@@ -71,6 +71,16 @@ int sandbox_open(struct sandbox **sb, const struct sandbox_cfg *cfg);
 /* Undo everything in reverse order; safe to call from an atexit path. */
 void sandbox_close(struct sandbox *sb);
 
+/* For a workload measured under the host's knobs (sb sets none, or sb is
+ * NULL): hold the knob lock shared while it runs (knobs.h), waiting up to
+ * wait_ns for a sandbox that is setting knobs.  Returns the descriptor to
+ * close after the workload, -1 when sb holds the knobs itself (or there
+ * is no /proc/sys/vm to lock), or -2 with
+ * *why (nothing printed but the note that it waits). */
+int sandbox_knobs_hold(const struct sandbox *sb, uint64_t wait_ns, const char **why);
+/* True when sb set knobs (and holds them exclusively). */
+bool sandbox_sets_knobs(const struct sandbox *sb);
+
 /* Move a process into the sandbox's cgroup. */
 int sandbox_attach(struct sandbox *sb, pid_t pid);
 /* Kill every process in the cgroup (watchdog). */
@@ -95,9 +105,16 @@ uint64_t sandbox_oom_kills(const struct sandbox *sb);
  * allow-listed knob's value in force.  Stored with every result. */
 json_t *sandbox_describe(const struct sandbox *sb);
 
-/* Install SIGINT/SIGTERM/SIGHUP handlers that close every open sandbox and
- * re-raise.  Called once by commands that open sandboxes. */
+/* Install handlers for every signal that would end the process
+ * (core/signals.h): they kill the children named below, undo every open
+ * sandbox, remove this process's scratch directories (core/scratch.h) and
+ * re-raise.  SIGPIPE is ignored, so a closed output is EPIPE.  Called once
+ * by commands that open sandboxes or make scratch directories; forked
+ * children call signals_default(). */
 void sandbox_install_signal_handlers(void);
+/* Name (add) or forget a child process that the signal handler must kill
+ * and reap before it removes what the child may be writing to. */
+void sandbox_signal_child(pid_t pid, bool add);
 
 /* Undo what dead vmregress processes left: their journals (only when every
  * line checks out) and orphaned cgroups, swap files and zram devices that

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/signals.h"
 #include "core/util.h"
 
 struct statflush {
@@ -46,9 +47,9 @@ static __attribute__((noreturn)) void statflush_reader(const char *path, uint64_
 	if (getppid() != owner)
 		_exit(0);
 	/* Ctrl-C goes to the process group: the owner decides when to stop */
-	signal(SIGINT, SIG_IGN);
-	signal(SIGTERM, SIG_IGN);
-	signal(SIGHUP, SIG_IGN);
+	int sigs[SIGNALS_MAX] = { 0 };
+	for (size_t i = 0, n = signals_fatal(sigs); i < n; i++)
+		signal(sigs[i], SIG_IGN);
 	int null = open("/dev/null", O_RDWR);
 	if (null >= 0) {
 		dup2(null, 0);
