@@ -2,7 +2,6 @@
  * with the monitor and the latency probe beside it, stored as one run. */
 #include <errno.h>
 #include <limits.h>
-#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <time.h>
@@ -11,6 +10,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/progress.h"
 #include "core/monitor.h"
 #include "core/plan.h"
 #include "core/probe.h"
@@ -21,6 +21,7 @@
 #include "core/trace_hook.h"
 #include "core/util.h"
 #include "probe/system.h"
+#include "report/compare_fmt.h"
 #include "sandbox/knobs.h"
 #include "sandbox/sandbox.h"
 #include "store/store.h"
@@ -76,111 +77,6 @@ const struct opt run_cmd_opts[] = {
 	  .help = "a label stored with the run", .flags = OPTF_HIDDEN },
 	OPT_END,
 };
-
-/* Progress: case, iteration, elapsed, time left.  On a terminal one line
- * rewritten in place; otherwise one line per iteration. */
-struct run_progress {
-	bool tty, quiet;
-	volatile bool closed;       /* stderr or stdout is a pipe with no reader */
-	size_t done, total;
-	uint64_t t0, t_done;        /* start, and when the last iteration ended */
-	/* on a terminal, a thread redraws the line every second while an
-	 * iteration runs, so the elapsed time moves */
-	pthread_t ticker;
-	pthread_mutex_t lock;
-	pthread_cond_t cond;
-	bool ticking;
-	const struct suite *s;
-	size_t ci;
-	long it;
-	const char *variant;        /* the iteration's variant, or NULL */
-};
-
-static void run_fmt_secs(char *buf, size_t len, double s)
-{
-	if (s < 0)
-		snprintf(buf, len, "?");
-	else if (s < 60)
-		snprintf(buf, len, "%.0fs", s);
-	else if (s < 3600)
-		snprintf(buf, len, "%dm%02ds", (int)s / 60, (int)s % 60);
-	else
-		snprintf(buf, len, "%dh%02dm", (int)s / 3600, (int)s % 3600 / 60);
-}
-
-static void run_progress(struct run_progress *p, const struct suite *s, size_t ci, long it, const char *state)
-{
-	if (p->quiet || (!p->tty && state[0] == 'r'))
-		return;
-	const struct suite_case *c = &s->cases[ci];
-	uint64_t now = vmr_now_ns();
-	double el = (double)(now - p->t0) / 1e9, left = -1;
-	/* the mean iteration so far, times what is left, less the time the
-	 * current one has run */
-	if (p->done) {
-		double per = (double)(p->t_done - p->t0) / 1e9 / (double)p->done;
-		left = per * (double)(p->total - p->done) - (state[0] == 'r' ? (double)(now - p->t_done) / 1e9 : 0);
-		left = left < 0 ? 0 : left;
-	}
-	char e[32], l[32];
-	run_fmt_secs(e, sizeof(e), el);
-	run_fmt_secs(l, sizeof(l), left);
-	int w = fprintf(stderr, "%s[%zu/%zu] %s (%s)%s%s iteration %ld/%ld: %s  elapsed %s, left %s%s",
-			p->tty ? "\r\033[K" : "", p->done + (state[0] == 'r' ? 1 : 0), p->total, c->name, c->w->name,
-			p->variant ? " " : "", p->variant ? p->variant : "", it + 1, c->set.iterations, state, e, l,
-			p->tty ? "" : "\n");
-	if ((w < 0 || fflush(stderr) == EOF) && errno == EPIPE)
-		p->closed = true;
-}
-
-static void *run_ticker(void *arg)
-{
-	struct run_progress *p = arg;
-	pthread_mutex_lock(&p->lock);
-	while (p->ticking) {
-		struct timespec ts = { 0 };
-		clock_gettime(CLOCK_REALTIME, &ts);
-		ts.tv_sec += 1;
-		pthread_cond_timedwait(&p->cond, &p->lock, &ts);
-		if (p->ticking)
-			run_progress(p, p->s, p->ci, p->it, "running");
-	}
-	pthread_mutex_unlock(&p->lock);
-	return NULL;
-}
-
-/* The ticker is a runner hook: its thread starts after the workload child
- * is forked and stops after it ends, so that no thread of ours runs beside a
- * fork (a lock it held, stderr's say, would stay locked in the child). */
-static int run_ticker_hook_start(void *ctx, pid_t child, struct sandbox *sb)
-{
-	struct run_progress *p = ctx;
-	(void)child;
-	(void)sb;
-	if (!p->tty || p->quiet)
-		return 0;
-	p->ticking = true;
-	if (pthread_create(&p->ticker, NULL, run_ticker, p) != 0)
-		p->ticking = false;
-	return 0;
-}
-
-static void run_ticker_stop(struct run_progress *p)
-{
-	pthread_mutex_lock(&p->lock);
-	bool was = p->ticking;
-	p->ticking = false;
-	pthread_cond_signal(&p->cond);
-	pthread_mutex_unlock(&p->lock);
-	if (was)
-		pthread_join(p->ticker, NULL);
-}
-
-static void run_ticker_hook_stop(void *ctx, struct result *r)
-{
-	(void)r;
-	run_ticker_stop(ctx);
-}
 
 static int run_overrides(struct suite *s, const struct run_opts *o)
 {
@@ -273,7 +169,7 @@ struct run_state {
 	int64_t seq;                    /* iterations begun so far, over the group */
 	struct sandbox *sb;
 	json_t *sb_echo;                /* the open sandbox's configuration */
-	struct run_progress prog;
+	struct progress *prog;
 	bool any_failed;
 };
 
@@ -318,30 +214,16 @@ static int run_iteration(struct run_state *rs, struct run_var *var, size_t ci, l
 {
 	struct suite_case *c = &var->suite->cases[ci];
 	struct result r = { 0 };
-	rs->prog.s = var->suite;
-	rs->prog.ci = ci;
-	rs->prog.it = it;
-	rs->prog.variant = var->variant ? var->variant->name : NULL;
-	run_progress(&rs->prog, var->suite, ci, it, "running");
+	progress_begin(rs->prog, c, ci, it, var->variant ? var->variant->name : NULL);
 	if (skip) {
 		result_init(&r, c->w->name);
 		result_set_outcome(&r, OUTCOME_SKIP, "%s", skip);
 	} else {
-		runner_run(c->w, c->wopts, rs->sb, cfg, &r);  /* the ticker runs as its first hook */
+		runner_run(c->w, c->wopts, rs->sb, cfg, &r);  /* the progress ticker runs as its first hook */
 	}
-	run_ticker_stop(&rs->prog);  /* if the runner could not start the hooks' stops */
-	rs->prog.done++;
-	rs->prog.t_done = vmr_now_ns();
 	if (r.outcome != OUTCOME_PASS && r.outcome != OUTCOME_SKIP)
 		rs->any_failed = true;
-	run_progress(&rs->prog, var->suite, ci, it, outcome_name(r.outcome));
-	if (!rs->prog.quiet && r.outcome != OUTCOME_PASS) {
-		if (rs->prog.tty)
-			fputc('\n', stderr);
-		vmr_warn("%s%s%s iteration %ld: %s: %s", c->name, var->variant ? " " : "",
-			 var->variant ? var->variant->name : "", it + 1, outcome_name(r.outcome),
-			 r.reason ? r.reason : "no reason given");
-	}
+	progress_end(rs->prog, &r);
 	int rc = rs->group.uuid ? store_result_add_seq(rs->st, var->case_ids[ci], (int)it, rs->seq, &r)
 				: store_result_add(rs->st, var->case_ids[ci], (int)it, &r);
 	rs->seq++;
@@ -366,7 +248,7 @@ static void run_hooks_init(struct run_state *rs, struct run_var *var, size_t ci,
 {
 	struct suite_case *c = &var->suite->cases[ci];
 	size_t nhooks = 0, ntrace;
-	h->hooks[nhooks++] = (struct runner_hook){ "progress", run_ticker_hook_start, run_ticker_hook_stop, &rs->prog };
+	h->hooks[nhooks++] = progress_hook(rs->prog);
 	monitor_init(&h->mon, c->set.monitor_interval_ns);
 	probe_init(&h->probe, c->set.probe_period_ns);
 	if (!c->set.no_monitor)
@@ -409,7 +291,7 @@ static int run_case(struct run_state *rs, size_t ci)
 	for (size_t v = 0; v < nv; v++)
 		run_hooks_init(rs, &rs->vars[v], ci, &h[v]);
 	int rc = 0;
-	for (size_t k = 0; k < total && !rc && !rs->prog.closed; k++) {
+	for (size_t k = 0; k < total && !rc && !progress_closed(rs->prog); k++) {
 		struct run_var *var = &rs->vars[order[k]];
 		char why[600] = "";
 		const char *skip = run_missing_knob(&var->suite->cases[ci], why, sizeof(why));
@@ -524,9 +406,9 @@ static int run_print_var(struct run_state *rs, struct run_var *var, json_t *runs
 		if (var->variant)
 			printf("%s== variant %s%s: %s ==\n\n", base ? "" : "\n", var->variant->name, base ? " (the base)" : "",
 			       *var->variant->settings ? var->variant->settings : "the suite as it is");
-		summary_print(stdout, run, false);
+		summary_print_brief(stdout, run, compare_headline);
 		if (!var->variant)
-			printf("\nStored as run %lld in %s\n", (long long)run->info.id, store_path(rs->st));
+			printf("Stored as run %lld in %s\n", (long long)run->info.id, store_path(rs->st));
 	}
 	run_free(run);
 	return 0;
@@ -572,31 +454,26 @@ static int run_suite(struct run_state *rs)
 {
 	const struct run_opts *o = rs->o;
 	const struct suite *s0 = rs->vars[0].suite;
-	rs->prog = (struct run_progress){ .tty = isatty(2), .quiet = o->quiet, .t0 = vmr_now_ns() };
-	pthread_mutex_init(&rs->prog.lock, NULL);
-	pthread_cond_init(&rs->prog.cond, NULL);
-	for (size_t i = 0; i < s0->ncases; i++)
-		rs->prog.total += rs->nvars * (size_t)s0->cases[i].set.iterations;
 	char *path = o->db ? xstrdup(o->db) : store_default_path();
 	int e = store_open(&rs->st, path, true), rc = e == -2 ? VMR_EXIT_USAGE : VMR_EXIT_CANNOT;
 	if (e < 0)
 		goto free_path;
+	rs->prog = progress_new(s0, rs->nvars, rs->st, o->quiet);
 	if ((rc = run_begin(rs)) != 0)
 		goto close_store;
 	for (size_t v = 0; o->json && v < rs->nvars; v++)
 		rs->vars[v].out = json_array();
-	for (size_t i = 0; i < s0->ncases && !rc && !rs->prog.closed; i++)
+	for (size_t i = 0; i < s0->ncases && !rc && !progress_closed(rs->prog); i++)
 		rc = run_case(rs, i);
 	if (rs->sb)
 		sandbox_close(rs->sb);
-	if (rs->prog.closed) {
+	if (progress_closed(rs->prog)) {
 		/* the reader of our output left: stop as a signal would, but
 		 * with the sandbox undone and the runs left interrupted */
 		rc = RUN_EXIT_CLOSED;
 		goto close_store;
 	}
-	if (rs->prog.tty && !o->quiet)
-		fputc('\n', stderr);
+	progress_finish(rs->prog);
 	for (size_t v = 0; v < rs->nvars; v++)
 		if (store_run_end(rs->st, rs->vars[v].run_id, rc ? "failed" : "complete") < 0 && !rc)
 			rc = VMR_EXIT_CANNOT;
@@ -606,8 +483,7 @@ static int run_suite(struct run_state *rs)
 	if (!rc)
 		rc = prc ? prc : rs->any_failed ? VMR_EXIT_FAIL : VMR_EXIT_OK;
 close_store:
-	pthread_mutex_destroy(&rs->prog.lock);
-	pthread_cond_destroy(&rs->prog.cond);
+	progress_free(rs->prog);
 	json_decref(rs->sb_echo);
 	for (size_t v = 0; v < rs->nvars; v++) {
 		json_decref(rs->vars[v].out);

@@ -1,19 +1,25 @@
-/* vmregress show RUN: a stored run's environment and per-case summaries. */
+/* vmregress show RUN: a stored run's one-screen summary, or with --all its
+ * environment and every metric of every case. */
 #include <stdlib.h>
 
 #include "cmd/cmd.h"
 #include "core/util.h"
+#include "report/compare_fmt.h"
 #include "store/store.h"
 #include "store/summary.h"
 
 struct show_opts {
 	char *db;
-	bool json;
+	bool json, all, verbose;
 };
 
 const struct opt show_cmd_opts[] = {
 	{ .name = "db", .type = OPT_STR, .off = offsetof(struct show_opts, db), .metavar = "PATH",
 	  .help = "the results store: a file or a PostgreSQL URL (" CMD_DB_DEFAULT ")" },
+	{ .name = "all", .type = OPT_FLAG, .off = offsetof(struct show_opts, all),
+	  .help = "the environment and every metric of every case, not the one-screen summary" },
+	{ .name = "verbose", .type = OPT_FLAG, .off = offsetof(struct show_opts, verbose), .help = "the same as --all",
+	  .short_name = 'v' },
 	{ .name = "json", .type = OPT_FLAG, .off = offsetof(struct show_opts, json), .help = "print JSON" },
 	OPT_END,
 };
@@ -37,7 +43,10 @@ int cmd_show(int argc, char **argv)
 	if (o.json) {
 		rc = cmd_print_json(summary_to_json(run, true));
 	} else {
-		summary_print(stdout, run, true);
+		if (o.all || o.verbose)
+			summary_print(stdout, run, true);
+		else
+			summary_print_brief(stdout, run, compare_headline);
 		rc = VMR_EXIT_OK;
 	}
 	run_free(run);

@@ -102,15 +102,7 @@ static void test_help(FILE *f, const struct workload *w)
 static void test_print_metric(FILE *f, const struct metric *m)
 {
 	char buf[64];
-	if (!strcmp(m->unit, "ns") && m->value >= 0)
-		units_format_time(buf, sizeof(buf), (uint64_t)m->value);
-	else if (!strcmp(m->unit, "bytes") && m->value >= 0)
-		units_format_size(buf, sizeof(buf), (uint64_t)m->value);
-	else if (m->value != floor(m->value))
-		snprintf(buf, sizeof(buf), "%.4g %s", m->value, m->unit); /* a measured fraction */
-	else
-		snprintf(buf, sizeof(buf), "%.10g %s", m->value, m->unit);
-	fprintf(f, "  %-32s %s\n", m->name, buf);
+	fprintf(f, "  %-32s %s\n", m->name, units_format_value(buf, sizeof(buf), m->value, m->unit));
 }
 
 static void test_print_table(FILE *f, const struct table *t)
@@ -133,10 +125,12 @@ static void test_print_hist(FILE *f, const struct named_hist *nh)
 	const struct hist *h = nh->h;
 	fprintf(f, "\nHistogram %s (%s): count %llu", nh->name, nh->unit, (unsigned long long)h->count);
 	if (h->count) {
-		fprintf(f, " min %llu mean %.0f", (unsigned long long)h->min, hist_mean(h));
+		char v[48];
+		fprintf(f, " min %s", units_format_value(v, sizeof(v), (double)h->min, nh->unit));
+		fprintf(f, " mean %s", units_format_value(v, sizeof(v), hist_mean(h), nh->unit));
 		for (size_t i = 0; i < ARRAY_SIZE(pcts); i++)
-			fprintf(f, " p%g %.0f", pcts[i], hist_percentile(h, pcts[i]));
-		fprintf(f, " max %llu", (unsigned long long)h->max);
+			fprintf(f, " p%g %s", pcts[i], units_format_value(v, sizeof(v), hist_percentile(h, pcts[i]), nh->unit));
+		fprintf(f, " max %s", units_format_value(v, sizeof(v), (double)h->max, nh->unit));
 	}
 	fputc('\n', f);
 }

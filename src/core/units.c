@@ -215,3 +215,107 @@ char *units_format_rsize(char *buf, size_t len, const struct vmr_rsize *r)
 	}
 	return units_format_size(buf, len, r->bytes);
 }
+
+/* ---- figures for people ---- */
+
+struct unit_steps {
+	const char *unit;
+	double step;
+	const char *const names[6];  /* NULL-terminated */
+	bool prefix;                 /* names are prefixes of the number, before the unit */
+};
+
+static const struct unit_steps human_units[] = {
+	{ "ns", 1000, { "ns", "us", "ms", "s", NULL }, false },
+	{ "bytes", 1024, { "B", "KiB", "MiB", "GiB", "TiB", NULL }, false },
+	{ "bytes/s", 1024, { "B/s", "KiB/s", "MiB/s", "GiB/s", "TiB/s", NULL }, false },
+};
+static const struct unit_steps count_steps = { "", 1000, { "", "k", "M", "G", "T", NULL }, true };
+static const char *const unscaled_units[] = { "%", "x", "ratio" };
+
+static const struct unit_steps *units_steps(const char *unit, bool *scaled)
+{
+	size_t n = strlen(unit);
+	*scaled = true;
+	for (size_t i = 0; i < ARRAY_SIZE(unscaled_units); i++)
+		if (!strcmp(unit, unscaled_units[i]))
+			*scaled = false;
+	if (n > 3 && !strcmp(unit + n - 3, "_ns"))
+		return &human_units[0];
+	for (size_t i = 0; i < ARRAY_SIZE(human_units); i++)
+		if (!strcmp(unit, human_units[i].unit))
+			return &human_units[i];
+	return &count_steps;
+}
+
+static size_t units_nsteps(const struct unit_steps *u)
+{
+	size_t k = 0;
+	while (u->names[k])
+		k++;
+	return k;
+}
+
+/* The label of step k: "ms", or "k pages/s" for prefixed steps. */
+static void units_label(char *buf, size_t len, const struct unit_steps *u, size_t k, const char *unit)
+{
+	if (!u->prefix)
+		snprintf(buf, len, "%s", u->names[k]);
+	else
+		snprintf(buf, len, "%s%s%s", u->names[k], *u->names[k] && *unit ? " " : "", unit);
+}
+
+double units_axis(double max_abs, const char *unit, char *label, size_t len)
+{
+	bool scaled;
+	const struct unit_steps *u = units_steps(unit ? unit : "", &scaled);
+	size_t k = 0, n = units_nsteps(u);
+	double div = 1;
+	max_abs = fabs(max_abs);
+	while (scaled && isfinite(max_abs) && k + 1 < n && max_abs >= div * u->step)
+		div *= u->step, k++;
+	if (!scaled)
+		snprintf(label, len, "%s", unit ? unit : "");
+	else
+		units_label(label, len, u, k, unit ? unit : "");
+	return div;
+}
+
+char *units_format_value(char *buf, size_t len, double v, const char *unit)
+{
+	if (!unit)
+		unit = "";
+	if (isnan(v)) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	if (isinf(v)) {
+		snprintf(buf, len, "%sinf%s%s", v < 0 ? "-" : "", *unit ? " " : "", unit);
+		return buf;
+	}
+	bool scaled;
+	const struct unit_steps *u = units_steps(unit, &scaled);
+	size_t k = 0, n = units_nsteps(u);
+	double a = fabs(v), div = 1;
+	char num[40];
+	/* Step up while the figure, rounded to four digits, reaches the
+	 * next step: 999.96 rounds to 1000, which is 1.000 of the next. */
+	while (scaled && k + 1 < n && strtod((snprintf(num, sizeof(num), "%.4g", a / div), num), NULL) >= u->step)
+		div *= u->step, k++;
+	double x = v / div;
+	if (k == 0 && x == floor(x) && fabs(x) < 1e15)
+		snprintf(num, sizeof(num), "%.0f", x);
+	else if (fabs(x) >= 1000)
+		snprintf(num, sizeof(num), "%.0f", x);
+	else
+		snprintf(num, sizeof(num), "%#.4g", x);
+	if (!strcmp(num, "-0") || !strcmp(num, "-0.000"))
+		memmove(num, num + 1, strlen(num));
+	if (!scaled)
+		snprintf(buf, len, "%s%s%s", num, *unit && strcmp(unit, "%") ? " " : "", unit);
+	else if (u->prefix)
+		snprintf(buf, len, "%s%s%s%s", num, u->names[k], *unit ? " " : "", unit);
+	else
+		snprintf(buf, len, "%s %s", num, u->names[k]);
+	return buf;
+}

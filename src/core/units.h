@@ -38,4 +38,21 @@ char *units_format_time(char *buf, size_t len, uint64_t ns);
 /* Format a relative size for echo ("1.5x" or a size). */
 char *units_format_rsize(char *buf, size_t len, const struct vmr_rsize *r);
 
+/* Figures for people.  A metric's value in its stored unit goes to the
+ * largest step of that unit's table that keeps it at least 1, with four
+ * significant digits (three when the figure is 1000 or more of the step),
+ * rounding carried into the next step ("999.96 ns" is "1.000 us"):
+ *   ns (and *_ns)       ns, us, ms, s              "11.08 ms"
+ *   bytes, bytes/s      B, KiB, MiB, GiB, TiB      "67.87 MiB"
+ *   anything else       k, M, G, T on the number   "56.07k events", "2.225k pages/s"
+ *   %, x, ratio         not scaled                 "11.39%", "1.050 x"
+ * Whole numbers below the first step print as they are ("74 faults"); NAN
+ * is "-".  JSON and CSV never use this: they carry the raw value and the
+ * unit's name. */
+char *units_format_value(char *buf, size_t len, double v, const char *unit);
+/* The step of unit's table that suits values up to max_abs, for a column
+ * or a graph axis: returns the divisor and writes the label ("ms",
+ * "MiB", "k pages/s", "pages") to label. */
+double units_axis(double max_abs, const char *unit, char *label, size_t len);
+
 #endif

@@ -3,6 +3,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/units.h"
 #include "core/util.h"
 #include "workload/workload.h"
 
@@ -114,36 +115,12 @@ bool compare_headline(const char *workload, const char *metric)
 
 char *cmp_fmt_scaled(char *buf, size_t len, double v, const char *unit)
 {
-	static const struct {
-		const char *unit;
-		double scale;
-		const char *const names[4];
-	} tables[] = {
-		{ "ns", 1000, { "ns", "us", "ms", "s" } },
-		{ "bytes", 1024, { "bytes", "KiB", "MiB", "GiB" } },
-	};
-	if (!isfinite(v)) {
-		snprintf(buf, len, "-");
-		return buf;
-	}
-	for (size_t t = 0; t < ARRAY_SIZE(tables); t++) {
-		if (strcmp(unit, tables[t].unit))
-			continue;
-		size_t k = 0;
-		while (k < 3 && fabs(v) >= tables[t].scale * 0.9995)
-			v /= tables[t].scale, k++;
-		snprintf(buf, len, "%.4g %s", v, tables[t].names[k]);
-		return buf;
-	}
-	static const char *const si[] = { "", "k", "M", "G" };
-	size_t k = 0;
-	while (strstr(unit, "/s") && k < 3 && fabs(v) >= 999.95)
-		v /= 1000, k++;
-	if (k)
-		snprintf(buf, len, "%.4g %s %s", v, si[k], unit);
-	else
-		snprintf(buf, len, *unit ? "%.4g %s" : "%.4g", v, unit);
-	return buf;
+	return units_format_value(buf, len, v, unit);
+}
+
+char *cmp_fmt_stat(char *buf, size_t len, const struct cmp_row *row, const struct cmp_cell *cell, enum cmp_stat s)
+{
+	return units_format_value(buf, len, cmp_stat_value(cell, s), s == CMP_STAT_CV ? "%" : row->unit);
 }
 
 static const char *cmp_plural(size_t n, const char *one, const char *many)
@@ -266,8 +243,11 @@ static char *cmp_explain_line(const struct comparison *cmp, size_t r, size_t i)
 	for (size_t k = 0; k < n; k++) {
 		const struct cmp_row *x = &cmp->rows[ex[k]];
 		const struct cmp_cell *c = &x->cells[i];
+		char va[48], vb[48];
 		if (c->abs_change || isnan(c->ratio))
-			fprintf(f, "%s %s %.4g -> %.4g", k ? "," : "", x->metric, x->cells[0].s.mean, c->s.mean);
+			fprintf(f, "%s %s %s -> %s", k ? "," : "", x->metric,
+				units_format_value(va, sizeof(va), x->cells[0].s.mean, x->unit),
+				units_format_value(vb, sizeof(vb), c->s.mean, x->unit));
 		else
 			fprintf(f, "%s %s %s", k ? "," : "", x->metric, cmp_fmt_change(pct, sizeof(pct), c->ratio));
 	}
@@ -487,8 +467,8 @@ static void text_widths(const struct comparison *cmp, struct text_widths *w)
 		w->metric = MAX(w->metric, (int)strlen(row->metric));
 		for (size_t i = 0; i < cmp->nruns; i++)
 			for (int s = 0; s < CMP_NSTATS; s++)
-				w->value = MAX(w->value, (int)strlen(cmp_fmt_num(buf, sizeof(buf),
-										  cmp_stat_value(&row->cells[i], s))));
+				w->value = MAX(w->value, (int)strlen(cmp_fmt_stat(buf, sizeof(buf), row,
+										   &row->cells[i], s)));
 	}
 	w->col = w->value + 11;
 	for (size_t i = 0; i < cmp->nruns; i++)
@@ -533,11 +513,16 @@ static void text_cell(FILE *f, const struct cmp_row *row, size_t i, enum cmp_sta
 		return;
 	}
 	cmp_markers(c, s, &open, &close);
-	cmp_fmt_num(num, sizeof(num), cmp_stat_value(c, s));
-	if (s == CMP_STAT_MEAN && i && c->abs_change)
-		snprintf(pct, sizeof(pct), "%+8.3g", c->s.mean - row->cells[0].s.mean);
-	else
+	cmp_fmt_stat(num, sizeof(num), row, c, s);
+	if (s == CMP_STAT_MEAN && i && c->abs_change) {
+		double d = c->s.mean - row->cells[0].s.mean;
+		char v[48], sv[50];
+		units_format_value(v, sizeof(v), d, row->unit);
+		snprintf(sv, sizeof(sv), "%s%s", d >= 0 ? "+" : "", v);
+		snprintf(pct, sizeof(pct), "%8s", sv);
+	} else {
 		cmp_fmt_pct(pct, sizeof(pct), cmp_stat_change(row, i, s));
+	}
 	fprintf(f, "  %*s %c%s%c", w->col - 11, num, open, pct, close);
 }
 

@@ -28,7 +28,8 @@ char *compare_verdict_line(char *buf, size_t len, const struct comparison *cmp);
  * verdict line, environment flags, one line per headline metric and run
  * (findings first), then the explanations.  Appended to out. */
 void compare_verdict_lines(const struct comparison *cmp, struct strlist *out);
-/* A value in units people read: 1.23 s, 12.5 MiB, 301 k faults/s. */
+/* A value in units people read: 1.230 s, 12.50 MiB, 301.0k faults/s
+ * (units_format_value). */
 char *cmp_fmt_scaled(char *buf, size_t len, double v, const char *unit);
 void compare_write_junit(FILE *f, const struct comparison *cmp);
 void compare_write_tap(FILE *f, const struct comparison *cmp);
@@ -49,6 +50,8 @@ double cmp_stat_change(const struct cmp_row *row, size_t run, enum cmp_stat s);
 /* A number as the tables print it: two decimals, or 4 significant digits
  * for tiny values, "-" for NAN.  Returns buf. */
 char *cmp_fmt_num(char *buf, size_t len, double v);
+/* A cell's statistic in units people read (CoeffVar in percent). */
+char *cmp_fmt_stat(char *buf, size_t len, const struct cmp_row *row, const struct cmp_cell *cell, enum cmp_stat s);
 /* The marker pair around a change: "()" plain, "**" significant, "??" too
  * few iterations to say. */
 void cmp_markers(const struct cmp_cell *cell, enum cmp_stat s, char *open, char *close);

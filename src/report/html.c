@@ -10,10 +10,12 @@
 
 #include "core/hist.h"
 #include "core/path.h"
+#include "core/units.h"
 #include "core/util.h"
 #include "report/compare_fmt.h"
 #include "report/plot.h"
 #include "stats/compare.h"
+#include "store/summary.h"
 #include "vm/proto.h"
 
 struct report_ctx {
@@ -51,7 +53,10 @@ static const char report_css[] =
 	"figure svg,figure img{display:block;max-width:100%;height:auto}"
 	"svg image,img.map{image-rendering:pixelated}"
 	".note{color:#555;font-size:.9em}.error{color:#b00}"
-	"code{background:#f5f5f5;padding:0 .2em}";
+	"code{background:#f5f5f5;padding:0 .2em}"
+	".verdict{border:1px solid #ccc;background:#fafafa;padding:.2em 1em;margin:.5em 0}"
+	".verdict ul{margin:.2em 0;font-size:.9em}"
+	"#headline .graphs{gap:6px}#headline figure{padding:2px}";
 
 static void html_esc(FILE *f, const char *s)
 {
@@ -132,6 +137,19 @@ static bool html_metric_significant(const struct report_ctx *x, const char *case
 	return false;
 }
 
+/* Whether a metric of a case whose name starts with prefix changed
+ * significantly in some run. */
+static bool html_prefix_significant(const struct report_ctx *x, const char *case_name, const char *prefix)
+{
+	for (size_t i = 0; i < x->cmp->nrows; i++) {
+		const struct cmp_row *row = &x->cmp->rows[i];
+		if (!strcmp(row->case_name, case_name) && !strncmp(row->metric, prefix, strlen(prefix)) &&
+		    html_metric_significant(x, case_name, row->metric))
+			return true;
+	}
+	return false;
+}
+
 /* Metric values per iteration, runs overlaid: the workload's own first
  * metrics (it reports them before the runner adds rusage and counters)
  * and any that changed significantly, at most a dozen. */
@@ -153,7 +171,8 @@ static void html_metric_plots(struct report_ctx *x, const char *case_name, const
 			}
 		}
 		char *title = xasprintf("%s: %s per iteration", case_name, metrics->v[m]);
-		plot_init(&p, title, "iteration", unit);
+		plot_init(&p, title, "iteration", metrics->v[m]);
+		plot_units(&p, NULL, unit);
 		p.width = 400;
 		p.height = 260;
 		for (size_t r = 0; r < x->n; r++) {
@@ -167,7 +186,9 @@ static void html_metric_plots(struct report_ctx *x, const char *case_name, const
 		}
 		double lo, hi;
 		plot_yrange(&p, &lo, &hi);
-		if (lo < hi) /* a flat line says nothing the table does not */
+		/* a flat line, or a line of one or two iterations, says nothing
+		 * the tables do not */
+		if (lo < hi && plot_max_points(&p) >= 3)
 			html_plot(x, &p, NULL);
 		plot_free(&p);
 		free(title);
@@ -276,7 +297,15 @@ static void html_table_plots(struct report_ctx *x, const char *case_name, const 
 			continue;
 		struct plot p = { 0 };
 		char *title = xasprintf("%s: %s by %s", case_name, proto->cols[col], xcol);
-		plot_init(&p, title, xcol, proto->cols[col]);
+		/* a table's columns carry their unit in the name when they have
+		 * one (time_ns); the others are counts */
+		const char *name = proto->cols[col];
+		size_t nlen = strlen(name);
+		bool ns = nlen > 3 && !strcmp(name + nlen - 3, "_ns");
+		char *ylabel = ns ? xasprintf("%.*s", (int)(nlen - 3), name) : xstrdup(name);
+		plot_init(&p, title, xcol, ylabel);
+		plot_units(&p, NULL, ns ? "ns" : "");
+		free(ylabel);
 		p.width = 560;
 		p.height = 320;
 		for (size_t r = 0; r < x->n; r++) {
@@ -287,7 +316,8 @@ static void html_table_plots(struct report_ctx *x, const char *case_name, const 
 				html_table_ideal(&p, c, proto, ideal, x->cmp->labels[r]);
 		}
 		char *caption = xasprintf("table '%s', mean of the passing iterations per row", proto->name);
-		html_plot(x, &p, caption);
+		if (plot_max_points(&p) >= 2) /* one pass is a point on an empty axis */
+			html_plot(x, &p, caption);
 		free(caption);
 		plot_free(&p);
 		free(title);
@@ -321,11 +351,13 @@ static void html_hist_table(struct report_ctx *x, const char *unit, struct hist 
 			continue;
 		fputs("<tr>", x->f);
 		html_td(x->f, x->cmp->labels[r]);
-		fprintf(x->f, "<td class=\"num\">%llu</td><td class=\"num\">%.1f</td>",
-			(unsigned long long)hs[r]->count, hist_mean(hs[r]));
+		char v[48];
+		fprintf(x->f, "<td class=\"num\">%s</td>", units_format_value(v, sizeof(v), (double)hs[r]->count, ""));
+		fprintf(x->f, "<td class=\"num\">%s</td>", units_format_value(v, sizeof(v), hist_mean(hs[r]), unit));
 		for (size_t k = 0; k < ARRAY_SIZE(pct); k++)
-			fprintf(x->f, "<td class=\"num\">%.0f</td>", hist_percentile(hs[r], pct[k]));
-		fprintf(x->f, "<td class=\"num\">%llu</td>", (unsigned long long)hs[r]->max);
+			fprintf(x->f, "<td class=\"num\">%s</td>",
+				units_format_value(v, sizeof(v), hist_percentile(hs[r], pct[k]), unit));
+		fprintf(x->f, "<td class=\"num\">%s</td>", units_format_value(v, sizeof(v), (double)hs[r]->max, unit));
 		html_td(x->f, unit);
 		fputs("</tr>\n", x->f);
 	}
@@ -346,7 +378,8 @@ static void html_hist_plot(struct report_ctx *x, const char *case_name, const ch
 	}
 	struct plot p = { 0 };
 	char *title = xasprintf("%s: %s distribution (CDF)", case_name, name);
-	plot_init(&p, title, unit, "fraction of samples at or below");
+	plot_init(&p, title, name, "fraction of samples at or below");
+	plot_units(&p, unit, NULL);
 	p.logx = hi > 100 * (lo ? lo : 1);
 	p.yfixed = true;
 	p.ymin = 0;
@@ -365,7 +398,10 @@ static void html_hist_plot(struct report_ctx *x, const char *case_name, const ch
 			plot_point(l, (double)(hist_bucket_low(i) + hist_bucket_width(i)), (double)cum / (double)hs[r]->count);
 		}
 	}
-	html_plot(x, &p, "all passing iterations merged per run");
+	/* The harness's own latency probe is drawn when its figures moved;
+	 * otherwise its percentiles below say all there is. */
+	if (strncmp(name, "probe-", 6) || html_prefix_significant(x, case_name, "probe-"))
+		html_plot(x, &p, "all passing iterations merged per run");
 	fputs("</div>\n", x->f);
 	html_hist_table(x, unit, hs);
 	fputs("<div class=\"graphs\">\n", x->f);
@@ -396,11 +432,14 @@ static void html_series_plot(struct report_ctx *x, const char *case_name, const 
 	}
 	bool trace = !fnmatch("*access*", name, 0);
 	char *title = xasprintf("%s: %s over %s", case_name, name, trace ? "the trace" : "time");
-	plot_init(&p, title, trace ? "reference" : "seconds", unit);
+	plot_init(&p, title, trace ? "reference" : "seconds", name);
+	plot_units(&p, NULL, unit);
 	p.width = 560;
 	p.height = 320;
 	for (size_t r = 0; r < x->n; r++) {
 		const struct series *s = html_first_series(html_case(x->runs[r], case_name), name);
+		if (s && s->n < 3) /* two samples drawn as a line invent a trend */
+			continue;
 		struct plot_line *l = plot_add_line(&p, x->cmp->labels[r], s && s->n <= 25 ? PLOT_LINESPOINTS : PLOT_LINES);
 		for (size_t k = 0; s && k < s->n; k++)
 			plot_point(l, s->t[k], s->v[k]);
@@ -413,14 +452,15 @@ static void html_series_plot(struct report_ctx *x, const char *case_name, const 
 /* The monitor records dozens of series per case; these are the ones worth
  * a graph, each group on one plot with the runs overlaid. */
 static const struct html_series_group {
-	const char *title, *unit;
+	const char *title, *label, *unit;  /* unit: the series' stored unit, for the axis's step */
 	const char *names[3];
 } html_monitor_groups[] = {
-	{ "swap in and out", "pages per interval", { "vmstat.pswpin", "vmstat.pswpout" } },
-	{ "memory pressure (PSI)", "% of the interval stalled", { "pressure.some", "pressure.full" } },
-	{ "free memory", "bytes", { "meminfo.MemFree", "meminfo.MemAvailable" } },
-	{ "sandbox memory", "bytes", { "memcg.usage_bytes", "memcg.swap_bytes" } },
-	{ "reclaim scanning", "pages per interval", { "vmstat.pgscan_kswapd", "vmstat.pgscan_direct" } },
+	/* the sandbox's memory, not the host's: a 64M sandbox on a 24G host
+	 * is a flat line at the top of a host-wide graph */
+	{ "sandbox memory", "bytes", "bytes", { "memcg.usage_bytes", "memcg.limit_bytes", "memcg.swap_bytes" } },
+	{ "swap in and out", "pages per interval", "", { "vmstat.pswpin", "vmstat.pswpout" } },
+	{ "memory pressure (PSI)", "% of the interval stalled", NULL, { "pressure.some", "pressure.full" } },
+	{ "reclaim scanning", "pages per interval", "", { "vmstat.pgscan_kswapd", "vmstat.pgscan_direct" } },
 };
 
 static bool html_monitor_series(const char *name)
@@ -433,13 +473,16 @@ static void html_series_group(struct report_ctx *x, const char *case_name, const
 {
 	struct plot p = { 0 };
 	char *title = xasprintf("%s: %s", case_name, g->title);
-	plot_init(&p, title, "seconds", g->unit);
+	plot_init(&p, title, "seconds", g->label);
+	plot_units(&p, NULL, g->unit);
 	p.width = 560;
 	p.height = 320;
 	for (size_t r = 0; r < x->n; r++)
 		for (size_t k = 0; k < ARRAY_SIZE(g->names) && g->names[k]; k++) {
 			const struct series *s = html_first_series(html_case(x->runs[r], case_name), g->names[k]);
-			if (!s)
+			if (!s || s->n < 3)
+				continue;
+			if (strstr(g->names[k], "limit") && s->v[0] > 1e15) /* no limit: a line at 8 EiB */
 				continue;
 			char *label = xasprintf("%s %s", x->cmp->labels[r], strchr(g->names[k], '.') + 1);
 			struct plot_line *l = plot_add_line(&p, label, s->n <= 25 ? PLOT_LINESPOINTS : PLOT_LINES);
@@ -674,7 +717,7 @@ static void html_cmp_cell(FILE *f, const struct cmp_row *row, size_t i, enum cmp
 	const char *cls = s == CMP_STAT_MEAN && i ? cmp_verdict_name(c->verdict) : "";
 	cmp_markers(c, s, &open, &close);
 	double pct = cmp_stat_change(row, i, s);
-	fprintf(f, "<td class=\"num %s\">%s", cls, cmp_fmt_num(num, sizeof(num), cmp_stat_value(c, s)));
+	fprintf(f, "<td class=\"num %s\">%s", cls, cmp_fmt_stat(num, sizeof(num), row, c, s));
 	if (isfinite(pct))
 		fprintf(f, " %c%+.2f%%%c", open, pct, close);
 	if (s == CMP_STAT_MEAN && i && !c->w.too_few && isfinite(c->w.p))
@@ -693,14 +736,17 @@ static void html_compare_head(struct report_ctx *x, bool stat)
 	fputs("</tr>\n", x->f);
 }
 
-/* One row per metric: the mean and its spread, the change and p. */
-static void html_compare_short(struct report_ctx *x)
+/* One row per metric, the headline ones or the others: the mean and its
+ * spread, the change and p. */
+static void html_compare_short(struct report_ctx *x, bool headline)
 {
 	const struct comparison *cmp = x->cmp;
 	char mean[64], sd[64];
 	html_compare_head(x, false);
 	for (size_t k = 0; k < cmp->nrows; k++) {
 		const struct cmp_row *row = &cmp->rows[k];
+		if (row->headline != headline)
+			continue;
 		fputs("<tr>", x->f);
 		html_td(x->f, row->case_name);
 		html_td(x->f, row->metric);
@@ -714,7 +760,8 @@ static void html_compare_short(struct report_ctx *x)
 			char open, close;
 			cmp_markers(c, CMP_STAT_MEAN, &open, &close);
 			fprintf(x->f, "<td class=\"num %s\">%s <small>&plusmn;%s</small>", r ? cmp_verdict_name(c->verdict) : "",
-				cmp_fmt_num(mean, sizeof(mean), c->s.mean), cmp_fmt_num(sd, sizeof(sd), c->s.stddev));
+				units_format_value(mean, sizeof(mean), c->s.mean, row->unit),
+				units_format_value(sd, sizeof(sd), c->s.stddev, row->unit));
 			if (r && isfinite(c->change_pct))
 				fprintf(x->f, "<br>%c%+.2f%%%c", open, c->change_pct, close);
 			if (r && !c->w.too_few && isfinite(c->w.p))
@@ -730,10 +777,13 @@ static void html_compare_short(struct report_ctx *x)
 static void html_compare_full(struct report_ctx *x)
 {
 	const struct comparison *cmp = x->cmp;
-	fputs("<details><summary>All statistics (Min, mean, Stddev, CoeffVar, Max)</summary>\n", x->f);
+	fputs("<details><summary>All statistics (Min, mean, Stddev, CoeffVar, Max) of the headline metrics and the "
+	      "findings</summary>\n", x->f);
 	html_compare_head(x, true);
 	for (size_t k = 0; k < cmp->nrows; k++) {
 		const struct cmp_row *row = &cmp->rows[k];
+		if (!row->headline && !html_metric_significant(x, row->case_name, row->metric))
+			continue;
 		for (int s = 0; s < CMP_NSTATS; s++) {
 			fprintf(x->f, "<tr%s>", s ? "" : " class=\"first\"");
 			html_td(x->f, cmp_stat_name(s, row->combine));
@@ -748,6 +798,73 @@ static void html_compare_full(struct report_ctx *x)
 	fputs("</table></details>\n", x->f);
 }
 
+/* The headline metrics, small multiples: per case and headline metric the
+ * runs side by side on one axis from zero, each mean with its interval. */
+/* Whether the runs' labels fit side by side under a small plot; if not
+ * the runs are numbered and the numbers explained above the plots. */
+static bool html_short_labels(const struct report_ctx *x)
+{
+	size_t len = 0;
+	for (size_t r = 0; r < x->n; r++)
+		len += strlen(x->cmp->labels[r]) + 2;
+	return len <= 26;
+}
+
+static void html_headline_plot(struct report_ctx *x, const struct cmp_row *row)
+{
+	struct plot p = { 0 };
+	char *title = xasprintf("%s: %s", row->case_name, row->metric);
+	plot_init(&p, title, "", "");
+	plot_units(&p, NULL, row->unit);
+	p.width = 236;
+	p.height = 180;
+	struct plot_line *l = plot_add_line(&p, "", PLOT_ERRORBARS);
+	double top = 0;
+	for (size_t r = 0; r < x->n; r++) {
+		const struct cmp_cell *c = &row->cells[r];
+		char num[24];
+		snprintf(num, sizeof(num), "%zu", r + 1);
+		plot_xname(&p, html_short_labels(x) ? x->cmp->labels[r] : num);
+		if (!c->present || !isfinite(c->s.mean))
+			continue;
+		double e = summary_spread(c->s.stddev, c->s.n);
+		plot_point_err(l, (double)(r + 1), c->s.mean, e);
+		top = fmax(top, c->s.mean + e);
+	}
+	if (top > 0) {
+		p.yfixed = true;
+		p.ymin = 0;
+		p.ymax = top * 1.1;
+	}
+	html_plot(x, &p, NULL);
+	plot_free(&p);
+	free(title);
+}
+
+static void html_headline(struct report_ctx *x)
+{
+	const struct comparison *cmp = x->cmp;
+	size_t nhead = 0;
+	for (size_t k = 0; k < cmp->nrows; k++)
+		nhead += cmp->rows[k].headline;
+	fputs("<section id=\"headline\"><h2>Headline metrics</h2>\n", x->f);
+	if (!nhead) {
+		fputs("<p>No workload of these cases declares a headline metric.</p></section>\n", x->f);
+		return;
+	}
+	fputs("<p class=\"note\">Per case, each run's mean with its 95% confidence interval (3 iterations or more) "
+	      "or &plusmn; its standard deviation (2); every axis starts at zero.", x->f);
+	for (size_t r = 0; !html_short_labels(x) && r < x->n; r++) {
+		fprintf(x->f, "%s%zu: ", r ? ", " : " Runs: ", r + 1);
+		html_esc(x->f, cmp->labels[r]);
+	}
+	fputs("</p>\n<div class=\"graphs\">\n", x->f);
+	for (size_t k = 0; k < cmp->nrows; k++)
+		if (cmp->rows[k].headline)
+			html_headline_plot(x, &cmp->rows[k]);
+	fputs("</div></section>\n", x->f);
+}
+
 /* The verdict on the headline metrics, as compare's text leads with it. */
 static void html_verdict(struct report_ctx *x)
 {
@@ -755,7 +872,7 @@ static void html_verdict(struct report_ctx *x)
 		return;
 	struct strlist lines = { 0 };
 	compare_verdict_lines(x->cmp, &lines);
-	fputs("<div class=\"verdict\"><p><b>", x->f);
+	fputs("<section id=\"verdict\"><div class=\"verdict\"><p><b>", x->f);
 	html_esc(x->f, lines.v[0]);
 	fputs("</b></p>\n<ul>\n", x->f);
 	for (size_t i = 1; i < lines.n; i++) {
@@ -763,7 +880,7 @@ static void html_verdict(struct report_ctx *x)
 		html_esc(x->f, lines.v[i][0] == ' ' ? lines.v[i] + 2 : lines.v[i]);
 		fputs("</li>\n", x->f);
 	}
-	fputs("</ul></div>\n", x->f);
+	fputs("</ul></div></section>\n", x->f);
 	strlist_free(&lines);
 }
 
@@ -781,7 +898,15 @@ static void html_compare(struct report_ctx *x)
 		fputs("<p class=\"note\"><b>Emulated:</b> some runs ran in an emulated guest (TCG), where times say "
 		      "more about the emulator than the kernel. Counters (faults, swap-ins, Refd) are faithful and "
 		      "come first in each case.</p>\n", x->f);
-	html_compare_short(x);
+	size_t nhead = 0;
+	for (size_t k = 0; k < cmp->nrows; k++)
+		nhead += cmp->rows[k].headline;
+	if (nhead)
+		html_compare_short(x, true);
+	fprintf(x->f, "<details><summary>%s metrics and counters (%zu)</summary>\n", nhead ? "The other" : "All",
+		cmp->nrows - nhead);
+	html_compare_short(x, false);
+	fputs("</details>\n", x->f);
 	html_compare_full(x);
 	if (cmp->left_out.n) {
 		fputs("<p>Left out of the comparison:</p><ul>\n", x->f);
@@ -818,9 +943,11 @@ static void html_page(struct report_ctx *x)
 	fprintf(x->f, "</title>\n<style>%s</style></head>\n<body>\n<h1>", report_css);
 	html_esc(x->f, title);
 	fputs("</h1>\n", x->f);
+	html_verdict(x);
+	html_headline(x);
 	struct strlist cases = { 0 };
 	html_case_names(x->runs, x->n, x->o->cases, &cases);
-	fputs("<p>Contents: <a href=\"#runs\">runs</a> · <a href=\"#env\">environment</a> · "
+	fputs("<p>Contents: <a href=\"#headline\">headline metrics</a> · <a href=\"#runs\">runs</a> · <a href=\"#env\">environment</a> · "
 	      "<a href=\"#compare\">comparison</a>", x->f);
 	for (size_t i = 0; i < cases.n; i++) {
 		fprintf(x->f, " · <a href=\"#case-%zu\">", i);
@@ -828,7 +955,6 @@ static void html_page(struct report_ctx *x)
 		fputs("</a>", x->f);
 	}
 	fputs("</p>\n", x->f);
-	html_verdict(x);
 	html_runs(x);
 	html_env(x);
 	html_compare(x);

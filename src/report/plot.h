@@ -40,6 +40,7 @@ enum plot_style {
 	PLOT_LINESPOINTS, /* tables: few points, each one matters */
 	PLOT_STEPS,       /* CDFs */
 	PLOT_DASHED,      /* references such as a linear ideal */
+	PLOT_ERRORBARS,   /* a point per x with its interval: plot_point_err */
 };
 
 struct plot_line {
@@ -47,6 +48,7 @@ struct plot_line {
 	enum plot_style style;
 	size_t n, cap;
 	double *x, *y;
+	double *e;             /* PLOT_ERRORBARS: the interval's half-width */
 };
 
 struct plot {
@@ -55,6 +57,13 @@ struct plot {
 	bool yfixed;           /* use ymin..ymax (the same scale across plots) */
 	double ymin, ymax;
 	int width, height;     /* pixels; 0 means 640x360 */
+	/* The stored units of x and y ("ns", "bytes", "pages/s"), or NULL: an
+	 * axis with a unit is drawn in the step of units_axis that suits its
+	 * largest value, and its label names it: "time (ms)". */
+	char *xunit, *yunit;
+	/* Names for x = 1..nxnames (runs side by side), or none. */
+	size_t nxnames;
+	char **xnames;
 	size_t nlines;
 	struct plot_line **lines; /* pointers stay valid as lines are added */
 };
@@ -63,6 +72,14 @@ void plot_init(struct plot *p, const char *title, const char *xlabel, const char
 void plot_free(struct plot *p);
 struct plot_line *plot_add_line(struct plot *p, const char *label, enum plot_style style);
 void plot_point(struct plot_line *l, double x, double y);
+/* A point with an interval y - e .. y + e (PLOT_ERRORBARS). */
+void plot_point_err(struct plot_line *l, double x, double y, double e);
+/* Name the stored units of the axes (either may be NULL). */
+void plot_units(struct plot *p, const char *xunit, const char *yunit);
+/* Name x = 1, 2, ... on the axis. */
+void plot_xname(struct plot *p, const char *name);
+/* The points of the line with the most. */
+size_t plot_max_points(const struct plot *p);
 /* True when some line has a finite point to draw. */
 bool plot_has_data(const struct plot *p);
 /* The y range of every point of p (for sharing one scale). */

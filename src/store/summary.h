@@ -30,8 +30,31 @@ void summary_free(struct case_summary *s, size_t n);
 
 /* The run as JSON: run info, env, and per case the summaries and outcomes. */
 json_t *summary_to_json(const struct run *r, bool with_env);
-/* The text form: a header with the run and environment (when with_env),
- * then a table per case. */
+/* The text form with everything: a header with the run and environment
+ * (when with_env), then a table per case of every metric that is not zero
+ * in every iteration (those are counted, not listed), in human units. */
 void summary_print(FILE *f, const struct run *r, bool with_env);
+/* The one-screen form: a line for the run, then per case its outcome, its
+ * headline metrics as mean +- 95% CI (n >= 3) or +- stddev (n = 2), and
+ * the counters that explain them (reclaim stalls, swap-ins, major faults),
+ * the reasons of iterations that did not pass, and the totals line. */
+typedef bool (*summary_headline_fn)(const char *workload, const char *metric);
+/* headline says which metrics a workload declares headline ones
+ * (compare_headline); NULL: none. */
+void summary_print_brief(FILE *f, const struct run *r, summary_headline_fn headline);
+
+/* The +- a mean is shown with: the half-width of its 95% CI (Student's t)
+ * from 3 values on, the stddev from 2, 0 from 1. */
+double summary_spread(double stddev, size_t n);
+
+/* Cases by outcome: a case passed when every iteration passed, was skipped
+ * when every one was skipped, failed when any failed, errored or was
+ * OOM-killed, and was not run when it has no stored iteration. */
+struct summary_totals {
+	size_t passed, failed, skipped, not_run, iterations;
+};
+void summary_totals(const struct run *r, struct summary_totals *t);
+/* "8 passed, 0 failed, 0 skipped (cases; 8 iterations)".  Returns buf. */
+char *summary_totals_line(char *buf, size_t len, const struct summary_totals *t);
 
 #endif

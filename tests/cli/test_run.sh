@@ -66,7 +66,7 @@ id=$(jq -r '.[0].id' <<< "$OUT")
 run "$VMR" show "$id" --db "$DB" --json; expect_rc "show by id" 0
 expect_json_is "show summarises three iterations of spin" '.cases[0].metrics[] | select(.name == "time") | .n' 3
 expect_json "show has the environment fingerprint" '.env.kernel.release | type == "string" and length > 0'
-run "$VMR" show last --db "$DB"; expect_rc "show last" 0; expect_out "show prints mean and stddev" 'mean +stddev'
+run "$VMR" show last --db "$DB" --all; expect_rc "show last --all" 0; expect_out "show --all prints mean and stddev" "mean +stddev"
 run "$VMR" run "$T_TMP/small.ini" --db "$DB" --name small-one --quiet
 expect_rc "a used run name is refused" 2
 run "$VMR" show small-two --db "$DB"; expect_rc "show of an unknown run exits 2" 2; expect_err "unknown run is named" "small-two: no such run"

@@ -129,7 +129,7 @@ int main(void)
 	FILE *tf = open_memstream(&text, &tlen);
 	compare_write_text(tf, &cmp);
 	fclose(tf);
-	CHECK(strstr(text, "swapins     0.00 (   0.00%)    40.75 *   +40.8*") && !strstr(text, "nan"),
+	CHECK(strstr(text, "swapins             0 ns (   0.00%)         40.75 ns *+40.75 ns*") && !strstr(text, "nan"),
 	      "the text shows a change from 0 as its absolute value, never as nan%%");
 	free(text);
 

@@ -189,9 +189,9 @@ int main(void)
 	      "the text starts with the verdict: %.90s", text);
 	CHECK(strstr(text, "\nEnvironment differs beyond the settings compared"), "then the environment flag");
 	CHECK(strstr(text, "\n  regressed  fz time-passes in b: +20.0% [95% CI +19."), "one line per finding");
-	CHECK(strstr(text, "\n  fz time-passes +20.0% in b: major-faults-passes +300.0%, swap_ra 2 -> 5\n"),
+	CHECK(strstr(text, "\n  fz time-passes +20.0% in b: major-faults-passes +300.0%, swap_ra 2 pages -> 5 pages\n"),
 	      "explanations beside the finding");
-	CHECK(strstr(text, "mean 1 us -> 1.2 us"), "units scaled for people");
+	CHECK(strstr(text, "mean 1.000 us -> 1.200 us"), "units scaled for people");
 	free(text);
 	text = text_of(&cmp, compare_write_junit);
 	CHECK(strstr(text, "tests=\"5\" failures=\"3\"") && strstr(text, "skipped=\"2\""), "junit counts cases");
