@@ -45,14 +45,14 @@ bench_time_ns() {
 	echo $((t1 - t0))
 }
 
-# bench_pair NAME ROUNDS UNIT_DIV A_CMD -- B_CMD: time A (vmregress) and B
+# bench_pair NAME ROUNDS UNIT_DIV A_CMD :: B_CMD: time A (vmregress) and B
 # (the reference) in turn, A B then B A, ROUNDS times; print one row with the
 # medians (in ns divided by UNIT_DIV, e.g. 1000000 for ms) and the ratio A/B
 # taken within each round.
 bench_pair() {
 	local name=$1 rounds=$2 div=$3 a=() b=() ta tb i
 	shift 3
-	while [ "$1" != -- ]; do a+=("$1"); shift; done
+	while [ "$1" != :: ]; do a+=("$1"); shift; done
 	shift
 	b=("$@")
 	local as=() bs=() rs=()

@@ -39,6 +39,6 @@ present=$(bench_run "$VMR" sense pagemap "$hpid" --vma "$addr" --json | jq -e '.
 bare=$(bench_run build/bench/pagemap_speed read "$hpid" "$addr" "$pages")
 [ "$bare" = "$pages" ] || bench_fail "the bare loop counted $bare present, want $pages"
 bench_pair "sense pagemap --vma, 1G touched (whole command), ms" "$ROUNDS" 1000000 \
-	"$VMR" sense pagemap "$hpid" --vma "$addr" --json -- build/bench/pagemap_speed read "$hpid" "$addr" "$pages"
+	"$VMR" sense pagemap "$hpid" --vma "$addr" --json :: build/bench/pagemap_speed read "$hpid" "$addr" "$pages"
 bench_pair "sense pagemap --vma, 16 pages (start-up), ms" "$ROUNDS" 1000000 \
-	"$VMR" sense pagemap "$spid" --vma "$saddr" --json -- build/bench/pagemap_speed read "$spid" "$saddr" 16
+	"$VMR" sense pagemap "$spid" --vma "$saddr" --json :: build/bench/pagemap_speed read "$spid" "$saddr" 16
