@@ -37,7 +37,7 @@ static int cmp(const void *a, const void *b)
 /* What fault does between two passes (src/workload/fault.c, pages.c). */
 static void between_passes(char *p, size_t n, size_t ps, unsigned char *vec, char *state, char *map, int pm_fd)
 {
-	struct rusage ru;
+	struct rusage ru = { 0 };
 	getrusage(RUSAGE_SELF, &ru);
 	getrusage(RUSAGE_SELF, &ru);
 	unsigned char all = 1;
@@ -47,7 +47,7 @@ static void between_passes(char *p, size_t n, size_t ps, unsigned char *vec, cha
 	if (all & 1) {
 		memset(state, '#', n);
 	} else {
-		uint64_t e[512];
+		uint64_t e[512] = { 0 };
 		for (size_t i = 0; i < n; i += 512) {
 			size_t k = n - i < 512 ? n - i : 512;
 			if (pread(pm_fd, e, k * 8, (off_t)(((uintptr_t)p / ps + i) * 8)) != (ssize_t)(k * 8))

@@ -90,8 +90,8 @@ static void bench_size(size_t mib, bool thp, int rounds)
 {
 	size_t ps = (size_t)vmr_page_size(), len = mib << 20, pages = len / ps;
 	char *p = map_touched(len, thp), err[PROBE_ERR_MAX];
-	struct pagemap pm;
-	double probe_ns[100], bare_ns[100], ratio[100];
+	struct pagemap pm = { 0 };
+	double probe_ns[100] = { 0 }, bare_ns[100] = { 0 }, ratio[100] = { 0 };
 	uint64_t thp_pages = 0;
 	int fd = open("/proc/self/pagemap", O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || pagemap_open(&pm, 0, !getenv("VMR_BENCH_NO_THP"), err) < 0) {

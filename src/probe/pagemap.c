@@ -180,7 +180,7 @@ void pagemap_count(const uint64_t *e, size_t n, enum pagemap_layout layout,
 	struct pagemap_sums t = { 0 };
 	size_t i = 0;
 	for (; i + 4 <= n; i += 4) {
-		pagemap_vec v;
+		pagemap_vec v = { 0 };
 		memcpy(&v, e + i, sizeof(v));
 		PAGEMAP_SUM(pagemap_vec, w, v);
 	}
@@ -451,7 +451,7 @@ static void pagemap_lookup_flush(struct pagemap *pm, struct pagemap_counts *c)
 
 static void pagemap_huge_fill(struct pagemap *pm, uint64_t addr, uint64_t end)
 {
-	struct page_region vec[sizeof(pm->huge) / sizeof(pm->huge[0])];
+	struct page_region vec[sizeof(pm->huge) / sizeof(pm->huge[0])] = { { 0 } };
 	uint64_t walk_end = 0;
 	if (end - addr > PAGEMAP_HUGE_WINDOW)
 		end = addr + PAGEMAP_HUGE_WINDOW;

@@ -35,7 +35,7 @@ static uint64_t thp_slow(const char *p, size_t len)
 
 static uint64_t thp_scan(const char *p, size_t len, bool huge_scan)
 {
-	struct pagemap pm;
+	struct pagemap pm = { 0 };
 	struct pagemap_counts c = { 0 };
 	char err[PROBE_ERR_MAX] = "";
 	if (pagemap_open(&pm, 0, true, err) < 0)
