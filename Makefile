@@ -34,6 +34,16 @@ FUZZFLAGS = $(filter-out -Wformat=2,$(CFLAGS)) -O1 -g -fsanitize=fuzzer-no-link,
 	    -fno-sanitize-recover=undefined
 HELPERS  := $(patsubst tests/helpers/%.c,build/helpers/%,$(wildcard tests/helpers/*.c))
 SANFLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+# The test builds (ASan, unit tests, helpers) fill every automatic variable
+# with a pattern before its first use, so that a read of one never set gives
+# the same wrong value on every machine (a pointer that faults, a bool that
+# UBSan rejects) instead of whatever the stack held.  The plain build stays
+# without it: valgrind's memcheck (tests/memcheck) runs over that one and
+# must see such bytes as undefined.
+INITFLAGS := -ftrivial-auto-var-init=pattern
+# The unit tests link the library compiled with the pattern, apart from the
+# plain build's objects.
+PATLIB   := $(LIBSRC:src/%.c=build/pattern/%.o)
 
 # Quiet by default, as the kernel's build is: one line per step
 # ("  CC      build/obj/core/util.o"), compiler warnings and errors in full.
@@ -51,7 +61,9 @@ MAKEFLAGS += --no-print-directory
 endif
 
 .PHONY: all deps run check check-fast unit cli asan fuzz fuzz-smoke bench install clean man
-all: vmregress
+# The static copy is what `vmregress matrix` boots its guests with, so that
+# the matrix works straight after `make`.
+all: vmregress build/vmregress-static
 
 vmregress: $(OBJ)
 	$(call say,LD,$@)$(CC) $(CFLAGS) -o $@ $^ $(LDLIBS)
@@ -89,24 +101,31 @@ build/obj/%.o: src/%.c
 
 build/asan/%.o: src/%.c
 	@mkdir -p $(dir $@)
-	$(call say,CC,$@)$(CC) $(CFLAGS) $(SANFLAGS) -O1 -MMD -MP -c -o $@ $<
+	$(call say,CC,$@)$(CC) $(CFLAGS) $(SANFLAGS) $(INITFLAGS) -O1 -MMD -MP -c -o $@ $<
 
 build/vmregress-asan: $(ASANOBJ)
-	$(call say,LD,$@)$(CC) $(CFLAGS) $(SANFLAGS) -o $@ $^ $(LDLIBS)
+	$(call say,LD,$@)$(CC) $(CFLAGS) $(SANFLAGS) $(INITFLAGS) -o $@ $^ $(LDLIBS)
 
-build/unit/%: tests/unit/%.c $(LIBOBJ) tests/unit/t.h
+build/pattern/%.o: src/%.c
 	@mkdir -p $(dir $@)
-	$(call say,CCLD,$@)$(CC) $(CFLAGS) -Itests/unit -o $@ $< $(LIBOBJ) $(LDLIBS)
+	$(call say,CC,$@)$(CC) $(CFLAGS) $(INITFLAGS) -MMD -MP -c -o $@ $<
+
+# The objects are the binaries' prerequisites outright: ones that only a
+# pattern rule names are intermediates, which make skips while a binary exists.
+$(UNITBIN): $(PATLIB)
+build/unit/%: tests/unit/%.c $(PATLIB) tests/unit/t.h
+	@mkdir -p $(dir $@)
+	$(call say,CCLD,$@)$(CC) $(CFLAGS) $(INITFLAGS) -Itests/unit -o $@ $< $(PATLIB) $(LDLIBS)
 
 build/unit-asan/%: tests/unit/%.c $(ASANLIB) tests/unit/t.h
 	@mkdir -p $(dir $@)
-	$(call say,CCLD,$@)$(CC) $(CFLAGS) $(SANFLAGS) -Itests/unit -o $@ $< $(ASANLIB) $(LDLIBS)
+	$(call say,CCLD,$@)$(CC) $(CFLAGS) $(SANFLAGS) $(INITFLAGS) -Itests/unit -o $@ $< $(ASANLIB) $(LDLIBS)
 
 # Small programs the command-line tests run (a process with a known
 # memory layout, for example).
 build/helpers/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
-	$(call say,CCLD,$@)$(CC) $(CFLAGS) -o $@ $<
+	$(call say,CCLD,$@)$(CC) $(CFLAGS) $(INITFLAGS) -o $@ $<
 
 # Benchmarks of vmregress's own code link the library like the unit tests.
 build/bench/%: bench/%.c $(LIBOBJ)
@@ -138,31 +157,40 @@ run: deps
 	./vmregress run quick
 
 # The README's test command: unit tests, command-line tests against the real
-# binary, then both again under ASan+UBSan, and a short run of every fuzz target.
+# binary, valgrind's memcheck over it, then the tests again under ASan+UBSan,
+# and a short run of every fuzz target.
 check: deps
 	@$(MAKE) --no-print-directory $(if $(Q),-s) vmregress build/vmregress-static build/vmregress-asan $(UNITBIN) $(UNITASAN) $(FUZZBIN) $(HELPERS)
 	@tests/run-all
 
 check-fast: vmregress build/vmregress-static $(UNITBIN) $(HELPERS)
-	@VMR_NO_ASAN=1 VMR_NO_FUZZ=1 tests/run-all
+	@VMR_NO_ASAN=1 VMR_NO_FUZZ=1 VMR_NO_MEMCHECK=1 tests/run-all
 
 bench: vmregress
 	@bench/run-all
 
-man: build/vmregress.1
-build/vmregress.1: vmregress
+# Man pages (vmregress(1), vmregress-CMD(1), vmregress-suite(5)) and bash
+# completion are written by the binary from its own tables.
+man: build/man/stamp build/vmregress.bash
+build/man/stamp: vmregress
+	@mkdir -p build/man
+	$(call say,GEN,build/man/)./vmregress help --man-dir build/man && touch $@
+build/vmregress.bash: vmregress
 	@mkdir -p build
-	$(call say,GEN,$@)./vmregress help --man > $@
+	$(call say,GEN,$@)./vmregress help --completion bash > $@
 
-install: vmregress build/vmregress-static build/vmregress.1
+install: vmregress build/vmregress-static build/man/stamp build/vmregress.bash
 	$(Q)install -d $(DESTDIR)$(PREFIX)/libexec/vmregress $(DESTDIR)$(PREFIX)/bin \
-	  $(DESTDIR)$(PREFIX)/share/vmregress/suites $(DESTDIR)$(PREFIX)/share/man/man1
+	  $(DESTDIR)$(PREFIX)/share/vmregress/suites $(DESTDIR)$(PREFIX)/share/man/man1 \
+	  $(DESTDIR)$(PREFIX)/share/man/man5 $(DESTDIR)$(PREFIX)/share/bash-completion/completions
 	$(call say,INSTALL,$(DESTDIR)$(PREFIX)/libexec/vmregress/vmregress-static)install -m 0755 build/vmregress-static $(DESTDIR)$(PREFIX)/libexec/vmregress/vmregress-static
 	$(call say,INSTALL,$(DESTDIR)$(PREFIX)/bin/vmregress)install -m 0755 vmregress $(DESTDIR)$(PREFIX)/bin/vmregress
 	$(if $(wildcard suites/*.ini),$(call say,INSTALL,$(DESTDIR)$(PREFIX)/share/vmregress/suites/)install -m 0644 $(wildcard suites/*.ini) $(DESTDIR)$(PREFIX)/share/vmregress/suites/)
-	$(call say,INSTALL,$(DESTDIR)$(PREFIX)/share/man/man1/vmregress.1)install -m 0644 build/vmregress.1 $(DESTDIR)$(PREFIX)/share/man/man1/vmregress.1
+	$(call say,INSTALL,$(DESTDIR)$(PREFIX)/share/man/)install -m 0644 build/man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/ && \
+	  install -m 0644 build/man/*.5 $(DESTDIR)$(PREFIX)/share/man/man5/
+	$(call say,INSTALL,$(DESTDIR)$(PREFIX)/share/bash-completion/completions/vmregress)install -m 0644 build/vmregress.bash $(DESTDIR)$(PREFIX)/share/bash-completion/completions/vmregress
 
 clean:
 	$(call say,CLEAN,build vmregress)rm -rf build vmregress
 
--include $(OBJ:.o=.d) $(ASANOBJ:.o=.d) $(FUZZLIB:.o=.d)
+-include $(OBJ:.o=.d) $(ASANOBJ:.o=.d) $(PATLIB:.o=.d) $(FUZZLIB:.o=.d)

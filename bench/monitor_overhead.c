@@ -25,20 +25,25 @@ static void idle(double seconds)
 	nanosleep(&ts, NULL);
 }
 
-static void measure(struct sandbox *sb, uint64_t interval_ns, double seconds)
+static int measure(struct sandbox *sb, uint64_t interval_ns, double seconds)
 {
 	/* without: the process idles for the same span */
 	uint64_t c0 = self_cpu_ns(), t0 = vmr_now_ns();
 	idle(seconds);
 	double base_cpu = (double)(self_cpu_ns() - c0), base_el = (double)(vmr_now_ns() - t0);
 
-	struct monitor m;
-	struct result r;
+	struct monitor m = { 0 };
+	struct result r = { 0 };
 	monitor_init(&m, interval_ns);
 	result_init(&r, "bench");
 	c0 = self_cpu_ns();
 	t0 = vmr_now_ns();
-	monitor_start(&m, sb);
+	if (monitor_start(&m, sb) < 0) {
+		fprintf(stderr, "monitor_overhead: cannot start the monitor\n");
+		result_free(&r);
+		monitor_destroy(&m);
+		return -1;
+	}
 	idle(seconds);
 	monitor_stop(&m, &r);
 	double cpu = (double)(self_cpu_ns() - c0), el = (double)(vmr_now_ns() - t0);
@@ -48,6 +53,7 @@ static void measure(struct sandbox *sb, uint64_t interval_ns, double seconds)
 	       100.0 * base_cpu / base_el);
 	result_free(&r);
 	monitor_destroy(&m);
+	return m.samples > 0 ? 0 : -1;
 }
 
 int main(int argc, char **argv)
@@ -56,18 +62,22 @@ int main(int argc, char **argv)
 	struct sandbox *sb = NULL;
 	if (vmr_is_root()) {
 		struct sandbox_cfg cfg = { 0 };
-		opt_defaults(sandbox_opts, &cfg);
+		OPT_DEFAULTS(sandbox_opts, &cfg);
 		free(cfg.swap);
 		cfg.swap = xstrdup("none");
 		sandbox_install_signal_handlers();
-		if (sandbox_open(&sb, &cfg) < 0)
-			sb = NULL;
+		int rc = sandbox_open(&sb, &cfg);
 		opt_free(sandbox_opts, &cfg);
+		if (rc < 0) {  /* as root a sandbox is expected: say why not, do not measure less */
+			fprintf(stderr, "monitor_overhead: cannot build a sandbox (see above)\n");
+			return 1;
+		}
 	}
-	printf("memcg stats sampled: %s\n", sb ? "yes" : "no (not root or no sandbox)");
-	measure(sb, 1000000000ull, seconds);
-	measure(sb, 50000000ull, seconds / 2);
+	printf("memcg stats sampled: %s\n", sb ? "yes" : "no (not root)");
+	int rc = measure(sb, 1000000000ull, seconds);
+	if (rc == 0)
+		rc = measure(sb, 50000000ull, seconds / 2);
 	if (sb)
 		sandbox_close(sb);
-	return 0;
+	return rc < 0 ? 1 : 0;
 }

@@ -6,8 +6,8 @@
 # pages) and, as root, two runs of the quick suite on this machine.
 # "Before" is built from git: BASE_REV (default the commit before PNG
 # graphs), or give a binary as VMR_BASE.
-set -eu
-VMR=${VMR:-./vmregress}
+cd "$(dirname "$0")/.."
+. bench/lib.bash
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # Two runs of 40 cases each, made from the test fixtures, and two of one
@@ -24,7 +24,7 @@ python3 tests/fixtures/runs/make-per-page.py tests/fixtures/runs "$tmp"
 ms() { # ms CMD...: wall milliseconds of the fastest of 3 runs
 	local best=0 t0 t1 d
 	for _ in 1 2 3; do
-		t0=$(date +%s%N); "$@" > /dev/null; t1=$(date +%s%N)
+		t0=$(date +%s%N); bench_run "$@"; t1=$(date +%s%N)
 		d=$(( (t1 - t0) / 1000000 ))
 		if [ "$best" = 0 ] || [ "$d" -lt "$best" ]; then best=$d; fi
 	done
@@ -36,7 +36,8 @@ text=$(ms "$VMR" compare "$A" "$B")
 json=$(ms "$VMR" compare "$A" "$B" --json)
 tables=$(ms "$VMR" report "$A" "$B" -o "$tmp/r1" --no-graphs)
 graphs=$(ms "$VMR" report "$A" "$B" -o "$tmp/r2" --json)
-ngraphs=$("$VMR" report "$A" "$B" -o "$tmp/r2" --json | jq .graphs)
+ngraphs=$(bench_out "$VMR" report "$A" "$B" -o "$tmp/r2" --json | jq .graphs)
+bench_nums "report's graph count" "$ngraphs"
 echo "40 cases x 2 runs: load only ${load} ms, compare text ${text} ms, json ${json} ms"
 echo "report: tables only ${tables} ms, with ${ngraphs} graphs ${graphs} ms"
 awk -v l="$load" -v t="$text" -v j="$json" -v a="$tables" -v g="$graphs" -v n="$ngraphs" 'BEGIN {
@@ -61,8 +62,9 @@ fi
 
 # Two runs of the quick suite, when root can run them.
 quick=
-if [ "$(id -u)" = 0 ] && "$VMR" run quick --db "$tmp/q.db" --name qa --quiet > /dev/null 2>&1 &&
-   "$VMR" run quick --db "$tmp/q.db" --name qb --quiet > /dev/null 2>&1; then
+if [ "$(id -u)" = 0 ] && [ -z "${VMR_BENCH_NO_QUICK:-}" ]; then
+	bench_run "$VMR" run quick --db "$tmp/q.db" --name qa --quiet
+	bench_run "$VMR" run quick --db "$tmp/q.db" --name qb --quiet
 	quick=1
 fi
 
@@ -70,7 +72,8 @@ fi
 size() {
 	local bin=$1; shift
 	rm -rf "$tmp/out"
-	"$bin" report "$@" -o "$tmp/out" > /dev/null && stat -c %s "$tmp/out/index.html"
+	bench_run "$bin" report "$@" -o "$tmp/out"
+	stat -c %s "$tmp/out/index.html"
 }
 # side LABEL ARGS...: one line of sizes and times, before and after
 side() {
@@ -78,7 +81,7 @@ side() {
 	local as at bs=- bt=- n
 	as=$(size "$VMR" "$@")
 	at=$(ms "$VMR" report "$@" -o "$tmp/out")
-	n=$("$VMR" report "$@" -o "$tmp/out" --json | jq -r '"\(.graphs) (\(.png_graphs) PNG)"')
+	n=$(bench_out "$VMR" report "$@" -o "$tmp/out" --json | jq -r '"\(.graphs) (\(.png_graphs) PNG)"')
 	if [ -n "$base" ]; then
 		bs=$(size "$base" "$@")
 		bt=$(ms "$base" report "$@" -o "$tmp/out")
@@ -95,5 +98,5 @@ side "per-page data, 2 runs" "$tmp/pc3-pages.json" "$tmp/pc0-pages.json"
 if [ -n "$quick" ]; then
 	side "quick suite x 2 runs (this host)" qa qb --db "$tmp/q.db"
 else
-	echo "quick suite x 2 runs: not run (needs root and a host where 'vmregress run quick' runs)"
+	echo "quick suite x 2 runs: not run (needs root; VMR_BENCH_NO_QUICK unset)"
 fi

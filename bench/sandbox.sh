@@ -5,10 +5,10 @@
 #  - a program touching 1.5x the limit with a swap file against zram;
 #  - what 'sandbox exec --no-sandbox' adds to a program that does not swap,
 #    against the same program run bare (target: within 5%).
-# Each figure is the best of ROUNDS (the least disturbed by other work).
-set -eu
+# Each figure is the best of ROUNDS (the least disturbed by other work); a
+# round whose command fails stops the benchmark, naming the command.
 cd "$(dirname "$0")/.."
-VMR=${VMR:-./vmregress}
+. bench/lib.bash
 if [ "$(id -u)" != 0 ]; then echo "sandbox bench: skipped (needs root)"; exit 0; fi
 rounds=${ROUNDS:-5}
 state=$(mktemp -d); chmod 700 "$state"
@@ -20,11 +20,16 @@ now() { date +%s.%N; }
 best_of() { # best_of CMD...: fastest wall time in seconds
 	local b="" t0 t1
 	for ((i = 0; i < rounds; i++)); do
-		t0=$(now); "$@" >/dev/null 2>&1; t1=$(now)
+		t0=$(now); bench_run "$@"; t1=$(now)
 		b=$(awk -v a="$t0" -v z="$t1" -v b="$b" 'BEGIN { t = z - a; print (b == "" || t < b) ? t : b }')
 	done
 	echo "$b"
 }
+# A sandbox is built and described before anything is timed (a command
+# that printed nothing or no sandbox is not a sandbox exec).
+desc=$(bench_out "$VMR" sandbox exec --json --mem 64M --swap none -- true)
+jq -e '.sandbox.limit_bytes == 67108864' <<< "$desc" > /dev/null ||
+	bench_fail "'$VMR sandbox exec --json --mem 64M --swap none -- true' did not describe its 64M sandbox"
 bare_true=$(best_of "$VMR" sandbox exec --no-sandbox -- true)
 none=$(best_of "$VMR" sandbox exec --mem 64M --swap none -- true)
 file=$(best_of "$VMR" sandbox exec --mem 64M --swap file -- true)

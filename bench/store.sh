@@ -2,8 +2,8 @@
 # into a PostgreSQL server on a local socket (a throwaway one from
 # tests/pg-setup), one writer and eight at once, and reading them back.
 # Prints times and ratios measured in one run.
-set -eu
-VMR=${VMR:-./vmregress}
+cd "$(dirname "$0")/.."
+. bench/lib.bash
 command -v sqlite3 >/dev/null || { echo "store: skipped: no sqlite3 command"; exit 0; }
 . tests/pg-setup
 tmp=$(mktemp -d)
@@ -13,7 +13,7 @@ if ! pg_start; then
 	exit 0
 fi
 printf '[global]\niterations = 5\nno-sandbox = yes\n[a]\nworkload = null\n[b]\nworkload = null\n' > "$tmp/s.ini"
-"$VMR" run "$tmp/s.ini" --db "$tmp/seed.db" --name seed --quiet --no-monitor --no-probe
+bench_run "$VMR" run "$tmp/s.ini" --db "$tmp/seed.db" --name seed --quiet --no-monitor --no-probe
 # Eight sources of 40 runs each, cloned from the one real run.
 clone() { # clone DB N: DB's run becomes N runs with fresh UUIDs
 	sqlite3 "$1" <<EOF
@@ -37,17 +37,18 @@ EOF
 for w in 1 2 3 4 5 6 7 8; do cp "$tmp/seed.db" "$tmp/m$w.db"; clone "$tmp/m$w.db" 40; done
 now() { date +%s%N; }
 one() { # one DEST: ms to push one source of 40 runs
-	local t0; t0=$(now); "$VMR" push --all --db "$tmp/m1.db" --to "$1" > /dev/null; echo $(( ($(now) - t0) / 1000000 ))
+	local t0; t0=$(now); bench_run "$VMR" push --all --db "$tmp/m1.db" --to "$1"; echo $(( ($(now) - t0) / 1000000 ))
 }
 eight() { # eight DEST: ms for eight sources pushed at once
 	local t0 w pids=(); t0=$(now)
-	for w in 1 2 3 4 5 6 7 8; do "$VMR" push --all --db "$tmp/m$w.db" --to "$1" > /dev/null & pids+=($!); done
-	for w in "${pids[@]}"; do wait "$w"; done
+	for w in 1 2 3 4 5 6 7 8; do bench_run "$VMR" push --all --db "$tmp/m$w.db" --to "$1" & pids+=($!); done
+	for w in "${pids[@]}"; do wait "$w" || bench_fail "one of eight pushes at once to ${1%%\?*} failed"; done
 	echo $(( ($(now) - t0) / 1000000 ))
 }
 readall() { # readall DB: ms to show every run
-	local t0 r; t0=$(now)
-	for r in $("$VMR" list --db "$1" --json | jq -r '.[].uuid' | head -40); do "$VMR" show "$r" --db "$1" --json > /dev/null; done
+	local t0 r uuids; t0=$(now)
+	uuids=$(bench_out "$VMR" list --db "$1" --json | jq -r '.[:40][].uuid')
+	for r in $uuids; do bench_run "$VMR" show "$r" --db "$1" --json; done
 	echo $(( ($(now) - t0) / 1000000 ))
 }
 pg_psql "CREATE DATABASE one OWNER fleet" > /dev/null

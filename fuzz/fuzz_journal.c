@@ -11,8 +11,8 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct jrec recs[JOURNAL_MAX_RECS];
-	struct journal_owner o;
-	char why[160];
+	struct journal_owner o = { 0 };
+	char why[160] = "";
 	char *buf = malloc(size + 1);
 	memcpy(buf, data, size);
 	buf[size] = '\0';
@@ -22,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (journal_format(line, sizeof(line), &recs[i]) < 0)
 			abort();  /* an accepted record must be writable again */
 	}
-	struct cg_root r;
+	struct cg_root r = { 0 };
 	cgroup_parse_mountinfo(buf, size & 1, &r);
 	free(buf);
 	return 0;

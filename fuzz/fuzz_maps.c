@@ -5,8 +5,8 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct maps m;
-	char err[PROBE_ERR_MAX];
+	struct maps m = { 0 };
+	char err[PROBE_ERR_MAX] = "";
 	if (maps_parse(&m, (const char *)data, size, err) < 0) {
 		if (m.vmas || !err[0])
 			abort();

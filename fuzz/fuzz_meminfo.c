@@ -6,7 +6,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct meminfo m = { 0 };
-	char err[PROBE_ERR_MAX];
+	char err[PROBE_ERR_MAX] = "";
 	uint64_t v;
 	if (meminfo_parse(&m, (const char *)data, size, err) == 0) {
 		for (size_t i = 0; i < m.n; i++)

@@ -6,7 +6,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct pagemap_counts c = { 0 };
-	char err[PROBE_ERR_MAX];
+	char err[PROBE_ERR_MAX] = "";
 	size_t n = size / 8;
 	char *state = malloc(n + 1), *enc = malloc(n / 4 + 2), dec[4];
 	enum pagemap_layout layout = size && (data[0] & 1) ? PAGEMAP_LAYOUT_PSHIFT : PAGEMAP_LAYOUT_CURRENT;

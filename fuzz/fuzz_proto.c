@@ -9,8 +9,8 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct proto_result res;
-	char why[200];
+	struct proto_result res = { 0 };
+	char why[200] = "";
 
 	/* No NUL termination on purpose: the parser must respect len. */
 	char *log = malloc(size ? size : 1);

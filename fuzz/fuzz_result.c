@@ -10,7 +10,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	json_t *j = json_loadb((const char *)data, size, 0, NULL);
 	if (!j)
 		return 0;
-	struct result r;
+	struct result r = { 0 };
 	const char *why;
 	if (result_from_json(j, &r, &why) == 0) {
 		json_t *again = result_to_json(&r);

@@ -20,7 +20,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!r)
 		return 0;
 	const struct run *runs[] = { r, r };
-	struct comparison cmp;
+	struct comparison cmp = { 0 };
 	compare_runs(runs, 2, &(struct compare_opts){ .alpha = 0.05 }, &cmp);
 	FILE *f = fopen("/dev/null", "w");
 	if (f) {

@@ -18,13 +18,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(text, data, n);
 	text[n] = '\0';
 	const char *why, *value;
-	struct swap_spec sp;
+	struct swap_spec sp = { 0 };
 	if (swap_spec_parse(text, &sp, &why) == 0 && sp.kind > SWAP_NONE)
 		abort();
 	const struct knob *k = knob_parse_set(text, &value, &why);
 	if (k && (strchr(k->name, '/') || strlen(value) >= JOURNAL_VALUE_MAX))
 		abort();
-	struct journal_owner o;
+	struct journal_owner o = { 0 };
 	int seq;
 	if (journal_name_parse(text, NULL, &o, &seq) == 0 && o.pid <= 0)
 		abort();
@@ -35,7 +35,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* a swap header page: the input, zero-padded to 4096 bytes */
 	unsigned char *page = calloc(1, 4096);
 	memcpy(page, data, size < 4096 ? size : 4096);
-	struct swap_tag tag;
+	struct swap_tag tag = { 0 };
 	uint64_t last;
 	if (swap_header_parse(page, 4096, &tag, &last) == 1 && tag.owner.pid <= 0)
 		abort();

@@ -24,7 +24,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char *text = malloc(size + 1);
 	memcpy(text, data, size);
 	text[size] = '\0';
-	struct suite s;
+	struct suite s = { 0 };
 	if (suite_parse(&s, "fuzz.ini", text) == 0) {
 		for (size_t i = 0; i < s.ncases; i++)
 			json_decref(suite_case_json(&s.cases[i]));

@@ -14,7 +14,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	memcpy(buf, data, size);
 	buf[size] = '\0';
 	uint64_t v;
-	struct vmr_rsize r;
+	struct vmr_rsize r = { 0 };
 	const char *why;
 	if (units_parse_size(buf, &v, &why) == 0) {
 		char out[64];

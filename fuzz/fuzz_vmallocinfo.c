@@ -5,8 +5,8 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct vmallocinfo vi;
-	char err[PROBE_ERR_MAX];
+	struct vmallocinfo vi = { 0 };
+	char err[PROBE_ERR_MAX] = "";
 	if (vmallocinfo_parse(&vi, (const char *)data, size, err) < 0) {
 		if (vi.callers || !err[0])
 			abort();

@@ -8,7 +8,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct vmstat prev, s;
 	static int ready;
-	char err[PROBE_ERR_MAX];
+	char err[PROBE_ERR_MAX] = "";
 	if (!ready) {
 		vmstat_init(&prev);
 		vmstat_init(&s);

@@ -5,8 +5,8 @@
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct zoneinfo zi;
-	char err[PROBE_ERR_MAX];
+	struct zoneinfo zi = { 0 };
+	char err[PROBE_ERR_MAX] = "";
 	if (zoneinfo_parse(&zi, (const char *)data, size, err) == 0) {
 		for (size_t i = 0; i < zi.nnodes; i++)
 			if (zi.nodes[i].nzones == 0 || zi.nodes[i].nzones > ZONEINFO_MAX_ZONES)

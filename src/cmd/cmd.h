@@ -40,13 +40,14 @@ int cmd_cleanup(int argc, char **argv);
 int cmd_matrix(int argc, char **argv);
 int cmd_push(int argc, char **argv);
 int cmd_pull(int argc, char **argv);
+int cmd_suites(int argc, char **argv);
 
 /* Each command file defines its option table for help: */
 extern const struct opt sense_cmd_opts[], test_cmd_opts[], refs_cmd_opts[], run_cmd_opts[],
 	list_cmd_opts[], show_cmd_opts[], export_cmd_opts[], delete_cmd_opts[], compare_cmd_opts[],
 	report_cmd_opts[], plot_map_cmd_opts[], sandbox_cmd_opts[], cleanup_cmd_opts[],
 	matrix_cmd_opts[];
-extern const struct opt push_cmd_opts[], pull_cmd_opts[];
+extern const struct opt push_cmd_opts[], pull_cmd_opts[], suites_cmd_opts[];
 
 /* Longer help text of commands that have one (`help CMD`, the man page). */
 extern const char sense_cmd_details[], refs_cmd_details[];
@@ -82,6 +83,22 @@ char *cmd_db_path(const char *db);
 /* Open the store at db (NULL: the default) and resolve RUN spec in it.
  * 0, or -1 after a one-line error; *st is to be closed either way. */
 int cmd_open_run(const char *db, const char *spec, struct store **st, int64_t *id);
+
+/* Man pages (manpages.c): vmregress(1); vmregress-CMD(1) (-1 after an
+ * error when name is no command); vmregress-suite(5); all of them as files
+ * in dir (-1 after an error). */
+void cmd_man_main(FILE *f);
+int cmd_man_page(FILE *f, const char *name);
+void cmd_man_suite(FILE *f);
+int cmd_man_dir(const char *dir);
+/* The bash completion script (completion.c). */
+void cmd_completion_bash(FILE *f);
+/* compare's and report's RUN arguments with each GROUP among
+ * them (a group's name or UUID, or last-group: see store_resolve_group)
+ * replaced by its runs' UUIDs, base first.  A file of a run or a RUN keeps
+ * its place (a RUN is looked up before a GROUP); what is neither is left
+ * for runsrc_load to report.  0, or -1 after one error. */
+int cmd_resolve_runs(const char *db, char *const *specs, size_t n, struct strlist *out);
 
 /* Write a JSON document to stdout (indented, newline-terminated) and free it. */
 int cmd_print_json(json_t *j);

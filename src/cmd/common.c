@@ -1,6 +1,9 @@
 /* What several commands do first: parse their arguments, and open the store
  * at the run they name. */
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "cmd/cmd.h"
 #include "core/util.h"
@@ -46,4 +49,70 @@ int cmd_open_run(const char *db, const char *spec, struct store **st, int64_t *i
 	int r = store_open(st, path, false) < 0 || store_resolve(*st, spec, id) < 0 ? -1 : 0;
 	free(path);
 	return r;
+}
+
+/* The UUIDs of runs by id, from one listing of the store. */
+static int cmd_group_uuids(struct store *st, const int64_t *ids, size_t n, struct strlist *out)
+{
+	struct run_info *runs;
+	size_t nruns;
+	if (store_list(st, &runs, &nruns) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		for (size_t k = 0; k < nruns; k++)
+			if (runs[k].id == ids[i])
+				strlist_add(out, runs[k].uuid);
+	run_info_free_array(runs, nruns);
+	return 0;
+}
+
+/* Whether there is a store at location to look runs up in: a URL always
+ * may hold them, a file only when it exists (opening it says what is wrong
+ * with it). */
+static bool cmd_store_present(const char *location)
+{
+	if (strstr(location, "://"))
+		return true;
+	if (!strncmp(location, "sqlite:", 7))
+		location += 7;
+	return access(location, F_OK) == 0;
+}
+
+int cmd_resolve_runs(const char *db, char *const *specs, size_t n, struct strlist *out)
+{
+	char *path = cmd_db_path(db);
+	struct store *st = NULL;
+	int rc = 0;
+	*out = (struct strlist){ 0 };
+	for (size_t i = 0; i < n && !rc; i++) {
+		struct stat sb = { 0 };
+		int64_t id, *ids = NULL;
+		size_t nids = 0;
+		/* a file of a run, or no store to look in: runsrc's to read or
+		 * to report */
+		if ((stat(specs[i], &sb) == 0 && S_ISREG(sb.st_mode)) || !cmd_store_present(path)) {
+			strlist_add(out, specs[i]);
+			continue;
+		}
+		if (!st && store_open(&st, path, false) < 0) {
+			rc = -1;
+			break;
+		}
+		if (store_resolve_quiet(st, specs[i], &id) == 0)
+			strlist_add(out, specs[i]);
+		else if ((rc = store_resolve_group_quiet(st, specs[i], &ids, &nids)) == 0)
+			rc = cmd_group_uuids(st, ids, nids, out);
+		else if (rc == -2 || !strcmp(specs[i], "last-group"))
+			rc = store_resolve_group(st, specs[i], &ids, &nids);  /* says why */
+		else {
+			rc = 0;
+			strlist_add(out, specs[i]);  /* runsrc says what is wrong with it */
+		}
+		free(ids);
+	}
+	store_close(st);
+	free(path);
+	if (rc < 0)
+		strlist_free(out);
+	return rc < 0 ? -1 : 0;
 }

@@ -1,4 +1,5 @@
-/* vmregress compare BASE RUN [RUN...]: mmtests-style comparison. */
+/* vmregress compare BASE RUN [RUN...]: the verdict on the headline
+ * metrics, then the mmtests-style comparison. */
 #include <stdlib.h>
 
 #include "cmd/cmd.h"
@@ -14,7 +15,12 @@ struct compare_cmd {
 	double alpha;
 	char *metrics, *cases;
 	bool only_significant;
+	double noise_floor, unstable;
+	char *headline;
+	int fail_on;
 };
+
+enum { FAIL_ON_NONE, FAIL_ON_REGRESSION };
 
 const struct opt compare_cmd_opts[] = {
 	{ .name = "format", .type = OPT_ENUM, .off = offsetof(struct compare_cmd, format), .def = "text",
@@ -22,7 +28,17 @@ const struct opt compare_cmd_opts[] = {
 	{ .name = "json", .type = OPT_FLAG, .off = offsetof(struct compare_cmd, json),
 	  .help = "the same as --format=json" },
 	{ .name = "alpha", .type = OPT_DOUBLE, .off = offsetof(struct compare_cmd, alpha), .def = "0.05",
-	  .min = 1e-12, .max = 0.5, .metavar = "P", .help = "significance level of Welch's t-test" },
+	  .min = 1e-12, .max = 0.5, .metavar = "Q",
+	  .help = "false-discovery rate (Benjamini-Hochberg) at which a change is called" },
+	{ .name = "noise-floor", .type = OPT_DOUBLE, .off = offsetof(struct compare_cmd, noise_floor), .def = "0.01",
+	  .min = 1e-6, .max = 1, .metavar = "FRACTION",
+	  .help = "smallest change ever called, beside each metric's own CV (docs/statistics.md)" },
+	{ .name = "unstable", .type = OPT_DOUBLE, .off = offsetof(struct compare_cmd, unstable), .def = "0.2",
+	  .min = 0.001, .max = 100, .metavar = "CV", .help = "a side whose CV exceeds this is unstable, not changed" },
+	{ .name = "headline", .type = OPT_STR, .off = offsetof(struct compare_cmd, headline), .metavar = "GLOB",
+	  .help = "metrics to judge besides the workloads' own headline metrics (fnmatch)" },
+	{ .name = "fail-on", .type = OPT_ENUM, .off = offsetof(struct compare_cmd, fail_on), .def = "none",
+	  .choices = "none|regression", .metavar = "WHAT", .help = "exit 1 when a headline metric regressed" },
 	{ .name = "metrics", .type = OPT_STR, .off = offsetof(struct compare_cmd, metrics), .metavar = "GLOB",
 	  .help = "only metrics whose name matches (fnmatch)" },
 	{ .name = "cases", .type = OPT_STR, .off = offsetof(struct compare_cmd, cases), .metavar = "GLOB",
@@ -45,6 +61,12 @@ static int compare_print(const struct comparison *cmp, int format)
 	case CMP_FMT_MARKDOWN:
 		compare_write_markdown(stdout, cmp);
 		break;
+	case CMP_FMT_JUNIT:
+		compare_write_junit(stdout, cmp);
+		break;
+	case CMP_FMT_TAP:
+		compare_write_tap(stdout, cmp);
+		break;
 	default:
 		compare_write_text(stdout, cmp);
 	}
@@ -55,6 +77,26 @@ static int compare_print(const struct comparison *cmp, int format)
 	return VMR_EXIT_OK;
 }
 
+/* Compare and print loaded runs, the first the base, however they were
+ * chosen (named one by one, or the runs of one interleaved group, whose
+ * variants' own settings setting_keys names: NULL-terminated globs of
+ * environment keys not to flag, or NULL).  The exit code. */
+static int compare_run_set(const struct compare_cmd *o, const struct run_set *runs,
+			   const char *const *setting_keys)
+{
+	struct compare_opts co = { .alpha = o->alpha, .metrics = o->metrics, .cases = o->cases,
+				   .only_significant = o->only_significant, .noise_min = o->noise_floor,
+				   .unstable_cv = o->unstable, .headline = compare_headline, .headline_glob = o->headline,
+				   .setting_keys = setting_keys };
+	struct comparison cmp = { 0 };
+	compare_runs((const struct run *const *)runs->runs, runs->n, &co, &cmp);
+	int rc = compare_print(&cmp, o->json ? CMP_FMT_JSON : o->format);
+	if (rc == VMR_EXIT_OK && o->fail_on == FAIL_ON_REGRESSION && cmp.tally.regressed)
+		rc = VMR_EXIT_FAIL;
+	compare_free(&cmp);
+	return rc;
+}
+
 int cmd_compare(int argc, char **argv)
 {
 	struct compare_cmd o = { 0 };
@@ -62,7 +104,7 @@ int cmd_compare(int argc, char **argv)
 	char **pos = xcalloc((size_t)argc + 1, sizeof(char *));
 	int npos = 0, rc = VMR_EXIT_USAGE;
 	bool help = false;
-	opt_defaults(compare_cmd_opts, &o);
+	OPT_DEFAULTS(compare_cmd_opts, &o);
 	if (opt_parse(&set, 1, argc - 1, argv + 1, pos, &npos, &help) < 0)
 		goto free_opts;
 	if (help) {
@@ -70,19 +112,24 @@ int cmd_compare(int argc, char **argv)
 		rc = VMR_EXIT_OK;
 		goto free_opts;
 	}
-	if (npos < 2) {
-		vmr_err("compare: needs a base run and at least one run to compare (see --help)");
+	struct strlist specs = { 0 };
+	struct run_set runs = { 0 };
+	if (npos < 1 || cmd_resolve_runs(o.db, pos, (size_t)npos, &specs) < 0 || specs.n < 2) {
+		/* one argument that is not a group: what is wrong with it, if
+		 * it is not a run either */
+		bool one_run = specs.n == 1 && runsrc_load(o.db, specs.v, 1, &runs) == 0;
+		if (one_run)
+			runsrc_free(&runs);
+		if (npos < 1 || one_run)
+			vmr_err("compare: needs a base run and at least one run to compare, or a group (see --help)");
+		strlist_free(&specs);
 		goto free_opts;
 	}
-	struct run_set runs;
-	if (runsrc_load(o.db, pos, (size_t)npos, &runs) < 0)
+	int loaded = runsrc_load(o.db, specs.v, specs.n, &runs);
+	strlist_free(&specs);
+	if (loaded < 0)
 		goto free_opts;
-	struct compare_opts co = { .alpha = o.alpha, .metrics = o.metrics, .cases = o.cases,
-				   .only_significant = o.only_significant };
-	struct comparison cmp;
-	compare_runs((const struct run *const *)runs.runs, runs.n, &co, &cmp);
-	rc = compare_print(&cmp, o.json ? CMP_FMT_JSON : o.format);
-	compare_free(&cmp);
+	rc = compare_run_set(&o, &runs, NULL);
 	runsrc_free(&runs);
 free_opts:
 	opt_free(compare_cmd_opts, &o);

@@ -1,11 +1,12 @@
-/* vmregress export RUN: tidy rows (run, case, iteration, metric, unit,
- * value), ready for pandas or R. */
+/* vmregress export RUN|GROUP...: tidy rows (one per value, with the run's
+ * name, uuid, group, variant, kernel, host and knobs, the case, iteration
+ * and outcome), ready for pandas or R. */
 #include <stdlib.h>
 
 #include "cmd/cmd.h"
 #include "core/util.h"
-#include "store/store.h"
-#include "store/summary.h"
+#include "report/export.h"
+#include "report/runsrc.h"
 
 struct export_opts {
 	char *db;
@@ -23,31 +24,35 @@ const struct opt export_cmd_opts[] = {
 int cmd_export(int argc, char **argv)
 {
 	struct export_opts o = { 0 };
-	opt_defaults(export_cmd_opts, &o);
+	OPT_DEFAULTS(export_cmd_opts, &o);
 	struct optset set = { export_cmd_opts, &o, NULL };
-	char **pos;
-	int rc;
-	struct store *st = NULL;
-	struct run *run = NULL;
-	int64_t id;
-	if (!cmd_parse_run("export", &set, argc, argv, &pos, &rc))
+	char **pos = NULL;
+	int npos = 0, rc = VMR_EXIT_USAGE;
+	struct strlist specs = { 0 };
+	struct run_set runs = { 0 };
+	int p = cmd_parse("export", &set, 1, argc, argv, &pos, &npos);
+	if (p) {
+		rc = p > 0 ? VMR_EXIT_OK : VMR_EXIT_USAGE;
 		goto free_opts;
-	if (cmd_open_run(o.db, pos[0], &st, &id) < 0)
-		goto close_store;
-	rc = VMR_EXIT_CANNOT;
-	if (store_load_run(st, id, &run) < 0)
-		goto close_store;
+	}
+	if (!npos) {
+		vmr_err("export: which run? (usage: vmregress %s)", cmd_find("export")->usage);
+		goto free_opts;
+	}
+	if (cmd_resolve_runs(o.db, pos, (size_t)npos, &specs) < 0 ||
+	    runsrc_load(o.db, specs.v, specs.n, &runs) < 0)
+		goto free_specs;
 	if (o.format == 1) {
-		rc = cmd_print_json(summary_rows_json(run));
+		rc = cmd_print_json(export_rows_json(runs.runs, runs.n));
 	} else {
-		summary_rows_csv(stdout, run);
+		export_rows_csv(stdout, runs.runs, runs.n);
 		rc = fflush(stdout) == EOF ? VMR_EXIT_CANNOT : VMR_EXIT_OK;
 		if (rc)
 			vmr_errno("cannot write to standard output");
 	}
-	run_free(run);
-close_store:
-	store_close(st);
+	runsrc_free(&runs);
+free_specs:
+	strlist_free(&specs);
 free_opts:
 	opt_free(export_cmd_opts, &o);
 	free(pos);

@@ -44,13 +44,18 @@ static void list_filter(const struct list_opts *o, struct run_info *runs, size_t
 
 static void list_print(const struct run_info *runs, size_t n)
 {
-	printf("%-5s %-32s %-22s %-16s %-12s %-11s %s\n", "ID", "NAME", "KERNEL", "HOST", "SUITE", "STATUS", "WHEN");
+	printf("%-5s %-32s %-22s %-16s %-12s %-24s %-11s %s\n", "ID", "NAME", "KERNEL", "HOST", "SUITE", "GROUP", "STATUS",
+	       "WHEN");
 	for (size_t i = 0; i < n; i++) {
-		char when[40];
+		char when[40], group[160] = "-";
 		const struct run_info *r = &runs[i];
-		printf("%-5lld %-32s %-22s %-16s %-12s %-11s %s\n", (long long)r->id, r->name, r->kernel ? r->kernel : "-",
-		       r->host ? r->host : "-", r->suite ? r->suite : "-", run_info_state(r),
-		       store_format_time(when, sizeof(when), r->started));
+		/* the group and this run's variant in it; * marks the base */
+		if (r->group_uuid)
+			snprintf(group, sizeof(group), "%s:%s%s", r->group_name ? r->group_name : r->group_uuid,
+				 r->variant ? r->variant : "?", r->variant_index == 0 ? "*" : "");
+		printf("%-5lld %-32s %-22s %-16s %-12s %-24s %-11s %s\n", (long long)r->id, r->name,
+		       r->kernel ? r->kernel : "-", r->host ? r->host : "-", r->suite ? r->suite : "-", group,
+		       run_info_state(r), store_format_time(when, sizeof(when), r->started));
 	}
 }
 
@@ -73,15 +78,14 @@ int cmd_list(int argc, char **argv)
 	}
 	char *path = cmd_db_path(o.db);
 	struct store *st = NULL;
-	/* No results file yet is an empty list, not an error. */
-	if (store_exists(path)) {
-		if (store_open(&st, path, false) < 0)
-			goto close_store;
-		rc = VMR_EXIT_CANNOT;
-		if (store_list(st, &runs, &n) < 0)
-			goto close_store;
-		list_filter(&o, runs, &n);
-	}
+	/* A store that does not exist is an error naming it, as in show:
+	 * an empty list would hide a mistyped --db. */
+	if (store_open(&st, path, false) < 0)
+		goto close_store;
+	rc = VMR_EXIT_CANNOT;
+	if (store_list(st, &runs, &n) < 0)
+		goto close_store;
+	list_filter(&o, runs, &n);
 	rc = VMR_EXIT_OK;
 	if (o.json) {
 		json_t *a = json_array();

@@ -272,7 +272,7 @@ static int matrix_initramfs(const struct matrix_ctx *c, const struct vm_kernel *
 			    const char *path)
 {
 	struct strlist args = { 0 };
-	struct vm_modules mods;
+	struct vm_modules mods = { 0 };
 	char *moddir = xasprintf("%s/%s.modules", c->work, label), *script;
 	int r;
 
@@ -318,7 +318,7 @@ static void matrix_fail(struct matrix_guest *g, const char *fmt, ...)
 /* Judge a finished guest from its console. */
 static void matrix_judge(struct matrix_guest *g, const struct guest_outcome *out, uint64_t timeout)
 {
-	char why[256], t[32];
+	char why[256] = "", t[32];
 	int pr = proto_parse(out->log, out->log_len, &g->frames, why, sizeof(why));
 	const struct proto_frame *so = proto_find(&g->frames, "stdout");
 
@@ -399,7 +399,7 @@ static int matrix_run_guest(struct matrix_ctx *c, struct matrix_guest *g)
 {
 	char *initrd = xasprintf("%s/%s.cpio", c->work, g->label), *disk = NULL;
 	char *append = xasprintf("console=ttyS0 panic=-1 quiet%s%s", g->append ? " " : "", g->append ? g->append : "");
-	struct guest_outcome out;
+	struct guest_outcome out = { 0 };
 	int r = -1;
 
 	g->rc = -1;
@@ -498,7 +498,7 @@ static char *matrix_default_name(void)
 {
 	char buf[64];
 	time_t t = time(NULL);
-	struct tm tm;
+	struct tm tm = { 0 };
 
 	strftime(buf, sizeof(buf), "matrix-%Y%m%d-%H%M%S", localtime_r(&t, &tm));
 	return xstrdup(buf);
@@ -542,8 +542,8 @@ static int matrix_prepare(struct matrix_ctx *c)
 	const char *tmp = getenv("TMPDIR");
 
 	if (!(c->static_bin = matrix_find_static(o))) {
-		vmr_err("matrix: no statically linked vmregress for the guests (build it with 'make "
-			"build/vmregress-static' or give --static-binary)");
+		vmr_err("matrix: no statically linked vmregress for the guests (run 'make' in the source "
+			"tree, which builds build/vmregress-static, or give --static-binary)");
 		return VMR_EXIT_CANNOT;
 	}
 	if (!(c->busybox = initramfs_find_busybox())) {
@@ -674,8 +674,9 @@ static int matrix_run_all(struct matrix_ctx *c, struct vm_kernel *ks)
 	}
 	if (r == VMR_EXIT_OK && !c->o->guest_cmd) {
 		char *path = c->o->db ? xstrdup(c->o->db) : store_default_path();
-		if (store_open(&c->st, path, true) < 0)
-			r = VMR_EXIT_CANNOT;
+		int e = store_open(&c->st, path, true);
+		if (e < 0)
+			r = e == -2 ? VMR_EXIT_USAGE : VMR_EXIT_CANNOT;
 		free(path);
 	}
 	for (size_t i = 0; i < n && r == VMR_EXIT_OK && !matrix_stop; i++) {
@@ -745,7 +746,7 @@ int cmd_matrix(int argc, char **argv)
 	int npos, r;
 	bool help = false;
 
-	opt_defaults(matrix_cmd_opts, &o);
+	OPT_DEFAULTS(matrix_cmd_opts, &o);
 	if (opt_parse(&set, 1, argc - 1, argv + 1, pos, &npos, &help) < 0) {
 		r = VMR_EXIT_USAGE;
 	} else if (help) {

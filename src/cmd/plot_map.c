@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "cmd/cmd.h"
+#include "core/path.h"
 #include "core/util.h"
 #include "probe/pagemap.h"
 #include "report/plot.h"
@@ -84,7 +85,7 @@ static int plot_map_vmas(const struct plot_map_cmd *o, const struct maps *m, pid
 static int plot_map_scan(struct pagemap *pm, const struct maps *m, size_t first, size_t n, pid_t pid,
 			 struct page_map *out)
 {
-	char err[PROBE_ERR_MAX];
+	char err[PROBE_ERR_MAX] = "";
 	uint64_t total = 0;
 	for (size_t i = first; i < first + n; i++)
 		total += (m->vmas[i].end - m->vmas[i].start) / pm->page_size;
@@ -110,15 +111,15 @@ static int plot_map_scan(struct pagemap *pm, const struct maps *m, size_t first,
 
 static int plot_map_from_pid(const struct plot_map_cmd *o, const char *spec, struct page_map *out)
 {
-	char *end, err[PROBE_ERR_MAX];
+	char *end, err[PROBE_ERR_MAX] = "";
 	long v = strtol(spec, &end, 10);
 	pid_t pid = (pid_t)v;
 	if (v <= 0 || v > 0x7fffffff || (kill(pid, 0) < 0 && errno == ESRCH)) {
 		vmr_err("plot-map: no process %s", spec);
 		return VMR_EXIT_USAGE;
 	}
-	struct maps m;
-	struct pagemap pm;
+	struct maps m = { 0 };
+	struct pagemap pm = { 0 };
 	size_t first, n;
 	if (maps_read(&m, pid, err) < 0) {
 		vmr_err("plot-map: /proc/%d/maps: %s", (int)pid, err);
@@ -218,7 +219,7 @@ static int plot_map_write(const struct plot_map_cmd *o, const struct page_map *p
 	} else {
 		int e = vmr_write_atomic(o->out, img->data, img->len, 0644);
 		if (e < 0) {
-			vmr_err("plot-map: cannot write %s: %s", o->out, strerror(-e));
+			vmr_err("plot-map: cannot write %s: %s", o->out, path_strerror(-e));
 			rc = VMR_EXIT_CANNOT;
 		}
 	}
@@ -254,7 +255,7 @@ int cmd_plot_map(int argc, char **argv)
 	bool help = false;
 	struct page_map pm = { 0 };
 	struct plot_image img = { 0 };
-	opt_defaults(plot_map_cmd_opts, &o);
+	OPT_DEFAULTS(plot_map_cmd_opts, &o);
 	if (opt_parse(&set, 1, argc - 1, argv + 1, pos, &npos, &help) < 0)
 		goto free_opts;
 	if (help) {

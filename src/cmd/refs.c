@@ -99,8 +99,7 @@ static const struct cmd *refs_self(void)
 static int refs_parse_args(const struct opt *opts, struct refs_cmd *o, int argc, char **argv,
 			   char **pos, int *npos)
 {
-	memset(o, 0, sizeof(*o));
-	opt_defaults(opts, o);
+	OPT_DEFAULTS(opts, o);
 	struct optset set = { opts, o, NULL };
 	bool help = false;
 	if (opt_parse(&set, 1, argc, argv, pos, npos, &help) < 0)
@@ -123,7 +122,7 @@ static int refs_need_output(const struct refs_cmd *o, const char *sub)
 
 static int refs_generate_cmd(struct refs_cmd *o, int npos)
 {
-	char err[256];
+	char err[256] = "";
 	if (npos) {
 		vmr_err("refs generate: takes no file argument (use -o FILE)");
 		return VMR_EXIT_USAGE;
@@ -144,7 +143,7 @@ static int refs_generate_cmd(struct refs_cmd *o, int npos)
 	struct refs_header h = { .page_size = (uint32_t)vmr_page_size(), .pages = (uint64_t)o->pages,
 				 .references = (uint64_t)o->references, .seed = (uint64_t)o->seed };
 	refs_gen_describe(o->pattern, &p, h.desc, sizeof(h.desc));
-	struct refs_out out;
+	struct refs_out out = { 0 };
 	if (refs_out_init(&out, &h) < 0)
 		return VMR_EXIT_CANNOT;
 	refs_generate(out.body, h.pages, h.references, o->pattern, &p, h.seed);
@@ -161,7 +160,7 @@ static int refs_randomize_cmd(struct refs_cmd *o, char **pos, int npos)
 	}
 	if (refs_need_output(o, "randomize") < 0)
 		return VMR_EXIT_USAGE;
-	struct refs_trace t;
+	struct refs_trace t = { 0 };
 	if (refs_open(&t, pos[0]) < 0)
 		return VMR_EXIT_USAGE;
 	struct refs_header h = t.h;
@@ -169,7 +168,7 @@ static int refs_randomize_cmd(struct refs_cmd *o, char **pos, int npos)
 	h.seed = (uint64_t)o->seed;
 	size_t dl = strlen(h.desc);
 	snprintf(h.desc + dl, sizeof(h.desc) - dl, "%srandomized seed=%ld", dl ? " " : "", o->seed);
-	struct refs_out out;
+	struct refs_out out = { 0 };
 	int rc = VMR_EXIT_CANNOT;
 	if (refs_out_init(&out, &h) < 0)
 		goto close_trace;
@@ -244,10 +243,10 @@ static int refs_show_cmd(struct refs_cmd *o, char **pos, int npos)
 		vmr_err("refs show: needs one trace file");
 		return VMR_EXIT_USAGE;
 	}
-	struct refs_trace t;
+	struct refs_trace t = { 0 };
 	if (refs_open(&t, pos[0]) < 0)
 		return VMR_EXIT_USAGE;
-	struct refs_stats st;
+	struct refs_stats st = { 0 };
 	int rc = VMR_EXIT_CANNOT;
 	if (refs_stats_compute(t.refs, t.h.references, t.h.pages, (uint64_t)o->window, (size_t)o->top, &st) < 0)
 		goto close_trace;
@@ -277,7 +276,7 @@ static int refs_record_cmd(struct refs_cmd *o, int npos)
 		return VMR_EXIT_USAGE;
 	struct refs_record_cfg cfg = { .pid = (pid_t)o->pid, .interval_ns = o->interval_ns,
 				       .duration_ns = o->duration_ns, .method = o->method };
-	struct refs_out out;
+	struct refs_out out = { 0 };
 	int r = refs_record(&cfg, &out);
 	if (r < 0)
 		return r == -1 ? VMR_EXIT_USAGE : VMR_EXIT_CANNOT;
@@ -310,7 +309,7 @@ int cmd_refs(int argc, char **argv)
 		vmr_err("refs: unknown subcommand '%s' (generate, randomize, show or record)", argv[1]);
 		return VMR_EXIT_USAGE;
 	}
-	struct refs_cmd o;
+	struct refs_cmd o = { 0 };
 	char **pos = xcalloc((size_t)argc, sizeof(*pos));
 	int npos, rc = refs_parse_args(refs_subs[s].opts, &o, argc - 2, argv + 2, pos, &npos);
 	if (rc)

@@ -19,7 +19,8 @@ const struct opt report_cmd_opts[] = {
 	{ .name = "output", .type = OPT_STR, .off = offsetof(struct report_cmd, out), .metavar = "DIR",
 	  .help = "directory to write index.html into (created if missing)", .short_name = 'o' },
 	{ .name = "alpha", .type = OPT_DOUBLE, .off = offsetof(struct report_cmd, alpha), .def = "0.05",
-	  .min = 1e-12, .max = 0.5, .metavar = "P", .help = "significance level of Welch's t-test" },
+	  .min = 1e-12, .max = 0.5, .metavar = "Q",
+	  .help = "false-discovery rate at which a change is called (docs/statistics.md)" },
 	{ .name = "title", .type = OPT_STR, .off = offsetof(struct report_cmd, title), .metavar = "TEXT",
 	  .help = "the page's title" },
 	{ .name = "cases", .type = OPT_STR, .off = offsetof(struct report_cmd, cases), .metavar = "GLOB",
@@ -39,11 +40,14 @@ static int report_run(struct report_cmd *o, char **specs, size_t n)
 		vmr_err("report: gnuplot not found (install gnuplot-nox, or use --no-graphs)");
 		return VMR_EXIT_CANNOT;
 	}
-	struct run_set runs;
-	if (runsrc_load(o->db, specs, n, &runs) < 0)
+	struct run_set runs = { 0 };
+	struct strlist all = { 0 };
+	int loaded = cmd_resolve_runs(o->db, specs, n, &all) < 0 ? -1 : runsrc_load(o->db, all.v, all.n, &runs);
+	strlist_free(&all);
+	if (loaded < 0)
 		return VMR_EXIT_USAGE;
 	struct report_opts ro = { .alpha = o->alpha, .graphs = !o->no_graphs, .title = o->title, .cases = o->cases };
-	struct report_stats st;
+	struct report_stats st = { 0 };
 	int rc = report_write(o->out, (const struct run *const *)runs.runs, runs.n, &ro, &st);
 	runsrc_free(&runs);
 	if (rc < 0)
@@ -75,14 +79,14 @@ int cmd_report(int argc, char **argv)
 	char **pos = xcalloc((size_t)argc + 1, sizeof(char *));
 	int npos = 0, rc = VMR_EXIT_USAGE;
 	bool help = false;
-	opt_defaults(report_cmd_opts, &o);
+	OPT_DEFAULTS(report_cmd_opts, &o);
 	if (opt_parse(&set, 1, argc - 1, argv + 1, pos, &npos, &help) < 0)
 		goto free_opts;
 	if (help) {
 		cmd_help(stdout, cmd_find("report"));
 		rc = VMR_EXIT_OK;
 	} else if (!npos) {
-		vmr_err("report: which runs? (usage: vmregress report RUN [RUN...] -o DIR)");
+		vmr_err("report: which runs? (usage: vmregress report RUN|GROUP [RUN|GROUP...] -o DIR)");
 	} else if (!o.out) {
 		vmr_err("report: needs an output directory (-o DIR)");
 	} else {

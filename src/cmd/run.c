@@ -1,6 +1,9 @@
 /* vmregress run SUITE: every case of a suite, each iteration in a sandbox
  * with the monitor and the latency probe beside it, stored as one run. */
+#include <errno.h>
+#include <limits.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <time.h>
 #include <string.h>
@@ -9,12 +12,17 @@
 
 #include "cmd/cmd.h"
 #include "core/monitor.h"
+#include "core/plan.h"
 #include "core/probe.h"
 #include "core/runner.h"
+#include "core/scratch.h"
+#include "core/signals.h"
 #include "core/suite.h"
 #include "core/trace_hook.h"
 #include "core/util.h"
 #include "probe/system.h"
+#include "sandbox/knobs.h"
+#include "sandbox/sandbox.h"
 #include "store/store.h"
 #include "store/summary.h"
 
@@ -22,17 +30,30 @@ struct run_opts {
 	char *iterations, *monitor_interval, *probe_period;  /* checked by suite_opts */
 	char *name, *db, *tag;
 	char *trace;                /* checked by trace_opts */
-	struct strlist set;
-	bool json, quiet, no_monitor, no_probe, profile;
+	char *order, *seed;         /* checked by suite_opts */
+	struct strlist set, variant;
+	bool json, quiet, no_monitor, no_probe, profile, no_sandbox, force;
 };
 
 const struct opt run_cmd_opts[] = {
 	{ .name = "iterations", .type = OPT_STR, .off = offsetof(struct run_opts, iterations), .metavar = "N",
 	  .help = "run each case N times (default: the suite's, else 1)", .short_name = 'n' },
 	{ .name = "name", .type = OPT_STR, .off = offsetof(struct run_opts, name), .metavar = "NAME",
-	  .help = "name the run (default SUITE-YYYYmmdd-HHMMSS); must be unused" },
+	  .help = "name the run (default SUITE-YYYYmmdd-HHMMSS): unused, printable, at most 128 bytes, not a number" },
 	{ .name = "set", .type = OPT_LIST, .off = offsetof(struct run_opts, set), .metavar = "KNOB=VALUE",
 	  .help = "set an allow-listed kernel knob in every case's sandbox (repeatable)" },
+	{ .name = "variant", .type = OPT_LIST, .off = offsetof(struct run_opts, variant),
+	  .metavar = "NAME:KEY=VALUE[,...]", .help = "run under this variant too, interleaved with the others "
+	  "(repeatable; the first is the base, 'NAME:' the suite as it is); KEY: a knob, a sandbox or suite "
+	  "option, or [CASE.|WORKLOAD.]OPTION" },
+	{ .name = "order", .type = OPT_STR, .off = offsetof(struct run_opts, order), .metavar = "ORDER",
+	  .help = "how the variants' iterations interleave: abba (default) or random" },
+	{ .name = "seed", .type = OPT_STR, .off = offsetof(struct run_opts, seed), .metavar = "N",
+	  .help = "the seed of --order random (default: drawn, and stored with the runs)" },
+	{ .name = "no-sandbox", .type = OPT_FLAG, .off = offsetof(struct run_opts, no_sandbox),
+	  .help = "run every case on the host, without a cgroup or swap of its own (suite files: no-sandbox = yes)" },
+	{ .name = "force", .type = OPT_FLAG, .off = offsetof(struct run_opts, force),
+	  .help = "with --no-sandbox, allow sizes beyond free memory (suite files: force = yes)" },
 	{ .name = "db", .type = OPT_STR, .off = offsetof(struct run_opts, db), .metavar = "PATH",
 	  .help = "the results store: a file or a PostgreSQL URL (" CMD_DB_DEFAULT ")" },
 	{ .name = "monitor-interval", .type = OPT_STR, .off = offsetof(struct run_opts, monitor_interval),
@@ -60,6 +81,7 @@ const struct opt run_cmd_opts[] = {
  * rewritten in place; otherwise one line per iteration. */
 struct run_progress {
 	bool tty, quiet;
+	volatile bool closed;       /* stderr or stdout is a pipe with no reader */
 	size_t done, total;
 	uint64_t t0, t_done;        /* start, and when the last iteration ended */
 	/* on a terminal, a thread redraws the line every second while an
@@ -71,6 +93,7 @@ struct run_progress {
 	const struct suite *s;
 	size_t ci;
 	long it;
+	const char *variant;        /* the iteration's variant, or NULL */
 };
 
 static void run_fmt_secs(char *buf, size_t len, double s)
@@ -102,10 +125,12 @@ static void run_progress(struct run_progress *p, const struct suite *s, size_t c
 	char e[32], l[32];
 	run_fmt_secs(e, sizeof(e), el);
 	run_fmt_secs(l, sizeof(l), left);
-	fprintf(stderr, "%s[%zu/%zu] %s (%s) iteration %ld/%ld: %s  elapsed %s, left %s%s", p->tty ? "\r\033[K" : "",
-		p->done + (state[0] == 'r' ? 1 : 0), p->total, c->name, c->w->name, it + 1, c->set.iterations, state, e,
-		l, p->tty ? "" : "\n");
-	fflush(stderr);
+	int w = fprintf(stderr, "%s[%zu/%zu] %s (%s)%s%s iteration %ld/%ld: %s  elapsed %s, left %s%s",
+			p->tty ? "\r\033[K" : "", p->done + (state[0] == 'r' ? 1 : 0), p->total, c->name, c->w->name,
+			p->variant ? " " : "", p->variant ? p->variant : "", it + 1, c->set.iterations, state, e, l,
+			p->tty ? "" : "\n");
+	if ((w < 0 || fflush(stderr) == EOF) && errno == EPIPE)
+		p->closed = true;
 }
 
 static void *run_ticker(void *arg)
@@ -113,7 +138,7 @@ static void *run_ticker(void *arg)
 	struct run_progress *p = arg;
 	pthread_mutex_lock(&p->lock);
 	while (p->ticking) {
-		struct timespec ts;
+		struct timespec ts = { 0 };
 		clock_gettime(CLOCK_REALTIME, &ts);
 		ts.tv_sec += 1;
 		pthread_cond_timedwait(&p->cond, &p->lock, &ts);
@@ -173,13 +198,41 @@ static int run_overrides(struct suite *s, const struct run_opts *o)
 	for (size_t i = 0; i < o->set.n; i++)
 		if (suite_override(s, sandbox_opts, "set", o->set.v[i], "--set") < 0)
 			return -1;
+	if (o->no_sandbox && suite_override(s, sandbox_opts, "no-sandbox", "yes", "--no-sandbox") < 0)
+		return -1;
+	if (o->force && suite_override(s, sandbox_opts, "force", "yes", "--force") < 0)
+		return -1;
 	if (o->trace && suite_override(s, trace_opts, "trace", o->trace, "--trace") < 0)
 		return -1;
 	if (o->profile && suite_override(s, trace_opts, "profile", "yes", "--profile") < 0)
 		return -1;
+	if (o->order && suite_override(s, suite_opts, "order", o->order, "--order") < 0)
+		return -1;
+	if (o->seed && suite_override(s, suite_opts, "seed", o->seed, "--seed") < 0)
+		return -1;
+	return 0;
+}
+
+static int run_check(struct suite *s)
+{
 	for (size_t i = 0; i < s->ncases; i++)
 		if (sandbox_cfg_check(&s->cases[i].sandbox) < 0)
 			return -1;
+	return 0;
+}
+
+/* Every case may run here (sandbox_plan), checked before the first one
+ * starts, before traces are made and before the store is written: a run
+ * that cannot finish does nothing at all. */
+static int run_plan(const struct suite *s)
+{
+	for (size_t i = 0; i < s->ncases; i++) {
+		const char *why = NULL;
+		if (sandbox_plan(&s->cases[i].sandbox, &why) == SANDBOX_REFUSED) {
+			vmr_err("%s: %s", s->cases[i].name, why);
+			return -1;
+		}
+	}
 	return 0;
 }
 
@@ -194,16 +247,32 @@ static int run_validate(struct suite *s)
 	return 0;
 }
 
-/* The state of one run in progress. */
-struct run_state {
+/* The exit status when the output was closed (EPIPE): that of a process
+ * killed by SIGPIPE, which is what a shell expects of such a writer. */
+#define RUN_EXIT_CLOSED (128 + SIGPIPE)
+
+/* One configuration of the suite being run: the suite itself, or one of
+ * the variants of an interleaved run, each stored as a run of its own. */
+struct run_var {
 	struct suite *suite;
-	const struct run_opts *o;
-	struct store *st;
+	const struct variant *variant;  /* NULL: a run of one configuration */
+	char *name;                     /* the stored run's name (NULL: the default) */
 	int64_t run_id;
 	int64_t *case_ids;
+	json_t *out;                    /* --json: cases with their results */
+};
+
+/* The state of one run in progress. */
+struct run_state {
+	const struct run_opts *o;
+	struct store *st;
+	size_t nvars;
+	struct run_var *vars;
+	struct store_group group;       /* uuid NULL: not a group */
+	json_t *plan;                   /* the group's, as stored */
+	int64_t seq;                    /* iterations begun so far, over the group */
 	struct sandbox *sb;
-	json_t *sb_echo;            /* the open sandbox's configuration */
-	json_t *out;                /* --json: cases with their results */
+	json_t *sb_echo;                /* the open sandbox's configuration */
 	struct run_progress prog;
 	bool any_failed;
 };
@@ -222,99 +291,184 @@ static int run_sandbox(struct run_state *rs, const struct suite_case *c)
 	rs->sb = NULL;
 	json_decref(rs->sb_echo);
 	rs->sb_echo = echo;
-	/* Without root, a workload that does not need a sandbox runs bare,
-	 * so that anyone can run the harness's own suites. */
-	if (!vmr_is_root() && !c->w->needs_root && !c->sandbox.no_sandbox)
-		return 0;
-	int rc = sandbox_open(&rs->sb, &c->sandbox);
+	int rc = sandbox_open(&rs->sb, &c->sandbox);  /* NULL: on the host (sandbox_plan) */
 	if (rc == -1)
 		return VMR_EXIT_USAGE;
 	return rc < 0 ? VMR_EXIT_CANNOT : 0;
 }
 
-static int run_iteration(struct run_state *rs, size_t ci, long it, struct runner_cfg *cfg, json_t *results)
+/* A knob of the case's --set that this kernel lacks (an mTHP size, zswap,
+ * MGLRU): the case cannot run here, a skip, while the suite's other cases
+ * run.  NULL, or the reason in buf. */
+static const char *run_missing_knob(const struct suite_case *c, char *buf, size_t len)
 {
-	struct suite_case *c = &rs->suite->cases[ci];
-	struct result r;
-	rs->prog.s = rs->suite;
+	for (size_t i = 0; i < c->sandbox.set.n; i++) {
+		const char *value, *why;
+		const struct knob *k = knob_parse_set(c->sandbox.set.v[i], &value, &why);
+		if (k && access(k->path, F_OK) < 0 && errno == ENOENT) {
+			snprintf(buf, len, "--set %s: this kernel has no %s", k->name, k->path);
+			return buf;
+		}
+	}
+	return NULL;
+}
+
+static int run_iteration(struct run_state *rs, struct run_var *var, size_t ci, long it, struct runner_cfg *cfg,
+			 json_t *results, const char *skip)
+{
+	struct suite_case *c = &var->suite->cases[ci];
+	struct result r = { 0 };
+	rs->prog.s = var->suite;
 	rs->prog.ci = ci;
 	rs->prog.it = it;
-	run_progress(&rs->prog, rs->suite, ci, it, "running");
-	runner_run(c->w, c->wopts, rs->sb, cfg, &r);  /* the ticker runs as its first hook */
+	rs->prog.variant = var->variant ? var->variant->name : NULL;
+	run_progress(&rs->prog, var->suite, ci, it, "running");
+	if (skip) {
+		result_init(&r, c->w->name);
+		result_set_outcome(&r, OUTCOME_SKIP, "%s", skip);
+	} else {
+		runner_run(c->w, c->wopts, rs->sb, cfg, &r);  /* the ticker runs as its first hook */
+	}
 	run_ticker_stop(&rs->prog);  /* if the runner could not start the hooks' stops */
 	rs->prog.done++;
 	rs->prog.t_done = vmr_now_ns();
 	if (r.outcome != OUTCOME_PASS && r.outcome != OUTCOME_SKIP)
 		rs->any_failed = true;
-	run_progress(&rs->prog, rs->suite, ci, it, outcome_name(r.outcome));
+	run_progress(&rs->prog, var->suite, ci, it, outcome_name(r.outcome));
 	if (!rs->prog.quiet && r.outcome != OUTCOME_PASS) {
 		if (rs->prog.tty)
 			fputc('\n', stderr);
-		vmr_warn("%s iteration %ld: %s: %s", c->name, it + 1, outcome_name(r.outcome),
+		vmr_warn("%s%s%s iteration %ld: %s: %s", c->name, var->variant ? " " : "",
+			 var->variant ? var->variant->name : "", it + 1, outcome_name(r.outcome),
 			 r.reason ? r.reason : "no reason given");
 	}
-	int rc = store_result_add(rs->st, rs->case_ids[ci], (int)it, &r);
+	int rc = rs->group.uuid ? store_result_add_seq(rs->st, var->case_ids[ci], (int)it, rs->seq, &r)
+				: store_result_add(rs->st, var->case_ids[ci], (int)it, &r);
+	rs->seq++;
 	if (results)
 		json_array_append_new(results, result_to_json(&r));
 	result_free(&r);
 	return rc < 0 ? VMR_EXIT_CANNOT : 0;
 }
 
-static int run_case(struct run_state *rs, size_t ci)
-{
-	struct suite_case *c = &rs->suite->cases[ci];
-	int rc = run_sandbox(rs, c);
-	if (rc)
-		return rc;
+/* What runs beside one configuration's iterations of a case: the progress
+ * ticker, the monitor, the latency probe and the case's traces. */
+struct run_hooks {
 	struct monitor mon;
 	struct probe probe;
+	struct trace_hooks *th;
 	struct runner_hook hooks[5];
+	struct runner_cfg cfg;
+	json_t *results;            /* --json: where the iterations go */
+};
+
+static void run_hooks_init(struct run_state *rs, struct run_var *var, size_t ci, struct run_hooks *h)
+{
+	struct suite_case *c = &var->suite->cases[ci];
 	size_t nhooks = 0, ntrace;
-	hooks[nhooks++] = (struct runner_hook){ "progress", run_ticker_hook_start, run_ticker_hook_stop, &rs->prog };
-	monitor_init(&mon, c->set.monitor_interval_ns);
-	probe_init(&probe, c->set.probe_period_ns);
+	h->hooks[nhooks++] = (struct runner_hook){ "progress", run_ticker_hook_start, run_ticker_hook_stop, &rs->prog };
+	monitor_init(&h->mon, c->set.monitor_interval_ns);
+	probe_init(&h->probe, c->set.probe_period_ns);
 	if (!c->set.no_monitor)
-		hooks[nhooks++] = monitor_hook(&mon);
+		h->hooks[nhooks++] = monitor_hook(&h->mon);
 	if (!c->set.no_probe)
-		hooks[nhooks++] = probe_hook(&probe);
-	struct trace_hooks *th = trace_hooks_new(&c->trace);
-	struct runner_hook *trace_hooks = trace_hooks_list(th, &ntrace);
-	for (size_t i = 0; i < ntrace && nhooks < ARRAY_SIZE(hooks); i++)
-		hooks[nhooks++] = trace_hooks[i];
-	struct runner_cfg cfg = { .timeout_ns = c->sandbox.timeout_ns, .force = c->sandbox.force, .hooks = hooks,
-				  .nhooks = nhooks };
-	json_t *results = NULL;
-	if (rs->out) {
-		results = json_array();
-		json_array_append_new(rs->out, json_pack("{ss ss so so}", "name", c->name, "workload", c->w->name,
-							  "options", suite_case_json(c), "results", results));
+		h->hooks[nhooks++] = probe_hook(&h->probe);
+	h->th = trace_hooks_new(&c->trace);
+	struct runner_hook *trace_hooks = trace_hooks_list(h->th, &ntrace);
+	for (size_t i = 0; i < ntrace && nhooks < ARRAY_SIZE(h->hooks); i++)
+		h->hooks[nhooks++] = trace_hooks[i];
+	h->cfg = (struct runner_cfg){ .timeout_ns = c->sandbox.timeout_ns, .force = c->sandbox.force,
+				      .hooks = h->hooks, .nhooks = nhooks };
+	h->results = NULL;
+	if (var->out) {
+		h->results = json_array();
+		json_array_append_new(var->out, json_pack("{ss ss so so}", "name", c->name, "workload", c->w->name,
+							  "options", suite_case_json(c), "results", h->results));
 	}
-	for (long it = 0; it < c->set.iterations && !rc; it++)
-		rc = run_iteration(rs, ci, it, &cfg, results);
-	trace_hooks_free(th);
-	monitor_destroy(&mon);
-	probe_destroy(&probe);
+}
+
+static void run_hooks_destroy(struct run_hooks *h)
+{
+	trace_hooks_free(h->th);
+	monitor_destroy(&h->mon);
+	probe_destroy(&h->probe);
+}
+
+/* Every configuration's iterations of one case, in the plan's order
+ * (core/plan.h): each configuration's sandbox, with its knobs, is opened
+ * for its own iterations and closed when another's come. */
+static int run_case(struct run_state *rs, size_t ci)
+{
+	const struct suite *s0 = rs->vars[0].suite;
+	long iterations = s0->cases[ci].set.iterations;
+	size_t nv = rs->nvars, total = nv * (size_t)iterations;
+	size_t *order = xcalloc(total, sizeof(*order));
+	long *done = xcalloc(nv, sizeof(*done));
+	struct run_hooks *h = xcalloc(nv, sizeof(*h));
+	plan_order((enum plan_order)s0->global.order, (uint64_t)s0->global.seed, ci, nv, iterations, order);
+	for (size_t v = 0; v < nv; v++)
+		run_hooks_init(rs, &rs->vars[v], ci, &h[v]);
+	int rc = 0;
+	for (size_t k = 0; k < total && !rc && !rs->prog.closed; k++) {
+		struct run_var *var = &rs->vars[order[k]];
+		char why[600] = "";
+		const char *skip = run_missing_knob(&var->suite->cases[ci], why, sizeof(why));
+		rc = skip ? 0 : run_sandbox(rs, &var->suite->cases[ci]);
+		if (!rc)
+			rc = run_iteration(rs, var, ci, done[order[k]]++, &h[order[k]].cfg, h[order[k]].results, skip);
+	}
+	for (size_t v = 0; v < nv; v++)
+		run_hooks_destroy(&h[v]);
+	free(h);
+	free(done);
+	free(order);
 	return rc;
 }
 
-static int run_begin(struct run_state *rs)
+static bool run_name_taken(struct run_state *rs, const char *name)
 {
-	const struct run_opts *o = rs->o;
+	int64_t id, *ids;
+	size_t n;
+	if (store_resolve_quiet(rs->st, name, &id) == 0)
+		return true;
+	int rc = store_resolve_group_quiet(rs->st, name, &ids, &n);
+	if (rc == 0)
+		free(ids);
+	return rc != -1;
+}
+
+/* A name for the group's runs: none of its runs', nor the group's own, may
+ * be taken. */
+static int run_name_free(struct run_state *rs, const char *name, const char *what)
+{
 	int64_t id;
-	if (o->name && store_resolve_quiet(rs->st, o->name, &id) == 0) {
-		vmr_err("--name %s: a run with this name is stored already (id %lld)", o->name, (long long)id);
+	if (name && store_resolve_quiet(rs->st, name, &id) == 0) {
+		vmr_err("%s %s: a run with this name is stored already (id %lld)", what, name, (long long)id);
 		return VMR_EXIT_USAGE;
 	}
-	json_t *env = system_fingerprint();
-	int rc = store_run_begin(rs->st, o->name, rs->suite->name, rs->suite->text, env, o->tag, &rs->run_id);
-	json_decref(env);
-	if (rc < 0)
+	if (name && rs->group.uuid && run_name_taken(rs, name)) {
+		vmr_err("%s %s: a group with this name is stored already", what, name);
+		return VMR_EXIT_USAGE;
+	}
+	return 0;
+}
+
+static int run_begin_var(struct run_state *rs, struct run_var *var, size_t index, json_t *env)
+{
+	struct store_group g = rs->group;
+	int rc;
+	if ((rc = run_name_free(rs, var->name, rs->group.uuid ? "variant" : "--name")) != 0)
+		return rc;
+	g.variant = var->variant ? var->variant->name : NULL;
+	g.index = (int)index;
+	if (store_run_begin_group(rs->st, var->name, var->suite->name, var->suite->text, env, rs->o->tag,
+				  rs->group.uuid ? &g : NULL, &var->run_id) < 0)
 		return VMR_EXIT_CANNOT;
-	rs->case_ids = xcalloc(rs->suite->ncases, sizeof(*rs->case_ids));
-	for (size_t i = 0; i < rs->suite->ncases; i++) {
-		struct suite_case *c = &rs->suite->cases[i];
+	var->case_ids = xcalloc(var->suite->ncases, sizeof(*var->case_ids));
+	for (size_t i = 0; i < var->suite->ncases; i++) {
+		struct suite_case *c = &var->suite->cases[i];
 		json_t *opts = suite_case_json(c);
-		rc = store_case_add(rs->st, rs->run_id, c->name, c->w->name, opts, &rs->case_ids[i]);
+		rc = store_case_add(rs->st, var->run_id, c->name, c->w->name, opts, &var->case_ids[i]);
 		json_decref(opts);
 		if (rc < 0)
 			return VMR_EXIT_CANNOT;
@@ -322,58 +476,144 @@ static int run_begin(struct run_state *rs)
 	return 0;
 }
 
-static int run_print(struct run_state *rs)
+/* The runs' names: GROUP-VARIANT.  A group named by default
+ * (SUITE-YYYYmmdd-HHMMSS) that is taken, by a group begun in the same
+ * second, becomes SUITE-YYYYmmdd-HHMMSS-2, -3 ... */
+static void run_group_names(struct run_state *rs)
 {
-	struct run *run = NULL;
-	if (store_load_run(rs->st, rs->run_id, &run) < 0)
-		return VMR_EXIT_CANNOT;
-	int rc = VMR_EXIT_OK;
-	if (rs->o->json) {
-		json_t *j = json_pack("{so sO}", "run", run_info_to_json(&run->info), "cases", rs->out);
-		rc = cmd_print_json(j);
-	} else if (!rs->o->quiet) {
-		summary_print(stdout, run, false);
-		printf("\nStored as run %lld in %s\n", (long long)run->info.id, store_path(rs->st));
+	char *base = xstrdup(rs->group.name);
+	for (int k = 2; !rs->o->name && k < 1000; k++) {
+		bool taken = run_name_taken(rs, rs->group.name);
+		for (size_t v = 0; v < rs->nvars && !taken; v++) {
+			char *name = xasprintf("%s-%s", rs->group.name, rs->vars[v].variant->name);
+			taken = run_name_taken(rs, name);
+			free(name);
+		}
+		if (!taken)
+			break;
+		free((char *)rs->group.name);
+		rs->group.name = xasprintf("%s-%d", base, k);
 	}
-	run_free(run);
+	free(base);
+	for (size_t v = 0; v < rs->nvars; v++)
+		rs->vars[v].name = xasprintf("%s-%s", rs->group.name, rs->vars[v].variant->name);
+}
+
+static int run_begin(struct run_state *rs)
+{
+	if (rs->group.uuid)
+		run_group_names(rs);
+	int rc = rs->group.uuid ? run_name_free(rs, rs->group.name, "--name") : 0;
+	json_t *env = system_fingerprint();
+	for (size_t v = 0; v < rs->nvars && !rc; v++)
+		rc = run_begin_var(rs, &rs->vars[v], v, env);
+	json_decref(env);
 	return rc;
 }
 
-static int run_suite(struct suite *s, const struct run_opts *o)
+/* A run's summary, or its JSON appended to runs (--json). */
+static int run_print_var(struct run_state *rs, struct run_var *var, json_t *runs)
 {
-	struct run_state rs = { .suite = s, .o = o };
-	rs.prog = (struct run_progress){ .tty = isatty(2), .quiet = o->quiet, .t0 = vmr_now_ns() };
-	pthread_mutex_init(&rs.prog.lock, NULL);
-	pthread_cond_init(&rs.prog.cond, NULL);
-	for (size_t i = 0; i < s->ncases; i++)
-		rs.prog.total += (size_t)s->cases[i].set.iterations;
+	struct run *run = NULL;
+	if (store_load_run(rs->st, var->run_id, &run) < 0)
+		return VMR_EXIT_CANNOT;
+	bool base = var == rs->vars;
+	if (runs) {
+		json_array_append_new(runs, json_pack("{so sO}", "run", run_info_to_json(&run->info), "cases", var->out));
+	} else if (!rs->o->quiet) {
+		if (var->variant)
+			printf("%s== variant %s%s: %s ==\n\n", base ? "" : "\n", var->variant->name, base ? " (the base)" : "",
+			       *var->variant->settings ? var->variant->settings : "the suite as it is");
+		summary_print(stdout, run, false);
+		if (!var->variant)
+			printf("\nStored as run %lld in %s\n", (long long)run->info.id, store_path(rs->st));
+	}
+	run_free(run);
+	return 0;
+}
+
+/* --json: a run of one configuration as it always was; a group as
+ * {"group": {uuid, name, plan}, "runs": [each run as that]}. */
+static int run_print_json(struct run_state *rs, json_t *runs)
+{
+	if (!rs->group.uuid) {
+		json_t *one = json_incref(json_array_get(runs, 0));
+		json_decref(runs);
+		return cmd_print_json(one);
+	}
+	return cmd_print_json(json_pack("{s{ss ss sO} so}", "group", "uuid", rs->group.uuid, "name", rs->group.name,
+					"plan", rs->plan, "runs", runs));
+}
+
+static void run_print_group(const struct run_state *rs)
+{
+	printf("\nStored as group %s in %s:", rs->group.name, store_path(rs->st));
+	for (size_t v = 0; v < rs->nvars; v++)
+		printf(" run %lld (%s)%s", (long long)rs->vars[v].run_id, rs->vars[v].variant->name,
+		       v + 1 < rs->nvars ? "," : "\n");
+	printf("Compare them with: vmregress compare %s\n", rs->group.name);
+}
+
+static int run_print(struct run_state *rs)
+{
+	json_t *runs = rs->o->json ? json_array() : NULL;
+	int rc = VMR_EXIT_OK;
+	for (size_t v = 0; v < rs->nvars && !rc; v++)
+		rc = run_print_var(rs, &rs->vars[v], runs);
+	if (runs && !rc)
+		return run_print_json(rs, runs);
+	json_decref(runs);
+	if (!rc && !runs && rs->group.uuid && !rs->o->quiet)
+		run_print_group(rs);
+	return rc;
+}
+
+static int run_suite(struct run_state *rs)
+{
+	const struct run_opts *o = rs->o;
+	const struct suite *s0 = rs->vars[0].suite;
+	rs->prog = (struct run_progress){ .tty = isatty(2), .quiet = o->quiet, .t0 = vmr_now_ns() };
+	pthread_mutex_init(&rs->prog.lock, NULL);
+	pthread_cond_init(&rs->prog.cond, NULL);
+	for (size_t i = 0; i < s0->ncases; i++)
+		rs->prog.total += rs->nvars * (size_t)s0->cases[i].set.iterations;
 	char *path = o->db ? xstrdup(o->db) : store_default_path();
-	int rc = VMR_EXIT_CANNOT;
-	if (store_open(&rs.st, path, true) < 0)
+	int e = store_open(&rs->st, path, true), rc = e == -2 ? VMR_EXIT_USAGE : VMR_EXIT_CANNOT;
+	if (e < 0)
 		goto free_path;
-	if ((rc = run_begin(&rs)) != 0)
+	if ((rc = run_begin(rs)) != 0)
 		goto close_store;
-	if (o->json)
-		rs.out = json_array();
-	sandbox_install_signal_handlers();
-	for (size_t i = 0; i < s->ncases && !rc; i++)
-		rc = run_case(&rs, i);
-	if (rs.sb)
-		sandbox_close(rs.sb);
-	if (rs.prog.tty && !o->quiet)
+	for (size_t v = 0; o->json && v < rs->nvars; v++)
+		rs->vars[v].out = json_array();
+	for (size_t i = 0; i < s0->ncases && !rc && !rs->prog.closed; i++)
+		rc = run_case(rs, i);
+	if (rs->sb)
+		sandbox_close(rs->sb);
+	if (rs->prog.closed) {
+		/* the reader of our output left: stop as a signal would, but
+		 * with the sandbox undone and the runs left interrupted */
+		rc = RUN_EXIT_CLOSED;
+		goto close_store;
+	}
+	if (rs->prog.tty && !o->quiet)
 		fputc('\n', stderr);
-	if (store_run_end(rs.st, rs.run_id, rc ? "failed" : "complete") < 0 && !rc)
-		rc = VMR_EXIT_CANNOT;
-	int prc = run_print(&rs);
+	for (size_t v = 0; v < rs->nvars; v++)
+		if (store_run_end(rs->st, rs->vars[v].run_id, rc ? "failed" : "complete") < 0 && !rc)
+			rc = VMR_EXIT_CANNOT;
+	int prc = run_print(rs);
+	if (fflush(stdout) == EOF && errno == EPIPE)
+		prc = RUN_EXIT_CLOSED;
 	if (!rc)
-		rc = prc ? prc : rs.any_failed ? VMR_EXIT_FAIL : VMR_EXIT_OK;
+		rc = prc ? prc : rs->any_failed ? VMR_EXIT_FAIL : VMR_EXIT_OK;
 close_store:
-	pthread_mutex_destroy(&rs.prog.lock);
-	pthread_cond_destroy(&rs.prog.cond);
-	json_decref(rs.out);
-	json_decref(rs.sb_echo);
-	free(rs.case_ids);
-	store_close(rs.st);
+	pthread_mutex_destroy(&rs->prog.lock);
+	pthread_cond_destroy(&rs->prog.cond);
+	json_decref(rs->sb_echo);
+	for (size_t v = 0; v < rs->nvars; v++) {
+		json_decref(rs->vars[v].out);
+		free(rs->vars[v].case_ids);
+	}
+	store_close(rs->st);
 free_path:
 	free(path);
 	return rc;
@@ -388,10 +628,7 @@ struct run_traces {
 
 static void run_traces_free(struct run_traces *t)
 {
-	for (size_t i = 0; i < t->paths.n; i++)
-		unlink(t->paths.v[i]);
-	if (t->dir)
-		rmdir(t->dir);
+	scratch_remove(t->dir);
 	free(t->dir);
 	strlist_free(&t->args);
 	strlist_free(&t->paths);
@@ -414,12 +651,17 @@ static int run_trace_generate(const char *args, const char *path)
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid == 0) {
+		signals_default();
 		execv("/proc/self/exe", argv);
 		_exit(127);
 	}
+	if (pid > 0)
+		sandbox_signal_child(pid, true);  /* a signal kills it before its directory goes */
 	int status = 0;
-	while (pid > 0 && waitpid(pid, &status, 0) < 0)
+	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
+	if (pid > 0)
+		sandbox_signal_child(pid, false);
 	free(argv);
 	strlist_free(&av);
 	free(copy);
@@ -437,16 +679,9 @@ static int run_traces_make(struct suite *s, struct run_traces *t)
 		while (k < t->args.n && strcmp(t->args.v[k], args))
 			k++;
 		if (k == t->args.n) {
-			if (!t->dir) {
-				const char *base = getenv("TMPDIR");
-				t->dir = xasprintf("%s/vmregress-traces-%ld-XXXXXX", base && *base ? base : "/var/tmp",
-						   (long)getpid());
-				if (!mkdtemp(t->dir)) {
-					vmr_errno("cannot make a directory for reference traces");
-					free(t->dir);
-					t->dir = NULL;
-					return -1;
-				}
+			if (!t->dir && !(t->dir = scratch_make("traces"))) {
+				vmr_errno("cannot make a directory for reference traces in %s", scratch_base());
+				return -1;
 			}
 			char *path = xasprintf("%s/trace-%zu.refs", t->dir, k);
 			int rc = run_trace_generate(args, path);
@@ -466,6 +701,113 @@ static int run_traces_make(struct suite *s, struct run_traces *t)
 	return 0;
 }
 
+/* The variants to run: --variant's, else the suite's [variants]; none is a
+ * run of one configuration.  0 or -1 after one error. */
+static int run_variants_parse(const struct run_opts *o, const struct suite *s, struct variant **out, size_t *n)
+{
+	size_t want = o->variant.n ? o->variant.n : s->nvariants;
+	*out = xcalloc(want + 1, sizeof(**out));
+	*n = 0;
+	if (!o->variant.n) {
+		for (; *n < s->nvariants; (*n)++)
+			variant_copy(&(*out)[*n], &s->variants[*n]);
+		return 0;
+	}
+	for (; *n < o->variant.n; (*n)++)
+		if (variant_parse(&(*out)[*n], o->variant.v[*n], "--variant") < 0)
+			return -1;
+	return variants_check(*out, *n, "--variant");
+}
+
+static void run_variants_free(struct variant *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		variant_free(&v[i]);
+	free(v);
+}
+
+/* One configuration made ready: the command line's settings, then the
+ * variant's, then the checks: whether it may run here comes before any
+ * trace is made.  0, or an exit code after one error. */
+static int run_prepare(struct suite *s, const struct run_opts *o, const struct variant *v, struct run_traces *t)
+{
+	char where[PATH_MAX + 32] = "--variant";
+	if (v && v->line)
+		snprintf(where, sizeof(where), "%s:%u: variant", s->path, v->line);
+	if (run_overrides(s, o) < 0 || (v && variant_apply(s, v, where) < 0) || run_check(s) < 0)
+		return VMR_EXIT_USAGE;
+	if (run_plan(s) < 0)
+		return VMR_EXIT_CANNOT;
+	return run_traces_make(s, t) < 0 || run_validate(s) < 0 ? VMR_EXIT_USAGE : 0;
+}
+
+/* What is stored with every run of a group about how it ran. */
+static json_t *run_plan_json(const struct suite *s, const struct variant *v, size_t n)
+{
+	json_t *vars = json_array();
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(vars, json_pack("{ss ss}", "name", v[i].name, "settings", v[i].settings));
+	bool random = s->global.order == PLAN_RANDOM;
+	return json_pack("{ss so so}", "order", random ? "random" : "abba", "seed",
+			 random ? json_integer((json_int_t)s->global.seed) : json_null(), "variants", vars);
+}
+
+/* A run of several variants: each one's suite, its run's name, and the
+ * group that holds them.  0 or an exit code. */
+static int run_group_prepare(struct run_state *rs, struct suite *s, const struct run_opts *o,
+			     const struct variant *v, size_t n, struct run_traces *t)
+{
+	if (!vmr_is_root())
+		for (size_t i = 0; i < n; i++)
+			if (variant_needs_sandbox(&v[i])) {
+				vmr_err("--variant %s: sets a knob or a sandbox option, which needs root", v[i].name);
+				return VMR_EXIT_CANNOT;
+			}
+	rs->vars = xcalloc(n, sizeof(*rs->vars));
+	for (size_t i = 0; i < n; i++) {
+		struct suite *sv = xcalloc(1, sizeof(*sv));
+		rs->vars[rs->nvars++] = (struct run_var){ .suite = sv, .variant = &v[i] };
+		if (suite_parse(sv, s->path, s->text) < 0)
+			return VMR_EXIT_USAGE;
+		free(sv->name);
+		sv->name = xstrdup(s->name);
+		int rc = run_prepare(sv, o, &v[i], t);
+		if (rc)
+			return rc;
+	}
+	struct suite *s0 = rs->vars[0].suite;
+	if (o->seed && s0->global.order != PLAN_RANDOM) {
+		vmr_err("--seed: only the random order has a seed (add --order random)");
+		return VMR_EXIT_USAGE;
+	}
+	if (s0->global.order == PLAN_RANDOM && s0->global.seed < 0) {
+		long seed = (long)plan_random_seed();
+		for (size_t i = 0; i < n; i++)
+			rs->vars[i].suite->global.seed = seed;
+	}
+	char uuid[40];
+	store_uuid(uuid, sizeof(uuid));
+	char *name = o->name ? xstrdup(o->name) : store_default_name(s->name, vmr_wall_s());
+	rs->plan = run_plan_json(s0, v, n);
+	rs->group = (struct store_group){ .uuid = xstrdup(uuid), .name = name, .plan = rs->plan };
+	return 0;
+}
+
+static void run_state_free(struct run_state *rs, bool own_suites)
+{
+	for (size_t i = 0; i < rs->nvars; i++) {
+		if (own_suites && rs->vars[i].suite) {
+			suite_free(rs->vars[i].suite);
+			free(rs->vars[i].suite);
+		}
+		free(rs->vars[i].name);
+	}
+	free(rs->vars);
+	free((char *)rs->group.uuid);
+	free((char *)rs->group.name);
+	json_decref(rs->plan);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts o = { 0 };
@@ -475,6 +817,9 @@ int cmd_run(int argc, char **argv)
 	bool help = false;
 	struct suite s = { 0 };
 	struct run_traces traces = { 0 };
+	struct run_state rs = { .o = &o };
+	struct variant *variants = NULL;
+	size_t nvariants = 0;
 	if (opt_parse(&set, 1, argc - 1, argv + 1, pos, &npos, &help) < 0)
 		goto free_opts;
 	if (help) {
@@ -486,11 +831,32 @@ int cmd_run(int argc, char **argv)
 		vmr_err("run: %s (usage: vmregress run SUITE|FILE [options])", npos ? "one suite at a time" : "which suite?");
 		goto free_opts;
 	}
-	if (suite_load(&s, pos[0]) < 0 || run_overrides(&s, &o) < 0 || run_traces_make(&s, &traces) < 0 ||
-	    run_validate(&s) < 0)
+	const char *bad_name = o.name ? store_name_invalid(o.name) : NULL;
+	if (bad_name) {
+		vmr_err("--name: %s", bad_name);
+		goto free_opts;
+	}
+	/* from here a signal undoes what the run made (traces, sandboxes) */
+	sandbox_install_signal_handlers();
+	if (suite_load(&s, pos[0]) < 0 || run_variants_parse(&o, &s, &variants, &nvariants) < 0)
 		goto free_suite;
-	rc = run_suite(&s, &o);
+	if (!nvariants && (o.order || o.seed)) {
+		vmr_err("%s: only a run of several variants has an order (add --variant)", o.order ? "--order" : "--seed");
+		goto free_suite;
+	}
+	if (nvariants) {
+		if ((rc = run_group_prepare(&rs, &s, &o, variants, nvariants, &traces)) != 0)
+			goto free_suite;
+	} else {
+		if ((rc = run_prepare(&s, &o, NULL, &traces)) != 0)
+			goto free_suite;
+		rs.vars = xcalloc(1, sizeof(*rs.vars));
+		rs.vars[rs.nvars++] = (struct run_var){ .suite = &s, .name = o.name ? xstrdup(o.name) : NULL };
+	}
+	rc = run_suite(&rs);
 free_suite:
+	run_state_free(&rs, nvariants > 0);
+	run_variants_free(variants, nvariants);
 	run_traces_free(&traces);
 	suite_free(&s);
 free_opts:

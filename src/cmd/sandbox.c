@@ -131,7 +131,7 @@ static int sandbox_exec_status(const struct exec_result *r)
 static int sandbox_cmd_exec(const struct sandbox_cmd *o, struct sandbox_cfg *cfg, char **argv)
 {
 	struct sandbox *sb;
-	struct exec_result r;
+	struct exec_result r = { 0 };
 	if (sandbox_cfg_check(cfg) < 0)
 		return VMR_EXIT_USAGE;
 	sandbox_install_signal_handlers();
@@ -188,7 +188,7 @@ int cmd_sandbox(int argc, char **argv)
 			dd = i;
 			break;
 		}
-	opt_defaults(sandbox_opts, &cfg);
+	OPT_DEFAULTS(sandbox_opts, &cfg);
 	struct optset sets[] = { { sandbox_cmd_opts, &o, "Options" }, { sandbox_opts, &cfg, "Sandbox options" } };
 	char **pos = xcalloc((size_t)argc + 1, sizeof(char *));
 	if (opt_parse(sets, ARRAY_SIZE(sets), dd - 1, argv + 1, pos, &npos, &help) < 0)

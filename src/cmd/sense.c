@@ -14,9 +14,12 @@
 #include "core/units.h"
 #include "core/util.h"
 #include "probe/btf.h"
+#include "probe/lru_gen.h"
 #include "probe/meminfo.h"
 #include "probe/pagemap.h"
+#include "probe/swapinfo.h"
 #include "probe/system.h"
+#include "probe/thp.h"
 #include "probe/vmalloc.h"
 #include "probe/vmstat.h"
 #include "probe/zoneinfo.h"
@@ -30,6 +33,7 @@ struct sense_opts {
 	long count;
 	char *fields;
 	long top;
+	char *root;
 };
 
 const struct opt sense_cmd_opts[] = {
@@ -51,6 +55,9 @@ const struct opt sense_cmd_opts[] = {
 		  "changes per interval)" },
 	{ .name = "top", .type = OPT_INT, .off = offsetof(struct sense_opts, top), .def = "10",
 	  .min = 0, .max = 1e6, .metavar = "N", .help = "kvirtual: number of vmalloc callers to list" },
+	{ .name = "root", .type = OPT_STR, .off = offsetof(struct sense_opts, root), .metavar = "DIR",
+	  .help = "test: thp and lru_gen read this directory instead of the kernel's",
+	  .flags = OPTF_HIDDEN | OPTF_NO_ECHO },
 	OPT_END,
 };
 
@@ -63,6 +70,10 @@ const char sense_cmd_details[] =
 	"               soft-dirty/THP page counts (other users' processes and THP need root)\n"
 	"  system       the environment fingerprint stored with every run\n"
 	"  vmstat       /proc/vmstat per interval, like vmstat 1\n"
+	"  thp          THP settings, khugepaged, and per multi-size THP size its\n"
+	"               enabled/shmem_enabled and every counter under stats/\n"
+	"  swap         swap devices, readahead, swap cache, zero-page swap, zswap, zram\n"
+	"  lru_gen      the multi-generational LRU's settings (exits 3 without it)\n"
 	"\n"
 	"Maps (--map):\n"
 	"  The encoded map is VM Regress's: one character per 4 pages.  Bit k (value\n"
@@ -73,7 +84,7 @@ const char sense_cmd_details[] =
 	"  of their first page.\n"
 	"\n"
 	"Exit codes: 2 bad arguments or no such process, 3 not possible here\n"
-	"(privilege, no BTF).";
+	"(privilege, no BTF, a kernel without the feature).";
 
 /* --- zones --- */
 
@@ -170,8 +181,8 @@ static void sense_zones_node_text(const struct zoneinfo_node *n)
 
 static int sense_zones(struct sense_opts *o, char **pos, int npos)
 {
-	struct zoneinfo zi;
-	char err[PROBE_ERR_MAX];
+	struct zoneinfo zi = { 0 };
+	char err[PROBE_ERR_MAX] = "";
 	if (zoneinfo_read(&zi, NULL, err) < 0) {
 		vmr_err("/proc/zoneinfo: %s", err);
 		return VMR_EXIT_CANNOT;
@@ -192,7 +203,7 @@ static int sense_zones(struct sense_opts *o, char **pos, int npos)
 
 static int sense_structsizes(struct sense_opts *o, char **pos, int npos)
 {
-	char err[PROBE_ERR_MAX];
+	char err[PROBE_ERR_MAX] = "";
 	struct btf *btf = btf_load(NULL, err);
 	if (!btf) {
 		vmr_err("sense structsizes: %s", err);
@@ -284,8 +295,8 @@ static void sense_kvirtual_text(const struct meminfo *mi, const struct vmallocin
 static int sense_kvirtual(struct sense_opts *o, char **pos, int npos)
 {
 	struct meminfo mi = { 0 };
-	struct vmallocinfo vi;
-	char err[PROBE_ERR_MAX], verr[PROBE_ERR_MAX];
+	struct vmallocinfo vi = { 0 };
+	char err[PROBE_ERR_MAX] = "", verr[PROBE_ERR_MAX];
 	uint64_t total, used, chunk;
 	if (meminfo_read(&mi, NULL, err) < 0) {
 		vmr_err("/proc/meminfo: %s", err);
@@ -485,10 +496,10 @@ static int sense_pagemap_select(struct sense_opts *o, const struct maps *m, pid_
 
 static int sense_pagemap(struct sense_opts *o, char **pos, int npos)
 {
-	struct maps m;
-	struct pagemap pm;
+	struct maps m = { 0 };
+	struct pagemap pm = { 0 };
 	struct pagemap_counts total = { 0 };
-	char err[PROBE_ERR_MAX];
+	char err[PROBE_ERR_MAX] = "";
 	size_t first, n;
 	pid_t pid;
 	int rc = VMR_EXIT_CANNOT;
@@ -705,7 +716,7 @@ static void sense_sleep_ns(uint64_t ns)
 static int sense_vmstat_loop(struct sense_opts *o, struct vmstat *a, struct vmstat *b,
 			     struct sense_fields *f, json_t *samples)
 {
-	char err[PROBE_ERR_MAX];
+	char err[PROBE_ERR_MAX] = "";
 	uint64_t t0 = vmr_now_ns();
 	for (long n = 0; !sense_stop && (o->count == 0 || n < o->count); n++) {
 		sense_sleep_ns(o->interval_ns);
@@ -725,10 +736,10 @@ static int sense_vmstat_loop(struct sense_opts *o, struct vmstat *a, struct vmst
 
 static int sense_vmstat(struct sense_opts *o, char **pos, int npos)
 {
-	struct vmstat a, b;
+	struct vmstat a = { 0 }, b = { 0 };
 	struct sense_fields f = { 0 };
 	struct sigaction sa = { .sa_handler = sense_on_signal }, old_int, old_term;
-	char err[PROBE_ERR_MAX];
+	char err[PROBE_ERR_MAX] = "";
 	int rc = VMR_EXIT_CANNOT;
 	json_t *samples = o->json ? json_array() : NULL;
 	vmstat_init(&a);
@@ -762,6 +773,218 @@ free_snapshots:
 	return rc;
 }
 
+/* --- thp --- */
+
+static void sense_dir_text(const char *title, const struct sysfs_dir *d)
+{
+	printf("%s\n", title);
+	if (!d->n)
+		printf("  (none)\n");
+	for (size_t i = 0; i < d->n; i++)
+		printf("  %-28s %s\n", d->v[i].name, d->v[i].value);
+}
+
+static bool sense_has_name(const struct strlist *l, const char *s)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i], s))
+			return true;
+	return false;
+}
+
+static int sense_name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Every stats/ name any size has (sizes that only shmem may use, 8K on
+ * x86, lack the anon_* ones), sorted. */
+static void sense_thp_stat_names(const struct thp *t, struct strlist *names)
+{
+	for (size_t i = 0; i < t->nsizes; i++)
+		for (size_t k = 0; k < t->sizes[i].stats.n; k++)
+			if (!sense_has_name(names, t->sizes[i].stats.v[k].name))
+				strlist_add(names, t->sizes[i].stats.v[k].name);
+	if (names->n)
+		qsort(names->v, names->n, sizeof(*names->v), sense_name_cmp);
+}
+
+static void sense_thp_row(const struct thp *t, const char *name, bool stat)
+{
+	printf("  %-28s", name);
+	for (size_t i = 0; i < t->nsizes; i++) {
+		const struct sysfs_dir *d = stat ? &t->sizes[i].stats : &t->sizes[i].settings;
+		const struct sysfs_value *v = sysfs_dir_get(d, name);
+		printf(" %9s", v ? v->value : "-");
+	}
+	putchar('\n');
+}
+
+/* One column per size, as sense zones lays zones side by side. */
+static void sense_thp_sizes_text(const struct thp *t, const char *root)
+{
+	struct strlist names = { 0 };
+	char label[24];
+	if (!t->nsizes) {
+		printf("multi-size THP: not in this kernel (no %s/hugepages-*kB; Linux 6.8 on)\n", root);
+		return;
+	}
+	printf("multi-size THP (%zu sizes; '-': not in this kernel)\n  %-28s", t->nsizes, "size");
+	for (size_t i = 0; i < t->nsizes; i++) {
+		thp_size_label(t->sizes[i].size_kb, label, sizeof(label));
+		printf(" %9s", label);
+	}
+	putchar('\n');
+	sense_thp_row(t, "enabled", false);
+	sense_thp_row(t, "shmem_enabled", false);
+	sense_thp_stat_names(t, &names);
+	if (!names.n)
+		printf("  stats: not in this kernel (no hugepages-*kB/stats; Linux 6.9 on)\n");
+	for (size_t k = 0; k < names.n; k++)
+		sense_thp_row(t, names.v[k], true);
+	strlist_free(&names);
+}
+
+static int sense_thp(struct sense_opts *o, char **pos, int npos)
+{
+	struct thp t;
+	char err[PROBE_ERR_MAX] = "";
+	const char *root = o->root ? o->root : THP_ROOT;
+	if (thp_read(&t, root, err) < 0) {
+		vmr_err("sense thp: %s%s", err,
+			errno == ENOENT ? " (this kernel has no transparent huge pages)" : "");
+		return VMR_EXIT_CANNOT;
+	}
+	if (o->json) {
+		json_t *j = thp_json(&t, true);
+		thp_free(&t);
+		return cmd_print_json(j);
+	}
+	sense_dir_text("THP settings", &t.settings);
+	putchar('\n');
+	sense_dir_text("khugepaged", &t.khugepaged);
+	putchar('\n');
+	sense_thp_sizes_text(&t, root);
+	thp_free(&t);
+	return VMR_EXIT_OK;
+}
+
+/* --- swap --- */
+
+static void sense_swap_devices_text(json_t *devices)
+{
+	char size[32], used[32];
+	size_t i;
+	json_t *d;
+	printf("swap devices\n");
+	if (!json_array_size(devices))
+		printf("  (none)\n");
+	else
+		printf("  %-48s %-10s %10s %10s %8s\n", "path", "type", "size", "used", "priority");
+	json_array_foreach(devices, i, d) {
+		units_format_size(size, sizeof(size), (uint64_t)json_integer_value(json_object_get(d, "size_bytes")));
+		units_format_size(used, sizeof(used), (uint64_t)json_integer_value(json_object_get(d, "used_bytes")));
+		printf("  %-48s %-10s %10s %10s %8" JSON_INTEGER_FORMAT "\n",
+		       json_string_value(json_object_get(d, "path")), json_string_value(json_object_get(d, "type")),
+		       size, used, json_integer_value(json_object_get(d, "priority")));
+	}
+}
+
+static void sense_swap_bytes_text(const struct sysfs_dir *d)
+{
+	char b[32];
+	for (size_t i = 0; i < d->n; i++)
+		printf("  %-28s %10s\n", d->v[i].name, units_format_size(b, sizeof(b), d->v[i].number));
+}
+
+static void sense_swap_zswap_text(const struct swapinfo *s)
+{
+	if (!s->have_zswap) {
+		printf("zswap: not in this kernel (no %s)\n", SWAPINFO_ZSWAP_PARAMS);
+		return;
+	}
+	sense_dir_text("zswap parameters", &s->zswap);
+	if (!sysfs_dir_get(&s->zswap, "shrinker_enabled"))
+		printf("  %-28s not in this kernel (6.8 on)\n", "shrinker_enabled");
+	if (s->have_zswap_debugfs)
+		sense_dir_text("zswap (debugfs)", &s->zswap_debugfs);
+	else
+		printf("zswap pool: debugfs is not mounted (%s); see Zswap above and zswp* below\n",
+		       SWAPINFO_ZSWAP_DEBUGFS);
+}
+
+static void sense_swap_zram_text(const struct swapinfo *s)
+{
+	char b[32];
+	printf("zram devices\n");
+	if (!s->nzram)
+		printf("  (none)\n");
+	for (size_t i = 0; i < s->nzram; i++) {
+		const struct swapinfo_zram *z = &s->zram[i];
+		printf("  /dev/zram%d  disksize %s  algorithm %s\n", z->id,
+		       units_format_size(b, sizeof(b), z->disksize_bytes), z->algorithm[0] ? z->algorithm : "-");
+		for (size_t k = 0; z->have_mm && k < z->mm.n; k++)
+			printf("    %-26s %" PRIu64 "\n", zram_mm_stat_names[k], z->mm.v[k]);
+	}
+}
+
+static int sense_swap(struct sense_opts *o, char **pos, int npos)
+{
+	struct swapinfo s;
+	swapinfo_read(&s);
+	if (o->json) {
+		json_t *j = swapinfo_json(&s);
+		swapinfo_free(&s);
+		return cmd_print_json(j);
+	}
+	sense_swap_devices_text(s.devices);
+	printf("\nswap settings\n");
+	printf("  %-28s %s\n", "vma_ra_enabled", s.vma_ra_enabled < 0 ? "not in this kernel" : s.vma_ra_enabled ? "true" : "false");
+	if (s.page_cluster >= 0)
+		printf("  %-28s %" PRId64 "\n", "vm.page-cluster", s.page_cluster);
+	printf("\nmeminfo\n");
+	sense_swap_bytes_text(&s.meminfo);
+	putchar('\n');
+	sense_dir_text("vmstat (since boot)", &s.vmstat);
+	if (!sysfs_dir_get(&s.vmstat, "swpout_zero"))
+		printf("  %-28s not in this kernel (6.12 on)\n", "swpin_zero, swpout_zero");
+	putchar('\n');
+	sense_swap_zswap_text(&s);
+	putchar('\n');
+	sense_swap_zram_text(&s);
+	swapinfo_free(&s);
+	return VMR_EXIT_OK;
+}
+
+/* --- lru_gen --- */
+
+static int sense_lru_gen(struct sense_opts *o, char **pos, int npos)
+{
+	struct lru_gen g;
+	char err[PROBE_ERR_MAX] = "";
+	const char *root = o->root ? o->root : LRU_GEN_ROOT;
+	if (lru_gen_read(&g, root, err) < 0) {
+		if (errno == ENOENT)
+			vmr_err("sense lru_gen: not in this kernel (no %s: built without CONFIG_LRU_GEN, or "
+				"older than 6.1)", root);
+		else
+			vmr_err("sense lru_gen: %s/enabled: %s", root, err);
+		return VMR_EXIT_CANNOT;
+	}
+	if (o->json)
+		return cmd_print_json(lru_gen_json(&g));
+	printf("multi-generational LRU (%s)\n", root);
+	printf("  %-28s 0x%04" PRIx64 "\n", "enabled", g.enabled);
+	printf("  %-28s %s\n", "core (0x0001)", g.enabled & LRU_GEN_CORE ? "on" : "off");
+	printf("  %-28s %s\n", "mm_walk (0x0002)", g.enabled & LRU_GEN_MM_WALK ? "on" : "off");
+	printf("  %-28s %s\n", "nonleaf_young (0x0004)", g.enabled & LRU_GEN_NONLEAF_YOUNG ? "on" : "off");
+	if (g.have_min_ttl)
+		printf("  %-28s %" PRIu64 "\n", "min_ttl_ms", g.min_ttl_ms);
+	else
+		printf("  %-28s -\n", "min_ttl_ms");
+	return VMR_EXIT_OK;
+}
+
 /* --- the command --- */
 
 static const struct {
@@ -775,17 +998,19 @@ static const struct {
 	{ "pagemap", sense_pagemap, 0 },  /* checks its own PID argument */
 	{ "system", sense_system, 1 },
 	{ "vmstat", sense_vmstat, 1 },
+	{ "thp", sense_thp, 1 },
+	{ "swap", sense_swap, 1 },
+	{ "lru_gen", sense_lru_gen, 1 },
 };
 
 int cmd_sense(int argc, char **argv)
 {
-	struct sense_opts o;
+	struct sense_opts o = { 0 };
 	struct optset set = { sense_cmd_opts, &o, "Options" };
 	char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	int npos, rc = VMR_EXIT_USAGE;
 	bool help = false;
-	memset(&o, 0, sizeof(o));
-	opt_defaults(sense_cmd_opts, &o);
+	OPT_DEFAULTS(sense_cmd_opts, &o);
 	if (opt_parse(&set, 1, argc - 1, argv + 1, pos, &npos, &help) < 0)
 		goto free_opts;
 	if (help) {
@@ -794,7 +1019,7 @@ int cmd_sense(int argc, char **argv)
 		goto free_opts;
 	}
 	if (npos == 0) {
-		vmr_err("sense: which view? zones|structsizes|kvirtual|pagemap PID|system|vmstat");
+		vmr_err("sense: which view? zones|structsizes|kvirtual|pagemap PID|system|vmstat|thp|swap|lru_gen");
 		goto free_opts;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(sense_views); i++) {
@@ -806,7 +1031,7 @@ int cmd_sense(int argc, char **argv)
 			rc = sense_views[i].fn(&o, pos, npos);
 		goto free_opts;
 	}
-	vmr_err("sense: unknown view '%s' (zones|structsizes|kvirtual|pagemap|system|vmstat)", pos[0]);
+	vmr_err("sense: unknown view '%s' (zones|structsizes|kvirtual|pagemap|system|vmstat|thp|swap|lru_gen)", pos[0]);
 free_opts:
 	opt_free(sense_cmd_opts, &o);
 	free(pos);

@@ -200,15 +200,12 @@ static int test_exit_code(const struct result *r)
 	}
 }
 
-static int test_open_sandbox(const struct workload *w, struct sandbox_cfg *cfg, struct sandbox **sb)
+static int test_open_sandbox(struct sandbox_cfg *cfg, struct sandbox **sb)
 {
 	*sb = NULL;
 	if (sandbox_cfg_check(cfg) < 0)
 		return VMR_EXIT_USAGE;
-	/* Without root, a workload that does not need a sandbox runs bare so
-	 * that the harness can be tested by anyone. */
-	if (!vmr_is_root() && !w->needs_root)
-		return VMR_EXIT_OK;
+	/* without root: on the host with --no-sandbox, else refused (sandbox_plan) */
 	sandbox_install_signal_handlers();
 	int rc = sandbox_open(sb, cfg);
 	if (rc == -1)
@@ -222,8 +219,8 @@ static int test_run(const struct workload *w, void *wopts, struct sandbox_cfg *c
 		    const struct trace_cfg *tc, const struct test_opts *to)
 {
 	struct sandbox *sb;
-	struct result r;
-	int rc = test_open_sandbox(w, cfg, &sb);
+	struct result r = { 0 };
+	int rc = test_open_sandbox(cfg, &sb);
 	if (rc != VMR_EXIT_OK)
 		return rc;
 	struct runner_cfg rcfg = { .timeout_ns = cfg->timeout_ns, .force = cfg->force };
@@ -260,8 +257,8 @@ int cmd_test(int argc, char **argv)
 	struct test_opts to = { 0 };
 	struct sandbox_cfg cfg = { 0 };
 	struct trace_cfg tc = { 0 };
-	opt_defaults(sandbox_opts, &cfg);
-	opt_defaults(trace_opts, &tc);
+	OPT_DEFAULTS(sandbox_opts, &cfg);
+	OPT_DEFAULTS(trace_opts, &tc);
 	int at = test_find_name(argc, argv);
 	const struct workload *w = at > 0 ? workload_find(argv[at]) : NULL;
 	void *wopts = xcalloc(1, w && w->opts_size ? w->opts_size : 1);
@@ -275,9 +272,14 @@ int cmd_test(int argc, char **argv)
 	int npos, rc = VMR_EXIT_USAGE;
 	bool help = false;
 	if (w)
-		opt_defaults(w->opts, wopts);
+		opt_defaults(w->opts, wopts, w->opts_size);
 	if (at > 0 && !w) {
-		vmr_err("test: unknown workload '%s' (see vmregress test --list)", argv[at]);
+		const char *near = workload_suggest(argv[at]);
+		if (near)
+			vmr_err("test: unknown workload '%s'; did you mean '%s'? (see vmregress test --list)", argv[at],
+				near);
+		else
+			vmr_err("test: unknown workload '%s' (see vmregress test --list)", argv[at]);
 		goto free_opts;
 	}
 	if (opt_parse(sets, ARRAY_SIZE(sets), argc - 1, argv + 1, pos, &npos, &help) < 0)

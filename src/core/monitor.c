@@ -13,14 +13,15 @@
 static const char *const monitor_vmstat_names[] = {
 	"pswpin", "pswpout", "pgmajfault", "pgfault", "pgscan_kswapd", "pgscan_direct", "pgsteal_kswapd",
 	"pgsteal_direct", "compact_stall", "compact_success", "compact_fail", "thp_fault_alloc",
-	"thp_fault_fallback", "thp_collapse_alloc", "thp_split_page",
+	"thp_fault_fallback", "thp_collapse_alloc", "thp_split_page", "swpin_zero", "swpout_zero", "zswpin",
+	"zswpout", "zswpwb",
 };
 /* allocstall_normal, allocstall_movable... (4.10+) or allocstall; and
  * workingset_refault_anon/_file (5.9+) or workingset_refault. */
 static const char *const monitor_vmstat_sums[] = { "allocstall", "workingset_refault" };
 
 static const char *const monitor_meminfo_names[] = {
-	"MemFree", "MemAvailable", "Cached", "Dirty", "AnonPages", "SwapFree",
+	"MemFree", "MemAvailable", "Cached", "Dirty", "AnonPages", "SwapFree", "SwapCached", "Zswap", "Zswapped",
 };
 
 void monitor_init(struct monitor *m, uint64_t interval_ns)
@@ -45,6 +46,7 @@ void monitor_destroy(struct monitor *m)
 	vmstat_free(&m->prev);
 	vmstat_free(&m->cur);
 	meminfo_free(&m->mi);
+	thp_sampler_free(&m->thp);
 	free(m->delta);
 	result_free(&m->acc);
 	pthread_mutex_destroy(&m->lock);
@@ -70,7 +72,7 @@ static bool monitor_prefix(const char *name, const char *prefix)
 
 static void monitor_vmstat(struct monitor *m, double t)
 {
-	char err[PROBE_ERR_MAX];
+	char err[PROBE_ERR_MAX] = "";
 	if (vmstat_read(&m->cur, NULL, err) < 0) {
 		monitor_note_error(m, "/proc/vmstat", err);
 		return;
@@ -111,7 +113,7 @@ static void monitor_vmstat(struct monitor *m, double t)
 
 static void monitor_meminfo(struct monitor *m, double t)
 {
-	char err[PROBE_ERR_MAX];
+	char err[PROBE_ERR_MAX] = "";
 	if (meminfo_read(&m->mi, NULL, err) < 0) {
 		monitor_note_error(m, "/proc/meminfo", err);
 		return;
@@ -128,8 +130,8 @@ static void monitor_meminfo(struct monitor *m, double t)
 
 static void monitor_pressure(struct monitor *m, double t, uint64_t dt_ns)
 {
-	struct pressure now;
-	char err[PROBE_ERR_MAX];
+	struct pressure now = { 0 };
+	char err[PROBE_ERR_MAX] = "";
 	if (!m->have_psi || pressure_read(&now, NULL, err) < 0)
 		return;
 	double dt_us = (double)dt_ns / 1000.0;
@@ -159,6 +161,20 @@ static void monitor_memcg(struct monitor *m, double t)
 	json_decref(st);
 }
 
+static void monitor_mthp_emit(void *arg, const char *name, double change)
+{
+	void **a = arg;
+	char sname[96];
+	snprintf(sname, sizeof(sname), "mthp.%s", name);
+	monitor_add(a[0], sname, "events", *(double *)a[1], change);
+}
+
+static void monitor_mthp(struct monitor *m, double t)
+{
+	void *arg[2] = { m, &t };
+	thp_sampler_sample(&m->thp, NULL, monitor_mthp_emit, arg);
+}
+
 static void monitor_sample(struct monitor *m)
 {
 	uint64_t now = vmr_now_ns();
@@ -167,6 +183,7 @@ static void monitor_sample(struct monitor *m)
 	monitor_meminfo(m, t);
 	monitor_pressure(m, t, now - m->last);
 	monitor_memcg(m, t);
+	monitor_mthp(m, t);
 	m->last = now;
 	m->samples++;
 }
@@ -194,7 +211,7 @@ static void *monitor_thread(void *arg)
 	}
 	pthread_mutex_unlock(&m->lock);
 	monitor_sample(m);
-	struct timespec cpu;
+	struct timespec cpu = { 0 };
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &cpu);
 	m->cpu_ns = (uint64_t)cpu.tv_sec * 1000000000u + (uint64_t)cpu.tv_nsec;
 	return NULL;
@@ -202,7 +219,7 @@ static void *monitor_thread(void *arg)
 
 int monitor_start(struct monitor *m, struct sandbox *sb)
 {
-	char err[PROBE_ERR_MAX];
+	char err[PROBE_ERR_MAX] = "";
 	result_free(&m->acc);
 	result_init(&m->acc, "monitor");
 	m->sb = sb;
@@ -213,6 +230,7 @@ int monitor_start(struct monitor *m, struct sandbox *sb)
 	if (vmstat_read(&m->prev, NULL, err) < 0)
 		monitor_note_error(m, "/proc/vmstat", err);
 	m->have_psi = pressure_read(&m->psi, NULL, err) == 0;
+	thp_sampler_start(&m->thp, NULL);
 	m->t0 = m->last = vmr_now_ns();
 	int e = pthread_create(&m->thread, NULL, monitor_thread, m);
 	if (e) {

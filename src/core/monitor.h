@@ -11,11 +11,16 @@
  *                   thp_fault_fallback, thp_collapse_alloc, thp_split_page);
  *                   summed, a series gives the change over the whole case
  *   meminfo.NAME    /proc/meminfo MemFree, MemAvailable, Cached, Dirty,
- *                   AnonPages, SwapFree (bytes, the value at the sample)
+ *                   AnonPages, SwapFree, SwapCached, and Zswap, Zswapped
+ *                   where the kernel has them (bytes, the value at the sample)
  *   pressure.some,  /proc/pressure/memory: % of the interval stalled
  *   pressure.full   (absent when the kernel has no PSI)
  *   memcg.NAME      the sandbox's memory cgroup counters (sandbox_stats),
  *                   the value at the sample
+ *   mthp.SIZE.NAME  per multi-size THP size whose policy is not never at
+ *                   the start, the change of its stats/ counters
+ *                   (thp_sampler_names: anon_fault_alloc, swpout, swpin,
+ *                   split, ...) over each interval
  * Each series' times are seconds since the workload started.  The result's
  * info gets "monitor": {interval_ns, samples, cpu_ns (the thread's own CPU
  * time, for the overhead bench), error (first read error, if any)}.
@@ -32,6 +37,7 @@
 #include "probe/meminfo.h"
 #include "probe/pressure.h"
 #include "probe/probe.h"
+#include "probe/thp.h"
 #include "probe/vmstat.h"
 
 #define MONITOR_MIN_INTERVAL_NS 50000000ull
@@ -51,6 +57,7 @@ struct monitor {
 	struct meminfo mi;
 	struct pressure psi;
 	bool have_psi;
+	struct thp_sampler thp;
 	struct result acc;          /* the series gathered so far */
 	size_t samples;
 	uint64_t cpu_ns;

@@ -5,6 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include "core/suggest.h"
 
 static void opt_bad(const char *where, const char *value, const char *why)
 {
@@ -39,7 +43,7 @@ static int opt_range(const struct opt *o, double v, const char *where, const cha
 	if (o->min == 0 && o->max == 0)
 		return 0;
 	if (v < o->min || v > o->max) {
-		char why[160], a[32], b[32];
+		char why[160] = "", a[32], b[32];
 		if (o->type == OPT_SIZE || o->type == OPT_RSIZE) {
 			units_format_size(a, sizeof(a), (uint64_t)o->min);
 			units_format_size(b, sizeof(b), (uint64_t)o->max);
@@ -131,7 +135,7 @@ int opt_set(const struct opt *o, void *obj, const char *value, const char *where
 		return 0;
 	}
 	case OPT_RSIZE: {
-		struct vmr_rsize r;
+		struct vmr_rsize r = { 0 };
 		if (units_parse_rsize(value, &r, &why) < 0) {
 			snprintf(whybuf, sizeof(whybuf), "is not a size: %s", why);
 			opt_bad(where, value, whybuf);
@@ -177,8 +181,36 @@ int opt_set(const struct opt *o, void *obj, const char *value, const char *where
 	return -1;
 }
 
-void opt_defaults(const struct opt *opts, void *obj)
+static size_t opt_field_size(enum opt_type type)
 {
+	switch (type) {
+	case OPT_FLAG:
+		return sizeof(bool);
+	case OPT_INT:
+		return sizeof(long);
+	case OPT_DOUBLE:
+		return sizeof(double);
+	case OPT_SIZE:
+	case OPT_TIME:
+		return sizeof(uint64_t);
+	case OPT_RSIZE:
+		return sizeof(struct vmr_rsize);
+	case OPT_STR:
+		return sizeof(char *);
+	case OPT_ENUM:
+		return sizeof(int);
+	case OPT_LIST:
+		return sizeof(struct strlist);
+	}
+	return 0;
+}
+
+void opt_defaults(const struct opt *opts, void *obj, size_t size)
+{
+	memset(obj, 0, size);
+	for (const struct opt *o = opts; o && o->name; o++)
+		if (o->off + opt_field_size(o->type) > size)
+			abort(); /* the table is bound to a smaller struct: a bug */
 	for (const struct opt *o = opts; o && o->name; o++) {
 		if (!o->def)
 			continue;
@@ -218,6 +250,34 @@ static const struct opt *opt_lookup(struct optset *sets, size_t nsets, const cha
 	return NULL;
 }
 
+/* "unknown option", with the option of these tables it was probably meant
+ * to be (hidden ones are never offered). */
+static void opt_unknown(const struct optset *sets, size_t nsets, const char *arg, const char *name,
+			size_t namelen)
+{
+	char word[64];
+	snprintf(word, sizeof(word), "%.*s", (int)namelen, name);
+	const char *best = NULL;
+	size_t best_d = SIZE_MAX;
+	for (size_t i = 0; i < nsets; i++)
+		for (const struct opt *o = sets[i].opts; o->name; o++) {
+			if (o->flags & OPTF_HIDDEN)
+				continue;
+			const char *one[] = { o->name };
+			if (!suggest(word, one, 1))
+				continue;
+			size_t d = suggest_distance(word, o->name);
+			if (d < best_d) {
+				best = o->name;
+				best_d = d;
+			}
+		}
+	if (best)
+		vmr_err("unknown option '%s'; did you mean '--%s'? (see --help)", arg, best);
+	else
+		vmr_err("unknown option '%s' (see --help)", arg);
+}
+
 int opt_parse(struct optset *sets, size_t nsets, int argc, char **argv,
 	      char **pos, int *npos, bool *help)
 {
@@ -249,7 +309,7 @@ int opt_parse(struct optset *sets, size_t nsets, int argc, char **argv,
 		void *obj;
 		const struct opt *o = opt_lookup(sets, nsets, name, namelen, is_long ? 0 : name[0], &obj);
 		if (!o) {
-			vmr_err("unknown option '%s' (see --help)", a);
+			opt_unknown(sets, nsets, a, name, namelen);
 			return -1;
 		}
 		char where[96];
@@ -381,20 +441,61 @@ static void opt_usage_word(const struct opt *o, char *buf, size_t len)
 		snprintf(buf, len, "--%s %s", o->name, o->metavar ? o->metavar : "VALUE");
 }
 
+/* Columns to wrap help at: the terminal's width when f is one, else 80. */
+static size_t opt_help_width(FILE *f)
+{
+	struct winsize ws = { 0 };
+	int fd = fileno(f);
+	if (fd >= 0 && isatty(fd) && ioctl(fd, TIOCGWINSZ, &ws) == 0 && ws.ws_col >= 40)
+		return ws.ws_col;
+	return 80;
+}
+
+/* Print text from column `col`, wrapped at width with later lines indented
+ * to `indent`; a word longer than a line stands alone. */
+static void opt_help_wrap(FILE *f, const char *text, size_t col, size_t indent, size_t width)
+{
+	const char *p = text;
+	bool first = true;
+	while (*p) {
+		while (*p == ' ')
+			p++;
+		size_t wl = strcspn(p, " ");
+		if (!wl)
+			break;
+		if (!first && col + 1 + wl > width) {
+			fprintf(f, "\n%*s", (int)indent, "");
+			col = indent;
+		} else if (!first) {
+			fputc(' ', f);
+			col++;
+		}
+		fwrite(p, 1, wl, f);
+		col += wl;
+		p += wl;
+		first = false;
+	}
+}
+
 void opt_help(FILE *f, const struct opt *opts)
 {
+	size_t width = opt_help_width(f);
 	for (const struct opt *o = opts; o && o->name; o++) {
 		if (o->flags & OPTF_HIDDEN)
 			continue;
-		char word[128], full[140];
+		char word[128], full[140], *text = NULL;
 		opt_usage_word(o, word, sizeof(word));
 		if (o->short_name)
 			snprintf(full, sizeof(full), "-%c, %s", o->short_name, word);
 		else
 			snprintf(full, sizeof(full), "%s", word);
-		fprintf(f, "  %-30s %s", full, o->help ? o->help : "");
+		int col = fprintf(f, "  %-30s ", full);
 		if (o->def && o->type != OPT_FLAG)
-			fprintf(f, " (default %s)", o->def);
+			text = xasprintf("%s (default %s)", o->help ? o->help : "", o->def);
+		else
+			text = xstrdup(o->help ? o->help : "");
+		opt_help_wrap(f, text, col > 0 ? (size_t)col : 0, 33, width);
+		free(text);
 		fputc('\n', f);
 	}
 }

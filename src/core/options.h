@@ -54,8 +54,22 @@ struct optset {
 	const char *title;     /* heading in --help: "Sandbox options" */
 };
 
-/* Fill obj with the table's defaults. */
-void opt_defaults(const struct opt *opts, void *obj);
+/* Zero the size bytes at obj, then fill in the table's defaults.  The
+ * object is zeroed here, not by the caller, because OPT_STR and OPT_LIST
+ * values are freed or appended to when set: a default applied over stack
+ * garbage frees a wild pointer.  Aborts when an option of the table lies
+ * beyond size (a table bound to the wrong struct).  Use OPT_DEFAULTS for a
+ * typed object; the size form is for a block such as a workload's options
+ * (w->opts_size). */
+void opt_defaults(const struct opt *opts, void *obj, size_t size);
+/* The same for a pointer to a typed object: OPT_DEFAULTS(sandbox_opts,
+ * &cfg).  A void * does not compile (its size is not the object's). */
+#define OPT_DEFAULTS(opts, obj)                                                          \
+	do {                                                                             \
+		_Static_assert(!__builtin_types_compatible_p(__typeof__(*(obj)), void),  \
+			       "OPT_DEFAULTS needs a typed object; use opt_defaults(opts, p, size)"); \
+		opt_defaults((opts), (obj), sizeof(*(obj)));                             \
+	} while (0)
 /* Free strings and lists held by obj. */
 void opt_free(const struct opt *opts, void *obj);
 

@@ -42,6 +42,8 @@ struct metric_def {
 	enum better better;
 	enum combine combine;
 	const char *help;
+	bool headline;        /* one of the one to three figures a user would quote:
+			       * compare's verdict is on these */
 };
 
 struct metric {

@@ -1,6 +1,5 @@
 #include "core/runner.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -15,6 +14,8 @@
 #include <unistd.h>
 
 #include "core/rusage.h"
+#include "core/scratch.h"
+#include "core/signals.h"
 #include "core/util.h"
 #include "probe/vmstat.h"
 
@@ -39,8 +40,8 @@ struct runner_vmstat {
 
 static void runner_vmstat_read(struct runner_vmstat *s)
 {
-	struct vmstat vs;
-	char err[PROBE_ERR_MAX];
+	struct vmstat vs = { 0 };
+	char err[PROBE_ERR_MAX] = "";
 	memset(s, 0, sizeof(*s));
 	vmstat_init(&vs);
 	if (vmstat_read(&vs, NULL, err) == 0)
@@ -68,80 +69,6 @@ static uint64_t runner_vmstat_get(const struct runner_vmstat *s, const char *nam
 		if (!strcmp(runner_vmstat_names[i], name))
 			return s->v[i];
 	return 0;
-}
-
-/* Workload files go to a fresh directory on a disk-backed file system
- * ($TMPDIR, else /var/tmp: /tmp may be tmpfs, which is memory), named
- * vmregress-PID-XXXXXX so that the directories of a killed vmregress can be
- * told from those of one still running. */
-static const char *runner_workdir_base(void)
-{
-	const char *base = getenv("TMPDIR");
-	return base && *base ? base : "/var/tmp";
-}
-
-static char *runner_workdir_make(void)
-{
-	char *dir = xasprintf("%s/vmregress-%ld-XXXXXX", runner_workdir_base(), (long)getpid());
-	if (!mkdtemp(dir)) {
-		free(dir);
-		return NULL;
-	}
-	return dir;
-}
-
-/* Remove what a killed workload may have left, then the directory. */
-static int runner_workdir_remove(const char *dir)
-{
-	DIR *d = opendir(dir);
-	if (d) {
-		struct dirent *e;
-		while ((e = readdir(d))) {
-			if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
-				continue;
-			char *p = xasprintf("%s/%s", dir, e->d_name);
-			unlink(p);
-			free(p);
-		}
-		closedir(d);
-	}
-	return rmdir(dir);
-}
-
-/* True when pid is a live vmregress process. */
-static bool runner_pid_alive(long pid)
-{
-	char *comm = NULL, *path = xasprintf("/proc/%ld/comm", pid);
-	bool alive = vmr_read_line(path, &comm) == 0 && !strncmp(comm, "vmregress", 9);
-	free(path);
-	free(comm);
-	return alive;
-}
-
-int runner_cleanup_workdirs(bool verbose)
-{
-	const char *base = runner_workdir_base();
-	DIR *d = opendir(base);
-	int n = 0;
-	if (!d)
-		return 0;
-	struct dirent *e;
-	while ((e = readdir(d))) {
-		long pid;
-		char tail[16];
-		if (sscanf(e->d_name, "vmregress-%ld-%15s", &pid, tail) != 2 || strlen(tail) != 6 ||
-		    pid <= 0 || pid == (long)getpid() || runner_pid_alive(pid))
-			continue;
-		char *dir = xasprintf("%s/%s", base, e->d_name);
-		if (runner_workdir_remove(dir) == 0) {
-			n++;
-			if (verbose)
-				fprintf(stderr, "vmregress: removed the work directory %s of dead process %ld\n", dir, pid);
-		}
-		free(dir);
-	}
-	closedir(d);
-	return n;
 }
 
 static void runner_env(const struct sandbox *sb, const struct runner_cfg *cfg, const char *workdir,
@@ -176,6 +103,9 @@ static __attribute__((noreturn)) void runner_child(const struct workload *w, con
 						   const struct wl_env *env, int go_fd, int out_fd)
 {
 	char go;
+	/* the parent's handlers undo its sandbox; the workload gets the
+	 * defaults, and SIGPIPE back from ignored */
+	signals_default();
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	setpgid(0, 0);
 	ssize_t n;
@@ -186,7 +116,7 @@ static __attribute__((noreturn)) void runner_child(const struct workload *w, con
 		_exit(125);
 	close(go_fd);
 
-	struct result r;
+	struct result r = { 0 };
 	result_init(&r, w->name);
 	void *state = w->setup ? w->setup(wopts, env, &r) : NULL;
 	if (w->setup && !state && r.outcome == OUTCOME_PASS)
@@ -200,6 +130,11 @@ static __attribute__((noreturn)) void runner_child(const struct workload *w, con
 	json_t *j = result_to_json(&r);
 	char *s = json_dumps(j, JSON_COMPACT);
 	int rc = s && runner_write_all(out_fd, s, strlen(s)) == 0 ? 0 : 124;
+	/* freed although _exit follows, so that a leak checker watching the
+	 * child (valgrind follows forks) reports only real leaks */
+	free(s);
+	json_decref(j);
+	result_free(&r);
 	_exit(rc);
 }
 
@@ -302,7 +237,7 @@ static void runner_classify(struct result *r, struct runner_wait *wt, uint64_t t
 			    bool oom_rose)
 {
 	const char *why;
-	struct result child;
+	struct result child = { 0 };
 	result_info_set(r, "workload_result", json_false());
 	if (wt->timed_out) {
 		char t[32];
@@ -395,6 +330,7 @@ static int runner_fork(const struct workload *w, const void *wopts, const struct
 		close(out[0]);
 		runner_child(w, wopts, env, go[0], out[1]);
 	}
+	sandbox_signal_child(pid, true);
 	close(go[0]);
 	close(out[1]);
 	fcntl(out[0], F_SETFL, O_NONBLOCK);
@@ -430,12 +366,12 @@ int runner_run(const struct workload *w, const void *wopts, struct sandbox *sb,
 	       const struct runner_cfg *cfg, struct result *r)
 {
 	int ret = -1, go[2], out[2];
-	struct wl_env env;
+	struct wl_env env = { 0 };
 	struct runner_wait wt = { 0 };
 	result_init(r, w->name);
 	if (!(cfg && cfg->workdir))
-		runner_cleanup_workdirs(false);
-	char *own_dir = cfg && cfg->workdir ? NULL : runner_workdir_make();
+		scratch_cleanup(NULL, NULL);
+	char *own_dir = cfg && cfg->workdir ? NULL : scratch_make(NULL);
 	const char *workdir = own_dir ? own_dir : cfg ? cfg->workdir : NULL;
 	if (!workdir) {
 		result_set_outcome(r, OUTCOME_ERROR, "cannot make a work directory: %s", strerror(errno));
@@ -448,7 +384,14 @@ int runner_run(const struct workload *w, const void *wopts, struct sandbox *sb,
 		ret = 0;
 		goto remove_dir;
 	}
-	struct runner_vmstat vm0, vm1;
+	/* measured under the host's knobs: none may be set meanwhile */
+	const char *lock_why = NULL;
+	int knob_lock = sandbox_knobs_hold(sb, cfg ? cfg->timeout_ns : 0, &lock_why);
+	if (knob_lock == -2) {
+		result_set_outcome(r, OUTCOME_ERROR, "%s", lock_why);
+		goto remove_dir;
+	}
+	struct runner_vmstat vm0 = { 0 }, vm1 = { 0 };
 	runner_vmstat_read(&vm0);
 	bool sandboxed = sb && sandbox_active(sb);
 	json_t *sb_before = sandboxed ? sandbox_stats(sb) : NULL;
@@ -458,7 +401,7 @@ int runner_run(const struct workload *w, const void *wopts, struct sandbox *sb,
 	pid_t pid = runner_fork(w, wopts, &env, go, out, r);
 	if (pid < 0) {
 		json_decref(sb_before);
-		goto remove_dir;
+		goto unlock_knobs;
 	}
 	uint64_t t0 = vmr_now_ns();
 	size_t nhooks = runner_go(cfg, pid, sb, go[1], &t0, r);
@@ -467,6 +410,7 @@ int runner_run(const struct workload *w, const void *wopts, struct sandbox *sb,
 	close(go[1]);
 	bool harness_failed = r->outcome != OUTCOME_PASS;
 	runner_wait_child(pid, out[0], sb, timeout_ns, t0, &wt);
+	sandbox_signal_child(pid, false);
 	uint64_t elapsed = vmr_now_ns() - t0;
 	close(out[0]);
 
@@ -487,10 +431,14 @@ int runner_run(const struct workload *w, const void *wopts, struct sandbox *sb,
 		rusage_metrics(r, &wt.ru, elapsed);
 	runner_vmstat_metrics(r, &vm0, &vm1);
 	runner_sandbox_info(r, sb, sb_before);
+	const char *lock = knob_lock >= 0 ? "shared" : sandbox_sets_knobs(sb) ? "exclusive" : "none";
+	result_info_set(r, "knob_lock", json_string(lock));
 	ret = harness_failed ? -1 : 0;
+unlock_knobs:
+	if (knob_lock >= 0)
+		close(knob_lock);
 remove_dir:
-	if (own_dir)
-		runner_workdir_remove(own_dir);
+	scratch_remove(own_dir);
 echo:
 	free(own_dir);
 	free(wt.buf);

@@ -45,10 +45,4 @@ struct runner_cfg {
 int runner_run(const struct workload *w, const void *wopts, struct sandbox *sb,
 	       const struct runner_cfg *cfg, struct result *r);
 
-/* Work directories ($TMPDIR or /var/tmp, vmregress-PID-XXXXXX) of vmregress
- * processes that are gone, e.g. after kill -9: remove them and what they
- * hold.  runner_run does this before making its own; `vmregress cleanup`
- * may call it too.  Returns the number removed. */
-int runner_cleanup_workdirs(bool verbose);
-
 #endif

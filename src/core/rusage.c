@@ -19,7 +19,7 @@ void rusage_from_sys(const struct rusage *ru, struct rusage_counts *c)
 
 void rusage_self(struct rusage_counts *c)
 {
-	struct rusage ru;
+	struct rusage ru = { 0 };
 	memset(&ru, 0, sizeof(ru));
 	getrusage(RUSAGE_SELF, &ru);
 	rusage_from_sys(&ru, c);
@@ -27,7 +27,7 @@ void rusage_self(struct rusage_counts *c)
 
 void rusage_thread(struct rusage_counts *c)
 {
-	struct rusage ru;
+	struct rusage ru = { 0 };
 	memset(&ru, 0, sizeof(ru));
 	getrusage(RUSAGE_THREAD, &ru);
 	rusage_from_sys(&ru, c);
@@ -45,20 +45,20 @@ void rusage_delta(const struct rusage_counts *a, const struct rusage_counts *b,
 }
 
 static const struct metric_def rusage_defs[] = {
-	{ "user-time", "ns", BETTER_LOWER, COMBINE_AMEAN, "user CPU time of the workload process" },
-	{ "sys-time", "ns", BETTER_LOWER, COMBINE_AMEAN, "system CPU time of the workload process" },
-	{ "elapsed", "ns", BETTER_LOWER, COMBINE_AMEAN, "wall-clock time of the workload process" },
-	{ "cpu-percent", "%", BETTER_NONE, COMBINE_AMEAN, "(user + system) / elapsed" },
-	{ "major-faults", "faults", BETTER_LOWER, COMBINE_AMEAN, "page faults that needed I/O" },
-	{ "minor-faults", "faults", BETTER_LOWER, COMBINE_AMEAN, "page faults served from memory" },
-	{ "voluntary-switches", "switches", BETTER_NONE, COMBINE_AMEAN, "context switches while waiting" },
-	{ "involuntary-switches", "switches", BETTER_NONE, COMBINE_AMEAN, "context switches by preemption" },
-	{ "max-rss", "bytes", BETTER_NONE, COMBINE_AMEAN, "largest resident set size" },
+	{ "user-time", "ns", BETTER_LOWER, COMBINE_AMEAN, "user CPU time of the workload process", .headline = false },
+	{ "sys-time", "ns", BETTER_LOWER, COMBINE_AMEAN, "system CPU time of the workload process", .headline = false },
+	{ "elapsed", "ns", BETTER_LOWER, COMBINE_AMEAN, "wall-clock time of the workload process", .headline = false },
+	{ "cpu-percent", "%", BETTER_NONE, COMBINE_AMEAN, "(user + system) / elapsed", .headline = false },
+	{ "major-faults", "faults", BETTER_LOWER, COMBINE_AMEAN, "page faults that needed I/O", .headline = false },
+	{ "minor-faults", "faults", BETTER_LOWER, COMBINE_AMEAN, "page faults served from memory", .headline = false },
+	{ "voluntary-switches", "switches", BETTER_NONE, COMBINE_AMEAN, "context switches while waiting", .headline = false },
+	{ "involuntary-switches", "switches", BETTER_NONE, COMBINE_AMEAN, "context switches by preemption", .headline = false },
+	{ "max-rss", "bytes", BETTER_NONE, COMBINE_AMEAN, "largest resident set size", .headline = false },
 };
 
 void rusage_metrics(struct result *r, const struct rusage *ru, uint64_t elapsed_ns)
 {
-	struct rusage_counts c;
+	struct rusage_counts c = { 0 };
 	rusage_from_sys(ru, &c);
 	double cpu = elapsed_ns ? 100.0 * (double)(c.user_ns + c.sys_ns) / (double)elapsed_ns : 0;
 	const double v[] = {

@@ -1,6 +1,7 @@
 #include "core/suite.h"
 
 #include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <ini.h>
 #include <limits.h>
@@ -9,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/suggest.h"
 #include "core/util.h"
 
 #ifndef VMR_SUITE_DIR
@@ -31,6 +33,13 @@ const struct opt suite_opts[] = {
 	{ .name = "refs-generate", .type = OPT_STR, .off = offsetof(struct suite_settings, refs_generate),
 	  .metavar = "ARGS", .help = "generate the case's reference trace with these 'vmregress refs generate' "
 	  "arguments (--pages N --references M --pattern P --seed S)" },
+	{ .name = "order", .type = OPT_ENUM, .off = offsetof(struct suite_settings, order), .def = "abba",
+	  .choices = PLAN_ORDER_CHOICES, .metavar = "ORDER", .help = "how the iterations of variants interleave: "
+	  "abba (blocks of one iteration each, every block the reverse of the last) or random (each block a "
+	  "seeded random permutation)" },
+	{ .name = "seed", .type = OPT_INT, .off = offsetof(struct suite_settings, seed), .def = "-1", .min = -1,
+	  .max = 9007199254740991.0, .metavar = "N", .help = "the seed of order = random (default: drawn, and "
+	  "stored with the runs)" },
 	{ .name = "description", .type = OPT_STR, .off = offsetof(struct suite_settings, description),
 	  .metavar = "TEXT", .help = "what the suite or case is for", .flags = OPTF_NO_ECHO },
 	OPT_END,
@@ -79,7 +88,7 @@ static void suite_fail(struct suite_parser *p, unsigned line, const char *fmt, .
 	if (p->failed)
 		return;
 	p->failed = true;
-	char msg[512];
+	char msg[512] = "";
 	va_list ap;
 	va_start(ap, fmt);
 	vsnprintf(msg, sizeof(msg), fmt, ap);
@@ -173,6 +182,17 @@ static bool suite_is_global(const struct suite_parser *p, size_t section)
 	return !strcmp(p->sections[section].name, "global");
 }
 
+static bool suite_is_variants(const struct suite_parser *p, size_t section)
+{
+	return !strcmp(p->sections[section].name, "variants");
+}
+
+/* Settings of the whole run, which a case cannot change. */
+static bool suite_key_global_only(const char *key)
+{
+	return !strcmp(key, "order") || !strcmp(key, "seed");
+}
+
 /* Apply one section's pairs to a case in file order.  A key goes to the
  * first table that has it: the suite's settings, the sandbox's, then the
  * workload's.  A global key the workload lacks is left for other cases. */
@@ -182,6 +202,10 @@ static int suite_apply(struct suite_parser *p, size_t section, struct suite_case
 		struct suite_pair *kv = &p->pairs[i];
 		if (kv->section != section || !strcmp(kv->key, "workload"))
 			continue;
+		if (!suite_is_global(p, section) && suite_key_global_only(kv->key)) {
+			suite_fail(p, kv->line, "'%s' is the whole run's: set it in [global]", kv->key);
+			return -1;
+		}
 		const struct opt *o;
 		void *obj;
 		if ((o = opt_find(suite_opts, kv->key)))
@@ -243,7 +267,12 @@ static int suite_case_workload(struct suite_parser *p, size_t section, long glob
 	}
 	*w = workload_find(kv->value);
 	if (!*w) {
-		suite_fail(p, kv->line, "workload '%s' is not in this build (see vmregress test --list)", kv->value);
+		const char *near = workload_suggest(kv->value);
+		if (near)
+			suite_fail(p, kv->line, "workload '%s' is not in this build; did you mean '%s'?", kv->value, near);
+		else
+			suite_fail(p, kv->line, "workload '%s' is not in this build (see vmregress test --list)",
+				   kv->value);
 		return -1;
 	}
 	return 0;
@@ -269,13 +298,13 @@ static int suite_resolve_case(struct suite_parser *p, size_t section, long globa
 {
 	c->name = xstrdup(p->sections[section].name);
 	c->line = p->sections[section].line;
-	opt_defaults(suite_opts, &c->set);
-	opt_defaults(sandbox_opts, &c->sandbox);
-	opt_defaults(trace_opts, &c->trace);
+	OPT_DEFAULTS(suite_opts, &c->set);
+	OPT_DEFAULTS(sandbox_opts, &c->sandbox);
+	OPT_DEFAULTS(trace_opts, &c->trace);
 	if (suite_case_workload(p, section, global, &c->w) < 0)
 		return -1;
 	c->wopts = xcalloc(1, c->w->opts_size ? c->w->opts_size : 1);
-	opt_defaults(c->w->opts, c->wopts);
+	opt_defaults(c->w->opts, c->wopts, c->w->opts_size);
 	if (suite_check_case_keys(p, section, c->w) < 0)
 		return -1;
 	if (global >= 0 && suite_apply(p, (size_t)global, c) < 0)
@@ -302,6 +331,9 @@ void suite_free(struct suite *s)
 	for (size_t i = 0; i < s->ncases; i++)
 		suite_case_free(&s->cases[i]);
 	free(s->cases);
+	for (size_t i = 0; i < s->nvariants; i++)
+		variant_free(&s->variants[i]);
+	free(s->variants);
 	free(s->name);
 	free(s->path);
 	free(s->text);
@@ -323,13 +355,45 @@ static int suite_check_global(struct suite_parser *p, long global)
 	return 0;
 }
 
+/* [variants]: one variant a line, NAME = SETTINGS (core/plan.h). */
+static int suite_build_variants(struct suite *s, struct suite_parser *p, size_t section)
+{
+	unsigned first = 0;
+	for (size_t i = 0; i < p->npairs; i++) {
+		struct suite_pair *kv = &p->pairs[i];
+		if (kv->section != section)
+			continue;
+		char where[PATH_MAX + 64];
+		snprintf(where, sizeof(where), "%s:%u: variant", p->file, kv->line);
+		s->variants = xrealloc(s->variants, (s->nvariants + 1) * sizeof(*s->variants));
+		if (variant_parse_settings(&s->variants[s->nvariants], kv->key, kv->value, where) < 0) {
+			p->failed = true;
+			return -1;
+		}
+		s->variants[s->nvariants++].line = kv->line;
+		first = first ? first : kv->line;
+	}
+	char where[PATH_MAX + 64];
+	snprintf(where, sizeof(where), "%s:%u: [variants]", p->file, first ? first : p->sections[section].line);
+	if (!s->nvariants)
+		vmr_err("%s: no variants (add lines NAME = SETTINGS, or remove the section)", where);
+	if (!s->nvariants || variants_check(s->variants, s->nvariants, where) < 0) {
+		p->failed = true;
+		return -1;
+	}
+	return 0;
+}
+
 static int suite_build(struct suite *s, struct suite_parser *p)
 {
 	long global = -1;
 	for (size_t i = 0; i < p->nsections; i++)
 		if (suite_is_global(p, i))
 			global = (long)i;
-	opt_defaults(suite_opts, &s->global);
+	for (size_t i = 0; i < p->nsections; i++)
+		if (suite_is_variants(p, i) && suite_build_variants(s, p, i) < 0)
+			return -1;
+	OPT_DEFAULTS(suite_opts, &s->global);
 	for (size_t i = 0; global >= 0 && i < p->npairs; i++) {
 		struct suite_pair *kv = &p->pairs[i];
 		const struct opt *o = opt_find(suite_opts, kv->key);
@@ -343,7 +407,7 @@ static int suite_build(struct suite *s, struct suite_parser *p)
 	}
 	s->cases = xcalloc(p->nsections ? p->nsections : 1, sizeof(*s->cases));
 	for (size_t i = 0; i < p->nsections; i++) {
-		if ((long)i == global)
+		if ((long)i == global || suite_is_variants(p, i))
 			continue;
 		if (suite_resolve_case(p, i, global, &s->cases[s->ncases++]) < 0)
 			return -1;
@@ -388,7 +452,7 @@ int suite_parse(struct suite *s, const char *file, const char *text)
  * tree), PREFIX/share/vmregress/suites for a binary in PREFIX/bin (so an
  * install under another PREFIX than the build's still finds them), then
  * the directory the build was configured with. */
-static size_t suite_dirs(char dirs[5][PATH_MAX])
+size_t suite_dirs(char dirs[SUITE_DIRS][PATH_MAX])
 {
 	char exe[PATH_MAX];
 	size_t n = 0;
@@ -414,6 +478,53 @@ static size_t suite_dirs(char dirs[5][PATH_MAX])
 	return n;
 }
 
+static int suite_name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void suite_builtins_free(char **names, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+size_t suite_builtins(char ***names)
+{
+	char dirs[SUITE_DIRS][PATH_MAX];
+	size_t nd = suite_dirs(dirs), n = 0, cap = 0;
+	*names = NULL;
+	for (size_t i = 0; i < nd; i++) {
+		DIR *d = opendir(dirs[i]);
+		struct dirent *e;
+		if (!d)
+			continue;
+		while ((e = readdir(d))) {
+			size_t len = strlen(e->d_name);
+			if (len <= 4 || strcmp(e->d_name + len - 4, ".ini") || !suite_name_ok(e->d_name, len - 4))
+				continue;
+			char *name = xasprintf("%.*s", (int)(len - 4), e->d_name);
+			bool seen = false;
+			for (size_t k = 0; k < n && !seen; k++)
+				seen = !strcmp((*names)[k], name);
+			if (seen) {
+				free(name);
+				continue;
+			}
+			if (n == cap) {
+				cap = cap ? 2 * cap : 8;
+				*names = xrealloc(*names, cap * sizeof(**names));
+			}
+			(*names)[n++] = name;
+		}
+		closedir(d);
+	}
+	if (n)
+		qsort(*names, n, sizeof(**names), suite_name_cmp);
+	return n;
+}
+
 char *suite_find(const char *spec)
 {
 	size_t len = strlen(spec);
@@ -429,7 +540,7 @@ char *suite_find(const char *spec)
 		vmr_err("%s: not a suite name or file", spec);
 		return NULL;
 	}
-	char dirs[5][PATH_MAX];
+	char dirs[SUITE_DIRS][PATH_MAX];
 	size_t n = suite_dirs(dirs);
 	for (size_t i = 0; i < n; i++) {
 		char *path = xasprintf("%s/%s.ini", dirs[i], spec);
@@ -437,15 +548,19 @@ char *suite_find(const char *spec)
 			return path;
 		free(path);
 	}
-	char where[4 * PATH_MAX + 16] = "";
-	for (size_t i = 0; i < n; i++) {
-		if (i)
-			strcat(where, ", ");
-		strcat(where, dirs[i]);
-	}
-	vmr_err("%s: no such suite file, nor a built-in suite in %s", spec, where);
+	char **names = NULL;
+	size_t nn = suite_builtins(&names);
+	const char *near = suggest(spec, (const char *const *)names, nn);
+	if (near)
+		vmr_err("%s: no such suite; did you mean '%s'? (vmregress suites lists them)", spec, near);
+	else
+		vmr_err("%s: no such suite file, nor a built-in suite (vmregress suites lists them)", spec);
+	suite_builtins_free(names, nn);
 	return NULL;
 }
+
+/* A suite is a few kilobytes of text; the built-in "full" is under 10. */
+#define SUITE_MAX_BYTES (1024 * 1024)
 
 int suite_load(struct suite *s, const char *spec)
 {
@@ -454,7 +569,11 @@ int suite_load(struct suite *s, const char *spec)
 	int rc = -1;
 	if (!path)
 		return -1;
-	int e = vmr_read_file(path, &text, &len);
+	int e = vmr_read_file_max(path, SUITE_MAX_BYTES, &text, &len);
+	if (e == -EFBIG) {
+		vmr_err("%s: too large for a suite file (more than %d KiB)", path, SUITE_MAX_BYTES / 1024);
+		goto free_path;
+	}
 	if (e < 0) {
 		errno = -e;
 		vmr_errno("%s: cannot read suite", path);

@@ -8,6 +8,10 @@
  *   set = vm.page-cluster=3   ; repeatable
  *   passes = 5                ; a workload option: every case whose workload has it
  *
+ *   [variants]                ; optional: run every case under each of these,
+ *   pc0 = vm.page-cluster=0   ; interleaved (core/plan.h); the first is the base
+ *   pc5 = vm.page-cluster=5
+ *
  *   [fault-zero]              ; one section per case, named by the section
  *   workload = fault
  *   level = zero
@@ -15,7 +19,8 @@
  *
  * Every key is checked against the tables it may belong to: the suite's own
  * settings (suite_opts: iterations, monitor-interval, probe-period,
- * no-monitor, no-probe, description, refs-generate), the sandbox's (sandbox_opts),
+ * no-monitor, no-probe, description, refs-generate, and in [global] only
+ * order and seed), the sandbox's (sandbox_opts),
  * tracing's (trace_opts: trace, profile) and the case's workload's option
  * table.  The first bad line ends the parse with one error naming
  * "FILE:LINE".  A case resolves as: defaults, then [global] in file order,
@@ -29,9 +34,11 @@
 #define VMR_SUITE_H
 
 #include <jansson.h>
+#include <limits.h>
 #include <stdint.h>
 
 #include "core/options.h"
+#include "core/plan.h"
 #include "core/trace_hook.h"
 #include "sandbox/sandbox.h"
 #include "workload/workload.h"
@@ -46,6 +53,10 @@ struct suite_settings {
 	/* `vmregress refs generate` arguments: run generates the trace once
 	 * per distinct value and sets the workload's refs option to it */
 	char *refs_generate;
+	/* how the iterations of variants interleave (a whole run's: [global]
+	 * or the command line only) */
+	int order;                  /* enum plan_order, default abba */
+	long seed;                  /* order = random; -1: draw one */
 };
 
 extern const struct opt suite_opts[];
@@ -67,7 +78,22 @@ struct suite {
 	struct suite_settings global;
 	size_t ncases;
 	struct suite_case *cases;
+	size_t nvariants;           /* [variants], in file order; 0: none */
+	struct variant *variants;
 };
+
+/* Directories holding built-in suites, in the order suite_find looks:
+ * $VMR_SUITE_DIR, ./suites beside the binary (or its parent), PREFIX/share/
+ * vmregress/suites for a binary in PREFIX/bin, the configured directory.
+ * Returns how many it wrote. */
+#define SUITE_DIRS 5
+size_t suite_dirs(char dirs[SUITE_DIRS][PATH_MAX]);
+
+/* The names of the built-in suites found there (NAME.ini; the first
+ * directory that has a name wins, as for suite_find), sorted.  Free with
+ * suite_builtins_free(*names, n). */
+size_t suite_builtins(char ***names);
+void suite_builtins_free(char **names, size_t n);
 
 /* Find a suite: a path (contains '/' or names an existing file), else a
  * built-in name looked up as NAME.ini in ./suites beside the binary, then in

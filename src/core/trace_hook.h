@@ -1,7 +1,7 @@
 /* --trace and --profile: runner hooks that look inside the kernel while a
  * case runs.
  *
- *   struct trace_cfg tc;  opt_defaults(trace_opts, &tc);
+ *   struct trace_cfg tc = { 0 };  OPT_DEFAULTS(trace_opts, &tc);  // zeroes, then defaults
  *   ...parse with trace_opts among the command's optsets...
  *   struct trace_hooks *th = trace_hooks_new(&tc);
  *   size_t n;  struct runner_hook *h = trace_hooks_list(th, &n);

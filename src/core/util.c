@@ -1,10 +1,13 @@
 #include "core/util.h"
 
+#include "core/path.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -73,6 +76,11 @@ char *xasprintf(const char *fmt, ...)
 
 int vmr_read_file(const char *path, char **buf, size_t *len)
 {
+	return vmr_read_file_max(path, SIZE_MAX - 1, buf, len);
+}
+
+int vmr_read_file_max(const char *path, size_t max, char **buf, size_t *len)
+{
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -95,6 +103,11 @@ int vmr_read_file(const char *path, char **buf, size_t *len)
 		if (r == 0)
 			break;
 		n += (size_t)r;
+		if (n > max) {
+			free(b);
+			close(fd);
+			return -EFBIG;
+		}
 	}
 	close(fd);
 	b[n] = '\0';
@@ -145,38 +158,95 @@ int vmr_write_file(const char *path, const char *s)
 	return -e;
 }
 
-int vmr_write_atomic(const char *path, const void *buf, size_t len, int mode)
+/* Create "<base>.tmp.<random>" in dirfd: O_EXCL and O_NOFOLLOW, so a file
+ * or link that someone else made under that name (in a directory they may
+ * write) is never used; an unpredictable name, so they cannot keep us from
+ * writing either.  The fd, or -errno; the name into tmp. */
+static int vmr_tmp_create(int dirfd, const char *base, int mode, char *tmp, size_t len)
 {
-	char *tmp = xasprintf("%s.tmp.%d", path, (int)getpid());
-	int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, mode);
-	int e = 0;
-	if (fd < 0) {
-		e = errno;
-		goto free_tmp;
+	for (int tries = 0; tries < 16; tries++) {
+		uint64_t r;
+		if (getrandom(&r, sizeof(r), GRND_NONBLOCK) != (ssize_t)sizeof(r))
+			r = vmr_now_ns() * 6364136223846793005ull ^ (uint64_t)getpid() << 40;
+		snprintf(tmp, len, "%.200s.tmp.%016llx", base, (unsigned long long)r);
+		int fd = openat(dirfd, tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode & 07777);
+		if (fd >= 0 || errno != EEXIST)
+			return fd < 0 ? -errno : fd;
 	}
+	return -EEXIST;
+}
+
+static int vmr_write_all(int fd, const void *buf, size_t len)
+{
 	const char *p = buf;
 	while (len) {
 		ssize_t w = write(fd, p, len);
 		if (w < 0) {
 			if (errno == EINTR)
 				continue;
-			e = errno;
-			break;
+			return -errno;
 		}
 		p += w;
 		len -= (size_t)w;
 	}
+	return 0;
+}
+
+/* Whatever sits at base now may be replaced: absent, a regular file, or a
+ * link (rename replaces the link itself, never what it names). */
+static int vmr_replaceable(int dirfd, const char *base)
+{
+	struct stat st = { 0 };
+	if (fstatat(dirfd, base, &st, AT_SYMLINK_NOFOLLOW) < 0)
+		return errno == ENOENT ? 0 : -errno;
+	return S_ISDIR(st.st_mode) ? -EISDIR : S_ISREG(st.st_mode) || S_ISLNK(st.st_mode) ? 0 : -EINVAL;
+}
+
+int vmr_write_atomic(const char *path, const void *buf, size_t len, int mode)
+{
+	char *target, tmp[256];
+	struct stat st = { 0 };
+	int e = path_resolve_last(path, &target, &st);
+	if (e < 0)
+		return e;
+	if (e == 0 && !S_ISREG(st.st_mode)) {
+		e = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+		goto free_target;
+	}
+	char *slash = strrchr(target, '/');
+	const char *base = slash ? slash + 1 : target, *dir = !slash ? "." : slash == target ? "/" : target;
+	if (slash)
+		*slash = '\0';
+	int dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (dirfd < 0) {
+		e = -errno;
+		goto free_target;
+	}
+	int fd = *base ? vmr_tmp_create(dirfd, base, mode, tmp, sizeof(tmp)) : -EISDIR;
+	if (fd < 0) {
+		e = fd;
+		goto close_dir;
+	}
+	e = vmr_write_all(fd, buf, len);
 	if (!e && fsync(fd) < 0)
-		e = errno;
+		e = -errno;
 	if (close(fd) < 0 && !e)
-		e = errno;
-	if (!e && rename(tmp, path) < 0)
-		e = errno;
+		e = -errno;
+	if (!e)
+		e = vmr_replaceable(dirfd, base);
+	if (!e && renameat(dirfd, tmp, dirfd, base) < 0)
+		e = -errno;
 	if (e)
-		unlink(tmp);
-free_tmp:
-	free(tmp);
-	return -e;
+		unlinkat(dirfd, tmp, 0);
+	/* The rename itself survives a crash once the directory is synced;
+	 * some file systems cannot sync a directory, which loses nothing. */
+	else if (fsync(dirfd) < 0 && errno != EINVAL)
+		e = -errno;
+close_dir:
+	close(dirfd);
+free_target:
+	free(target);
+	return e;
 }
 
 void vmr_csv_field(FILE *f, const char *s)
@@ -204,14 +274,14 @@ uint64_t vmr_page_size(void)
 
 uint64_t vmr_now_ns(void)
 {
-	struct timespec ts;
+	struct timespec ts = { 0 };
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 double vmr_wall_s(void)
 {
-	struct timespec ts;
+	struct timespec ts = { 0 };
 	clock_gettime(CLOCK_REALTIME, &ts);
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }

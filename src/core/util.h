@@ -36,13 +36,22 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * after reporting nothing (callers say what the file was for).  *len may be
  * NULL.  Files in /proc report size 0, so this reads until EOF. */
 int vmr_read_file(const char *path, char **buf, size_t *len);
+/* The same, giving up with -EFBIG once more than max bytes were read (so
+ * that /dev/zero ends). */
+int vmr_read_file_max(const char *path, size_t max, char **buf, size_t *len);
 /* Read a file holding one unsigned number (sysfs style).  0 or -errno. */
 int vmr_read_u64(const char *path, uint64_t *out);
 /* Read the first line of a file, newline stripped, into a malloc'd string. */
 int vmr_read_line(const char *path, char **out);
 /* Write a string to an existing file (sysfs/procfs knob).  0 or -errno. */
 int vmr_write_file(const char *path, const char *s);
-/* Write a file atomically: temp file in the same directory, fsync, rename. */
+/* Write a file atomically: a new file of an unpredictable name beside it
+ * (O_EXCL, O_NOFOLLOW, created with mode), fsync, rename over path, fsync
+ * the directory.  path must be absent or a regular file, or a symbolic
+ * link that core/path.h allows (then the file it names is replaced);
+ * anything else is refused: -EISDIR, -EINVAL (not a regular file: a device,
+ * a FIFO), -ELOOP (a link not followed).  0 or -errno, reporting nothing
+ * (path_strerror words the refusals). */
 int vmr_write_atomic(const char *path, const void *buf, size_t len, int mode);
 
 /* Write one CSV field, quoted as RFC 4180 asks when it holds a comma, a

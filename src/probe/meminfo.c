@@ -63,7 +63,7 @@ static int meminfo_parse_line(struct meminfo_item *it, const char *line, size_t 
 
 int meminfo_parse(struct meminfo *m, const char *buf, size_t len, char *err)
 {
-	struct probe_lines l;
+	struct probe_lines l = { 0 };
 	const char *line;
 	size_t ll;
 	m->n = 0;

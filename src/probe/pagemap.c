@@ -62,7 +62,7 @@ static int maps_parse_line(struct maps_vma *v, const char *p, const char *end,
 
 int maps_parse(struct maps *m, const char *buf, size_t len, char *err)
 {
-	struct probe_lines l;
+	struct probe_lines l = { 0 };
 	const char *line;
 	size_t ll;
 	memset(m, 0, sizeof(*m));
@@ -224,7 +224,7 @@ int pagemap_parse(const void *buf, size_t len, enum pagemap_layout layout,
 
 enum pagemap_layout pagemap_layout_running(void)
 {
-	struct utsname u;
+	struct utsname u = { 0 };
 	unsigned major = 0, minor = 0;
 	if (uname(&u) == 0 && sscanf(u.release, "%u.%u", &major, &minor) == 2 &&
 	    (major < 3 || (major == 3 && minor < 11)))
@@ -594,7 +594,7 @@ int pagemap_scan(struct pagemap *pm, uint64_t start, uint64_t end,
 
 int pagemap_self(const void *addr, size_t len, struct pagemap_counts *c, char *state, char *err)
 {
-	struct pagemap pm;
+	struct pagemap pm = { 0 };
 	uint64_t ps = vmr_page_size();
 	uint64_t start = (uintptr_t)addr / ps * ps;
 	uint64_t end = ((uintptr_t)addr + len + ps - 1) / ps * ps;

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/signals.h"
 #include "core/util.h"
 #include "probe/perf.h"
 
@@ -44,7 +45,7 @@ struct perf_counters {
 
 static int perf_open_one(const struct perf_counter_def *d, pid_t pid)
 {
-	struct perf_event_attr a;
+	struct perf_event_attr a = { 0 };
 	memset(&a, 0, sizeof(a));
 	a.size = sizeof(a);
 	a.type = d->type;
@@ -230,6 +231,7 @@ static pid_t profile_spawn(struct perf_profile *pp, pid_t pid, const char *perf)
 	snprintf(ctl, sizeof(ctl), "fifo:%s,%s", pp->ctl, pp->ack);
 	pid_t c = fork();
 	if (c == 0) {
+		signals_default();
 		int devnull = open("/dev/null", O_RDWR);
 		dup2(devnull, 0);
 		dup2(devnull, 1);
@@ -321,7 +323,7 @@ static json_t *profile_report(struct perf_profile *pp, size_t max)
 	json_t *top = json_array();
 	char line[1024];
 	while (fgets(line, sizeof(line), f)) {
-		struct perf_sym s;
+		struct perf_sym s = { 0 };
 		if (json_array_size(top) < max && perf_parse_report_line(line, strlen(line), &s) == 0 && s.kernel)
 			json_array_append_new(top, json_pack("{s:s,s:f}", "symbol", s.sym, "percent", s.percent));
 	}

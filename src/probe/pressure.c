@@ -29,7 +29,7 @@ static int pressure_line_parse(struct pressure_line *pl, const char *p, const ch
 
 int pressure_parse(struct pressure *pr, const char *buf, size_t len, char *err)
 {
-	struct probe_lines l;
+	struct probe_lines l = { 0 };
 	const char *line;
 	size_t ll;
 	bool have_some = false;
@@ -81,7 +81,7 @@ int pressure_read(struct pressure *p, const char *path, char *err)
 
 bool pressure_available(void)
 {
-	struct pressure p;
-	char err[PROBE_ERR_MAX];
+	struct pressure p = { 0 };
+	char err[PROBE_ERR_MAX] = "";
 	return pressure_read(&p, NULL, err) == 0;
 }

@@ -60,7 +60,7 @@ static int sysctl_walk(struct sysctl_list *l, const char *dir, const char *prefi
 		return -1;
 	}
 	while ((de = readdir(d))) {
-		struct stat st;
+		struct stat st = { 0 };
 		if (de->d_name[0] == '.')
 			continue;
 		char *path = xasprintf("%s/%s", dir, de->d_name);

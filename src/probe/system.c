@@ -9,10 +9,14 @@
 #include <unistd.h>
 
 #include "core/util.h"
+#include "probe/damon.h"
+#include "probe/lru_gen.h"
 #include "probe/meminfo.h"
 #include "probe/pressure.h"
 #include "probe/probe.h"
 #include "probe/sysctl.h"
+#include "probe/sysfsdir.h"
+#include "probe/thp.h"
 
 int system_selected_word(const char *text, char *out, size_t outlen)
 {
@@ -59,7 +63,7 @@ static json_t *system_selected(const char *path)
 
 static json_t *system_kernel(void)
 {
-	struct utsname u;
+	struct utsname u = { 0 };
 	json_t *k = json_object();
 	if (uname(&u) == 0) {
 		json_object_set_new(k, "release", json_string(u.release));
@@ -111,7 +115,7 @@ static int system_swap_line(json_t *arr, const char *p, const char *end, unsigne
 
 json_t *system_parse_swaps(const char *buf, size_t len, char *err)
 {
-	struct probe_lines l;
+	struct probe_lines l = { 0 };
 	const char *line;
 	size_t ll;
 	json_t *arr = json_array();
@@ -136,7 +140,7 @@ fail:
 
 static json_t *system_swaps(void)
 {
-	char *buf, err[PROBE_ERR_MAX];
+	char *buf, err[PROBE_ERR_MAX] = "";
 	size_t len;
 	if (vmr_read_file("/proc/swaps", &buf, &len) < 0)
 		return json_null();
@@ -147,8 +151,8 @@ static json_t *system_swaps(void)
 
 static json_t *system_sysctls(void)
 {
-	struct sysctl_list l;
-	char err[PROBE_ERR_MAX];
+	struct sysctl_list l = { 0 };
+	char err[PROBE_ERR_MAX] = "";
 	if (sysctl_read_all(&l, "vm", err) < 0)
 		return json_null();
 	json_t *j = sysctl_list_json(&l);
@@ -156,14 +160,38 @@ static json_t *system_sysctls(void)
 	return j;
 }
 
+/* Copy what `from` has and `to` lacks (settings a kernel adds, read
+ * generically), leaving the keys `to` already has as they are. */
+static void system_add_missing(json_t *to, json_t *from)
+{
+	const char *k;
+	json_t *v;
+	json_object_foreach(from, k, v)
+		if (!json_object_get(to, k))
+			json_object_set(to, k, v);
+}
+
 static json_t *system_thp(void)
 {
 	const char *d = "/sys/kernel/mm/transparent_hugepage";
 	bool avail = access(d, F_OK) == 0;
-	return json_pack("{s:b, s:o, s:o, s:o}", "available", avail,
-			 "enabled", system_selected("/sys/kernel/mm/transparent_hugepage/enabled"),
-			 "defrag", system_selected("/sys/kernel/mm/transparent_hugepage/defrag"),
-			 "shmem_enabled", system_selected("/sys/kernel/mm/transparent_hugepage/shmem_enabled"));
+	json_t *j = json_pack("{s:b, s:o, s:o, s:o}", "available", avail,
+			      "enabled", system_selected("/sys/kernel/mm/transparent_hugepage/enabled"),
+			      "defrag", system_selected("/sys/kernel/mm/transparent_hugepage/defrag"),
+			      "shmem_enabled", system_selected("/sys/kernel/mm/transparent_hugepage/shmem_enabled"));
+	struct thp t;
+	/* the rest generically: use_zero_page, shrink_underused, khugepaged's
+	 * settings and each multi-size THP size's enabled/shmem_enabled (no
+	 * counters: they differ between any two runs) */
+	if (avail && thp_read(&t, d, NULL) == 0) {
+		json_t *all = thp_json(&t, false);
+		system_add_missing(j, json_object_get(all, "settings"));
+		json_object_set(j, "khugepaged", json_object_get(all, "khugepaged"));
+		json_object_set(j, "sizes", json_object_get(all, "sizes"));
+		json_decref(all);
+		thp_free(&t);
+	}
+	return j;
 }
 
 static json_t *system_zswap(void)
@@ -177,9 +205,54 @@ static json_t *system_zswap(void)
 		json_decref(en);
 		en = b;
 	}
-	return json_pack("{s:b, s:o, s:o, s:o}", "available", avail, "enabled", en,
-			 "compressor", system_line("/sys/module/zswap/parameters/compressor"),
-			 "max_pool_percent", system_u64("/sys/module/zswap/parameters/max_pool_percent"));
+	json_t *j = json_pack("{s:b, s:o, s:o, s:o}", "available", avail, "enabled", en,
+			      "compressor", system_line("/sys/module/zswap/parameters/compressor"),
+			      "max_pool_percent", system_u64("/sys/module/zswap/parameters/max_pool_percent"));
+	struct sysfs_dir p = { 0 };
+	if (avail && sysfs_dir_read(&p, d, NULL) == 0) {
+		/* shrinker_enabled, accept_threshold_percent, zpool ...: Y/N as booleans */
+		for (size_t i = 0; i < p.n; i++) {
+			const char *v = p.v[i].value;
+			if (json_object_get(j, p.v[i].name))
+				continue;
+			json_object_set_new(j, p.v[i].name, !strcmp(v, "Y") || !strcmp(v, "N") ?
+					    json_boolean(v[0] == 'Y') : sysfs_value_json(&p.v[i]));
+		}
+	}
+	sysfs_dir_free(&p);
+	return j;
+}
+
+static json_t *system_lru_gen(void)
+{
+	struct lru_gen g;
+	if (lru_gen_read(&g, NULL, NULL) < 0)
+		return json_pack("{s:b}", "available", 0);
+	json_t *j = lru_gen_json(&g);
+	json_object_set_new(j, "available", json_true());
+	return j;
+}
+
+/* A kdamond the system left on (proactive reclaim) changes swap results. */
+static json_t *system_damon(void)
+{
+	struct damon_state d;
+	if (damon_read(&d, NULL, NULL) < 0)
+		return json_pack("{s:b}", "available", 0);
+	json_t *j = damon_json(&d);
+	json_object_set_new(j, "available", json_true());
+	return j;
+}
+
+static json_t *system_swap(void)
+{
+	json_t *ra = system_line("/sys/kernel/mm/swap/vma_ra_enabled");
+	if (json_is_string(ra)) {
+		json_t *b = json_boolean(!strcmp(json_string_value(ra), "true"));
+		json_decref(ra);
+		ra = b;
+	}
+	return json_pack("{s:o}", "vma_ra_enabled", ra);
 }
 
 static json_t *system_ksm(void)
@@ -283,7 +356,7 @@ static json_t *system_numa(void)
 	json_t *ids = json_array();
 	if (vmr_read_line("/sys/devices/system/node/online", &s) < 0) {
 		json_decref(ids);
-		return json_pack("{s:n, s:n}", "nodes", "node_ids");
+		return json_pack("{s:n, s:n, s:n}", "nodes", "node_ids", "demotion_enabled");
 	}
 	for (char *t = strtok(s, ","); t; t = strtok(NULL, ",")) {
 		unsigned a, b;
@@ -294,7 +367,14 @@ static json_t *system_numa(void)
 			json_array_append_new(ids, json_integer(i));
 	}
 	free(s);
-	return json_pack("{s:I, s:o}", "nodes", (json_int_t)json_array_size(ids), "node_ids", ids);
+	json_t *demote = system_line("/sys/kernel/mm/numa/demotion_enabled");
+	if (json_is_string(demote)) {
+		json_t *b = json_boolean(!strcmp(json_string_value(demote), "true"));
+		json_decref(demote);
+		demote = b;
+	}
+	return json_pack("{s:I, s:o, s:o}", "nodes", (json_int_t)json_array_size(ids), "node_ids", ids,
+			 "demotion_enabled", demote);
 }
 
 static json_t *system_mem(const struct meminfo *m, const char *name)
@@ -306,7 +386,7 @@ static json_t *system_mem(const struct meminfo *m, const char *name)
 json_t *system_fingerprint(void)
 {
 	struct meminfo mi = { 0 };
-	char err[PROBE_ERR_MAX], host[256] = "";
+	char err[PROBE_ERR_MAX] = "", host[256] = "";
 	json_t *j = json_object();
 	if (meminfo_read(&mi, NULL, err) < 0)
 		mi.n = 0;
@@ -320,6 +400,9 @@ json_t *system_fingerprint(void)
 	json_object_set_new(j, "sysctl", system_sysctls());
 	json_object_set_new(j, "thp", system_thp());
 	json_object_set_new(j, "zswap", system_zswap());
+	json_object_set_new(j, "lru_gen", system_lru_gen());
+	json_object_set_new(j, "swap", system_swap());
+	json_object_set_new(j, "damon", system_damon());
 	json_object_set_new(j, "ksm", system_ksm());
 	json_object_set_new(j, "cgroup", system_cgroup());
 	json_object_set_new(j, "psi", json_pack("{s:b}", "available", pressure_available()));

@@ -8,14 +8,23 @@
  *   mem_total_bytes, swap_total_bytes,
  *   swaps [{path, type, size_bytes, used_bytes, priority}],
  *   sysctl {"vm.swappiness": "60", ...every vm.*},
- *   thp {available, enabled, defrag, shmem_enabled},
- *   zswap {available, enabled, compressor, max_pool_percent},
+ *   thp {available, enabled, defrag, shmem_enabled, and where the kernel has
+ *        them: every other setting (use_zero_page, shrink_underused ...),
+ *        khugepaged {settings}, sizes {"64K": {size_kb, enabled,
+ *        shmem_enabled}} (multi-size THP)},
+ *   zswap {available, enabled, compressor, max_pool_percent, and every other
+ *          parameter: shrinker_enabled, accept_threshold_percent ...},
+ *   lru_gen {available, and with it enabled "0x0007", core, mm_walk,
+ *            nonleaf_young, min_ttl_ms},
+ *   swap {vma_ra_enabled},
+ *   damon {available, and with it nr_kdamonds, kdamonds [{state,
+ *          operations, schemes: [action], sample_us, aggr_us}]},
  *   ksm {available, run},
  *   cgroup {version: "v1"|"v2"|"hybrid"|"none", v2_mount, v1_memory_mount,
  *           memory_controller: "v1"|"v2"|null},
  *   psi {available},
  *   cpu {model, count},
- *   numa {nodes, node_ids: [0, ...]} */
+ *   numa {nodes, node_ids: [0, ...], demotion_enabled} */
 #ifndef VMR_PROBE_SYSTEM_H
 #define VMR_PROBE_SYSTEM_H
 

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/signals.h"
 #include "core/util.h"
 #include "probe/perf.h"
 #include "probe/trace.h"
@@ -298,7 +299,7 @@ static void session_restore(struct trace_session *ts)
 static int session_make_instance(struct trace_session *ts)
 {
 	static int seq;
-	struct journal_owner self;
+	struct journal_owner self = { 0 };
 	char name[64];
 	int e = journal_self(&self);
 	if (e < 0)
@@ -313,7 +314,7 @@ static int session_make_instance(struct trace_session *ts)
 
 /* ---- signals ----
  *
- * A signal that ends vmregress (SIGINT, SIGTERM, SIGHUP) must not leave an
+ * A signal that ends vmregress (core/signals.h) must not leave an
  * instance tracing: the handler turns each open session's tracing off,
  * closes its files and removes its instance, with async-signal-safe calls
  * only, then hands the signal on to the handler that was there before (the
@@ -325,9 +326,10 @@ static int session_make_instance(struct trace_session *ts)
  * busy after that stays, with tracing off, for `vmregress cleanup`. */
 
 #define TRACE_MAX_SESSIONS 8
-static const int trace_sigs[] = { SIGINT, SIGTERM, SIGHUP };
+static int trace_sigs[SIGNALS_MAX];
+static size_t trace_nsigs;
 static struct trace_session *volatile trace_live[TRACE_MAX_SESSIONS];
-static struct sigaction trace_old_sa[ARRAY_SIZE(trace_sigs)];
+static struct sigaction trace_old_sa[SIGNALS_MAX];
 static pid_t trace_handler_pid;
 static int trace_busy;
 static volatile sig_atomic_t trace_pending;
@@ -367,7 +369,7 @@ static void trace_undo_signal_safe(struct trace_session *ts)
 static void trace_on_signal(int sig)
 {
 	size_t k = 0;
-	while (k < ARRAY_SIZE(trace_sigs) && trace_sigs[k] != sig)
+	while (k < trace_nsigs && trace_sigs[k] != sig)
 		k++;
 	if (getpid() == trace_handler_pid && __atomic_load_n(&trace_busy, __ATOMIC_SEQ_CST) > 0) {
 		trace_pending = sig;
@@ -380,7 +382,7 @@ static void trace_on_signal(int sig)
 			if (ts)
 				trace_undo_signal_safe(ts);
 		}
-	const struct sigaction *old = k < ARRAY_SIZE(trace_sigs) ? &trace_old_sa[k] : NULL;
+	const struct sigaction *old = k < trace_nsigs ? &trace_old_sa[k] : NULL;
 	if (old && old->sa_handler != SIG_DFL && old->sa_handler != SIG_IGN && !(old->sa_flags & SA_SIGINFO)) {
 		old->sa_handler(sig);
 		return;
@@ -395,10 +397,9 @@ static void trace_install_signal_handler(void)
 	if (trace_handler_pid == getpid())
 		return;
 	struct sigaction sa = { .sa_handler = trace_on_signal };
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < ARRAY_SIZE(trace_sigs); i++)
-		sigaddset(&sa.sa_mask, trace_sigs[i]);
-	for (size_t i = 0; i < ARRAY_SIZE(trace_sigs); i++)
+	trace_nsigs = signals_fatal(trace_sigs);
+	signals_fatal_set(&sa.sa_mask);
+	for (size_t i = 0; i < trace_nsigs; i++)
 		sigaction(trace_sigs[i], &sa, &trace_old_sa[i]);
 	trace_handler_pid = getpid();
 }
@@ -477,7 +478,7 @@ const struct trace_resolved *trace_session_resolved(const struct trace_session *
 
 uint64_t trace_clock_now_ns(void)
 {
-	struct timespec t;
+	struct timespec t = { 0 };
 	clock_gettime(CLOCK_MONOTONIC, &t);
 	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
 }
@@ -831,7 +832,7 @@ static int cleanup_instances(int ifd, json_t *actions)
 		return 0;
 	}
 	while ((de = readdir(d))) {
-		struct journal_owner o;
+		struct journal_owner o = { 0 };
 		int seq;
 		if (journal_name_parse(de->d_name, NULL, &o, &seq) < 0 || journal_owner_alive(&o))
 			continue;

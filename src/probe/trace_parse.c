@@ -367,7 +367,7 @@ size_t trace_stats_feed(struct trace_stats *s, const char *buf, size_t len)
 		if (!nl)
 			return off;
 		size_t n = (size_t)(nl - (buf + off));
-		struct trace_event ev;
+		struct trace_event ev = { 0 };
 		if (trace_parse_line(buf + off, n, &ev) == 0)
 			trace_stats_add(s, &ev);
 		else if (n && buf[off] != '#' && memmem(buf + off, n, "LOST", 4) == NULL)

@@ -69,7 +69,7 @@ static int vmalloc_line(struct vmallocinfo *vi, const char *p, const char *end, 
 
 int vmallocinfo_parse(struct vmallocinfo *vi, const char *buf, size_t len, char *err)
 {
-	struct probe_lines l;
+	struct probe_lines l = { 0 };
 	const char *line;
 	size_t ll, cap = 0;
 	memset(vi, 0, sizeof(*vi));

@@ -56,7 +56,7 @@ static void vmstat_reserve(struct vmstat *s, size_t n)
 
 int vmstat_parse(struct vmstat *s, const char *buf, size_t len, char *err)
 {
-	struct probe_lines l;
+	struct probe_lines l = { 0 };
 	const char *line;
 	size_t ll;
 	s->n = 0;

@@ -183,7 +183,7 @@ static int zoneinfo_line(struct zoneinfo_state *st, const char *p, const char *e
 int zoneinfo_parse(struct zoneinfo *zi, const char *buf, size_t len, char *err)
 {
 	struct zoneinfo_state st = { .zi = zi };
-	struct probe_lines l;
+	struct probe_lines l = { 0 };
 	const char *line;
 	size_t ll;
 	memset(zi, 0, sizeof(*zi));

@@ -204,7 +204,7 @@ void refs_gen_describe(enum refs_pattern pat, const struct refs_params *p, char 
 	snprintf(buf + used, len - used, " phases=%s", p->phases ? p->phases : "");
 	struct phase ph[MAX_PHASES];
 	size_t n;
-	char err[200];
+	char err[200] = "";
 	if (gen_parse_phases(p->phases, ph, &n, err, sizeof(err)) < 0)
 		return;
 	for (size_t i = 0; i < n; i++)
@@ -428,7 +428,7 @@ static void gen_phases(struct gen *g, uint32_t *out, uint64_t n)
 {
 	struct phase ph[MAX_PHASES];
 	size_t np;
-	char err[200];
+	char err[200] = "";
 	if (gen_parse_phases(g->p->phases, ph, &np, err, sizeof(err)) < 0)
 		abort(); /* refs_gen_check passed: cannot happen */
 	double total = 0, run = 0;
@@ -460,7 +460,7 @@ void refs_generate(uint32_t *out, uint64_t pages, uint64_t refs, enum refs_patte
 
 void refs_shuffle(uint32_t *v, uint64_t n, uint64_t seed)
 {
-	struct prng r;
+	struct prng r = { 0 };
 	prng_seed(&r, seed);
 	for (uint64_t i = n; i > 1; i--) {
 		uint64_t j = prng_below_exact(&r, i);

@@ -109,7 +109,7 @@ static void rec_perf_drain_one(struct rec *r, struct rec_perf *p)
 	uint64_t head = __atomic_load_n(&meta->data_head, __ATOMIC_ACQUIRE), tail = meta->data_tail;
 	while (tail + sizeof(struct perf_event_header) <= head) {
 		unsigned char rec[64];
-		struct perf_event_header h;
+		struct perf_event_header h = { 0 };
 		for (size_t i = 0; i < sizeof(h); i++)
 			((unsigned char *)&h)[i] = data[(tail + i) % size];
 		if (h.size < sizeof(h) || tail + h.size > head)

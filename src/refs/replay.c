@@ -67,7 +67,7 @@ void replay_fill(char *region, uint64_t pages, size_t page_size, uint64_t salt)
 
 static void replay_rusage(uint64_t *minflt, uint64_t *majflt)
 {
-	struct rusage ru;
+	struct rusage ru = { 0 };
 	getrusage(RUSAGE_THREAD, &ru);
 	*minflt = (uint64_t)ru.ru_minflt;
 	*majflt = (uint64_t)ru.ru_majflt;

@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <zlib.h>
 
+#include "core/path.h"
 #include "core/util.h"
 
 #define OFF_VERSION 8
@@ -190,18 +191,20 @@ int refs_parse(const void *buf, size_t len, unsigned flags, struct refs_header *
 int refs_open(struct refs_trace *t, const char *path)
 {
 	memset(t, 0, sizeof(*t));
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	/* O_NONBLOCK: opening a FIFO must not wait for a writer that never
+	 * comes; fstat then refuses it.  Reads of the map do not block. */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 	if (fd < 0) {
 		vmr_errno("%s: cannot open", path);
 		return -1;
 	}
-	struct stat st;
+	struct stat st = { 0 };
 	if (fstat(fd, &st) < 0) {
 		vmr_errno("%s: cannot stat", path);
 		goto close_fd;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		vmr_err("%s: not a regular file", path);
+		vmr_err("%s: not a regular file (a trace is read whole, not from a pipe or a device)", path);
 		goto close_fd;
 	}
 	uint64_t max = REFS_FIXED_HEADER + REFS_MAX_DESC + 8 + REFS_MAX_REFERENCES * 4;
@@ -223,7 +226,7 @@ int refs_open(struct refs_trace *t, const char *path)
 	}
 	close(fd);
 	madvise(t->map, t->map_len, MADV_SEQUENTIAL);
-	char err[256];
+	char err[256] = "";
 	if (refs_parse(t->map, t->map_len, 0, &t->h, &t->refs, err, sizeof(err)) < 0) {
 		vmr_err("%s: %s", path, err);
 		refs_close(t);
@@ -292,8 +295,7 @@ int refs_out_write(struct refs_out *o, const char *path)
 	refs_out_finish(o);
 	int e = vmr_write_atomic(path, o->buf, o->len, 0644);
 	if (e < 0) {
-		errno = -e;
-		vmr_errno("%s: cannot write", path);
+		vmr_err("%s: cannot write: %s", path, path_strerror(-e));
 		return -1;
 	}
 	return 0;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "workload/workload.h"
 
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
 
@@ -11,8 +12,10 @@ const char *const cmp_legend[] = {
 	"Each column is a run; the first is the base.  (12.34%) is the change against the",
 	"base, signed so that positive is better and negative is worse for that metric",
 	"(metrics with no better-direction show the plain change).  * marks a mean whose",
-	"difference from the base is significant by Welch's t-test at the alpha shown;",
-	"? marks a mean with fewer than two iterations on a side, too few to say.",
+	"change is a finding by the rule of docs/statistics.md (q below the FDR, change",
+	"above the noise floor); ? marks a mean with too few iterations on a side to say.",
+	"A mean's change with no % sign is absolute (run - base): from a base near zero",
+	"or a count under 10, a percentage would mislead.",
 	"Hmean is the harmonic mean (rates), Amean the arithmetic mean; Stddev and",
 	"CoeffVar (stddev/mean in percent) are of the raw iterations.",
 	NULL,
@@ -20,6 +23,7 @@ const char *const cmp_legend[] = {
 
 static const char *const better_names[] = { "none", "lower", "higher" };
 static const char *const combine_names[] = { "amean", "hmean" };
+static const char *const test_names[] = { "welch", "mann-whitney" };
 
 const char *cmp_stat_name(enum cmp_stat s, enum combine c)
 {
@@ -89,6 +93,226 @@ static char *cmp_fmt_pct(char *buf, size_t len, double pct)
 	return buf;
 }
 
+/* ---- headline metrics and the verdict ---- */
+
+bool compare_headline(const char *workload, const char *metric)
+{
+	const struct workload *w = workload_find(workload);
+	for (const struct metric_def *d = w ? w->metrics : NULL; d && d->name; d++) {
+		if (!d->headline)
+			continue;
+		size_t n = strlen(d->name);
+		if (!strcmp(metric, d->name))
+			return true;
+		/* pft names its figures per task count: faults-per-sec-t2 */
+		if (!strncmp(metric, d->name, n) && metric[n] == '-' && metric[n + 1] == 't' && metric[n + 2] &&
+		    strspn(metric + n + 2, "0123456789") == strlen(metric + n + 2))
+			return true;
+	}
+	return false;
+}
+
+char *cmp_fmt_scaled(char *buf, size_t len, double v, const char *unit)
+{
+	static const struct {
+		const char *unit;
+		double scale;
+		const char *const names[4];
+	} tables[] = {
+		{ "ns", 1000, { "ns", "us", "ms", "s" } },
+		{ "bytes", 1024, { "bytes", "KiB", "MiB", "GiB" } },
+	};
+	if (!isfinite(v)) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	for (size_t t = 0; t < ARRAY_SIZE(tables); t++) {
+		if (strcmp(unit, tables[t].unit))
+			continue;
+		size_t k = 0;
+		while (k < 3 && fabs(v) >= tables[t].scale * 0.9995)
+			v /= tables[t].scale, k++;
+		snprintf(buf, len, "%.4g %s", v, tables[t].names[k]);
+		return buf;
+	}
+	static const char *const si[] = { "", "k", "M", "G" };
+	size_t k = 0;
+	while (strstr(unit, "/s") && k < 3 && fabs(v) >= 999.95)
+		v /= 1000, k++;
+	if (k)
+		snprintf(buf, len, "%.4g %s %s", v, si[k], unit);
+	else
+		snprintf(buf, len, *unit ? "%.4g %s" : "%.4g", v, unit);
+	return buf;
+}
+
+static const char *cmp_plural(size_t n, const char *one, const char *many)
+{
+	return n == 1 ? one : many;
+}
+
+char *compare_verdict_line(char *buf, size_t len, const struct comparison *cmp)
+{
+	const struct cmp_tally *t = &cmp->tally;
+	size_t n = t->regressed + t->improved + t->same + t->unstable + t->too_few + t->changed;
+	FILE *f = fmemopen(buf, len, "w");
+	if (!f) {
+		snprintf(buf, len, "?");
+		return buf;
+	}
+	if (!n)
+		fputs("No headline metric to judge (no workload declares one of these; --headline GLOB names some)", f);
+	else
+		fprintf(f, "%zu %s, %zu %s, %zu unchanged, %zu unstable", t->regressed,
+			cmp_plural(t->regressed, "regression", "regressions"), t->improved,
+			cmp_plural(t->improved, "improvement", "improvements"), t->same, t->unstable);
+	if (t->changed)
+		fprintf(f, ", %zu changed", t->changed);
+	if (t->too_few)
+		fprintf(f, ", %zu too few to say", t->too_few);
+	if (n)
+		fprintf(f, " (FDR %g%%, noise floor max(%g%%, CV), unstable above CV %g%%)", cmp->alpha * 100,
+		cmp->noise_min * 100, cmp->unstable_cv * 100);
+	fclose(f);
+	return buf;
+}
+
+static char *cmp_fmt_change(char *buf, size_t len, double ratio)
+{
+	snprintf(buf, len, "%+.1f%%", cmp_ratio_pct(ratio));
+	return buf;
+}
+
+static bool cmp_is_finding(enum cmp_verdict v)
+{
+	return v == CMP_REGRESSED || v == CMP_IMPROVED || v == CMP_CHANGED;
+}
+
+/* "+105.3% [95% CI +98.2%, +112.1%]", or "+12" when a percentage would
+ * mislead. */
+static void cmp_change_text(FILE *f, const struct cmp_cell *c, const struct cmp_cell *base)
+{
+	char a[32], lo[32], hi[32];
+	if (c->abs_change || isnan(c->ratio)) {
+		fprintf(f, "%+.4g (absolute)", c->s.mean - base->s.mean);
+		return;
+	}
+	fprintf(f, "%s", cmp_fmt_change(a, sizeof(a), c->ratio));
+	if (isfinite(c->ci_low) && isfinite(c->ci_high))
+		fprintf(f, " [95%% CI %s, %s]", cmp_fmt_change(lo, sizeof(lo), c->ci_low),
+			cmp_fmt_change(hi, sizeof(hi), c->ci_high));
+}
+
+/* "; mean 1.23 s -> 1.01 s": the figures the ratio is of. */
+static void cmp_values_text(FILE *f, const struct cmp_row *row, const struct cmp_cell *c, const struct cmp_cell *base)
+{
+	char a[64], b[64];
+	bool med = row->test == CMP_TEST_MWU;
+	double va = med ? stats_median(base->values, base->s.n) : base->s.mean;
+	double vb = med ? stats_median(c->values, c->s.n) : c->s.mean;
+	fprintf(f, "; %s %s -> %s", med ? "median" : row->combine == COMBINE_HMEAN ? "hmean" : "mean",
+		cmp_fmt_scaled(a, sizeof(a), va, row->unit), cmp_fmt_scaled(b, sizeof(b), vb, row->unit));
+}
+
+static const char *cmp_test_name(enum cmp_test t)
+{
+	return t == CMP_TEST_MWU ? "Mann-Whitney" : "Welch";
+}
+
+static char *cmp_headline_line(const struct comparison *cmp, const struct cmp_row *row, size_t i)
+{
+	const struct cmp_cell *c = &row->cells[i], *base = &row->cells[0];
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	fprintf(f, "  %-9s  %s %s in %s: ", cmp_verdict_name(c->verdict), row->case_name, row->metric, cmp->labels[i]);
+	switch (c->verdict) {
+	case CMP_MISSING:
+		fputs("not in both runs", f);
+		break;
+	case CMP_TOO_FEW:
+		fprintf(f, "%zu and %zu passing iterations (%d needed on each side)", base->s.n, c->s.n,
+			CMP_MIN_ITERATIONS);
+		break;
+	case CMP_UNSTABLE:
+		fprintf(f, "CV %.1f%% and %.1f%%, above %g%%; ", base->s.cv * 100, c->s.cv * 100, cmp->unstable_cv * 100);
+		cmp_change_text(f, c, base);
+		cmp_values_text(f, row, c, base);
+		break;
+	default:
+		cmp_change_text(f, c, base);
+		fprintf(f, " q=%.2g (p=%.2g, %s; noise floor %.1f%%)", c->q, c->p, cmp_test_name(row->test),
+			c->noise_floor * 100);
+		cmp_values_text(f, row, c, base);
+		if (c->verdict == CMP_SAME && isfinite(c->mde))
+			fprintf(f, "; could have seen >= %.1f%%", c->mde * 100);
+	}
+	fclose(f);
+	return buf;
+}
+
+static char *cmp_explain_line(const struct comparison *cmp, size_t r, size_t i)
+{
+	const struct cmp_row *row = &cmp->rows[r];
+	size_t ex[4], n = cmp_explain(cmp, r, i, ex, ARRAY_SIZE(ex));
+	if (!n)
+		return NULL;
+	char *buf = NULL, pct[32];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	fprintf(f, "  %s %s %s in %s:", row->case_name, row->metric,
+		row->cells[i].abs_change ? "changed" : cmp_fmt_change(pct, sizeof(pct), row->cells[i].ratio),
+		cmp->labels[i]);
+	for (size_t k = 0; k < n; k++) {
+		const struct cmp_row *x = &cmp->rows[ex[k]];
+		const struct cmp_cell *c = &x->cells[i];
+		if (c->abs_change || isnan(c->ratio))
+			fprintf(f, "%s %s %.4g -> %.4g", k ? "," : "", x->metric, x->cells[0].s.mean, c->s.mean);
+		else
+			fprintf(f, "%s %s %s", k ? "," : "", x->metric, cmp_fmt_change(pct, sizeof(pct), c->ratio));
+	}
+	fclose(f);
+	return buf;
+}
+
+void compare_verdict_lines(const struct comparison *cmp, struct strlist *out)
+{
+	char line[512];
+	strlist_add(out, compare_verdict_line(line, sizeof(line), cmp));
+	if (cmp->env_flags.n) {
+		strlist_add(out, "Environment differs beyond the settings compared (a change may be the machine's):");
+		for (size_t k = 0; k < cmp->env_flags.n; k++) {
+			snprintf(line, sizeof(line), "  %s", cmp->env_flags.v[k]);
+			strlist_add(out, line);
+		}
+	}
+	/* Findings first, then the other headline cells. */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t r = 0; r < cmp->nrows; r++)
+			for (size_t i = 1; cmp->rows[r].headline && i < cmp->nruns; i++) {
+				enum cmp_verdict v = cmp->rows[r].cells[i].verdict;
+				/* A case or metric a run lacks is under "Left out". */
+				if (cmp_is_finding(v) != (pass == 0) || v == CMP_MISSING)
+					continue;
+				char *l = cmp_headline_line(cmp, &cmp->rows[r], i);
+				strlist_add(out, l);
+				free(l);
+			}
+	bool any = false;
+	for (size_t r = 0; r < cmp->nrows; r++)
+		for (size_t i = 1; cmp->rows[r].headline && i < cmp->nruns; i++) {
+			if (!cmp_is_finding(cmp->rows[r].cells[i].verdict))
+				continue;
+			char *l = cmp_explain_line(cmp, r, i);
+			if (l && !any)
+				strlist_add(out, "Explanations (the same case's other metrics that changed):");
+			any |= l != NULL;
+			if (l)
+				strlist_add(out, l);
+			free(l);
+		}
+}
+
 /* ---- JSON ---- */
 
 static json_t *cmp_num(double v)
@@ -115,13 +339,56 @@ static json_t *cmp_cell_json(const struct comparison *cmp, const struct cmp_row 
 	if (i == 0)
 		return j;
 	json_object_set_new(j, "change_pct", cmp_num(c->change_pct));
+	json_object_set_new(j, "ratio", cmp_num(c->ratio));
+	json_object_set_new(j, "ci_low", cmp_num(c->ci_low));
+	json_object_set_new(j, "ci_high", cmp_num(c->ci_high));
+	json_object_set_new(j, "abs_change", json_boolean(c->abs_change));
+	json_object_set_new(j, "change_abs", cmp_num(c->s.mean - row->cells[0].s.mean));
+	json_object_set_new(j, "noise_floor", cmp_num(c->noise_floor));
+	json_object_set_new(j, "mde", cmp_num(c->mde));
 	json_object_set_new(j, "t", c->w.too_few ? json_null() : cmp_num(c->w.t));
 	json_object_set_new(j, "df", c->w.too_few ? json_null() : cmp_num(c->w.df));
-	json_object_set_new(j, "p", c->w.too_few ? json_null() : cmp_num(c->w.p));
+	if (row->test == CMP_TEST_MWU)
+		json_object_set_new(j, "u", c->mw.too_few ? json_null() : cmp_num(c->mw.u));
+	json_object_set_new(j, "p", cmp_num(c->p));
+	json_object_set_new(j, "q", cmp_num(c->q));
 	json_object_set_new(j, "significant", json_boolean(c->significant));
 	json_object_set_new(j, "too_few", json_boolean(c->w.too_few));
 	json_object_set_new(j, "verdict", json_string(cmp_verdict_name(c->verdict)));
 	return j;
+}
+
+/* The verdict: the headline tally and one entry per headline metric and
+ * run, the same fields as the rows carry. */
+static json_t *cmp_verdict_json(const struct comparison *cmp)
+{
+	const struct cmp_tally *t = &cmp->tally;
+	char line[512];
+	json_t *flags = json_array(), *heads = json_array();
+	for (size_t k = 0; k < cmp->env_flags.n; k++)
+		json_array_append_new(flags, json_string(cmp->env_flags.v[k]));
+	for (size_t r = 0; r < cmp->nrows; r++)
+		for (size_t i = 1; cmp->rows[r].headline && i < cmp->nruns; i++) {
+			const struct cmp_row *row = &cmp->rows[r];
+			const struct cmp_cell *c = &row->cells[i];
+			json_t *h = json_pack("{ss ss ss ss ss}", "case", row->case_name, "metric", row->metric, "run",
+					      cmp->labels[i], "verdict", cmp_verdict_name(c->verdict), "test",
+					      test_names[row->test]);
+			json_object_set_new(h, "ratio", cmp_num(c->ratio));
+			json_object_set_new(h, "ci_low", cmp_num(c->ci_low));
+			json_object_set_new(h, "ci_high", cmp_num(c->ci_high));
+			json_object_set_new(h, "p", cmp_num(c->p));
+			json_object_set_new(h, "q", cmp_num(c->q));
+			json_object_set_new(h, "noise_floor", cmp_num(c->noise_floor));
+			json_object_set_new(h, "mde", cmp_num(c->mde));
+			json_object_set_new(h, "abs_change", json_boolean(c->abs_change));
+			json_array_append_new(heads, h);
+		}
+	return json_pack("{ss sI sI sI sI sI sI sf sf sf so so}", "summary", compare_verdict_line(line, sizeof(line), cmp),
+			 "regressions", (json_int_t)t->regressed, "improvements", (json_int_t)t->improved, "unchanged",
+			 (json_int_t)t->same, "unstable", (json_int_t)t->unstable, "changed", (json_int_t)t->changed,
+			 "too_few", (json_int_t)t->too_few, "fdr", cmp->alpha, "noise_floor_min", cmp->noise_min,
+			 "unstable_cv", cmp->unstable_cv, "env_flags", flags, "headline", heads);
 }
 
 json_t *compare_to_json(const struct comparison *cmp)
@@ -145,15 +412,16 @@ json_t *compare_to_json(const struct comparison *cmp)
 		json_t *cells = json_array();
 		for (size_t i = 0; i < cmp->nruns; i++)
 			json_array_append_new(cells, cmp_cell_json(cmp, row, i));
-		json_array_append_new(rows, json_pack("{ss ss ss ss ss so}", "case", row->case_name, "metric",
+		json_array_append_new(rows, json_pack("{ss ss ss ss ss sb ss so}", "case", row->case_name, "metric",
 						      row->metric, "unit", row->unit, "better",
 						      better_names[row->better], "combine",
-						      combine_names[row->combine], "runs", cells));
+						      combine_names[row->combine], "headline", row->headline, "test",
+						      test_names[row->test], "runs", cells));
 	}
 	for (size_t i = 0; i < cmp->left_out.n; i++)
 		json_array_append_new(left, json_string(cmp->left_out.v[i]));
-	return json_pack("{sf sb so so so so}", "alpha", cmp->alpha, "emulated", cmp->emulated, "runs", runs,
-			 "env_diff", env, "rows", rows, "left_out", left);
+	return json_pack("{sf sb so so so so so}", "alpha", cmp->alpha, "emulated", cmp->emulated, "verdict",
+			 cmp_verdict_json(cmp), "runs", runs, "env_diff", env, "rows", rows, "left_out", left);
 }
 
 /* ---- CSV ---- */
@@ -168,7 +436,8 @@ static void csv_num(FILE *f, double v)
 
 void compare_write_csv(FILE *f, const struct comparison *cmp)
 {
-	fputs("case,metric,unit,better,combine,run,n,mean,stddev,cv,min,max,change_pct,p,significant,verdict\n", f);
+	fputs("case,metric,unit,better,combine,run,n,mean,stddev,cv,min,max,change_pct,p,significant,verdict,"
+	      "headline,test,ratio,ci_low,ci_high,q,noise_floor,abs_change,mde\n", f);
 	for (size_t r = 0; r < cmp->nrows; r++) {
 		const struct cmp_row *row = &cmp->rows[r];
 		for (size_t i = 0; i < cmp->nruns; i++) {
@@ -187,8 +456,17 @@ void compare_write_csv(FILE *f, const struct comparison *cmp)
 			csv_num(f, c->present ? c->s.min : NAN);
 			csv_num(f, c->present ? c->s.max : NAN);
 			csv_num(f, i ? c->change_pct : (c->present ? 0 : NAN));
-			csv_num(f, i && !c->w.too_few ? c->w.p : NAN);
-			fprintf(f, ",%d,%s\n", c->significant, i ? cmp_verdict_name(c->verdict) : "base");
+			csv_num(f, i ? c->p : NAN);
+			fprintf(f, ",%d,%s,%d,%s", c->significant, i ? cmp_verdict_name(c->verdict) : "base", row->headline,
+				test_names[row->test]);
+			csv_num(f, c->present ? c->ratio : NAN);
+			csv_num(f, i ? c->ci_low : NAN);
+			csv_num(f, i ? c->ci_high : NAN);
+			csv_num(f, i ? c->q : NAN);
+			csv_num(f, i && c->present ? c->noise_floor : NAN);
+			fprintf(f, ",%d", c->abs_change);
+			csv_num(f, i ? c->mde : NAN);
+			fputc('\n', f);
 		}
 	}
 }
@@ -256,7 +534,10 @@ static void text_cell(FILE *f, const struct cmp_row *row, size_t i, enum cmp_sta
 	}
 	cmp_markers(c, s, &open, &close);
 	cmp_fmt_num(num, sizeof(num), cmp_stat_value(c, s));
-	cmp_fmt_pct(pct, sizeof(pct), cmp_stat_change(row, i, s));
+	if (s == CMP_STAT_MEAN && i && c->abs_change)
+		snprintf(pct, sizeof(pct), "%+8.3g", c->s.mean - row->cells[0].s.mean);
+	else
+		cmp_fmt_pct(pct, sizeof(pct), cmp_stat_change(row, i, s));
 	fprintf(f, "  %*s %c%s%c", w->col - 11, num, open, pct, close);
 }
 
@@ -278,33 +559,16 @@ static void text_rows(FILE *f, const struct comparison *cmp, const struct text_w
 	}
 }
 
-static void text_verdicts(FILE *f, const struct comparison *cmp)
-{
-	bool any = false;
-	for (size_t r = 0; r < cmp->nrows; r++)
-		for (size_t i = 1; i < cmp->nruns; i++) {
-			const struct cmp_cell *c = &cmp->rows[r].cells[i];
-			if (!c->significant)
-				continue;
-			if (!any)
-				fprintf(f, "\nSignificant changes (Welch's t-test, alpha %g):\n", cmp->alpha);
-			any = true;
-			if (isnan(c->change_pct)) /* from a base of 0: no percentage */
-				fprintf(f, "  %-9s %s %s in %s: from 0 to %.4g (p=%.2g)\n", cmp_verdict_name(c->verdict),
-					cmp->rows[r].case_name, cmp->rows[r].metric, cmp->labels[i], c->s.mean, c->w.p);
-			else
-				fprintf(f, "  %-9s %s %s in %s: %+.2f%% (p=%.2g)\n", cmp_verdict_name(c->verdict),
-					cmp->rows[r].case_name, cmp->rows[r].metric, cmp->labels[i], c->change_pct,
-					c->w.p);
-		}
-	if (!any)
-		fprintf(f, "\nNo significant changes (Welch's t-test, alpha %g).\n", cmp->alpha);
-}
-
 void compare_write_text(FILE *f, const struct comparison *cmp)
 {
-	struct text_widths w;
+	struct text_widths w = { 0 };
 	text_widths(cmp, &w);
+	struct strlist verdict = { 0 };
+	compare_verdict_lines(cmp, &verdict);
+	for (size_t i = 0; i < verdict.n; i++)
+		fprintf(f, "%s\n", verdict.v[i]);
+	strlist_free(&verdict);
+	fputc('\n', f);
 	if (cmp->emulated)
 		fputs("Emulated: some runs ran in an emulated guest (TCG), where times say more about the\n"
 		      "emulator than the kernel. Counters (faults, swap-ins, Refd) are faithful and come first.\n\n", f);
@@ -313,7 +577,6 @@ void compare_write_text(FILE *f, const struct comparison *cmp)
 		text_rows(f, cmp, &w);
 	else
 		fputs("No metric to compare.\n", f);
-	text_verdicts(f, cmp);
 	if (cmp->left_out.n) {
 		fputs("\nLeft out:\n", f);
 		for (size_t i = 0; i < cmp->left_out.n; i++)
@@ -376,7 +639,9 @@ static void md_cell(FILE *f, const struct cmp_row *row, size_t i, enum cmp_stat 
 	cmp_markers(c, s, &open, &close);
 	double pct = cmp_stat_change(row, i, s);
 	fprintf(f, " %s", cmp_fmt_num(num, sizeof(num), cmp_stat_value(c, s)));
-	if (isnan(pct))
+	if (s == CMP_STAT_MEAN && i && c->abs_change)
+		fprintf(f, open == '*' ? " **%+.4g** |" : " (%+.4g) |", c->s.mean - row->cells[0].s.mean);
+	else if (isnan(pct))
 		fputs(" |", f);
 	else if (open == '*')
 		fprintf(f, " **%+.2f%%** |", pct);
@@ -386,8 +651,48 @@ static void md_cell(FILE *f, const struct cmp_row *row, size_t i, enum cmp_stat 
 		fprintf(f, " (%+.2f%%) |", pct);
 }
 
+static void md_verdict(FILE *f, const struct comparison *cmp)
+{
+	char line[512], buf[64];
+	fputs("**", f);
+	md_text(f, compare_verdict_line(line, sizeof(line), cmp));
+	fputs("**\n\n", f);
+	for (size_t k = 0; k < cmp->env_flags.n; k++) {
+		fputs(k ? "- " : "Environment differs beyond the settings compared:\n\n- ", f);
+		md_text(f, cmp->env_flags.v[k]);
+		fputs(k + 1 == cmp->env_flags.n ? "\n\n" : "\n", f);
+	}
+	bool any = false;
+	for (size_t r = 0; r < cmp->nrows; r++)
+		for (size_t i = 1; cmp->rows[r].headline && i < cmp->nruns; i++) {
+			const struct cmp_row *row = &cmp->rows[r];
+			const struct cmp_cell *c = &row->cells[i];
+			if (!any)
+				fputs("| Verdict | Case | Metric | Run | Ratio | 95% CI | p | q | Test | Could have seen |\n"
+				      "|---|---|---|---|---:|---:|---:|---:|---|---:|\n", f);
+			any = true;
+			fprintf(f, "| %s | ", cmp_verdict_name(c->verdict));
+			md_text(f, row->case_name);
+			fputs(" | ", f);
+			md_text(f, row->metric);
+			fputs(" | ", f);
+			md_text(f, cmp->labels[i]);
+			fprintf(f, " | %s", cmp_fmt_num(buf, sizeof(buf), c->ratio));
+			fprintf(f, " | %s", cmp_fmt_num(buf, sizeof(buf), c->ci_low));
+			fprintf(f, " – %s", cmp_fmt_num(buf, sizeof(buf), c->ci_high));
+			fprintf(f, " | %.2g | %.2g | %s |", c->p, c->q, test_names[row->test]);
+			if (isfinite(c->mde))
+				fprintf(f, " %.1f%% |\n", c->mde * 100);
+			else
+				fputs(" - |\n", f);
+		}
+	if (any)
+		fputc('\n', f);
+}
+
 void compare_write_markdown(FILE *f, const struct comparison *cmp)
 {
+	md_verdict(f, cmp);
 	md_env(f, cmp);
 	fputs("| Stat | Case | Metric |", f);
 	for (size_t i = 0; i < cmp->nruns; i++) {
@@ -419,6 +724,135 @@ void compare_write_markdown(FILE *f, const struct comparison *cmp)
 			fputc('\n', f);
 		}
 	}
-	fprintf(f, "\nBold: significant by Welch's t-test at alpha %g; ?: fewer than two iterations on a "
-		   "side. Positive changes are better, negative worse.\n", cmp->alpha);
+	fprintf(f, "\nBold: a finding at FDR %g (docs/statistics.md); ?: too few iterations on a side. "
+		   "Positive changes are better, negative worse; a change with no %% sign is absolute.\n", cmp->alpha);
+}
+
+/* ---- JUnit and TAP: each headline metric of each run a test case ---- */
+
+static void xml_text(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		switch (*s) {
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '&': fputs("&amp;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&apos;", f); break;
+		default:
+			/* XML 1.0 has no place for other control characters. */
+			if ((unsigned char)*s >= 0x20 || *s == '\n' || *s == '\t')
+				fputc(*s, f);
+		}
+}
+
+/* The headline line without its leading verdict column. */
+static char *cmp_case_detail(const struct comparison *cmp, const struct cmp_row *row, size_t i)
+{
+	char *l = cmp_headline_line(cmp, row, i);
+	const char *colon = strstr(l, ": ");
+	char *d = xstrdup(colon ? colon + 2 : l);
+	free(l);
+	return d;
+}
+
+static size_t cmp_headline_cells(const struct comparison *cmp)
+{
+	size_t n = 0;
+	for (size_t r = 0; r < cmp->nrows; r++)
+		n += cmp->rows[r].headline ? cmp->nruns - 1 : 0;
+	return n;
+}
+
+static bool cmp_skipped(enum cmp_verdict v)
+{
+	return v == CMP_UNSTABLE || v == CMP_TOO_FEW || v == CMP_MISSING;
+}
+
+void compare_write_junit(FILE *f, const struct comparison *cmp)
+{
+	char line[512];
+	size_t fail = 0, skip = 0;
+	for (size_t r = 0; r < cmp->nrows; r++)
+		for (size_t i = 1; cmp->rows[r].headline && i < cmp->nruns; i++) {
+			fail += cmp->rows[r].cells[i].verdict == CMP_REGRESSED;
+			skip += cmp_skipped(cmp->rows[r].cells[i].verdict);
+		}
+	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
+	fprintf(f, "<testsuites>\n<testsuite name=\"vmregress compare\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" "
+		   "skipped=\"%zu\">\n<properties><property name=\"verdict\" value=\"",
+		cmp_headline_cells(cmp), fail, skip);
+	xml_text(f, compare_verdict_line(line, sizeof(line), cmp));
+	fputs("\"/>\n", f);
+	for (size_t k = 0; k < cmp->env_flags.n; k++) {
+		fputs("<property name=\"environment-differs\" value=\"", f);
+		xml_text(f, cmp->env_flags.v[k]);
+		fputs("\"/>\n", f);
+	}
+	fputs("</properties>\n", f);
+	for (size_t r = 0; r < cmp->nrows; r++)
+		for (size_t i = 1; cmp->rows[r].headline && i < cmp->nruns; i++) {
+			const struct cmp_row *row = &cmp->rows[r];
+			enum cmp_verdict v = row->cells[i].verdict;
+			char *detail = cmp_case_detail(cmp, row, i);
+			fputs("<testcase classname=\"", f);
+			xml_text(f, row->case_name);
+			fputs("\" name=\"", f);
+			xml_text(f, row->metric);
+			fputs(" (", f);
+			xml_text(f, cmp->labels[i]);
+			fputs(")\">", f);
+			if (v == CMP_REGRESSED || cmp_skipped(v)) {
+				fprintf(f, "<%s message=\"%s: ", v == CMP_REGRESSED ? "failure" : "skipped",
+					cmp_verdict_name(v));
+				xml_text(f, detail);
+				fputs("\"/>", f);
+			} else {
+				fprintf(f, "<system-out>%s: ", cmp_verdict_name(v));
+				xml_text(f, detail);
+				fputs("</system-out>", f);
+			}
+			fputs("</testcase>\n", f);
+			free(detail);
+		}
+	fputs("</testsuite>\n</testsuites>\n", f);
+}
+
+/* TAP's description may not hold '#', which starts a directive. */
+static void tap_text(FILE *f, const char *s)
+{
+	for (; *s; s++)
+		fputc(*s == '#' ? '+' : *s == '\n' ? ' ' : *s, f);
+}
+
+void compare_write_tap(FILE *f, const struct comparison *cmp)
+{
+	char line[512];
+	fprintf(f, "TAP version 13\n1..%zu\n# ", cmp_headline_cells(cmp));
+	tap_text(f, compare_verdict_line(line, sizeof(line), cmp));
+	fputc('\n', f);
+	for (size_t k = 0; k < cmp->env_flags.n; k++) {
+		fputs("# environment differs: ", f);
+		tap_text(f, cmp->env_flags.v[k]);
+		fputc('\n', f);
+	}
+	size_t n = 0;
+	for (size_t r = 0; r < cmp->nrows; r++)
+		for (size_t i = 1; cmp->rows[r].headline && i < cmp->nruns; i++) {
+			const struct cmp_row *row = &cmp->rows[r];
+			enum cmp_verdict v = row->cells[i].verdict;
+			char *detail = cmp_case_detail(cmp, row, i);
+			fprintf(f, "%s %zu - ", v == CMP_REGRESSED ? "not ok" : "ok", ++n);
+			tap_text(f, row->case_name);
+			fputc(' ', f);
+			tap_text(f, row->metric);
+			fputs(" (", f);
+			tap_text(f, cmp->labels[i]);
+			fprintf(f, "): %s: ", cmp_verdict_name(v));
+			tap_text(f, detail);
+			if (cmp_skipped(v))
+				fprintf(f, " # SKIP %s", cmp_verdict_name(v));
+			fputc('\n', f);
+			free(detail);
+		}
 }

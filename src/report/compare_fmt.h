@@ -11,10 +11,27 @@
 
 #include "stats/compare.h"
 
-enum cmp_format { CMP_FMT_TEXT, CMP_FMT_JSON, CMP_FMT_CSV, CMP_FMT_MARKDOWN };
+enum cmp_format { CMP_FMT_TEXT, CMP_FMT_JSON, CMP_FMT_CSV, CMP_FMT_MARKDOWN, CMP_FMT_JUNIT, CMP_FMT_TAP };
 
 /* The choices string for an OPT_ENUM, in enum order. */
-#define CMP_FORMAT_CHOICES "text|json|csv|markdown"
+#define CMP_FORMAT_CHOICES "text|json|csv|markdown|junit|tap"
+
+/* Whether the workload declares metric one of its headline figures (the
+ * metric table's .headline; pft's per-task-count names "NAME-tN" count as
+ * NAME).  For compare_opts.headline. */
+bool compare_headline(const char *workload, const char *metric);
+
+/* The verdict's first line: "N regressions, M improvements, K unchanged,
+ * U unstable (FDR 5%, noise floor max(1%, CV))".  Returns buf. */
+char *compare_verdict_line(char *buf, size_t len, const struct comparison *cmp);
+/* The verdict as plain lines, in the order text output leads with: the
+ * verdict line, environment flags, one line per headline metric and run
+ * (findings first), then the explanations.  Appended to out. */
+void compare_verdict_lines(const struct comparison *cmp, struct strlist *out);
+/* A value in units people read: 1.23 s, 12.5 MiB, 301 k faults/s. */
+char *cmp_fmt_scaled(char *buf, size_t len, double v, const char *unit);
+void compare_write_junit(FILE *f, const struct comparison *cmp);
+void compare_write_tap(FILE *f, const struct comparison *cmp);
 
 json_t *compare_to_json(const struct comparison *cmp);
 void compare_write_text(FILE *f, const struct comparison *cmp);

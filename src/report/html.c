@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "core/hist.h"
+#include "core/path.h"
 #include "core/util.h"
 #include "report/compare_fmt.h"
 #include "report/plot.h"
@@ -141,7 +142,7 @@ static void html_metric_plots(struct report_ctx *x, const char *case_name, const
 		if (m >= 4 && !html_metric_significant(x, case_name, metrics->v[m]))
 			continue;
 		drawn++;
-		struct plot p;
+		struct plot p = { 0 };
 		const char *unit = "";
 		for (size_t r = 0; r < x->n; r++) {
 			const struct run_case *c = html_case(x->runs[r], case_name);
@@ -273,7 +274,7 @@ static void html_table_plots(struct report_ctx *x, const char *case_name, const 
 		 * a measurement worth a graph. */
 		if ((long)col == ideal || !strcmp(proto->cols[col], "start_ns"))
 			continue;
-		struct plot p;
+		struct plot p = { 0 };
 		char *title = xasprintf("%s: %s by %s", case_name, proto->cols[col], xcol);
 		plot_init(&p, title, xcol, proto->cols[col]);
 		p.width = 560;
@@ -343,7 +344,7 @@ static void html_hist_plot(struct report_ctx *x, const char *case_name, const ch
 			hi = hs[r]->max > hi ? hs[r]->max : hi;
 		}
 	}
-	struct plot p;
+	struct plot p = { 0 };
 	char *title = xasprintf("%s: %s distribution (CDF)", case_name, name);
 	plot_init(&p, title, unit, "fraction of samples at or below");
 	p.logx = hi > 100 * (lo ? lo : 1);
@@ -386,7 +387,7 @@ static const struct series *html_first_series(const struct run_case *c, const ch
 
 static void html_series_plot(struct report_ctx *x, const char *case_name, const char *name)
 {
-	struct plot p;
+	struct plot p = { 0 };
 	const char *unit = "";
 	for (size_t r = 0; r < x->n; r++) {
 		const struct series *s = html_first_series(html_case(x->runs[r], case_name), name);
@@ -430,7 +431,7 @@ static bool html_monitor_series(const char *name)
 
 static void html_series_group(struct report_ctx *x, const char *case_name, const struct html_series_group *g)
 {
-	struct plot p;
+	struct plot p = { 0 };
 	char *title = xasprintf("%s: %s", case_name, g->title);
 	plot_init(&p, title, "seconds", g->unit);
 	p.width = 560;
@@ -596,7 +597,7 @@ static void html_runs(struct report_ctx *x)
 		const struct run_info *i = &x->runs[r]->info;
 		char when[64] = "";
 		time_t t = (time_t)i->started;
-		struct tm tm;
+		struct tm tm = { 0 };
 		if (i->started > 0 && gmtime_r(&t, &tm))
 			strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S", &tm);
 		size_t iters = 0;
@@ -747,15 +748,34 @@ static void html_compare_full(struct report_ctx *x)
 	fputs("</table></details>\n", x->f);
 }
 
+/* The verdict on the headline metrics, as compare's text leads with it. */
+static void html_verdict(struct report_ctx *x)
+{
+	if (x->n < 2)
+		return;
+	struct strlist lines = { 0 };
+	compare_verdict_lines(x->cmp, &lines);
+	fputs("<div class=\"verdict\"><p><b>", x->f);
+	html_esc(x->f, lines.v[0]);
+	fputs("</b></p>\n<ul>\n", x->f);
+	for (size_t i = 1; i < lines.n; i++) {
+		fputs("<li>", x->f);
+		html_esc(x->f, lines.v[i][0] == ' ' ? lines.v[i] + 2 : lines.v[i]);
+		fputs("</li>\n", x->f);
+	}
+	fputs("</ul></div>\n", x->f);
+	strlist_free(&lines);
+}
+
 static void html_compare(struct report_ctx *x)
 {
 	const struct comparison *cmp = x->cmp;
 	fprintf(x->f, "<h2 id=\"compare\">%s</h2>\n", x->n > 1 ? "Comparison" : "Summary");
 	if (x->n > 1)
 		fprintf(x->f, "<p class=\"note\">Mean &plusmn; standard deviation per run, and the change against the base "
-			      "run %s: positive is better, negative worse. *change* is significant by Welch's t-test at "
-			      "alpha %g (shaded green when better, red when worse); ?change? has fewer than two iterations "
-			      "on a side.</p>\n",
+			      "run %s: positive is better, negative worse. *change* is a finding at false-discovery rate "
+			      "%g by the rule of docs/statistics.md (shaded green when better, red when worse); "
+			      "?change? has too few iterations on a side.</p>\n",
 			cmp->labels[0], cmp->alpha);
 	if (cmp->emulated)
 		fputs("<p class=\"note\"><b>Emulated:</b> some runs ran in an emulated guest (TCG), where times say "
@@ -808,6 +828,7 @@ static void html_page(struct report_ctx *x)
 		fputs("</a>", x->f);
 	}
 	fputs("</p>\n", x->f);
+	html_verdict(x);
 	html_runs(x);
 	html_env(x);
 	html_compare(x);
@@ -884,9 +905,21 @@ static int report_mkdir(const char *dir)
 	}
 	int rc = mkdir(p, 0755) < 0 && errno != EEXIST ? -1 : 0;
 	free(p);
-	if (rc < 0)
+	if (rc < 0) {
 		vmr_errno("cannot create report directory %s", dir);
-	return rc;
+		return rc;
+	}
+	/* What was there already is written into only if it is a directory,
+	 * reached through a link only where core/path.h allows. */
+	char *target;
+	struct stat st = { 0 };
+	int e = path_resolve_last(dir, &target, &st);
+	free(target);
+	if (e == 0 && !S_ISDIR(st.st_mode))
+		e = -ENOTDIR;
+	if (e)
+		vmr_err("cannot write the report into %s: %s", dir, path_strerror(e < 0 ? -e : ENOENT));
+	return e ? -1 : 0;
 }
 
 int report_write(const char *dir, const struct run *const *runs, size_t n, const struct report_opts *o,
@@ -895,8 +928,9 @@ int report_write(const char *dir, const struct run *const *runs, size_t n, const
 	*stats = (struct report_stats){ 0 };
 	if (report_mkdir(dir) < 0)
 		return -1;
-	struct comparison cmp;
-	compare_runs(runs, n, &(struct compare_opts){ .alpha = o->alpha, .cases = o->cases }, &cmp);
+	struct comparison cmp = { 0 };
+	compare_runs(runs, n, &(struct compare_opts){ .alpha = o->alpha, .cases = o->cases, .headline = compare_headline },
+		     &cmp);
 	char *buf = NULL;
 	size_t len = 0;
 	struct report_ctx x = { .f = open_memstream(&buf, &len), .runs = runs, .n = n, .cmp = &cmp, .o = o,
@@ -915,7 +949,7 @@ int report_write(const char *dir, const struct run *const *runs, size_t n, const
 	stats->bytes = len;
 	int rc = vmr_write_atomic(path, buf, len, 0644);
 	if (rc < 0)
-		vmr_err("cannot write %s: %s", path, strerror(-rc));
+		vmr_err("cannot write %s: %s", path, path_strerror(-rc));
 	free(path);
 	free(buf);
 	return rc < 0 ? -1 : 0;

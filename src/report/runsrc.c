@@ -8,7 +8,7 @@
 
 static bool runsrc_is_file(const char *spec)
 {
-	struct stat st;
+	struct stat st = { 0 };
 	return stat(spec, &st) == 0 && S_ISREG(st.st_mode);
 }
 

@@ -87,7 +87,7 @@ int cgroup_parse_mountinfo(const char *text, bool memory_on_v2, struct cg_root *
  * to its children; turning it on would itself be a host change. */
 static bool cgroup_v2_memory(const char *text, char *why, size_t whylen)
 {
-	struct cg_root r;
+	struct cg_root r = { 0 };
 	if (cgroup_parse_mountinfo(text, true, &r) < 0 || r.version != 2)
 		return false;
 	char *ctl = xasprintf("%s/cgroup.controllers", r.path), *sub = xasprintf("%s/cgroup.subtree_control", r.path);
@@ -282,7 +282,7 @@ int cgroup_kill_all(const char *path)
 
 bool cgroup_is_cgroup(const char *path)
 {
-	struct statfs sf;
+	struct statfs sf = { 0 };
 	if (statfs(path, &sf) < 0)
 		return false;
 	return sf.f_type == CGROUP_SUPER_MAGIC_V1 || sf.f_type == CGROUP_SUPER_MAGIC_V2;
@@ -290,7 +290,7 @@ bool cgroup_is_cgroup(const char *path)
 
 int cgroup_remove(const char *path)
 {
-	struct stat st;
+	struct stat st = { 0 };
 	if (lstat(path, &st) < 0)
 		return errno == ENOENT ? 0 : -errno;
 	if (!S_ISDIR(st.st_mode) || !cgroup_is_cgroup(path))

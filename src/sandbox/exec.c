@@ -12,6 +12,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/signals.h"
 #include "core/util.h"
 
 #define EXEC_SAMPLE_MS 20
@@ -48,9 +49,7 @@ static uint64_t exec_swap_now(const struct sandbox *sb)
 static void exec_child(int go, int err, char *const argv[])
 {
 	char c;
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGHUP, SIG_DFL);
+	signals_default();
 	if (read(go, &c, 1) != 1)
 		_exit(127);
 	execvp(argv[0], argv);
@@ -166,7 +165,7 @@ int exec_run(struct sandbox *sb, char *const argv[], uint64_t timeout_ns, struct
 		goto close_pipes;
 	}
 	int status = 0, e = 0;
-	struct rusage ru;
+	struct rusage ru = { 0 };
 	memset(&ru, 0, sizeof(ru));
 	if (exec_wait(sb, pid, t0, timeout_ns, r, &status, &ru) < 0)
 		goto close_pipes;

@@ -312,7 +312,7 @@ static const char *journal_check_rec(const struct jrec *r, const struct journal_
 				     const struct jrec *recs, size_t n)
 {
 	char dir[JOURNAL_PATH_MAX];
-	struct journal_owner ro;
+	struct journal_owner ro = { 0 };
 	int seq;
 	const char *base = journal_base(r->path, dir, sizeof(dir));
 	switch (r->type) {

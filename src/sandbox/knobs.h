@@ -7,12 +7,31 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 struct knob {
 	const char *name;   /* "vm.swappiness" */
 	const char *path;   /* "/proc/sys/vm/swappiness" */
 	const char *help;
 };
+
+/* What the safety bounds of knob values depend on (kB, from /proc/meminfo). */
+struct knob_host {
+	uint64_t mem_total_kb, swap_total_kb, committed_kb;
+	uint64_t overcommit_kbytes;  /* vm.overcommit_kbytes: when not 0, it replaces the ratio */
+};
+/* This host's, read now; 0 or -1 when /proc/meminfo cannot be read. */
+int knob_host_read(struct knob_host *h);
+
+/* Check the values of --set arguments (NAME=VALUE, allow-listed) against
+ * the bounds beyond which a value endangers the host: vm.min_free_kbytes
+ * near the host's memory, vm.watermark_scale_factor and
+ * vm.vfs_cache_pressure at their extremes, vm.overcommit_memory=2 with a
+ * ratio (set or in force) whose commit limit is below what is committed
+ * now, a zswap pool that may take most of memory.  0, or -1 with why
+ * naming the knob, the value and the bound.  A value that is not a number
+ * is left for the kernel to judge. */
+int knob_check_bounds(char *const *set, size_t n, const struct knob_host *h, char *why, size_t len);
 
 /* The allow-list, ending with a NULL name. */
 extern const struct knob knobs[];
@@ -32,5 +51,17 @@ void knob_normalize(char *text);
 
 /* Write a value with open/write/close only (async-signal-safe).  0 or -errno. */
 int knob_write(const char *path, const char *value);
+
+/* Knobs are host-wide.  A sandbox that sets them holds the knob lock
+ * exclusively for its lifetime; a workload measured under the host's own
+ * values holds it shared while it runs.  So a run without --set never
+ * measures under another run's temporary values: whichever comes second
+ * waits (up to wait_ns, 0: as long as it takes), saying so once on stderr.
+ * The lock is an flock on /proc/sys/vm itself, so no lock file is left
+ * anywhere, and anyone may take it shared.  Returns the descriptor holding
+ * it (close it to let go), -1 when shared and /proc/sys/vm cannot be
+ * opened (no one can lock it exclusively then), or -2 with *why set to a
+ * static reason. */
+int knobs_lock(bool exclusive, uint64_t wait_ns, const char **why);
 
 #endif

@@ -10,6 +10,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/scratch.h"
 #include "core/util.h"
 #include "sandbox/cgroup.h"
 #include "sandbox/journal.h"
@@ -48,7 +49,7 @@ static void recover_action(json_t *actions, const char *action, const char *what
 /* Read a journal only if it is a plain root-owned file nobody else may write. */
 static int recover_read_journal(int fd, char **buf, size_t *len, const char **why)
 {
-	struct stat st;
+	struct stat st = { 0 };
 	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
 		*why = "is not a regular file";
 		return -1;
@@ -76,11 +77,11 @@ static int recover_read_journal(int fd, char **buf, size_t *len, const char **wh
 /* Undo one dead owner's journal.  Returns things undone, or -1 (refused). */
 static int recover_journal(const char *path, const struct journal_owner *named, json_t *actions)
 {
-	char swapdir[JOURNAL_PATH_MAX], why[160], *buf = NULL;
+	char swapdir[JOURNAL_PATH_MAX], why[160] = "", *buf = NULL;
 	const char *reason = NULL;
 	size_t len;
 	struct jrec *recs = xcalloc(JOURNAL_MAX_RECS, sizeof(*recs));
-	struct journal_owner owner;
+	struct journal_owner owner = { 0 };
 	int done = 0, failed = 0;
 	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0) {
@@ -153,7 +154,7 @@ static int recover_journals(json_t *actions, int *refused)
 		size_t nl = strlen(de->d_name);
 		if (nl < 8 || strcmp(de->d_name + nl - 8, ".journal"))
 			continue;
-		struct journal_owner o;
+		struct journal_owner o = { 0 };
 		int seq;
 		char *path = xasprintf("%s/%s", state_dir(), de->d_name);
 		if (journal_name_parse(de->d_name, ".journal", &o, &seq) < 0) {
@@ -178,8 +179,8 @@ static int recover_journals(json_t *actions, int *refused)
 
 static int recover_orphan_cgroups(json_t *actions, int *refused)
 {
-	struct cg_root root;
-	char why[256];
+	struct cg_root root = { 0 };
+	char why[256] = "";
 	int done = 0;
 	if (cgroup_detect(&root, why, sizeof(why)) < 0)
 		return 0;
@@ -188,7 +189,7 @@ static int recover_orphan_cgroups(json_t *actions, int *refused)
 		return 0;
 	struct dirent *de;
 	while ((de = readdir(d))) {
-		struct journal_owner o;
+		struct journal_owner o = { 0 };
 		int seq;
 		if (journal_name_parse(de->d_name, NULL, &o, &seq) < 0 || journal_owner_alive(&o))
 			continue;
@@ -212,7 +213,7 @@ static int recover_orphan_cgroups(json_t *actions, int *refused)
 static int recover_swap_file(const char *path, const struct journal_owner *o, bool in_our_dir, json_t *actions,
 			     int *refused)
 {
-	struct swap_tag tag;
+	struct swap_tag tag = { 0 };
 	bool tagged = swap_file_read_tag(path, &tag) == 1 && tag.owner.pid == o->pid && tag.owner.start == o->start;
 	if (!tagged && !in_our_dir)
 		return 0;
@@ -242,7 +243,7 @@ static int recover_orphan_swapfiles(json_t *actions, int *refused)
 	if (d) {
 		struct dirent *de;
 		while ((de = readdir(d))) {
-			struct journal_owner o;
+			struct journal_owner o = { 0 };
 			int seq;
 			if (journal_name_parse(de->d_name, ".swap", &o, &seq) < 0 || journal_owner_alive(&o))
 				continue;
@@ -262,7 +263,7 @@ static int recover_orphan_swapfiles(json_t *actions, int *refused)
 		if (sscanf(line, "%255s", path) != 1 || path[0] != '/')
 			continue;
 		const char *base = strrchr(path, '/') + 1;
-		struct journal_owner o;
+		struct journal_owner o = { 0 };
 		int seq;
 		if (journal_name_parse(base, ".swap", &o, &seq) == 0 && !journal_owner_alive(&o))
 			done += recover_swap_file(path, &o, false, actions, refused);
@@ -286,7 +287,7 @@ static int recover_orphan_zram(json_t *actions, int *refused)
 			continue;
 		char path[96], dev[32];
 		uint64_t size;
-		struct swap_tag tag;
+		struct swap_tag tag = { 0 };
 		snprintf(path, sizeof(path), "/sys/block/zram%d/disksize", id);
 		snprintf(dev, sizeof(dev), "/dev/zram%d", id);
 		if (vmr_read_u64(path, &size) < 0 || size == 0 || zram_read_tag(id, &tag) != 1 ||
@@ -306,13 +307,34 @@ static int recover_orphan_zram(json_t *actions, int *refused)
 	return done;
 }
 
+struct recover_said {
+	json_t *actions;
+	int *refused;
+};
+
+static void recover_scratch_said(void *ctx, const char *path, long pid, int err)
+{
+	struct recover_said *rs = ctx;
+	recover_action(rs->actions, err < 0 ? "failed" : "removed", "scratch directory", path, (int)pid, "orphan",
+		       err < 0 ? strerror(-err) : NULL);
+	if (err < 0)
+		(*rs->refused)++;
+}
+
+/* Work directories and generated reference traces of dead processes. */
+static int recover_orphan_scratch(json_t *actions, int *refused)
+{
+	struct recover_said rs = { .actions = actions, .refused = refused };
+	return scratch_cleanup(recover_scratch_said, &rs);
+}
+
 /* Cleanups serialise on the memory cgroup hierarchy's root directory, so
  * that two of them never swapoff or remove the same thing at once (an
  * flock on a directory that exists anyway leaves no lock file behind). */
 static int recover_lock(void)
 {
-	struct cg_root root;
-	char why[256];
+	struct cg_root root = { 0 };
+	char why[256] = "";
 	if (cgroup_detect(&root, why, sizeof(why)) < 0)
 		return -1;
 	int fd = open(root.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -337,6 +359,7 @@ static int recover_run(json_t *actions, int *blocking, int *failed)
 	done += recover_orphan_cgroups(actions, failed);
 	done += recover_orphan_swapfiles(actions, failed);
 	done += recover_orphan_zram(actions, failed);
+	done += recover_orphan_scratch(actions, failed);
 	if (lock >= 0)
 		close(lock);
 	return done;
@@ -408,7 +431,7 @@ int sandbox_recover(void)
 static json_t *recover_journal_status(const char *path, const char *name)
 {
 	json_t *o = json_object();
-	struct journal_owner named;
+	struct journal_owner named = { 0 };
 	int seq;
 	json_object_set_new(o, "path", json_string(path));
 	if (journal_name_parse(name, ".journal", &named, &seq) < 0) {
@@ -418,11 +441,11 @@ static json_t *recover_journal_status(const char *path, const char *name)
 	json_object_set_new(o, "owner_pid", json_integer(named.pid));
 	json_object_set_new(o, "owner_alive", json_boolean(journal_owner_alive(&named)));
 	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
-	char *buf = NULL, why[160];
+	char *buf = NULL, why[160] = "";
 	const char *reason;
 	size_t len;
 	struct jrec *recs = xcalloc(JOURNAL_MAX_RECS, sizeof(*recs));
-	struct journal_owner owner;
+	struct journal_owner owner = { 0 };
 	if (fd < 0 || recover_read_journal(fd, &buf, &len, &reason) < 0) {
 		json_object_set_new(o, "error", json_string(fd < 0 ? strerror(errno) : reason));
 		goto out;
@@ -475,8 +498,8 @@ static json_t *recover_owned(const char *path, const struct journal_owner *o)
 
 static void recover_status_cgroups(json_t *arr)
 {
-	struct cg_root root;
-	char why[256];
+	struct cg_root root = { 0 };
+	char why[256] = "";
 	if (cgroup_detect(&root, why, sizeof(why)) < 0)
 		return;
 	DIR *d = opendir(root.path);
@@ -484,7 +507,7 @@ static void recover_status_cgroups(json_t *arr)
 		return;
 	struct dirent *de;
 	while ((de = readdir(d))) {
-		struct journal_owner o;
+		struct journal_owner o = { 0 };
 		int seq;
 		if (journal_name_parse(de->d_name, NULL, &o, &seq) < 0)
 			continue;
@@ -504,7 +527,7 @@ static void recover_status_swaps(json_t *swaps, json_t *zram)
 			char path[JOURNAL_PATH_MAX], type[32];
 			unsigned long long size, used;
 			int prio;
-			struct swap_tag tag;
+			struct swap_tag tag = { 0 };
 			if (sscanf(line, "%255s %31s %llu %llu %d", path, type, &size, &used, &prio) != 5)
 				continue;
 			int r = !strncmp(path, "/dev/zram", 9) ? zram_read_tag(atoi(path + 9), &tag)
@@ -527,7 +550,7 @@ static void recover_status_swaps(json_t *swaps, json_t *zram)
 		int id;
 		char tail, path[96], dev[32];
 		uint64_t size;
-		struct swap_tag tag;
+		struct swap_tag tag = { 0 };
 		if (sscanf(de->d_name, "zram%d%c", &id, &tail) != 1)
 			continue;
 		snprintf(path, sizeof(path), "/sys/block/zram%d/disksize", id);

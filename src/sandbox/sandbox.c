@@ -9,8 +9,12 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
+#include "core/scratch.h"
+#include "core/signals.h"
 #include "core/units.h"
 #include "core/util.h"
 #include "sandbox/cgroup.h"
@@ -34,7 +38,10 @@ const struct opt sandbox_opts[] = {
 	  .help = "set a knob while the sandbox exists (repeatable); NAME is one of vm.page-cluster, "
 	  "vm.swappiness, vm.watermark_scale_factor, vm.min_free_kbytes, vm.overcommit_memory, "
 	  "vm.overcommit_ratio, vm.vfs_cache_pressure, thp.enabled, thp.defrag, thp.shmem_enabled, "
-	  "swap.vma_ra_enabled, zswap.enabled, zswap.compressor, zswap.max_pool_percent, ksm.run" },
+	  "swap.vma_ra_enabled, zswap.enabled, zswap.compressor, zswap.max_pool_percent, ksm.run, "
+	  "thp.SIZE.enabled and thp.SIZE.shmem_enabled (multi-size THP; SIZE one of 8K 16K 32K 64K 128K "
+	  "256K 512K 1M 2M), thp.shrink_underused, zswap.shrinker_enabled, zswap.accept_threshold_percent, "
+	  "lru_gen.enabled, lru_gen.min_ttl_ms, numa.demotion_enabled" },
 	{ .name = "timeout", .type = OPT_TIME, .off = offsetof(struct sandbox_cfg, timeout_ns), .def = "10m",
 	  .metavar = "TIME", .help = "kill everything in the sandbox when a workload runs longer (0: never)" },
 	{ .name = "stats-flush", .type = OPT_TIME, .off = offsetof(struct sandbox_cfg, stats_flush_ns), .def = "50ms",
@@ -45,7 +52,8 @@ const struct opt sandbox_opts[] = {
 	{ .name = "no-sandbox", .type = OPT_FLAG, .off = offsetof(struct sandbox_cfg, no_sandbox),
 	  .help = "run on the host without a cgroup or swap of its own (knobs still apply)" },
 	{ .name = "force", .type = OPT_FLAG, .off = offsetof(struct sandbox_cfg, force),
-	  .help = "with --no-sandbox, allow sizes beyond free memory" },
+	  .help = "with --no-sandbox, allow sizes beyond free memory; with --set, values beyond the bounds that "
+	  "keep the host safe" },
 	{ .name = "zram-reuse", .type = OPT_FLAG, .off = offsetof(struct sandbox_cfg, zram_reuse),
 	  .help = "use a free zram device rather than hot-adding one (tests that path)",
 	  .flags = OPTF_HIDDEN | OPTF_NO_ECHO },
@@ -143,15 +151,49 @@ static int sb_undo(struct sandbox *sb)
 	return failed;
 }
 
+/* Children that may still write to what the handler removes (a workload
+ * outside any sandbox, a helper writing a trace): killed and reaped first. */
+#define SB_MAX_CHILDREN 4
+static volatile pid_t sb_children[SB_MAX_CHILDREN];
+
+void sandbox_signal_child(pid_t pid, bool add)
+{
+	for (int i = 0; i < SB_MAX_CHILDREN; i++) {
+		pid_t want = add ? 0 : pid;
+		if (__atomic_compare_exchange_n(&sb_children[i], &want, add ? pid : 0, false, __ATOMIC_SEQ_CST,
+						__ATOMIC_SEQ_CST))
+			return;
+	}
+}
+
+/* SIGKILL each child and its process group, and reap it: up to 2 s in
+ * all, for one stuck in the kernel. */
+static void sb_kill_children(void)
+{
+	for (int i = 0; i < SB_MAX_CHILDREN; i++) {
+		pid_t pid = __atomic_exchange_n(&sb_children[i], 0, __ATOMIC_SEQ_CST);
+		if (pid <= 0)
+			continue;
+		kill(-pid, SIGKILL);
+		kill(pid, SIGKILL);
+		for (int tries = 0; tries < 400 && waitpid(pid, NULL, WNOHANG) == 0; tries++) {
+			struct timespec pause = { 0, 5000000 };
+			nanosleep(&pause, NULL);
+		}
+	}
+}
+
 static void sb_undo_all(int sig)
 {
 	if (__atomic_exchange_n(&sb_undoing, 1, __ATOMIC_SEQ_CST))
 		return;
+	sb_kill_children();
 	for (int i = SB_MAX_OPEN - 1; i >= 0; i--) {
 		struct sandbox *sb = sb_list[i];
 		if (sb && sb->pid == getpid())
 			sb_undo(sb);
 	}
+	scratch_remove_all();
 	signal(sig, SIG_DFL);
 	raise(sig);
 }
@@ -173,14 +215,19 @@ static void sb_on_signal(int sig)
 
 void sandbox_install_signal_handlers(void)
 {
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	struct sigaction sa = { .sa_handler = sb_on_signal };
-	sigemptyset(&sa.sa_mask);
-	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)
-		sigaddset(&sa.sa_mask, sigs[i]);
+	if (sb_handler_pid == getpid())
+		return;  /* once: a tracer may have chained its handler to ours */
+	int sigs[SIGNALS_MAX] = { 0 };
+	size_t n = signals_fatal(sigs);
+	struct sigaction sa = { .sa_handler = sb_on_signal }, ign = { .sa_handler = SIG_IGN };
+	signals_fatal_set(&sa.sa_mask);
+	sigemptyset(&ign.sa_mask);
 	sb_handler_pid = getpid();
-	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)
+	for (size_t i = 0; i < n; i++)
 		sigaction(sigs[i], &sa, NULL);
+	/* a reader that went away is an EPIPE from write, which the command
+	 * handles, not a death with the sandbox still up */
+	sigaction(SIGPIPE, &ign, NULL);
 }
 
 static void sb_atexit(void)
@@ -233,7 +280,7 @@ int sandbox_cfg_check(const struct sandbox_cfg *cfg)
 			vmr_err("--mem-high: '%s' is above --mem", units_format_size(a, sizeof(a), cfg->high_bytes));
 			return -1;
 		}
-		struct swap_spec sp;
+		struct swap_spec sp = { 0 };
 		if (swap_spec_parse(cfg->swap ? cfg->swap : "file", &sp, &why) < 0) {
 			vmr_err("--swap: '%s' %s", cfg->swap, why);
 			return -1;
@@ -254,6 +301,13 @@ int sandbox_cfg_check(const struct sandbox_cfg *cfg)
 	}
 	if (cfg->set.n > JOURNAL_MAX_RECS - 8) {
 		vmr_err("--set: too many knobs");
+		return -1;
+	}
+	struct knob_host host = { 0 };
+	char bound[512] = "";
+	if (cfg->set.n && !cfg->force && knob_host_read(&host) == 0 &&
+	    knob_check_bounds(cfg->set.v, cfg->set.n, &host, bound, sizeof(bound)) < 0) {
+		vmr_err("--set: %s; --force sets it anyway", bound);
 		return -1;
 	}
 	return 0;
@@ -322,8 +376,12 @@ static int sb_swap_file(struct sandbox *sb)
 	int e = sb_record(sb, &r);
 	if (e < 0)
 		return e;
-	if ((e = swap_file_create(dir, name, sb->swap_bytes, &tag)) < 0)
+	if ((e = swap_file_create(dir, name, sb->swap_bytes, &tag)) < 0) {
+		/* it removed what it made; a file it found under that name is
+		 * not ours to remove (undo checks the owner's tag too) */
+		__atomic_store_n(&sb->nrecs, sb->nrecs - 1, __ATOMIC_SEQ_CST);
 		return e;
+	}
 	snprintf(sb->swap_dev, sizeof(sb->swap_dev), "%s", r.path);
 	return 0;
 }
@@ -442,7 +500,7 @@ static int sb_afford(struct sandbox *sb)
 	}
 	if (sb->swap.kind == SWAP_FILE) {
 		char dir[JOURNAL_PATH_MAX];
-		struct statvfs sv;
+		struct statvfs sv = { 0 };
 		if (statvfs(state_swap_dir(dir, sizeof(dir)), &sv) < 0) {
 			vmr_errno("cannot examine %s", dir);
 			return -2;
@@ -481,32 +539,31 @@ static struct sandbox *sb_new(const struct sandbox_cfg *cfg)
 }
 
 /* Knobs are host-wide: two sandboxes setting them at once would restore
- * each other's values in the wrong order, so only one may hold them; the
- * others wait, up to wait_ns (0: as long as it takes).  The lock is on
- * /proc/sys/vm itself, so no lock file is left anywhere.  Called before
- * anything is changed, so a signal while waiting has nothing to undo. */
+ * each other's values in the wrong order, and a run measuring under the
+ * host's values would measure under ours; so a sandbox that sets knobs
+ * holds the knob lock exclusively (knobs_lock).  Called before anything is
+ * changed, so a signal while waiting has nothing to undo. */
 static int sb_lock_knobs(struct sandbox *sb, uint64_t wait_ns)
 {
-	sb->knob_lock_fd = open("/proc/sys/vm", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	const char *why;
+	sb->knob_lock_fd = knobs_lock(true, wait_ns, &why);
 	if (sb->knob_lock_fd < 0) {
-		vmr_errno("--set: cannot open /proc/sys/vm");
+		vmr_err("--set: %s", why);
 		return -2;
 	}
-	uint64_t t0 = vmr_now_ns();
-	bool said = false;
-	while (flock(sb->knob_lock_fd, LOCK_EX | LOCK_NB) < 0) {
-		if (wait_ns && vmr_now_ns() - t0 >= wait_ns) {
-			vmr_err("--set: another vmregress kept the knobs (they are host-wide) for longer than "
-				"--timeout; try again when it ends");
-			return -2;
-		}
-		if (!said) {
-			vmr_warn("waiting for another vmregress that is setting knobs (they are host-wide)");
-			said = true;
-		}
-		usleep(50 * 1000);
-	}
 	return 0;
+}
+
+bool sandbox_sets_knobs(const struct sandbox *sb)
+{
+	return sb && sb->knob_lock_fd >= 0;
+}
+
+int sandbox_knobs_hold(const struct sandbox *sb, uint64_t wait_ns, const char **why)
+{
+	if (sandbox_sets_knobs(sb))
+		return -1;  /* it holds them itself */
+	return knobs_lock(false, wait_ns, why);
 }
 
 static int sb_build(struct sandbox *sb, const struct sandbox_cfg *cfg)
@@ -535,7 +592,7 @@ static int sb_build(struct sandbox *sb, const struct sandbox_cfg *cfg)
  * can afford it, where the memory controller is, and the knob lock. */
 static int sb_prepare(struct sandbox *sb, const struct sandbox_cfg *cfg)
 {
-	char why[256];
+	char why[256] = "";
 	int e;
 	if (journal_self(&sb->owner) < 0) {
 		vmr_err("sandbox: cannot read this process's start time from /proc/self/stat");
@@ -574,16 +631,39 @@ static int sb_open_locked(struct sandbox *sb, const struct sandbox_cfg *cfg)
 	return e;
 }
 
+enum sandbox_plan sandbox_plan(const struct sandbox_cfg *cfg, const char **why)
+{
+	*why = NULL;
+	if (vmr_is_root())
+		return SANDBOX_BUILD;
+	if (cfg->set.n) {
+		*why = "--set: needs root to change kernel knobs (they are host-wide)";
+		return SANDBOX_REFUSED;
+	}
+	if (!cfg->no_sandbox) {
+		*why = "sandbox: needs root to create cgroups and enable swap (--no-sandbox runs on the host "
+		       "instead, sized from the zone watermarks)";
+		return SANDBOX_REFUSED;
+	}
+	return SANDBOX_HOST;
+}
+
 int sandbox_open(struct sandbox **out, const struct sandbox_cfg *cfg)
 {
 	static bool atexit_done;
+	const char *why;
 	int e;
 	*out = NULL;
 	if (sandbox_cfg_check(cfg) < 0)
 		return -1;
-	if (!vmr_is_root()) {
-		vmr_err("sandbox: needs root to create cgroups, enable swap and set knobs");
+	switch (sandbox_plan(cfg, &why)) {
+	case SANDBOX_REFUSED:
+		vmr_err("%s", why);
 		return -2;
+	case SANDBOX_HOST:
+		return 0;
+	case SANDBOX_BUILD:
+		break;
 	}
 	if ((e = state_prepare(true)) < 0 || (e = sandbox_recover()) < 0)
 		return e;

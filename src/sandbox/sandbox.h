@@ -4,7 +4,8 @@
  * back exactly as it was.
  *
  * Usage:
- *   struct sandbox_cfg cfg;  opt_defaults(sandbox_opts, &cfg);  ...parse...
+ *   struct sandbox_cfg cfg = { 0 };  OPT_DEFAULTS(sandbox_opts, &cfg);  // zeroes, then defaults
+ *   ...parse...
  *   struct sandbox *sb;
  *   if (sandbox_open(&sb, &cfg) < 0) exit(...)     // reports its own errors
  *   sandbox_attach(sb, child_pid);                  // before the child allocates
@@ -42,17 +43,43 @@ struct sandbox;
  * Returns 0, or -1 after a one-line error (exit code 2). */
 int sandbox_cfg_check(const struct sandbox_cfg *cfg);
 
+/* Where a workload may run here: the one rule for test, run and sandbox
+ * exec, decided from the configuration before anything is done.
+ *   root: SANDBOX_BUILD, the sandbox cfg describes (with --no-sandbox, only
+ *     its knobs);
+ *   not root, --no-sandbox and no --set: SANDBOX_HOST, on the host with
+ *     nothing built; the workload then sizes itself from the zone
+ *     watermarks and refuses sizes beyond free memory unless --force;
+ *   not root otherwise: SANDBOX_REFUSED, and *why says why in words that
+ *     follow "vmregress: " (exit 3).  A workload never runs unsandboxed
+ *     unless --no-sandbox asked for it, and --set is never ignored. */
+enum sandbox_plan { SANDBOX_REFUSED, SANDBOX_BUILD, SANDBOX_HOST };
+enum sandbox_plan sandbox_plan(const struct sandbox_cfg *cfg, const char **why);
+
 /* Build the sandbox.  Returns 0; -1 after a one-line error for bad input
  * (exit 2); -2 when it cannot run here (no root, no memory cgroup, not
  * enough memory or disk, a dead vmregress's journal that cannot be
  * replayed: exit 3).  On failure nothing is left changed.  It first cleans
  * up after killed vmregress processes (sandbox_recover), and with --set
  * waits up to cfg->timeout_ns for another sandbox holding the knobs.
- * With cfg->no_sandbox it only applies the knobs.  Several may be open at
- * once; a forked child that calls sandbox_close only frees its copy. */
+ * With cfg->no_sandbox it only applies the knobs.  Follows sandbox_plan:
+ * when that says SANDBOX_HOST it returns 0 with *sb NULL (nothing to build,
+ * and every function here takes a NULL sandbox as "on the host"); when it
+ * refuses, -2 with the reason.  Several may be open at once; a forked child
+ * that calls sandbox_close only frees its copy. */
 int sandbox_open(struct sandbox **sb, const struct sandbox_cfg *cfg);
 /* Undo everything in reverse order; safe to call from an atexit path. */
 void sandbox_close(struct sandbox *sb);
+
+/* For a workload measured under the host's knobs (sb sets none, or sb is
+ * NULL): hold the knob lock shared while it runs (knobs.h), waiting up to
+ * wait_ns for a sandbox that is setting knobs.  Returns the descriptor to
+ * close after the workload, -1 when sb holds the knobs itself (or there
+ * is no /proc/sys/vm to lock), or -2 with
+ * *why (nothing printed but the note that it waits). */
+int sandbox_knobs_hold(const struct sandbox *sb, uint64_t wait_ns, const char **why);
+/* True when sb set knobs (and holds them exclusively). */
+bool sandbox_sets_knobs(const struct sandbox *sb);
 
 /* Move a process into the sandbox's cgroup. */
 int sandbox_attach(struct sandbox *sb, pid_t pid);
@@ -78,9 +105,16 @@ uint64_t sandbox_oom_kills(const struct sandbox *sb);
  * allow-listed knob's value in force.  Stored with every result. */
 json_t *sandbox_describe(const struct sandbox *sb);
 
-/* Install SIGINT/SIGTERM/SIGHUP handlers that close every open sandbox and
- * re-raise.  Called once by commands that open sandboxes. */
+/* Install handlers for every signal that would end the process
+ * (core/signals.h): they kill the children named below, undo every open
+ * sandbox, remove this process's scratch directories (core/scratch.h) and
+ * re-raise.  SIGPIPE is ignored, so a closed output is EPIPE.  Called once
+ * by commands that open sandboxes or make scratch directories; forked
+ * children call signals_default(). */
 void sandbox_install_signal_handlers(void);
+/* Name (add) or forget a child process that the signal handler must kill
+ * and reap before it removes what the child may be writing to. */
+void sandbox_signal_child(pid_t pid, bool add);
 
 /* Undo what dead vmregress processes left: their journals (only when every
  * line checks out) and orphaned cgroups, swap files and zram devices that

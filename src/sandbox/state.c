@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "core/path.h"
 #include "core/util.h"
 
 const char *state_dir(void)
@@ -24,7 +25,7 @@ char *state_swap_dir(char *buf, size_t len)
 /* One directory: 1 missing (not created), 0 fine, -1 unsafe, -2 failed. */
 static int state_dir_check(const char *path, bool create)
 {
-	struct stat st;
+	struct stat st = { 0 };
 	if (lstat(path, &st) < 0) {
 		if (errno != ENOENT) {
 			vmr_errno("cannot examine state directory %s", path);
@@ -41,20 +42,15 @@ static int state_dir_check(const char *path, bool create)
 			return -2;
 		}
 	}
-	if (S_ISLNK(st.st_mode)) {
-		vmr_err("state directory %s: is a symbolic link, refused (use a real directory)", path);
-		return -1;
-	}
-	if (!S_ISDIR(st.st_mode)) {
-		vmr_err("state directory %s: is not a directory", path);
-		return -1;
-	}
-	if (st.st_uid != 0) {
-		vmr_err("state directory %s: is not owned by root, refused", path);
-		return -1;
-	}
-	if (st.st_mode & 022) {
-		vmr_err("state directory %s: is writable by others, refused (chmod 0700 it)", path);
+	static const char *const why[] = {
+		[PATH_IS_SYMLINK] = "is a symbolic link, refused (use a real directory)",
+		[PATH_NOT_DIR] = "is not a directory",
+		[PATH_WRONG_OWNER] = "is not owned by root, refused",
+		[PATH_OTHERS_WRITE] = "is writable by others, refused (chmod 0700 it)",
+	};
+	enum path_trust t = path_dir_trust(&st, 0);
+	if (t != PATH_TRUSTED) {
+		vmr_err("state directory %s: %s", path, why[t]);
 		return -1;
 	}
 	return 0;

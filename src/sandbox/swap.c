@@ -53,7 +53,7 @@ int swap_header_fill(void *page, size_t page_size, uint64_t bytes, const struct 
 
 int swap_header_parse(const void *page, size_t page_size, struct swap_tag *tag, uint64_t *last_page)
 {
-	struct swap_info_v1 info;
+	struct swap_info_v1 info = { 0 };
 	if (page_size < 4096 || memcmp((const char *)page + page_size - 10, SWAP_MAGIC, 10))
 		return -1;
 	memcpy(&info, (const char *)page + SWAP_INFO_OFF, sizeof(info));
@@ -152,12 +152,13 @@ static const char *swap_fs_refused(long type)
 	}
 }
 
-static int swap_fill_zeros(int fd, uint64_t bytes)
+/* Zeros from byte from to bytes; the header page before it stays. */
+static int swap_fill_zeros(int fd, uint64_t from, uint64_t bytes)
 {
 	size_t chunk = 1 << 20;
 	char *z = xcalloc(1, chunk);
 	int e = 0;
-	for (uint64_t off = 0; off < bytes && !e;) {
+	for (uint64_t off = from; off < bytes && !e;) {
 		size_t n = bytes - off < chunk ? (size_t)(bytes - off) : chunk;
 		ssize_t w = pwrite(fd, z, n, (off_t)off);
 		if (w < 0 && errno == EINTR)
@@ -192,7 +193,7 @@ int swap_file_create(const char *dir, const char *name, uint64_t bytes, const st
 		vmr_errno("cannot create swap file %s/%s", dir, name);
 		goto close_dir;
 	}
-	struct statfs sf;
+	struct statfs sf = { 0 };
 	if (fstatfs(fd, &sf) < 0) {
 		vmr_errno("cannot stat the file system of %s", dir);
 		goto unlink_file;
@@ -205,14 +206,16 @@ int swap_file_create(const char *dir, const char *name, uint64_t bytes, const st
 	int e = 0;
 	if (fchmod(fd, 0600) < 0)
 		e = -errno;
+	/* the header first: from now on the file names its owner, so that an
+	 * undo can tell it from a file of that name it did not make */
+	if (!e && pwrite(fd, page, ps, 0) != (ssize_t)ps)
+		e = errno ? -errno : -EIO;
 	if (!e && swap_fs_fallocate_ok(sf.f_type))
 		e = fallocate(fd, 0, 0, (off_t)bytes) < 0 ? -errno : 0;
 	else if (!e)
-		e = swap_fill_zeros(fd, bytes);
+		e = swap_fill_zeros(fd, ps, bytes);
 	if (e == -EOPNOTSUPP)
-		e = swap_fill_zeros(fd, bytes);
-	if (!e && pwrite(fd, page, ps, 0) != (ssize_t)ps)
-		e = errno ? -errno : -EIO;
+		e = swap_fill_zeros(fd, ps, bytes);
 	if (!e && fsync(fd) < 0)
 		e = -errno;
 	if (e) {
@@ -241,10 +244,10 @@ int swap_file_fill(const char *path, uint64_t bytes, const struct swap_tag *tag)
 	int fd = e ? -1 : open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
 	if (!e && fd < 0)
 		e = -errno;
-	if (!e)
-		e = swap_fill_zeros(fd, bytes);
 	if (!e && pwrite(fd, page, ps, 0) != (ssize_t)ps)
 		e = errno ? -errno : -EIO;
+	if (!e)
+		e = swap_fill_zeros(fd, ps, bytes);
 	if (!e && fsync(fd) < 0)
 		e = -errno;
 	if (fd >= 0)

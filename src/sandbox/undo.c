@@ -94,7 +94,7 @@ static bool undo_zram_ours(int id, const struct journal_owner *owner)
 		ps = sizeof(undo_page);
 	ssize_t r = pread(fd, undo_page, ps, 0);
 	close(fd);
-	struct swap_tag tag;
+	struct swap_tag tag = { 0 };
 	return r == (ssize_t)ps && swap_header_parse(undo_page, ps, &tag, NULL) == 1 && tag.owner.pid == owner->pid &&
 	       tag.owner.start == owner->start;
 }
@@ -126,6 +126,27 @@ static int undo_zram(const struct jrec *r, const struct journal_owner *owner, ch
 	return e;
 }
 
+/* A swap file is ours to remove when its header names us, or when it is
+ * empty (its making was cut short before the header, which
+ * swap_file_create writes first).  A file of that name that someone else
+ * made stays. */
+static bool undo_swapfile_ours(const char *path, const struct journal_owner *owner)
+{
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	size_t ps = undo_page_size;
+	if (ps > sizeof(undo_page))
+		ps = sizeof(undo_page);
+	ssize_t r = pread(fd, undo_page, ps, 0);
+	close(fd);
+	struct swap_tag tag = { 0 };
+	if (r == 0)
+		return true;
+	return r == (ssize_t)ps && swap_header_parse(undo_page, ps, &tag, NULL) == 1 && tag.owner.pid == owner->pid &&
+	       tag.owner.start == owner->start;
+}
+
 int undo_rec(const struct jrec *r, const struct journal_owner *owner)
 {
 	int e = 0;
@@ -149,6 +170,8 @@ int undo_rec(const struct jrec *r, const struct journal_owner *owner)
 		break;
 	case JREC_SWAPFILE:
 		what = "cannot remove swap file ";
+		if (!undo_swapfile_ours(r->path, owner))
+			break;  /* gone, or not the file we made */
 		e = swap_off(r->path);
 		if (e == 0 && unlink(r->path) < 0 && errno != ENOENT)
 			e = -errno;

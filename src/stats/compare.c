@@ -7,7 +7,8 @@
 
 #include "core/util.h"
 
-static const char *const verdict_names[] = { "same", "improved", "regressed", "changed", "too-few", "missing" };
+static const char *const verdict_names[] = { "same",    "improved", "regressed", "changed",
+					     "too-few", "missing",  "unstable" };
 
 const char *cmp_verdict_name(enum cmp_verdict v)
 {
@@ -24,10 +25,15 @@ double cmp_change_pct(double base, double value, enum better b)
 	return b == BETTER_LOWER ? -rel : rel;
 }
 
+static void compare_note_to(struct strlist *l, char *note)
+{
+	strlist_add(l, note);
+	free(note);
+}
+
 static void compare_note(struct comparison *cmp, char *note)
 {
-	strlist_add(&cmp->left_out, note);
-	free(note);
+	compare_note_to(&cmp->left_out, note);
 }
 
 static const struct run_case *compare_find_case(const struct run *r, const char *name)
@@ -56,37 +62,133 @@ static size_t compare_collect(const struct run_case *c, const char *metric, doub
 	return n;
 }
 
-static void compare_cell_fill(struct cmp_cell *cell, const struct cmp_cell *base, const struct cmp_row *row,
-			      double alpha)
+/* Percentiles and maxima of an iteration are not normal across
+ * iterations (a few slow events move them): a rank test, not a t-test. */
+static bool compare_nonnormal(const char *metric)
 {
+	return !fnmatch("*-p[0-9]*", metric, 0) || !fnmatch("*-max", metric, 0);
+}
+
+/* Counts of events and pages, where a base under 10 makes a percentage a
+ * matter of one event more or less. */
+static bool compare_is_count(const char *unit)
+{
+	static const char *const counts[] = { "pages", "faults", "refs", "events", "" };
+	for (size_t i = 0; i < ARRAY_SIZE(counts); i++)
+		if (!strcmp(unit, counts[i]))
+			return true;
+	return false;
+}
+
+static void compare_abs_change(struct cmp_cell *cell, const struct cmp_cell *base, const struct cmp_row *row)
+{
+	double b = fabs(base->s.mean), v = fabs(cell->s.mean);
+	cell->abs_change = b == 0 || v > 1000 * b || (compare_is_count(row->unit) && fmax(b, v) < 10);
+}
+
+/* Welch on the means, and the ratio's interval as 1 + (difference's
+ * interval) / base mean.  Rates are averaged by harmonic mean, which is the
+ * arithmetic mean of their reciprocals (time per unit of work): they are
+ * tested on those, so that test, ratio and interval agree. */
+static void compare_welch(struct cmp_cell *cell, const struct cmp_cell *base, const struct cmp_row *row)
+{
+	size_t na = base->s.n, nb = cell->s.n;
+	bool recip = row->combine == COMBINE_HMEAN && base->s.min > 0 && cell->s.min > 0;
+	double *a = xcalloc(na + 1, sizeof(double)), *b = xcalloc(nb + 1, sizeof(double));
+	for (size_t k = 0; k < na; k++)
+		a[k] = recip ? 1 / base->values[k] : base->values[k];
+	for (size_t k = 0; k < nb; k++)
+		b[k] = recip ? 1 / cell->values[k] : cell->values[k];
+	double ma = stats_amean(a, na), mb = stats_amean(b, nb), lo, hi;
+	stats_welch(a, na, b, nb, &cell->w);
+	stats_welch_ci(ma, stats_variance(a, na), na, mb, stats_variance(b, nb), nb, 0.95, &lo, &hi);
+	cell->p = cell->w.too_few ? NAN : cell->w.p;
+	if (ma == 0) {
+		cell->ratio = cell->ci_low = cell->ci_high = NAN;
+	} else if (recip) {
+		cell->ratio = ma / mb;
+		cell->ci_low = ma + hi > 0 ? ma / (ma + hi) : NAN;
+		cell->ci_high = ma + lo > 0 ? ma / (ma + lo) : INFINITY;
+	} else {
+		cell->ratio = mb / ma;
+		cell->ci_low = 1 + lo / fabs(ma);
+		cell->ci_high = 1 + hi / fabs(ma);
+	}
+	free(a);
+	free(b);
+}
+
+/* Mann-Whitney U for p, and a bootstrap interval of the ratio of medians. */
+static void compare_mwu(struct cmp_cell *cell, const struct cmp_cell *base)
+{
+	size_t na = base->s.n, nb = cell->s.n;
+	stats_welch(base->values, na, cell->values, nb, &cell->w);
+	stats_mann_whitney(base->values, na, cell->values, nb, &cell->mw);
+	cell->p = cell->mw.too_few ? NAN : cell->mw.p;
+	double ma = stats_median(base->values, na);
+	cell->ratio = ma != 0 ? stats_median(cell->values, nb) / ma : NAN;
+	cell->ci_low = cell->ci_high = NAN;
+	if (!cell->mw.too_few && ma != 0)
+		stats_bootstrap_ratio(base->values, na, cell->values, nb, 0.95, 2000, 0x766d72656772ULL,
+				      &cell->ci_low, &cell->ci_high);
+}
+
+/* The figures of a cell against the base; the verdict waits for q. */
+static void compare_cell_fill(struct cmp_cell *cell, const struct cmp_cell *base, const struct cmp_row *row,
+			      const struct comparison *cmp)
+{
+	cell->ratio = cell->ci_low = cell->ci_high = cell->p = cell->q = NAN;
+	stats_welch(NULL, 0, NULL, 0, &cell->w);
+	stats_mann_whitney(NULL, 0, NULL, 0, &cell->mw);
 	if (!cell->present) {
 		cell->verdict = CMP_MISSING;
 		return;
 	}
 	if (cell == base) {
-		stats_welch(NULL, 0, NULL, 0, &cell->w);
+		cell->ratio = 1;
 		cell->verdict = CMP_SAME;
 		return;
 	}
 	if (!base->present) {
-		stats_welch(NULL, 0, NULL, 0, &cell->w);
 		cell->change_pct = NAN;
 		cell->verdict = CMP_MISSING;
 		return;
 	}
 	cell->change_pct = cmp_change_pct(base->s.mean, cell->s.mean, row->better);
-	stats_welch(base->values, base->s.n, cell->values, cell->s.n, &cell->w);
-	if (cell->w.too_few) {
+	cell->noise_floor = fmax(cmp->noise_min, fmax(base->s.cv, cell->s.cv));
+	compare_abs_change(cell, base, row);
+	if (row->test == CMP_TEST_MWU)
+		compare_mwu(cell, base);
+	else
+		compare_welch(cell, base, row);
+}
+
+/* The rule of docs/statistics.md, once q is known. */
+static void compare_cell_verdict(struct cmp_cell *cell, const struct cmp_cell *base, const struct cmp_row *row,
+				 const struct comparison *cmp)
+{
+	if (cell == base || !cell->present || !base->present)
+		return;
+	if (base->s.n < CMP_MIN_ITERATIONS || cell->s.n < CMP_MIN_ITERATIONS || isnan(cell->p)) {
 		cell->verdict = CMP_TOO_FEW;
 		return;
 	}
-	cell->significant = cell->w.p < alpha;
+	if (base->s.cv > cmp->unstable_cv || cell->s.cv > cmp->unstable_cv) {
+		cell->verdict = CMP_UNSTABLE;
+		return;
+	}
+	/* From a base of 0 there is no ratio: any change beyond the noise is
+	 * a change of kind. */
+	double change = isnan(cell->ratio) ? INFINITY : fabs(cell->ratio - 1);
+	cell->significant = cell->q < cmp->alpha && change > cell->noise_floor;
 	if (!cell->significant)
 		cell->verdict = CMP_SAME;
 	else if (row->better == BETTER_NONE)
 		cell->verdict = CMP_CHANGED;
-	else
-		cell->verdict = (cell->w.t > 0) == (row->better == BETTER_HIGHER) ? CMP_IMPROVED : CMP_REGRESSED;
+	else {
+		bool up = isnan(cell->ratio) ? cell->s.mean > base->s.mean : cell->ratio > 1;
+		cell->verdict = up == (row->better == BETTER_HIGHER) ? CMP_IMPROVED : CMP_REGRESSED;
+	}
 }
 
 static bool compare_row_significant(const struct cmp_row *row, size_t nruns)
@@ -116,16 +218,20 @@ static bool compare_row_zero(const struct cmp_row *row, size_t nruns)
 	return true;
 }
 
+static bool compare_glob(const char *pattern, const char *s);
+
 static void compare_add_row(struct comparison *cmp, const char *case_name, const char *metric,
 			    const struct compare_opts *o, struct strlist *zero)
 {
 	struct cmp_row row = { .case_name = xstrdup(case_name), .metric = xstrdup(metric) };
 	row.cells = xcalloc(cmp->nruns, sizeof(*row.cells));
 	const struct metric *m = NULL;
+	const char *workload = NULL;
 	for (size_t i = 0; i < cmp->nruns; i++) {
 		const struct run_case *c = compare_find_case(cmp->runs[i], case_name);
 		if (!c)
 			continue;
+		workload = workload ? workload : c->workload;
 		struct cmp_cell *cell = &row.cells[i];
 		size_t n = compare_collect(c, metric, &cell->values, &m);
 		cell->present = n > 0;
@@ -137,19 +243,120 @@ static void compare_add_row(struct comparison *cmp, const char *case_name, const
 	row.unit = xstrdup(m ? m->unit : "");
 	row.better = m ? m->better : BETTER_NONE;
 	row.combine = m ? m->combine : COMBINE_AMEAN;
+	row.headline = (o->headline && workload && o->headline(workload, metric)) ||
+		       (o->headline_glob && compare_glob(o->headline_glob, metric));
+	row.test = compare_nonnormal(metric) ? CMP_TEST_MWU : CMP_TEST_WELCH;
 	for (size_t i = 0; i < cmp->nruns; i++)
 		if (row.cells[i].present)
 			stats_summarize(row.cells[i].values, row.cells[i].s.n, row.combine, &row.cells[i].s);
 	for (size_t i = 0; i < cmp->nruns; i++)
-		compare_cell_fill(&row.cells[i], &row.cells[0], &row, cmp->alpha);
-	if ((o->only_significant && !compare_row_significant(&row, cmp->nruns)) || compare_row_zero(&row, cmp->nruns)) {
-		if (compare_row_zero(&row, cmp->nruns))
-			strlist_add(zero, metric);
+		compare_cell_fill(&row.cells[i], &row.cells[0], &row, cmp);
+	if (compare_row_zero(&row, cmp->nruns)) {
+		strlist_add(zero, metric);
 		compare_row_free(&row, cmp->nruns);
 		return;
 	}
 	cmp->rows = xrealloc(cmp->rows, (cmp->nrows + 1) * sizeof(row));
 	cmp->rows[cmp->nrows++] = row;
+}
+
+/* A test that can give a verdict: enough iterations on both sides. */
+static bool compare_is_test(const struct cmp_row *row, size_t i)
+{
+	const struct cmp_cell *c = &row->cells[i], *base = &row->cells[0];
+	return i && !isnan(c->p) && c->s.n >= CMP_MIN_ITERATIONS && base->s.n >= CMP_MIN_ITERATIONS;
+}
+
+/* Benjamini-Hochberg over one family of tests: the headline cells (the
+ * verdict's family) or the others (explanations), so that counters that
+ * drift with the machine do not change which headline changes are called.
+ * Cells with too few iterations have a p-value to show but are no test of
+ * the family: they could never be called. */
+static void compare_fdr(struct comparison *cmp, bool headline)
+{
+	size_t n = cmp->nrows * cmp->nruns, k = 0;
+	double *p = xcalloc(n + 1, sizeof(double)), *q = xcalloc(n + 1, sizeof(double));
+	for (size_t r = 0; r < cmp->nrows; r++)
+		for (size_t i = 0; i < cmp->nruns; i++)
+			p[k++] = cmp->rows[r].headline == headline && compare_is_test(&cmp->rows[r], i)
+					 ? cmp->rows[r].cells[i].p
+					 : NAN;
+	stats_bh(p, n, q);
+	k = 0;
+	for (size_t r = 0; r < cmp->nrows; r++)
+		for (size_t i = 0; i < cmp->nruns; i++, k++)
+			if (cmp->rows[r].headline == headline)
+				cmp->rows[r].cells[i].q = q[k];
+	free(p);
+	free(q);
+}
+
+/* The change a headline test would call with 80% power, as a fraction of
+ * the base: Cohen's d at that power for the t-test at level alpha / m (m
+ * headline tests: the level BH holds a lone true change to), times the
+ * pooled standard deviation of the values tested, over their base mean.
+ * Mann-Whitney's rows count their iterations at its efficiency against the
+ * t-test, 3/pi, and scale by the base median.  Never below the noise
+ * floor, which a change must also exceed. */
+static void compare_mde(struct cmp_cell *cell, const struct cmp_cell *base, const struct cmp_row *row,
+			double alpha)
+{
+	size_t na = base->s.n, nb = cell->s.n;
+	cell->mde = NAN;
+	if (cell == base || !cell->present || !base->present || na < 2 || nb < 2)
+		return;
+	bool recip = row->test == CMP_TEST_WELCH && row->combine == COMBINE_HMEAN && base->s.min > 0 &&
+		     cell->s.min > 0;
+	double *a = xcalloc(na, sizeof(double)), *b = xcalloc(nb, sizeof(double));
+	for (size_t k = 0; k < na; k++)
+		a[k] = recip ? 1 / base->values[k] : base->values[k];
+	for (size_t k = 0; k < nb; k++)
+		b[k] = recip ? 1 / cell->values[k] : cell->values[k];
+	double eff = row->test == CMP_TEST_MWU ? 3 / M_PI : 1;
+	double sp = sqrt(((double)(na - 1) * stats_variance(a, na) + (double)(nb - 1) * stats_variance(b, nb)) /
+			 (double)(na + nb - 2));
+	double centre = row->test == CMP_TEST_MWU ? stats_median(a, na) : stats_amean(a, na);
+	double d = stats_t_mde((double)na * eff, (double)nb * eff, alpha, 0.8);
+	if (centre != 0 && isfinite(d))
+		cell->mde = fmax(cell->noise_floor, d * sp / fabs(centre));
+	free(a);
+	free(b);
+}
+
+static void compare_tally(struct cmp_tally *t, enum cmp_verdict v)
+{
+	size_t *slot[] = { [CMP_SAME] = &t->same,       [CMP_IMPROVED] = &t->improved,
+			   [CMP_REGRESSED] = &t->regressed, [CMP_CHANGED] = &t->changed,
+			   [CMP_TOO_FEW] = &t->too_few,     [CMP_MISSING] = &t->missing,
+			   [CMP_UNSTABLE] = &t->unstable };
+	(*slot[v])++;
+}
+
+static void compare_verdicts(struct comparison *cmp, const struct compare_opts *o)
+{
+	compare_fdr(cmp, true);
+	compare_fdr(cmp, false);
+	size_t m = 0;
+	for (size_t r = 0; r < cmp->nrows; r++)
+		for (size_t i = 1; cmp->rows[r].headline && i < cmp->nruns; i++)
+			m += compare_is_test(&cmp->rows[r], i);
+	size_t out = 0;
+	for (size_t r = 0; r < cmp->nrows; r++) {
+		struct cmp_row *row = &cmp->rows[r];
+		for (size_t i = 0; i < cmp->nruns; i++) {
+			compare_cell_verdict(&row->cells[i], &row->cells[0], row, cmp);
+			row->cells[i].mde = NAN;
+			if (row->headline)
+				compare_mde(&row->cells[i], &row->cells[0], row, cmp->alpha / (double)(m ? m : 1));
+		}
+		for (size_t i = 1; row->headline && i < cmp->nruns; i++)
+			compare_tally(&cmp->tally, row->cells[i].verdict);
+		if (o->only_significant && !compare_row_significant(row, cmp->nruns))
+			compare_row_free(row, cmp->nruns);
+		else
+			cmp->rows[out++] = *row;
+	}
+	cmp->nrows = out;
 }
 
 static void compare_note_zero(struct comparison *cmp, const char *case_name, const struct strlist *zero)
@@ -596,6 +803,104 @@ static void compare_counters_first(struct comparison *cmp)
 	cmp->rows = out;
 }
 
+/* What differs about the machine or the kernel rather than the settings
+ * under test: the verdict must say so first (a flag, not a refusal). */
+static const char *const compare_env_watch[] = {
+	"kernel.release", "kernel.version", "thp.*", "*mthp*", "*hugepages-*", "swaps*", "swap_total_bytes",
+	"*AnonHugePages*", "*anon_huge*", "*sandboxes*", "*other_sandbox*", "cgroup.version",
+	"cgroup.memory_controller", "matrix.emulated", "matrix.accel", "hostname", "cpu.*",
+	"mem_total_bytes", "numa*",
+};
+
+static bool compare_env_setting(const char *key, const struct compare_opts *o)
+{
+	for (size_t i = 0; o->setting_keys && o->setting_keys[i]; i++)
+		if (!fnmatch(o->setting_keys[i], key, 0))
+			return true;
+	return false;
+}
+
+static bool compare_env_differs(const struct comparison *cmp, const char *key)
+{
+	for (size_t k = 0; k < cmp->nenv; k++)
+		if (!strcmp(cmp->env[k].key, key))
+			return true;
+	return false;
+}
+
+static void compare_env_flags(struct comparison *cmp, const struct compare_opts *o)
+{
+	/* The total says that the host's swaps differ in one line; each
+	 * area's fields are in the environment table. */
+	bool swap_total = compare_env_differs(cmp, "swap_total_bytes");
+	for (size_t k = 0; k < cmp->nenv; k++) {
+		const struct cmp_env_diff *d = &cmp->env[k];
+		if (swap_total && !fnmatch("swaps*", d->key, 0))
+			continue;
+		bool watch = false;
+		for (size_t g = 0; g < ARRAY_SIZE(compare_env_watch) && !watch; g++)
+			watch = !fnmatch(compare_env_watch[g], d->key, 0);
+		if (!watch || compare_env_setting(d->key, o))
+			continue;
+		char *buf = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&buf, &len);
+		fprintf(f, "%s:", d->key);
+		for (size_t i = 0; i < cmp->nruns; i++)
+			fprintf(f, "%s %s", i ? " |" : "", d->values[i]);
+		if (!strcmp(d->key, "swap_total_bytes"))
+			fputs(" (the host's swaps differ: another sandbox's may be on)", f);
+		fclose(f);
+		compare_note_to(&cmp->env_flags, buf);
+	}
+	bool emu = false, native = false;
+	for (size_t i = 0; i < cmp->nruns; i++) {
+		bool e = compare_run_emulated(cmp->runs[i]);
+		emu |= e;
+		native |= !e;
+	}
+	if (emu && native)
+		strlist_add(&cmp->env_flags, "some runs ran emulated (TCG), others natively");
+}
+
+double cmp_ratio_pct(double ratio)
+{
+	double pct = (ratio - 1) * 100;
+	return pct == 0 ? 0 : pct;
+}
+
+struct cmp_mag {
+	size_t row;
+	double mag;
+};
+
+static int compare_mag_desc(const void *x, const void *y)
+{
+	double a = ((const struct cmp_mag *)x)->mag, b = ((const struct cmp_mag *)y)->mag;
+	return (a < b) - (a > b);
+}
+
+size_t cmp_explain(const struct comparison *cmp, size_t r, size_t i, size_t *out, size_t max)
+{
+	const struct cmp_row *head = &cmp->rows[r];
+	struct cmp_mag *c = xcalloc(cmp->nrows + 1, sizeof(*c));
+	size_t n = 0;
+	for (size_t k = 0; k < cmp->nrows; k++) {
+		const struct cmp_row *row = &cmp->rows[k];
+		if (row->headline || strcmp(row->case_name, head->case_name) || !row->cells[i].significant)
+			continue;
+		/* By the size of the change on a log scale; a change from 0 is the largest. */
+		double ratio = row->cells[i].ratio;
+		c[n++] = (struct cmp_mag){ .row = k, .mag = isnan(ratio) || ratio <= 0 ? INFINITY : fabs(log(ratio)) };
+	}
+	qsort(c, n, sizeof(*c), compare_mag_desc);
+	n = n < max ? n : max;
+	for (size_t k = 0; k < n; k++)
+		out[k] = c[k].row;
+	free(c);
+	return n;
+}
+
 void compare_runs(const struct run *const *runs, size_t n, const struct compare_opts *o,
 		  struct comparison *cmp)
 {
@@ -603,6 +908,8 @@ void compare_runs(const struct run *const *runs, size_t n, const struct compare_
 	cmp->runs = runs;
 	cmp->nruns = n;
 	cmp->alpha = o->alpha > 0 ? o->alpha : 0.05;
+	cmp->noise_min = o->noise_min > 0 ? o->noise_min : 0.01;
+	cmp->unstable_cv = o->unstable_cv > 0 ? o->unstable_cv : 0.20;
 	compare_labels(cmp);
 	compare_env_diff(cmp, o);
 	for (size_t k = 0; n && k < runs[0]->ncases; k++) {
@@ -618,6 +925,8 @@ void compare_runs(const struct run *const *runs, size_t n, const struct compare_
 		strlist_free(&metrics);
 		strlist_free(&zero);
 	}
+	compare_verdicts(cmp, o);
+	compare_env_flags(cmp, o);
 	for (size_t i = 1; i < n; i++)
 		compare_note_left_out(cmp, i, o);
 	for (size_t i = 0; i < n; i++)
@@ -644,5 +953,6 @@ void compare_free(struct comparison *cmp)
 	free(cmp->rows);
 	free(cmp->env);
 	strlist_free(&cmp->left_out);
+	strlist_free(&cmp->env_flags);
 	memset(cmp, 0, sizeof(*cmp));
 }

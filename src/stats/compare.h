@@ -7,10 +7,19 @@
  * (for a time, 1234.5 -> 1010.2 is +18.17%).  Metrics with no direction get
  * the plain relative change, (run - base) / base.
  *
- * A difference is significant when Welch's t-test gives p < alpha; with
- * fewer than two iterations on either side it is `too_few` instead, and is
- * never called an improvement or a regression.  Only iterations that passed
- * are counted.  Cases and metrics that not every run holds are compared
+ * Each cell against the base carries the change as a ratio of the run's
+ * figure to the base's with a 95% confidence interval, a p-value and the
+ * Benjamini-Hochberg q-value, and a verdict by the rule of
+ * docs/statistics.md: regressed or improved only when q < the FDR, the
+ * change exceeds the noise floor (the larger of either side's coefficient
+ * of variation and a stated minimum) and both sides have enough iterations;
+ * unstable when either side's CV exceeds the unstable threshold.  Means are
+ * tested by Welch (rates on their reciprocals, which the harmonic mean
+ * averages), percentiles and maxima by Mann-Whitney U with a bootstrap
+ * interval of the ratio of medians.  The verdict of a comparison is on the
+ * headline metrics (those the workload declares, see opts->headline); the
+ * others are explanations of the headline changes beside them.  Only
+ * iterations that passed are counted.  Cases and metrics that not every run holds are compared
  * where they exist and listed in `left_out`, as are cases the base lacks
  * and metrics that are zero in every iteration of every run (counters that
  * never moved), which get no row.
@@ -46,7 +55,14 @@ enum cmp_verdict {
 	CMP_CHANGED,      /* significant, metric has no better-direction */
 	CMP_TOO_FEW,      /* fewer than two iterations on a side */
 	CMP_MISSING,      /* this run lacks the case or metric */
+	CMP_UNSTABLE,     /* a side's CV is above the unstable threshold: no verdict */
 };
+
+enum cmp_test { CMP_TEST_WELCH, CMP_TEST_MWU };
+
+/* Fewer iterations than this on a side: too few to call a change (LKP's
+ * three). */
+#define CMP_MIN_ITERATIONS 3
 
 struct cmp_cell {
 	bool present;
@@ -54,7 +70,18 @@ struct cmp_cell {
 	double *values;          /* the iterations' values, s.n of them */
 	double change_pct;       /* signed as above; 0 for the base */
 	struct welch w;          /* against the base; too_few for the base */
-	bool significant;
+	struct mwu mw;           /* against the base, for CMP_TEST_MWU rows */
+	double ratio;            /* run / base: means by the combine rule, medians for
+				    CMP_TEST_MWU; 1 for the base, NAN from a base of 0 */
+	double ci_low, ci_high;  /* its 95% confidence interval; NAN when too few */
+	double p, q;             /* the row's test and its BH q-value; NAN for the base */
+	double noise_floor;      /* fraction: max(opts noise minimum, CV of base, CV of run) */
+	double mde;              /* headline cells: the smallest change (fraction) the test
+				    would call with 80% power, never below the noise floor;
+				    NAN elsewhere (docs/statistics.md) */
+	bool abs_change;         /* a percentage would mislead (base near 0, counts under
+				    10): formatters show run - base instead */
+	bool significant;        /* verdict is improved, regressed or changed */
 	enum cmp_verdict verdict;
 };
 
@@ -62,6 +89,8 @@ struct cmp_row {
 	char *case_name, *metric, *unit;
 	enum better better;
 	enum combine combine;
+	bool headline;           /* a figure the workload declares its own */
+	enum cmp_test test;
 	struct cmp_cell *cells;  /* one per run, the base first */
 };
 
@@ -72,10 +101,23 @@ struct cmp_env_diff {
 };
 
 struct compare_opts {
-	double alpha;            /* 0.05 */
+	double alpha;            /* the false-discovery rate, 0.05 */
 	const char *metrics;     /* fnmatch glob or NULL */
 	const char *cases;
 	bool only_significant;
+	double noise_min;        /* the noise floor's minimum, a fraction (0: 0.01) */
+	double unstable_cv;      /* the CV above which a case is unstable (0: 0.20) */
+	/* Whether a workload declares metric a headline one; NULL: none does. */
+	bool (*headline)(const char *workload, const char *metric);
+	const char *headline_glob;          /* metrics that are headline too, or NULL */
+	/* Environment keys (fnmatch globs) that the runs were meant to differ
+	 * in (a variant's own settings): not flagged.  NULL-terminated or NULL. */
+	const char *const *setting_keys;
+};
+
+/* The headline cells of a comparison, counted by verdict. */
+struct cmp_tally {
+	size_t regressed, improved, same, unstable, too_few, changed, missing;
 };
 
 struct comparison {
@@ -89,6 +131,10 @@ struct comparison {
 	struct strlist left_out;         /* "case 'x' is only in run b", ... */
 	bool emulated;                   /* a run ran in an emulated guest (matrix, TCG):
 					    its times mean little, so counters lead */
+	double noise_min, unstable_cv;   /* as used */
+	struct cmp_tally tally;          /* headline cells against the base */
+	struct strlist env_flags;        /* "kernel.release: 6.1 | 6.5": environment that
+					    differs beyond the settings compared */
 };
 
 /* Compare runs[1..n) against runs[0].  The runs must outlive cmp. */
@@ -98,6 +144,13 @@ void compare_free(struct comparison *cmp);
 const char *cmp_verdict_name(enum cmp_verdict v);
 /* The signed change of value against base for a metric's direction. */
 double cmp_change_pct(double base, double value, enum better b);
+
+/* The ratio as a signed percentage, (ratio - 1) * 100. */
+double cmp_ratio_pct(double ratio);
+/* Up to max rows (indices into cmp->rows) that explain a headline change of
+ * row r in run i: the same case's other metrics that changed in that run,
+ * largest relative change first.  Returns how many. */
+size_t cmp_explain(const struct comparison *cmp, size_t r, size_t i, size_t *out, size_t max);
 
 /* Flatten a JSON value into "path=value" pairs: keys joined by '.', array
  * elements as "[i]", scalars as their compact JSON text (strings bare).

@@ -1,7 +1,14 @@
 #include "stats/stats.h"
 
 #include <gsl/gsl_cdf.h>
+#include <gsl/gsl_errno.h>
+#include <gsl/gsl_integration.h>
+#include <gsl/gsl_randist.h>
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
 
 double stats_amean(const double *v, size_t n)
 {
@@ -83,4 +90,236 @@ void stats_welch(const double *a, size_t na, const double *b, size_t nb, struct 
 {
 	stats_welch_summary(na ? stats_amean(a, na) : NAN, stats_variance(a, na), na,
 			    nb ? stats_amean(b, nb) : NAN, stats_variance(b, nb), nb, out);
+}
+
+void stats_welch_ci(double ma, double va, size_t na, double mb, double vb, size_t nb, double level,
+		    double *lo, double *hi)
+{
+	*lo = *hi = NAN;
+	if (na < 2 || nb < 2)
+		return;
+	double sa = va / (double)na, sb = vb / (double)nb, se2 = sa + sb, d = mb - ma;
+	if (se2 == 0) {
+		*lo = *hi = d;
+		return;
+	}
+	double df = se2 * se2 / (sa * sa / (double)(na - 1) + sb * sb / (double)(nb - 1));
+	double half = gsl_cdf_tdist_Qinv((1 - level) / 2, df) * sqrt(se2);
+	*lo = d - half;
+	*hi = d + half;
+}
+
+static int stats_cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return (a > b) - (a < b);
+}
+
+/* Mid-ranks of a and b pooled; returns the rank sum of a and, in *ties,
+ * the sum of t^3 - t over groups of t equal values. */
+static double stats_rank_sum(const double *a, size_t na, const double *b, size_t nb, double *ties)
+{
+	size_t n = na + nb;
+	double *all = xcalloc(n, sizeof(double));
+	memcpy(all, a, na * sizeof(double));
+	memcpy(all + na, b, nb * sizeof(double));
+	qsort(all, n, sizeof(double), stats_cmp_double);
+	double r = 0;
+	*ties = 0;
+	for (size_t i = 0; i < n;) {
+		size_t j = i;
+		while (j < n && all[j] == all[i])
+			j++;
+		double t = (double)(j - i), mid = (double)(i + j + 1) / 2; /* ranks i+1..j */
+		*ties += t * t * t - t;
+		for (size_t k = 0; k < na; k++)
+			r += a[k] == all[i] ? mid : 0;
+		i = j;
+	}
+	free(all);
+	return r;
+}
+
+/* P(U >= u) under the null, from the count of rank arrangements giving
+ * each U: choosing pooled item i (1-based) as the k-th of a's adds i - k
+ * (the b items before it) to U. */
+double stats_mwu_exact_p(double u, size_t na, size_t nb)
+{
+	size_t umax = na * nb, w = umax + 1;
+	double *cnt = xcalloc((na + 1) * w, sizeof(double));
+	cnt[0] = 1;
+	for (size_t i = 1; i <= na + nb; i++)
+		for (size_t k = i < na ? i : na; k >= 1; k--) {
+			size_t add = i - k;
+			if (add > nb)
+				continue;
+			for (size_t s = umax; s + 1 > add; s--)
+				cnt[k * w + s] += cnt[(k - 1) * w + s - add];
+		}
+	double total = 0, tail = 0, hi = fmax(u, (double)umax - u);
+	for (size_t s = 0; s <= umax; s++) {
+		total += cnt[na * w + s];
+		tail += (double)s >= hi ? cnt[na * w + s] : 0;
+	}
+	free(cnt);
+	return fmin(1, 2 * tail / total);
+}
+
+double stats_mwu_normal_p(const double *a, size_t na, const double *b, size_t nb, double u)
+{
+	double ties, n = (double)(na + nb), nn = (double)na * (double)nb;
+	stats_rank_sum(a, na, b, nb, &ties);
+	double s = sqrt(nn / 12 * ((n + 1) - ties / (n * (n - 1))));
+	double z = (fmax(u, nn - u) - nn / 2 - 0.5) / s;
+	if (s == 0)
+		return 1;
+	return fmin(1, 2 * gsl_cdf_ugaussian_Q(z));
+}
+
+void stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb, struct mwu *out)
+{
+	*out = (struct mwu){ .too_few = true, .u = NAN, .p = NAN };
+	if (na < 2 || nb < 2)
+		return;
+	double ties;
+	out->too_few = false;
+	out->u = stats_rank_sum(a, na, b, nb, &ties) - (double)na * (double)(na + 1) / 2;
+	out->exact = ties == 0 && (na <= 8 || nb <= 8);
+	out->p = out->exact ? stats_mwu_exact_p(out->u, na, nb) : stats_mwu_normal_p(a, na, b, nb, out->u);
+}
+
+struct stats_pi {
+	double p;
+	size_t i;
+};
+
+static int stats_cmp_pi(const void *x, const void *y)
+{
+	const struct stats_pi *a = x, *b = y;
+	return (a->p > b->p) - (a->p < b->p);
+}
+
+void stats_bh(const double *p, size_t n, double *q)
+{
+	struct stats_pi *s = xcalloc(n + 1, sizeof(*s));
+	size_t m = 0;
+	for (size_t i = 0; i < n; i++) {
+		q[i] = NAN;
+		if (!isnan(p[i]))
+			s[m++] = (struct stats_pi){ .p = p[i], .i = i };
+	}
+	qsort(s, m, sizeof(*s), stats_cmp_pi);
+	double run = 1;
+	for (size_t k = m; k-- > 0;) {
+		run = fmin(run, s[k].p * (double)m / (double)(k + 1));
+		q[s[k].i] = run;
+	}
+	free(s);
+}
+
+double stats_median(const double *v, size_t n)
+{
+	if (!n)
+		return NAN;
+	double *c = xcalloc(n, sizeof(double));
+	memcpy(c, v, n * sizeof(double));
+	qsort(c, n, sizeof(double), stats_cmp_double);
+	double m = n % 2 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
+	free(c);
+	return m;
+}
+
+/* splitmix64: small, fast and the same on every machine. */
+static uint64_t stats_next(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static double stats_resampled_median(const double *v, size_t n, double *tmp, uint64_t *seed)
+{
+	for (size_t i = 0; i < n; i++)
+		tmp[i] = v[stats_next(seed) % n];
+	return stats_median(tmp, n);
+}
+
+void stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb, double level,
+			   size_t nresample, uint64_t seed, double *lo, double *hi)
+{
+	*lo = *hi = NAN;
+	if (!na || !nb || !nresample)
+		return;
+	double *ratios = xcalloc(nresample, sizeof(double));
+	double *tmp = xcalloc(na > nb ? na : nb, sizeof(double));
+	for (size_t k = 0; k < nresample; k++) {
+		double ma = stats_resampled_median(a, na, tmp, &seed);
+		double mb = stats_resampled_median(b, nb, tmp, &seed);
+		if (ma == 0)
+			goto free_tmp;
+		ratios[k] = mb / ma;
+	}
+	qsort(ratios, nresample, sizeof(double), stats_cmp_double);
+	/* The (1-level)/2 and (1+level)/2 quantiles, nearest rank. */
+	size_t ilo = (size_t)floor((1 - level) / 2 * (double)(nresample - 1) + 0.5);
+	size_t ihi = (size_t)floor((1 + level) / 2 * (double)(nresample - 1) + 0.5);
+	*lo = ratios[ilo];
+	*hi = ratios[ihi];
+free_tmp:
+	free(tmp);
+	free(ratios);
+}
+
+struct stats_nct {
+	double t, delta, df;
+};
+
+/* P(Z > t sqrt(v/df) - delta) + P(Z < -t sqrt(v/df) - delta), weighted by
+ * the chi-square density of v: the noncentral t's two tails. */
+static double stats_nct_tails(double v, void *arg)
+{
+	const struct stats_nct *a = arg;
+	double s = a->t * sqrt(v / a->df);
+	return (gsl_cdf_ugaussian_Q(s - a->delta) + gsl_cdf_ugaussian_P(-s - a->delta)) *
+	       gsl_ran_chisq_pdf(v, a->df);
+}
+
+double stats_t_power(double d, double na, double nb, double alpha)
+{
+	if (na + nb < 3 || na <= 0 || nb <= 0)
+		return NAN;
+	struct stats_nct a = { .df = na + nb - 2, .delta = d * sqrt(na * nb / (na + nb)) };
+	a.t = gsl_cdf_tdist_Qinv(alpha / 2, a.df);
+	gsl_integration_workspace *w = gsl_integration_workspace_alloc(1000);
+	gsl_function f = { .function = stats_nct_tails, .params = &a };
+	double r = NAN, err;
+	gsl_error_handler_t *old = gsl_set_error_handler_off();
+	if (gsl_integration_qagiu(&f, 0, 1e-14, 1e-12, 1000, w, &r, &err))
+		r = NAN;
+	gsl_set_error_handler(old);
+	gsl_integration_workspace_free(w);
+	return r;
+}
+
+double stats_t_mde(double na, double nb, double alpha, double power)
+{
+	double lo = 0, hi = 1;
+	if (isnan(stats_t_power(1, na, nb, alpha)))
+		return NAN;
+	while (stats_t_power(hi, na, nb, alpha) < power) {
+		lo = hi;
+		hi *= 2;
+		if (hi > 1e3)
+			return NAN;
+	}
+	/* Power rises with d: bisect to the double's resolution. */
+	for (int i = 0; i < 200 && hi - lo > 1e-13 * hi; i++) {
+		double mid = (lo + hi) / 2;
+		if (stats_t_power(mid, na, nb, alpha) < power)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return (lo + hi) / 2;
 }

@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/result.h"
 
@@ -47,5 +48,58 @@ void stats_welch(const double *a, size_t na, const double *b, size_t nb, struct 
 /* Welch's test from summary numbers (arithmetic means, sample variances). */
 void stats_welch_summary(double ma, double va, size_t na, double mb, double vb, size_t nb,
 			 struct welch *out);
+
+/* The two-sided confidence interval, at level (0.95), of mean_b - mean_a
+ * by Welch: the difference -+ t(df, (1+level)/2) times its standard error.
+ * Both NAN when n < 2 on a side; the difference itself when both sides are
+ * constant. */
+void stats_welch_ci(double ma, double va, size_t na, double mb, double vb, size_t nb, double level,
+		    double *lo, double *hi);
+
+/* The Mann-Whitney U test of a against b, two-sided, as scipy's
+ * mannwhitneyu(a, b) computes it: u is U of a (its rank sum less
+ * na(na+1)/2, ties at their mid-rank).  Exact (the permutation distribution
+ * of U) when no value ties and one side has at most 8 values; otherwise the
+ * normal approximation with the tie correction and a continuity
+ * correction of 1/2. */
+struct mwu {
+	bool too_few;    /* n < 2 on either side */
+	bool exact;
+	double u;
+	double p;
+};
+void stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb, struct mwu *out);
+/* The two tails, for the tests: exact and normal-approximation p-values
+ * of the same U. */
+double stats_mwu_exact_p(double u, size_t na, size_t nb);
+double stats_mwu_normal_p(const double *a, size_t na, const double *b, size_t nb, double u);
+
+/* Benjamini-Hochberg: q[i] is the smallest false-discovery rate at which
+ * p[i] would be called a discovery among the n tests, min over j with
+ * p[j] >= p[i] of p[j] n / rank(j), at most 1.  NAN p-values are not tests:
+ * their q is NAN and they do not count in n. */
+void stats_bh(const double *p, size_t n, double *q);
+
+/* The median of v[0..n) (the mean of the two middle values when n is
+ * even); NAN when n is 0. */
+double stats_median(const double *v, size_t n);
+
+/* A percentile bootstrap interval, at level, of median(b) / median(a):
+ * nresample resamples of each side with replacement, drawn from a fixed
+ * seed so that the same runs always give the same interval.  Both NAN when
+ * a side is empty or a resampled base median is 0. */
+void stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb, double level,
+			   size_t nresample, uint64_t seed, double *lo, double *hi);
+
+/* The power of the two-sided two-sample t-test at level alpha to see an
+ * effect of d standard deviations (Cohen's d, pooled) with na and nb
+ * values: the noncentral t distribution's two tails beyond the critical
+ * value, integrated over the chi-square distribution of the variance (GSL
+ * has no noncentral t).  NAN when na + nb < 3. */
+double stats_t_power(double d, double na, double nb, double alpha);
+/* The smallest d that test sees with the given power (0.8): the minimal
+ * detectable effect in standard deviations, as statsmodels'
+ * TTestIndPower.solve_power finds it.  NAN when na + nb < 3 or beyond 1e3. */
+double stats_t_mde(double na, double nb, double alpha, double power);
 
 #endif

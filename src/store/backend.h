@@ -10,6 +10,7 @@
 #ifndef VMR_STORE_BACKEND_H
 #define VMR_STORE_BACKEND_H
 
+#include "core/util.h"
 #include "store/store.h"
 
 struct sqlite3;
@@ -21,6 +22,11 @@ struct store {
 	struct sqlite3 *db;       /* SQLite */
 	int lockfd;               /* SQLite: the file of writers' locks, or -1 */
 	struct pg_conn *pg;       /* PostgreSQL (libpq's PGconn) */
+	struct strlist secrets;   /* PostgreSQL: the URL's password, each way it
+				   * is spelt (store_url_secrets), masked in
+				   * every message */
+	bool read_timeout;        /* PostgreSQL: statement_timeout is ours (the
+				   * session set none): lifted in writes */
 };
 
 enum store_lookup {
@@ -60,6 +66,12 @@ struct store_backend {
 	int (*delete_run)(struct store *st, int64_t run_id);
 	/* 1 and *run_id when a run has this UUID, 0 when none, -1 on error. */
 	int (*find_uuid)(struct store *st, const char *uuid, int64_t *run_id);
+	/* Groups: the UUIDs (up to two, the first in *uuid, malloc'd) of the
+	 * groups whose name or UUID is spec, or with spec NULL the newest
+	 * run's group that has one; and the ids of a group's runs, base
+	 * first.  0, or -1 after an error. */
+	int (*group_find)(struct store *st, const char *spec, char **uuid, int *n);
+	int (*group_runs)(struct store *st, const char *uuid, int64_t **ids, size_t *n);
 
 	/* Transactions: a writing one (others' writes wait for it), or a
 	 * read-only one that sees the store at one moment. */
@@ -78,7 +90,8 @@ struct store_backend {
 	 * UUID when there is one (that row then stays as it is, locked to this
 	 * transaction), else 0; and a run's row overwritten by a copy, its
 	 * cases removed. */
-	int (*iteration_insert)(struct store *st, int64_t case_id, int iteration, const struct result *r);
+	int (*iteration_insert)(struct store *st, int64_t case_id, int iteration, int64_t seq,
+				const struct result *r);
 	int (*run_insert)(struct store *st, const struct run *run, int64_t *run_id);
 	int (*run_replace)(struct store *st, int64_t run_id, const struct run *run);
 };
@@ -87,12 +100,8 @@ extern const struct store_backend store_sqlite_backend;
 extern const struct store_backend store_pg_backend;
 
 /* Helpers both back ends share (store.c). */
-/* A fresh version 4 UUID into buf (at least 37 bytes). */
-void store_uuid(char *buf, size_t len);
 /* The host named by an environment fingerprint; NULL if none. */
 const char *store_env_host(const json_t *env);
-/* "<suite base name>-YYYYmmdd-HHMMSS" for a run begun at now.  Malloc'd. */
-char *store_default_name(const char *suite, double now);
 /* A JSON value as stored: compact, every double exact, object keys sorted
  * when sorted; "{}" for NULL.  Malloc'd. */
 char *store_json_text(const json_t *j, bool sorted);
@@ -101,8 +110,13 @@ char *store_result_text(struct store *st, const struct result *r);
 /* A metric's direction and how its iterations combine, as stored. */
 const char *store_better_name(enum better b);
 const char *store_combine_name(enum combine c);
-/* Append one stored iteration (its number and result JSON) to a case being
- * loaded.  0, or -1 after a message naming the case when it is damaged. */
-int store_case_result(struct store *st, struct run_case *c, int iteration, const char *json);
+/* Append one stored iteration (its number, its place in the group's order
+ * or -1, and its result JSON) to a case being loaded.  0, or -1 after a
+ * message naming the case when it is damaged. */
+int store_case_result(struct store *st, struct run_case *c, int iteration, int64_t seq, const char *json);
+/* A run's group plan as stored (compact JSON), or NULL for none.  Malloc'd. */
+char *store_plan_text(const struct run *run);
+/* The group plan a column holds, or NULL. */
+json_t *store_plan_parse(const char *text);
 
 #endif

@@ -71,6 +71,13 @@ static const char *const pg_migrations[] = {
 	"  value DOUBLE PRECISION,"
 	"  PRIMARY KEY (iteration_id, name));"
 	"CREATE INDEX metrics_name ON metrics(name);",
+	/* 1 -> 2: groups of runs made together (run --variant), and the
+	 * order in which a group's iterations ran */
+	"ALTER TABLE runs ADD COLUMN group_uuid TEXT, ADD COLUMN group_name TEXT, ADD COLUMN variant TEXT,"
+	"  ADD COLUMN variant_index INTEGER, ADD COLUMN group_plan TEXT;"
+	"ALTER TABLE iterations ADD COLUMN seq BIGINT;"
+	"CREATE INDEX runs_group_uuid ON runs(group_uuid);"
+	"CREATE INDEX runs_group_name ON runs(group_name);",
 };
 
 /* Any number: the key of the advisory lock taken while migrating. */
@@ -79,19 +86,29 @@ static const char *const pg_migrations[] = {
  * the second is the run's id (its low 31 bits).  See backend.h. */
 #define PG_RUN_LOCK 1986884210 /* 0x766d7272, "vmrr" */
 
-/* msg's first line with the connection's password cut out.  Malloc'd. */
-static char *pg_clean_message(PGconn *conn, const char *msg)
+/* msg's first line with every spelling of the password cut out: url
+ * itself (libpq quotes a URL it cannot parse) as st->path, the URL's
+ * password (libpq also quotes a token of it) and the one the connection
+ * used (from the URL, PGPASSWORD or a password file).  Malloc'd. */
+static char *pg_clean_message(const struct store *st, const char *url, const char *msg)
 {
-	char *out = xasprintf("%.*s", (int)strcspn(msg ? msg : "", "\n"), msg ? msg : "");
-	const char *pass = conn ? PQpass(conn) : NULL;
-	if (!pass || !*pass)
-		return out;
-	size_t plen = strlen(pass);
-	for (char *p = strstr(out, pass); p; p = strstr(p, pass)) {
-		memcpy(p, "***", 3);
-		memmove(p + 3, p + plen, strlen(p + plen) + 1);
-		p += 3;
+	char *line = xasprintf("%.*s", (int)strcspn(msg ? msg : "", "\n"), msg ? msg : "");
+	/* a quoted URL as it prints everywhere else, its password masked */
+	for (char *p = url && *url ? strstr(line, url) : NULL; p; p = strstr(p + strlen(st->path), url)) {
+		char *next = xasprintf("%.*s%s%s", (int)(p - line), line, st->path, p + strlen(url));
+		p = next + (p - line);
+		free(line);
+		line = next;
 	}
+	struct strlist secrets = { 0 };
+	for (size_t i = 0; i < st->secrets.n; i++)
+		strlist_add(&secrets, st->secrets.v[i]);
+	const char *pass = st->pg ? PQpass(st->pg) : NULL;
+	if (pass && *pass)
+		strlist_add(&secrets, pass);
+	char *out = store_mask_secrets(line, &secrets);
+	strlist_free(&secrets);
+	free(line);
 	return out;
 }
 
@@ -100,7 +117,7 @@ static char *pg_clean_message(PGconn *conn, const char *msg)
 static int pg_fail(struct store *st, const char *what, const PGresult *res)
 {
 	const char *m = res ? PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY) : NULL;
-	char *clean = pg_clean_message(st->pg, m ? m : PQerrorMessage(st->pg));
+	char *clean = pg_clean_message(st, NULL, m ? m : PQerrorMessage(st->pg));
 	vmr_err("%s: %s: %s", st->path, what, *clean ? clean : "the server gave no reason");
 	free(clean);
 	return -1;
@@ -130,9 +147,12 @@ static int pg_exec(struct store *st, const char *sql, const char *what)
 	return rc;
 }
 
+/* A write may wait its turn behind another machine's (a push of the same
+ * run, the schema being created): the read timeout does not apply. */
 static int pg_begin(struct store *st)
 {
-	return pg_exec(st, "BEGIN", "cannot start a transaction");
+	return pg_exec(st, st->read_timeout ? "BEGIN; SET LOCAL statement_timeout = 0" : "BEGIN",
+		       "cannot start a transaction");
 }
 
 static int pg_begin_kind(struct store *st, bool write)
@@ -280,17 +300,47 @@ static void pg_notice_quiet(void *arg, const char *msg)
 	(void)msg;
 }
 
+/* Unless the session has a statement timeout of its own (the URL's
+ * options=-c statement_timeout=..., PGOPTIONS, the role's or database's
+ * setting), reads get this one: a server that stops answering mid-query
+ * must not hang `list`.  Writes lift it (pg_begin). */
+#define PG_READ_TIMEOUT "60s"
+
+static int pg_session_setup(struct store *st)
+{
+	if (pg_exec(st, "SET client_min_messages = warning", "cannot set up the session") < 0)
+		return -1;
+	PGresult *res = pg_query(st, "SHOW statement_timeout", 0, NULL, "cannot set up the session");
+	if (!res)
+		return -1;
+	st->read_timeout = PQntuples(res) == 1 && !strcmp(PQgetvalue(res, 0, 0), "0");
+	PQclear(res);
+	return st->read_timeout ? pg_exec(st, "SET statement_timeout = '" PG_READ_TIMEOUT "'", "cannot set up the session")
+				: 0;
+}
+
 static int pg_open(struct store **out, const char *url, bool create)
 {
 	struct store *st = xcalloc(1, sizeof(*st));
 	st->path = store_mask_url(url);
-	/* Later keywords win: the URL's own settings override these defaults.
-	 * Without a timeout a machine whose server is down would hang. */
-	static const char *const keys[] = { "connect_timeout", "fallback_application_name", "dbname", NULL };
-	const char *vals[] = { "10", "vmregress", url, NULL };
+	store_url_secrets(url, &st->secrets);
+	/* Later keywords win: the URL's own settings override these defaults,
+	 * and so does PGCONNECT_TIMEOUT, which a default given here would
+	 * hide.  Without a timeout a machine whose server is down would hang. */
+	const char *env_timeout = getenv("PGCONNECT_TIMEOUT");
+	const char *keys[4] = { NULL }, *vals[4] = { NULL };
+	size_t n = 0;
+	if (!env_timeout || !*env_timeout) {
+		keys[n] = "connect_timeout";
+		vals[n++] = "10";
+	}
+	keys[n] = "fallback_application_name";
+	vals[n++] = "vmregress";
+	keys[n] = "dbname";
+	vals[n] = url;
 	st->pg = PQconnectdbParams(keys, vals, 1);
 	if (!st->pg || PQstatus(st->pg) != CONNECTION_OK) {
-		char *clean = pg_clean_message(st->pg, st->pg ? PQerrorMessage(st->pg) : "out of memory");
+		char *clean = pg_clean_message(st, url, st->pg ? PQerrorMessage(st->pg) : "out of memory");
 		vmr_err("cannot connect to %s: %s", st->path, clean);
 		free(clean);
 		goto finish;
@@ -298,12 +348,13 @@ static int pg_open(struct store **out, const char *url, bool create)
 	PQsetNoticeProcessor(st->pg, pg_notice_quiet, NULL);
 	/* The schema is created on first use whatever create says: the database
 	 * itself is what must exist, and connecting proved that. */
-	if (pg_exec(st, "SET client_min_messages = warning", "cannot set up the session") < 0 || pg_migrate(st) < 0)
+	if (pg_session_setup(st) < 0 || pg_migrate(st) < 0)
 		goto finish;
 	*out = st;
 	return 0;
 finish:
 	PQfinish(st->pg);
+	strlist_free(&st->secrets);
 	free(st->path);
 	free(st);
 	return -1;
@@ -316,6 +367,7 @@ static void pg_close(struct store *st)
 	if (PQstatus(st->pg) == CONNECTION_OK)
 		PQclear(PQexec(st->pg, "SELECT pg_advisory_unlock_all()"));
 	PQfinish(st->pg);
+	strlist_free(&st->secrets);
 	free(st->path);
 	free(st);
 }
@@ -376,17 +428,19 @@ static int pg_metrics_add(struct store *st, int64_t iter_id, const struct result
 }
 
 /* One iteration's row and its metric rows, inside the caller's transaction. */
-static int pg_iteration_insert(struct store *st, int64_t case_id, int iteration, const struct result *r)
+static int pg_iteration_insert(struct store *st, int64_t case_id, int iteration, int64_t seq,
+			       const struct result *r)
 {
 	char *text = store_result_text(st, r);
 	if (!text)
 		return -1;
-	struct pg_num cid, it;
+	struct pg_num cid, it, sq;
 	int64_t iter_id;
 	const char *p[] = { pg_fmt_int(&cid, case_id), pg_fmt_int(&it, iteration), outcome_name(r->outcome), r->reason,
-			    text };
-	int rc = pg_insert_id(st, "INSERT INTO iterations (case_id, iteration, outcome, reason, result)"
-				  " VALUES ($1,$2,$3,$4,$5) RETURNING id", 5, p, "cannot record an iteration", &iter_id);
+			    text, seq >= 0 ? pg_fmt_int(&sq, seq) : NULL };
+	int rc = pg_insert_id(st, "INSERT INTO iterations (case_id, iteration, outcome, reason, result, seq)"
+				  " VALUES ($1,$2,$3,$4,$5,$6::bigint) RETURNING id", 6, p, "cannot record an iteration",
+			      &iter_id);
 	free(text);
 	return rc < 0 ? -1 : pg_metrics_add(st, iter_id, r);
 }
@@ -409,7 +463,8 @@ static int pg_run_end(struct store *st, int64_t run_id, const char *status)
 	" r.status = 'incomplete' AND EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory'" \
 	"  AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database())" \
 	"  AND l.classid::bigint = " PG_STR(PG_RUN_LOCK) " AND l.objid::bigint = (r.id & 2147483647)" \
-	"  AND l.objsubid = 2 AND l.granted)"
+	"  AND l.objsubid = 2 AND l.granted)," \
+	" r.group_uuid, r.group_name, r.variant, r.variant_index"
 
 static void pg_row_info(const PGresult *res, int row, struct run_info *ri)
 {
@@ -426,6 +481,10 @@ static void pg_row_info(const PGresult *res, int row, struct run_info *ri)
 	ri->ncases = (size_t)pg_col_int64(res, row, 10);
 	ri->niterations = (size_t)pg_col_int64(res, row, 11);
 	ri->running = !strcmp(PQgetvalue(res, row, 12), "t");
+	ri->group_uuid = pg_col_text(res, row, 13);
+	ri->group_name = pg_col_text(res, row, 14);
+	ri->variant = pg_col_text(res, row, 15);
+	ri->variant_index = (int)pg_col_int64(res, row, 16);
 }
 
 static int pg_list(struct store *st, struct run_info **runs, size_t *n)
@@ -472,15 +531,16 @@ static int pg_info(struct store *st, int64_t run_id, struct run *r)
 {
 	struct pg_num rid;
 	const char *p[] = { pg_fmt_int(&rid, run_id) };
-	PGresult *res = pg_query(st, "SELECT " RUN_INFO_COLS ", r.env, r.suite_text FROM runs r WHERE r.id = $1", 1, p,
-				 "cannot read a run");
+	PGresult *res = pg_query(st, "SELECT " RUN_INFO_COLS ", r.env, r.suite_text, r.group_plan FROM runs r"
+				     " WHERE r.id = $1", 1, p, "cannot read a run");
 	if (!res)
 		return -1;
 	int rows = PQntuples(res);
 	if (rows == 1) {
 		pg_row_info(res, 0, &r->info);
-		r->env = pg_col_json(res, 0, 13);
-		r->suite_text = pg_col_text(res, 0, 14);
+		r->env = pg_col_json(res, 0, 17);
+		r->suite_text = pg_col_text(res, 0, 18);
+		r->group_plan = store_plan_parse(pg_col_text_ref(res, 0, 19));
 	} else {
 		vmr_err("run %lld: no such run in %s", (long long)run_id, st->path);
 	}
@@ -513,13 +573,14 @@ static int pg_iterations(struct store *st, struct run_case *c)
 {
 	struct pg_num cid;
 	const char *p[] = { pg_fmt_int(&cid, c->id) };
-	PGresult *res = pg_query(st, "SELECT iteration, result FROM iterations WHERE case_id = $1 ORDER BY iteration", 1,
-				 p, "cannot read a case's iterations");
+	PGresult *res = pg_query(st, "SELECT iteration, result, seq FROM iterations WHERE case_id = $1 ORDER BY iteration",
+				 1, p, "cannot read a case's iterations");
 	if (!res)
 		return -1;
 	int rc = 0;
 	for (int i = 0; i < PQntuples(res) && rc == 0; i++)
-		rc = store_case_result(st, c, (int)pg_col_int64(res, i, 0), pg_col_text_ref(res, i, 1));
+		rc = store_case_result(st, c, (int)pg_col_int64(res, i, 0),
+				       PQgetisnull(res, i, 2) ? -1 : pg_col_int64(res, i, 2), pg_col_text_ref(res, i, 1));
 	PQclear(res);
 	return rc;
 }
@@ -551,22 +612,58 @@ static int pg_find_uuid(struct store *st, const char *uuid, int64_t *run_id)
 	return n > 0;
 }
 
+static int pg_group_find(struct store *st, const char *spec, char **uuid, int *n)
+{
+	PGresult *res = pg_query(st, spec ? "SELECT DISTINCT group_uuid FROM runs WHERE group_uuid IS NOT NULL"
+					    " AND (group_name = $1 OR group_uuid = $1) LIMIT 2"
+					  : "SELECT group_uuid FROM runs WHERE group_uuid IS NOT NULL"
+					    " ORDER BY started DESC, id DESC LIMIT 1",
+				 spec ? 1 : 0, &spec, "cannot look up a group");
+	if (!res)
+		return -1;
+	*n = PQntuples(res);
+	if (*n)
+		*uuid = pg_col_text(res, 0, 0);
+	PQclear(res);
+	return 0;
+}
+
+static int pg_group_runs(struct store *st, const char *uuid, int64_t **ids, size_t *n)
+{
+	PGresult *res = pg_query(st, "SELECT id FROM runs WHERE group_uuid = $1 ORDER BY variant_index, id", 1, &uuid,
+				 "cannot read a group's runs");
+	*ids = NULL;
+	*n = 0;
+	if (!res)
+		return -1;
+	*ids = xcalloc((size_t)PQntuples(res) + 1, sizeof(**ids));
+	for (int i = 0; i < PQntuples(res); i++)
+		(*ids)[(*n)++] = pg_col_int64(res, i, 0);
+	PQclear(res);
+	return 0;
+}
+
 /* The columns a copied run sets, in the order of pg_run_params. */
-#define RUN_COPY_COLS "uuid, name, suite, suite_text, status, kernel, host, started, ended, tag, env"
+#define RUN_COPY_COLS "uuid, name, suite, suite_text, status, kernel, host, started, ended, tag, env," \
+	" group_uuid, group_name, variant, variant_index, group_plan"
+#define RUN_COPY_VALUES "$1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11,$12,$13,$14,$15::integer,$16"
 
 struct pg_run_params {
-	const char *p[12];
-	struct pg_num started, ended, id;
-	char *envtext;
+	const char *p[17];
+	struct pg_num started, ended, index, id;
+	char *envtext, *plantext;
 };
 
 static void pg_run_params(struct pg_run_params *rp, const struct run *run, int64_t run_id)
 {
 	const struct run_info *ri = &run->info;
 	rp->envtext = store_json_text(run->env, true);
+	rp->plantext = store_plan_text(run);
 	const char *p[] = { ri->uuid, ri->name, ri->suite, run->suite_text, ri->status, ri->kernel, ri->host,
 			    pg_fmt_double(&rp->started, ri->started), ri->ended ? pg_fmt_double(&rp->ended, ri->ended) : NULL,
-			    ri->tag, rp->envtext, pg_fmt_int(&rp->id, run_id) };
+			    ri->tag, rp->envtext, ri->group_uuid, ri->group_name, ri->variant,
+			    ri->group_uuid ? pg_fmt_int(&rp->index, ri->variant_index) : NULL, rp->plantext,
+			    pg_fmt_int(&rp->id, run_id) };
 	memcpy(rp->p, p, sizeof(p));
 }
 
@@ -577,9 +674,10 @@ static int pg_run_insert(struct store *st, const struct run *run, int64_t *run_i
 {
 	struct pg_run_params rp;
 	pg_run_params(&rp, run, 0);
-	PGresult *res = pg_query(st, "INSERT INTO runs (" RUN_COPY_COLS ") VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11)"
-				     " ON CONFLICT (uuid) DO NOTHING RETURNING id", 11, rp.p, "cannot record the run");
+	PGresult *res = pg_query(st, "INSERT INTO runs (" RUN_COPY_COLS ") VALUES (" RUN_COPY_VALUES ")"
+				     " ON CONFLICT (uuid) DO NOTHING RETURNING id", 16, rp.p, "cannot record the run");
 	free(rp.envtext);
+	free(rp.plantext);
 	if (!res)
 		return -1;
 	int inserted = PQntuples(res) == 1;
@@ -605,13 +703,14 @@ static int pg_run_replace(struct store *st, int64_t run_id, const struct run *ru
 {
 	struct pg_run_params rp;
 	pg_run_params(&rp, run, run_id);
-	PGresult *res = pg_query(st, "UPDATE runs SET (" RUN_COPY_COLS ") = ($1,$2,$3,$4,$5,$6,$7,$8,$9,$10,$11)"
-				     " WHERE id = $12", 12, rp.p, "cannot record the run");
+	PGresult *res = pg_query(st, "UPDATE runs SET (" RUN_COPY_COLS ") = (" RUN_COPY_VALUES ")"
+				     " WHERE id = $17", 17, rp.p, "cannot record the run");
 	free(rp.envtext);
+	free(rp.plantext);
 	PQclear(res);
 	if (!res)
 		return -1;
-	res = pg_query(st, "DELETE FROM cases WHERE run_id = $1", 1, &rp.p[11], "cannot replace the run's cases");
+	res = pg_query(st, "DELETE FROM cases WHERE run_id = $1", 1, &rp.p[16], "cannot replace the run's cases");
 	PQclear(res);
 	return res ? 0 : -1;
 }
@@ -627,6 +726,8 @@ const struct store_backend store_pg_backend = {
 	.match = pg_lookup,
 	.delete_run = pg_delete_run,
 	.find_uuid = pg_find_uuid,
+	.group_find = pg_group_find,
+	.group_runs = pg_group_runs,
 	.begin = pg_begin_kind,
 	.commit = pg_commit,
 	.rollback = pg_rollback,

@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/path.h"
 #include "core/util.h"
 
 /* Migration i takes a file from version i to version i + 1.  Never edit one
@@ -58,6 +59,16 @@ static const char *const store_migrations[] = {
 	"  value REAL,"
 	"  PRIMARY KEY (iteration_id, name));"
 	"CREATE INDEX metrics_name ON metrics(name);",
+	/* 1 -> 2: groups of runs made together (run --variant), and the
+	 * order in which a group's iterations ran */
+	"ALTER TABLE runs ADD COLUMN group_uuid TEXT;"
+	"ALTER TABLE runs ADD COLUMN group_name TEXT;"
+	"ALTER TABLE runs ADD COLUMN variant TEXT;"
+	"ALTER TABLE runs ADD COLUMN variant_index INTEGER;"
+	"ALTER TABLE runs ADD COLUMN group_plan TEXT;"
+	"ALTER TABLE iterations ADD COLUMN seq INTEGER;"
+	"CREATE INDEX runs_group_uuid ON runs(group_uuid);"
+	"CREATE INDEX runs_group_name ON runs(group_name);",
 };
 
 static int store_fail(struct store *st, const char *what)
@@ -185,20 +196,41 @@ rollback:
 	return -1;
 }
 
+/* The results file a path names, before SQLite opens it: a regular file,
+ * or absent when create (then its directory is made); reached through a
+ * symbolic link only as core/path.h allows.  SQLite would open a device
+ * or a FIFO and leave "<device>-journal" beside it.  The file to open
+ * (the link resolved), or NULL after a message. */
+static char *sqlite_file(const char *path, bool create)
+{
+	char *file;
+	struct stat sb;
+	int r = path_resolve_last(path, &file, &sb);
+	if (r == 0 && !S_ISREG(sb.st_mode))
+		r = S_ISDIR(sb.st_mode) ? -EISDIR : -EINVAL;
+	if (r < 0)
+		vmr_err("%s: cannot use as a results file: %s", path, path_strerror(-r));
+	else if (r == 1 && !create)
+		vmr_err("%s: no such results file (nothing stored there yet? see --db)", path);
+	else if (r == 1 && store_mkdirs(path) < 0)
+		r = -1;
+	else
+		return file;
+	free(file);
+	return NULL;
+}
+
 static int sqlite_open(struct store **out, const char *path, bool create)
 {
+	char *file = sqlite_file(path, create);
+	if (!file)
+		return -2;
 	struct store *st = xcalloc(1, sizeof(*st));
-	st->path = xstrdup(path);
+	st->path = file;
 	st->lockfd = -1;
-	struct stat sb;
-	if (!create && stat(path, &sb) < 0) {
-		vmr_errno("cannot open %s", path);
-		goto free_st;
-	}
-	if (create && store_mkdirs(path) < 0)
-		goto free_st;
-	int flags = SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0);
-	if (sqlite3_open_v2(path, &st->db, flags, NULL) != SQLITE_OK) {
+	/* NOFOLLOW: a link put there since the check above is not followed. */
+	int flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOFOLLOW | (create ? SQLITE_OPEN_CREATE : 0);
+	if (sqlite3_open_v2(file, &st->db, flags, NULL) != SQLITE_OK) {
 		vmr_err("cannot open %s: %s", path, st->db ? sqlite3_errmsg(st->db) : "out of memory");
 		goto close_db;
 	}
@@ -214,7 +246,6 @@ static int sqlite_open(struct store **out, const char *path, bool create)
 	return 0;
 close_db:
 	sqlite3_close(st->db);
-free_st:
 	free(st->path);
 	free(st);
 	return -1;
@@ -239,7 +270,7 @@ static int sqlite_lock_range(int fd, int cmd, short type, off_t start, off_t len
 static void sqlite_lockfile_tidy(struct store *st)
 {
 	char *name = sqlite_lockname(st);
-	int fd = st->lockfd >= 0 ? st->lockfd : open(name, O_RDWR | O_CLOEXEC);
+	int fd = st->lockfd >= 0 ? st->lockfd : open(name, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
 	struct flock fl;
 	if (fd >= 0 && sqlite_lock_range(fd, F_OFD_SETLK, F_WRLCK, 0, 0, &fl) == 0)
 		unlink(name);
@@ -276,7 +307,7 @@ static int sqlite_hold(struct store *st, int64_t run_id, bool hold)
 	}
 	char *name = sqlite_lockname(st);
 	for (int tries = 0; tries < 8; tries++) {
-		if (st->lockfd < 0 && (st->lockfd = open(name, O_RDWR | O_CREAT | O_CLOEXEC, 0644)) < 0)
+		if (st->lockfd < 0 && (st->lockfd = open(name, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644)) < 0)
 			break;
 		struct stat held, named;
 		if (sqlite_lock_range(st->lockfd, F_OFD_SETLKW, F_WRLCK, (off_t)run_id, 1, &fl) < 0)
@@ -294,7 +325,7 @@ static int sqlite_hold(struct store *st, int64_t run_id, bool hold)
 static bool sqlite_running(struct store *st, int64_t run_id)
 {
 	char *name = sqlite_lockname(st);
-	int fd = open(name, O_RDONLY | O_CLOEXEC);
+	int fd = open(name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 	free(name);
 	if (fd < 0)
 		return false;
@@ -370,14 +401,15 @@ static int store_metrics_add(struct store *st, int64_t iter_id, const struct res
 }
 
 /* One iteration's row and its metric rows, inside the caller's transaction. */
-static int sqlite_iteration_insert(struct store *st, int64_t case_id, int iteration, const struct result *r)
+static int sqlite_iteration_insert(struct store *st, int64_t case_id, int iteration, int64_t seq,
+				   const struct result *r)
 {
 	char *text = store_result_text(st, r);
 	int rc = -1;
 	if (!text)
 		return -1;
-	sqlite3_stmt *s = store_prepare(st, "INSERT INTO iterations (case_id, iteration, outcome, reason, result)"
-					    " VALUES (?,?,?,?,?)");
+	sqlite3_stmt *s = store_prepare(st, "INSERT INTO iterations (case_id, iteration, outcome, reason, result, seq)"
+					    " VALUES (?,?,?,?,?,?)");
 	if (!s)
 		goto free_text;
 	sqlite3_bind_int64(s, 1, case_id);
@@ -385,6 +417,10 @@ static int sqlite_iteration_insert(struct store *st, int64_t case_id, int iterat
 	store_bind_text(s, 3, outcome_name(r->outcome));
 	store_bind_text(s, 4, r->reason);
 	store_bind_text(s, 5, text);
+	if (seq >= 0)
+		sqlite3_bind_int64(s, 6, seq);
+	else
+		sqlite3_bind_null(s, 6);
 	if (store_step_done(st, s, "cannot record an iteration") < 0)
 		goto free_text;
 	rc = store_metrics_add(st, sqlite3_last_insert_rowid(st->db), r);
@@ -412,7 +448,8 @@ static char *store_col_text(sqlite3_stmt *s, int i)
 
 #define RUN_INFO_COLS "r.id, r.uuid, r.name, r.suite, r.status, r.kernel, r.host, r.started, r.ended, r.tag," \
 	" (SELECT COUNT(*) FROM cases c WHERE c.run_id = r.id)," \
-	" (SELECT COUNT(*) FROM iterations i JOIN cases c ON i.case_id = c.id WHERE c.run_id = r.id)"
+	" (SELECT COUNT(*) FROM iterations i JOIN cases c ON i.case_id = c.id WHERE c.run_id = r.id)," \
+	" r.group_uuid, r.group_name, r.variant, r.variant_index"
 
 static void store_row_info(struct store *st, sqlite3_stmt *s, struct run_info *ri)
 {
@@ -428,6 +465,10 @@ static void store_row_info(struct store *st, sqlite3_stmt *s, struct run_info *r
 	ri->tag = store_col_text(s, 9);
 	ri->ncases = (size_t)sqlite3_column_int64(s, 10);
 	ri->niterations = (size_t)sqlite3_column_int64(s, 11);
+	ri->group_uuid = store_col_text(s, 12);
+	ri->group_name = store_col_text(s, 13);
+	ri->variant = store_col_text(s, 14);
+	ri->variant_index = sqlite3_column_int(s, 15);
 	ri->running = ri->status && !strcmp(ri->status, "incomplete") && sqlite_running(st, ri->id);
 }
 
@@ -494,15 +535,17 @@ static json_t *store_col_json(sqlite3_stmt *s, int i)
 
 static int sqlite_info(struct store *st, int64_t run_id, struct run *r)
 {
-	sqlite3_stmt *s = store_prepare(st, "SELECT " RUN_INFO_COLS ", r.env, r.suite_text FROM runs r WHERE r.id = ?");
+	sqlite3_stmt *s = store_prepare(st, "SELECT " RUN_INFO_COLS ", r.env, r.suite_text, r.group_plan FROM runs r"
+					    " WHERE r.id = ?");
 	if (!s)
 		return -1;
 	sqlite3_bind_int64(s, 1, run_id);
 	int rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW) {
 		store_row_info(st, s, &r->info);
-		r->env = store_col_json(s, 12);
-		r->suite_text = store_col_text(s, 13);
+		r->env = store_col_json(s, 16);
+		r->suite_text = store_col_text(s, 17);
+		r->group_plan = store_plan_parse((const char *)sqlite3_column_text(s, 18));
 	} else if (rc == SQLITE_DONE) {
 		vmr_err("run %lld: no such run in %s", (long long)run_id, st->path);
 	} else {
@@ -538,13 +581,16 @@ static int sqlite_cases(struct store *st, struct run *r)
 
 static int sqlite_iterations(struct store *st, struct run_case *c)
 {
-	sqlite3_stmt *s = store_prepare(st, "SELECT iteration, result FROM iterations WHERE case_id = ? ORDER BY iteration");
+	sqlite3_stmt *s = store_prepare(st, "SELECT iteration, result, seq FROM iterations WHERE case_id = ?"
+					    " ORDER BY iteration");
 	if (!s)
 		return -1;
 	sqlite3_bind_int64(s, 1, c->id);
 	int rc;
 	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
-		if (store_case_result(st, c, sqlite3_column_int(s, 0), (const char *)sqlite3_column_text(s, 1)) < 0) {
+		if (store_case_result(st, c, sqlite3_column_int(s, 0),
+				      sqlite3_column_type(s, 2) == SQLITE_NULL ? -1 : sqlite3_column_int64(s, 2),
+				      (const char *)sqlite3_column_text(s, 1)) < 0) {
 			sqlite3_finalize(s);
 			return -1;
 		}
@@ -583,10 +629,47 @@ static int sqlite_find_uuid(struct store *st, const char *uuid, int64_t *run_id)
 	return n > 0;
 }
 
-/* The columns a copied run sets, in the order of store_bind_run's values. */
-#define RUN_COPY_COLS "uuid, name, suite, suite_text, status, kernel, host, started, ended, tag, env"
+static int sqlite_group_find(struct store *st, const char *spec, char **uuid, int *n)
+{
+	sqlite3_stmt *s = store_prepare(st, spec ? "SELECT DISTINCT group_uuid FROM runs WHERE group_uuid IS NOT NULL"
+						   " AND (group_name = ?1 OR group_uuid = ?1) LIMIT 2"
+						 : "SELECT group_uuid FROM runs WHERE group_uuid IS NOT NULL"
+						   " ORDER BY started DESC, id DESC LIMIT 1");
+	if (!s)
+		return -1;
+	if (spec)
+		store_bind_text(s, 1, spec);
+	int rc;
+	*n = 0;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
+		if ((*n)++ == 0)
+			*uuid = store_col_text(s, 0);
+	sqlite3_finalize(s);
+	return rc == SQLITE_DONE ? 0 : store_fail(st, "cannot look up a group");
+}
 
-static void store_bind_run(sqlite3_stmt *s, const struct run *run, const char *envtext)
+static int sqlite_group_runs(struct store *st, const char *uuid, int64_t **ids, size_t *n)
+{
+	sqlite3_stmt *s = store_prepare(st, "SELECT id FROM runs WHERE group_uuid = ? ORDER BY variant_index, id");
+	if (!s)
+		return -1;
+	store_bind_text(s, 1, uuid);
+	int rc;
+	*n = 0;
+	*ids = NULL;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		*ids = xrealloc(*ids, (*n + 1) * sizeof(**ids));
+		(*ids)[(*n)++] = sqlite3_column_int64(s, 0);
+	}
+	sqlite3_finalize(s);
+	return rc == SQLITE_DONE ? 0 : store_fail(st, "cannot read a group's runs");
+}
+
+/* The columns a copied run sets, in the order of store_bind_run's values. */
+#define RUN_COPY_COLS "uuid, name, suite, suite_text, status, kernel, host, started, ended, tag, env," \
+	" group_uuid, group_name, variant, variant_index, group_plan"
+
+static void store_bind_run(sqlite3_stmt *s, const struct run *run, const char *envtext, const char *plantext)
 {
 	const struct run_info *ri = &run->info;
 	store_bind_text(s, 1, ri->uuid);
@@ -603,24 +686,33 @@ static void store_bind_run(sqlite3_stmt *s, const struct run *run, const char *e
 		sqlite3_bind_null(s, 9);
 	store_bind_text(s, 10, ri->tag);
 	store_bind_text(s, 11, envtext);
+	store_bind_text(s, 12, ri->group_uuid);
+	store_bind_text(s, 13, ri->group_name);
+	store_bind_text(s, 14, ri->variant);
+	if (ri->group_uuid)
+		sqlite3_bind_int(s, 15, ri->variant_index);
+	else
+		sqlite3_bind_null(s, 15);
+	store_bind_text(s, 16, plantext);
 }
 
 /* A run row written from a copy: INSERT, or UPDATE of run_id when > 0. */
 static int sqlite_put_run(struct store *st, const struct run *run, int64_t run_id)
 {
-	char *envtext = store_json_text(run->env, true);
+	char *envtext = store_json_text(run->env, true), *plantext = store_plan_text(run);
 	int rc = -1;
 	sqlite3_stmt *s = store_prepare(st, run_id > 0 ? "UPDATE runs SET (" RUN_COPY_COLS ") = (?1,?2,?3,?4,?5,?6,?7,?8,"
-							  "?9,?10,?11) WHERE id = ?12"
-						: "INSERT INTO runs (" RUN_COPY_COLS ") VALUES (?,?,?,?,?,?,?,?,?,?,?)");
+							  "?9,?10,?11,?12,?13,?14,?15,?16) WHERE id = ?17"
+						: "INSERT INTO runs (" RUN_COPY_COLS ") VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)");
 	if (!s)
 		goto free_env;
-	store_bind_run(s, run, envtext);
+	store_bind_run(s, run, envtext, plantext);
 	if (run_id > 0)
-		sqlite3_bind_int64(s, 12, run_id);
+		sqlite3_bind_int64(s, 17, run_id);
 	rc = store_step_done(st, s, "cannot record the run");
 free_env:
 	free(envtext);
+	free(plantext);
 	return rc;
 }
 
@@ -659,6 +751,8 @@ const struct store_backend store_sqlite_backend = {
 	.match = sqlite_lookup,
 	.delete_run = sqlite_delete_run,
 	.find_uuid = sqlite_find_uuid,
+	.group_find = sqlite_group_find,
+	.group_runs = sqlite_group_runs,
 	.begin = sqlite_begin,
 	.commit = store_commit,
 	.rollback = store_rollback,

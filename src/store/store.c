@@ -10,6 +10,7 @@
 #include <sys/random.h>
 #include <sys/utsname.h>
 #include <time.h>
+#include <ctype.h>
 #include <errno.h>
 #include <unistd.h>
 
@@ -20,15 +21,28 @@ static bool store_is_pg_url(const char *loc)
 	return !strncmp(loc, "postgresql://", 13) || !strncmp(loc, "postgres://", 11);
 }
 
-/* The back end a location names, and the location that back end opens. */
+/* The length of loc's URL scheme ("mysql" in "mysql://x/y"), or 0 when
+ * loc does not begin with SCHEME:// (RFC 3986: a letter, then letters,
+ * digits, '+', '-' or '.'). */
+static size_t store_url_scheme(const char *loc)
+{
+	size_t n = isalpha((unsigned char)loc[0]) ? strspn(loc, "abcdefghijklmnopqrstuvwxyz"
+						     "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789+-.") : 0;
+	return n && !strncmp(loc + n, "://", 3) ? n : 0;
+}
+
+/* The back end a location names, and the location that back end opens;
+ * NULL for a URL of a scheme no back end reads (not a file "mysql:/x/y"). */
 static const struct store_backend *store_pick(const char *loc, const char **where)
 {
-	if (store_is_pg_url(loc)) {
-		*where = loc;
+	*where = loc;
+	if (store_is_pg_url(loc))
 		return &store_pg_backend;
+	if (!strncmp(loc, "sqlite:", 7)) {
+		*where = loc + 7;
+		return &store_sqlite_backend;
 	}
-	*where = !strncmp(loc, "sqlite:", 7) ? loc + 7 : loc;
-	return &store_sqlite_backend;
+	return store_url_scheme(loc) ? NULL : &store_sqlite_backend;
 }
 
 char *store_default_path(void)
@@ -41,14 +55,6 @@ char *store_default_path(void)
 		return xasprintf("%s/vmregress/results.db", xdg);
 	const char *home = getenv("HOME");
 	return xasprintf("%s/.local/share/vmregress/results.db", home && *home ? home : "/root");
-}
-
-bool store_exists(const char *location)
-{
-	const char *where;
-	if (store_pick(location, &where) != &store_sqlite_backend)
-		return true;
-	return access(where, F_OK) == 0;
 }
 
 /* The '@' ending a URL's user information, or NULL.  As libpq reads it:
@@ -129,12 +135,96 @@ char *store_mask_url(const char *location)
 	return masked;
 }
 
+/* s[0..len) percent-decoded where it can be, as libpq decodes it.  Malloc'd. */
+static char *store_pct_decode(const char *s, size_t len)
+{
+	char *out = xmalloc(len + 1);
+	size_t n = 0;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] == '%' && i + 2 < len && store_hex(s[i + 1]) >= 0 && store_hex(s[i + 2]) >= 0) {
+			out[n++] = (char)(store_hex(s[i + 1]) * 16 + store_hex(s[i + 2]));
+			i += 2;
+		} else {
+			out[n++] = s[i];
+		}
+	}
+	out[n] = '\0';
+	return out;
+}
+
+/* A password as written and as decoded, when it is not empty. */
+static void store_secret_add(struct strlist *out, const char *s, size_t len)
+{
+	if (!len)
+		return;
+	char *raw = xasprintf("%.*s", (int)len, s), *dec = store_pct_decode(s, len);
+	strlist_add(out, raw);
+	if (*dec && strcmp(dec, raw))
+		strlist_add(out, dec);
+	free(raw);
+	free(dec);
+}
+
+void store_url_secrets(const char *location, struct strlist *out)
+{
+	const char *sep = location ? strstr(location, "://") : NULL;
+	if (!sep)
+		return;
+	const char *auth = sep + 3, *at = store_url_userinfo_end(auth);
+	const char *colon = at ? memchr(auth, ':', (size_t)(at - auth)) : NULL;
+	if (colon)
+		store_secret_add(out, colon + 1, (size_t)(at - colon - 1));
+	const char *q = strchr(at ? at : auth, '?');
+	for (q = q ? q + 1 : NULL; q && *q; q += *q == '&') {
+		size_t seg = strcspn(q, "&"), key = strcspn(q, "=&");
+		if (key < seg && store_param_is_password(q, key))
+			store_secret_add(out, q + key + 1, seg - key - 1);
+		q += seg;
+	}
+}
+
+char *store_mask_secrets(const char *text, const struct strlist *secrets)
+{
+	char *out = xstrdup(text);
+	/* the longest first: a decoded password may be part of the raw one */
+	bool *done = xcalloc(secrets->n + 1, sizeof(*done));
+	for (size_t k = 0; k < secrets->n; k++) {
+		size_t best = secrets->n;
+		for (size_t i = 0; i < secrets->n; i++)
+			if (!done[i] && (best == secrets->n || strlen(secrets->v[i]) > strlen(secrets->v[best])))
+				best = i;
+		done[best] = true;
+		char *quoted = xasprintf("\"%s\"", secrets->v[best]);
+		/* one too short to be told from other words only where quoted */
+		const char *s = strlen(secrets->v[best]) < 4 ? quoted : secrets->v[best];
+		size_t len = strlen(s);
+		for (char *p = strstr(out, s); p; p = strstr(p + (s == quoted ? 5 : 3), s)) {
+			char *next = xasprintf("%.*s%s%s", (int)(p - out), out, s == quoted ? "\"***\"" : "***", p + len);
+			p = next + (p - out);
+			free(out);
+			out = next;
+		}
+		free(quoted);
+	}
+	free(done);
+	return out;
+}
+
 int store_open(struct store **st, const char *path, bool create)
 {
 	const char *where;
 	const struct store_backend *be = store_pick(path, &where);
-	if (be->open(st, where, create) < 0)
-		return -1;
+	*st = NULL;
+	if (!be) {
+		char *masked = store_mask_url(path);
+		vmr_err("%s: unknown store URL scheme '%.*s' (a file, sqlite:FILE or postgresql://...)", masked,
+			(int)store_url_scheme(path), path);
+		free(masked);
+		return -2;
+	}
+	int rc = be->open(st, where, create);
+	if (rc < 0)
+		return rc;
 	(*st)->be = be;
 	return 0;
 }
@@ -155,6 +245,42 @@ const char *store_backend_name(const struct store *st)
 	return st->be->name;
 }
 
+/* The length of the UTF-8 sequence at s that is one printable character
+ * (not a C0 or C1 control, not DEL), or 0. */
+static size_t store_name_char(const unsigned char *s)
+{
+	if (*s >= 0x20 && *s < 0x7f)
+		return 1;
+	size_t n = *s >= 0xc2 && *s <= 0xdf ? 2 : *s >= 0xe0 && *s <= 0xef ? 3 : *s >= 0xf0 && *s <= 0xf4 ? 4 : 0;
+	for (size_t i = 1; i < n; i++)
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+	if (n == 2 && *s == 0xc2 && s[1] < 0xa0)
+		return 0; /* C1 controls */
+	if ((n == 3 && *s == 0xe0 && s[1] < 0xa0) || (n == 3 && *s == 0xed && s[1] >= 0xa0) ||
+	    (n == 4 && *s == 0xf0 && s[1] < 0x90) || (n == 4 && *s == 0xf4 && s[1] >= 0x90))
+		return 0; /* overlong, surrogates, beyond U+10FFFF */
+	return n;
+}
+
+const char *store_name_invalid(const char *name)
+{
+	size_t len = strlen(name);
+	if (!len)
+		return "a run's name cannot be empty";
+	if (len > STORE_NAME_MAX)
+		return "a run's name is at most " STORE_NAME_MAX_TEXT " bytes";
+	for (const unsigned char *p = (const unsigned char *)name; *p;) {
+		size_t n = store_name_char(p);
+		if (!n)
+			return "a run's name is printable UTF-8 text, without control characters";
+		p += n;
+	}
+	if (!strcmp(name, "last") || strspn(name, "0123456789") == len)
+		return "a run's name cannot be \"last\" or a number: RUN would mean another run";
+	return NULL;
+}
+
 /* VMREGRESS_HOST names the host in a run's fingerprint instead of the real
  * one, so tests can play several machines on one.  Hidden: not for users. */
 static json_t *store_env_for_run(json_t *env)
@@ -170,7 +296,7 @@ static json_t *store_env_for_run(json_t *env)
 /* A run about to begin: a fresh UUID, now, and the kernel and host the
  * environment names (else this machine's). */
 static struct run *store_new_run(const char *name, const char *suite, const char *suite_text, json_t *env,
-				 const char *tag)
+				 const char *tag, const struct store_group *g)
 {
 	struct run *r = xcalloc(1, sizeof(*r));
 	struct run_info *ri = &r->info;
@@ -189,15 +315,34 @@ static struct run *store_new_run(const char *name, const char *suite, const char
 	ri->host = xstrdup(host ? host : u.nodename);
 	ri->tag = tag ? xstrdup(tag) : NULL;
 	r->suite_text = suite_text ? xstrdup(suite_text) : NULL;
+	if (g) {
+		ri->group_uuid = xstrdup(g->uuid);
+		ri->group_name = xstrdup(g->name);
+		ri->variant = xstrdup(g->variant);
+		ri->variant_index = g->index;
+		r->group_plan = json_incref(g->plan);
+	}
 	return r;
 }
 
 int store_run_begin(struct store *st, const char *name, const char *suite, const char *suite_text, json_t *env,
 		    const char *tag, int64_t *run_id)
 {
+	return store_run_begin_group(st, name, suite, suite_text, env, tag, NULL, run_id);
+}
+
+int store_run_begin_group(struct store *st, const char *name, const char *suite, const char *suite_text,
+			  json_t *env, const char *tag, const struct store_group *group, int64_t *run_id)
+{
 	const struct store_backend *be = st->be;
-	struct run *r = store_new_run(name, suite, suite_text, env, tag);
+	struct run *r = store_new_run(name, suite, suite_text, env, tag, group);
 	bool held = false;
+	const char *why = store_name_invalid(r->info.name);
+	if (why) {
+		vmr_err("%s: cannot begin the run: %s", st->path, why);
+		run_free(r);
+		return -1;
+	}
 	/* The row and its writer's lock appear together: no one sees the run
 	 * before it is running. */
 	int rc = be->begin(st, true);
@@ -225,9 +370,14 @@ int store_case_add(struct store *st, int64_t run_id, const char *case_name, cons
 
 int store_result_add(struct store *st, int64_t case_id, int iteration, const struct result *r)
 {
+	return store_result_add_seq(st, case_id, iteration, -1, r);
+}
+
+int store_result_add_seq(struct store *st, int64_t case_id, int iteration, int64_t seq, const struct result *r)
+{
 	if (st->be->begin(st, true) < 0)
 		return -1;
-	if (st->be->iteration_insert(st, case_id, iteration, r) < 0) {
+	if (st->be->iteration_insert(st, case_id, iteration, seq, r) < 0) {
 		st->be->rollback(st);
 		return -1;
 	}
@@ -300,6 +450,63 @@ int store_resolve_quiet(struct store *st, const char *spec, int64_t *run_id)
 	return store_resolve_spec(st, spec, run_id, true);
 }
 
+/* A group spec's UUID: "last-group", else a name or UUID that one group
+ * has.  0, or -1 (after a message unless quiet). */
+static int store_group_uuid(struct store *st, const char *spec, char **uuid, bool quiet)
+{
+	bool last = !strcmp(spec, "last-group");
+	int n = 0;
+	*uuid = NULL;
+	if (st->be->group_find(st, last ? NULL : spec, uuid, &n) < 0)
+		return -1;
+	if (n == 1)
+		return 0;
+	free(*uuid);
+	*uuid = NULL;
+	if (quiet)
+		return n > 1 ? -2 : -1;
+	if (last)
+		vmr_err("last-group: no group of runs stored in %s (run a suite with --variant to make one)", st->path);
+	else if (n > 1)
+		vmr_err("%s: more than one group has this name (use its UUID; see vmregress list --json)", spec);
+	else
+		vmr_err("%s: no such group in %s (see vmregress list)", spec, st->path);
+	return -1;
+}
+
+static int store_resolve_group_spec(struct store *st, const char *spec, int64_t **ids, size_t *n, bool quiet)
+{
+	char *uuid;
+	*ids = NULL;
+	*n = 0;
+	int rc = store_group_uuid(st, spec, &uuid, quiet);
+	if (rc < 0)
+		return rc;
+	rc = st->be->group_runs(st, uuid, ids, n);
+	free(uuid);
+	return rc;
+}
+
+int store_resolve_group(struct store *st, const char *spec, int64_t **ids, size_t *n)
+{
+	return store_resolve_group_spec(st, spec, ids, n, false);
+}
+
+int store_resolve_group_quiet(struct store *st, const char *spec, int64_t **ids, size_t *n)
+{
+	return store_resolve_group_spec(st, spec, ids, n, true);
+}
+
+char *store_plan_text(const struct run *run)
+{
+	return run->group_plan ? store_json_text(run->group_plan, true) : NULL;
+}
+
+json_t *store_plan_parse(const char *text)
+{
+	return text ? json_loads(text, 0, NULL) : NULL;
+}
+
 char *store_json_text(const json_t *j, bool sorted)
 {
 	char *text = j ? json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(17) | (sorted ? JSON_SORT_KEYS : 0)) : NULL;
@@ -328,7 +535,7 @@ const char *store_combine_name(enum combine c)
 	return names[c % ARRAY_SIZE(names)];
 }
 
-int store_case_result(struct store *st, struct run_case *c, int iteration, const char *text)
+int store_case_result(struct store *st, struct run_case *c, int iteration, int64_t seq, const char *text)
 {
 	json_t *j = text ? json_loads(text, 0, NULL) : NULL;
 	const char *why = "not JSON";
@@ -344,8 +551,10 @@ int store_case_result(struct store *st, struct run_case *c, int iteration, const
 		size_t cap = c->niter ? 2 * c->niter : 8;
 		c->iters = xrealloc(c->iters, cap * sizeof(*c->iters));
 		c->iter_no = xrealloc(c->iter_no, cap * sizeof(*c->iter_no));
+		c->iter_seq = xrealloc(c->iter_seq, cap * sizeof(*c->iter_seq));
 	}
 	c->iter_no[c->niter] = iteration;
+	c->iter_seq[c->niter] = seq;
 	c->iters[c->niter++] = res;
 	return 0;
 }
@@ -423,7 +632,8 @@ static int store_import_cases(struct store *st, int64_t run_id, const struct run
 		if (st->be->case_add(st, run_id, c->name, c->workload, c->options, &case_id) < 0)
 			return -1;
 		for (size_t k = 0; k < c->niter; k++)
-			if (st->be->iteration_insert(st, case_id, c->iter_no ? c->iter_no[k] : (int)k, &c->iters[k]) < 0)
+			if (st->be->iteration_insert(st, case_id, c->iter_no ? c->iter_no[k] : (int)k,
+						     c->iter_seq ? c->iter_seq[k] : -1, &c->iters[k]) < 0)
 				return -1;
 	}
 	return 0;
@@ -535,6 +745,9 @@ void run_info_clear(struct run_info *ri)
 	free(ri->kernel);
 	free(ri->host);
 	free(ri->tag);
+	free(ri->group_uuid);
+	free(ri->group_name);
+	free(ri->variant);
 	memset(ri, 0, sizeof(*ri));
 }
 
@@ -551,6 +764,7 @@ void run_free(struct run *r)
 		return;
 	run_info_clear(&r->info);
 	json_decref(r->env);
+	json_decref(r->group_plan);
 	free(r->suite_text);
 	for (size_t i = 0; i < r->ncases; i++) {
 		struct run_case *c = &r->cases[i];
@@ -561,6 +775,7 @@ void run_free(struct run *r)
 			result_free(&c->iters[k]);
 		free(c->iters);
 		free(c->iter_no);
+		free(c->iter_seq);
 	}
 	free(r->cases);
 	free(r);
@@ -569,10 +784,17 @@ void run_free(struct run *r)
 json_t *run_info_to_json(const struct run_info *ri)
 {
 	char a[40], b[40];
-	return json_pack("{sI ss ss ss? ss ss? ss? ss ss? sb ss? sI sI}", "id", (json_int_t)ri->id, "uuid", ri->uuid,
+	json_t *j = json_pack("{sI ss ss ss? ss ss? ss? ss ss? sb ss? sI sI}", "id", (json_int_t)ri->id, "uuid", ri->uuid,
 			 "name", ri->name, "suite", ri->suite, "status", ri->status, "kernel", ri->kernel, "host",
 			 ri->host, "started", store_format_time(a, sizeof(a), ri->started), "ended",
 			 ri->ended ? store_format_time(b, sizeof(b), ri->ended) : NULL, "running", ri->running, "tag",
 			 ri->tag, "cases",
 			 (json_int_t)ri->ncases, "iterations", (json_int_t)ri->niterations);
+	/* only a run of a group has the key: a run of one configuration
+	 * reads as it always has */
+	if (j && ri->group_uuid)
+		json_object_set_new(j, "group", json_pack("{ss ss? ss? si}", "uuid", ri->group_uuid, "name",
+							  ri->group_name, "variant", ri->variant, "index",
+							  ri->variant_index));
+	return j;
 }

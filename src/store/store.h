@@ -25,7 +25,7 @@
 struct store;
 
 /* The schema version this build writes; older files are migrated on open. */
-#define STORE_SCHEMA_VERSION 1
+#define STORE_SCHEMA_VERSION 2
 
 struct run_info {
 	int64_t id;
@@ -42,6 +42,12 @@ struct run_info {
 	bool running;         /* incomplete and its writer is still at it; an
 			       * incomplete run that is not running was
 			       * interrupted (killed, machine down) */
+	/* A run made with others by one `run --variant ...` (core/plan.h) is
+	 * in their group; these are NULL (variant_index 0) otherwise. */
+	char *group_uuid;     /* the group's identity, the same in every store */
+	char *group_name;     /* what people type: `compare GROUP` */
+	char *variant;        /* this run's variant */
+	int variant_index;    /* its place in the group: 0 is the base */
 };
 
 struct run_case {
@@ -52,12 +58,20 @@ struct run_case {
 	size_t niter;
 	struct result *iters; /* iteration i at iters[i] */
 	int *iter_no;         /* the stored iteration numbers (0-based), niter of them */
+	/* when each ran: its place in the order of every iteration of the
+	 * run's group (0-based), or -1 where none was recorded (a run of one
+	 * configuration); NULL when none was */
+	int64_t *iter_seq;
 };
 
 struct run {
 	struct run_info info;
 	json_t *env;          /* environment fingerprint (sense system) */
 	char *suite_text;
+	/* a run of a group: how the group was run, the same in each of its
+	 * runs ({"order", "seed", "variants": [{"name", "settings"}]}); NULL
+	 * for a run of one configuration */
+	json_t *group_plan;
 	size_t ncases;
 	struct run_case *cases;
 };
@@ -69,25 +83,61 @@ char *store_default_path(void);
 /* Open (creating the file and its directory, and migrating, when create) a
  * store.  path is a file, "sqlite:FILE", or "postgresql://..." (also
  * "postgres://...", libpq's URL; the database must exist, its tables are
- * created on first use).  Without create a missing file is an error naming
- * it.  0 or -1 after a one-line error. */
+ * created on first use); any other SCHEME:// is refused.  A file must be
+ * a regular file or absent, checked before SQLite opens it, and may be a
+ * symbolic link only as core/path.h allows.  Without create a missing file
+ * is an error naming it, and nothing is created.  0; -2 after a one-line
+ * error about the location itself (bad input: exit 2); -1 after one about
+ * opening it (a server down, a damaged file). */
 int store_open(struct store **st, const char *path, bool create);
 void store_close(struct store *st);
 /* The location as opened, for messages: a URL has its password masked. */
 const char *store_path(const struct store *st);
 /* "sqlite" or "postgresql". */
 const char *store_backend_name(const struct store *st);
-/* Whether a location may hold runs: false only for a missing file. */
-bool store_exists(const char *location);
 /* location with any password (user:PASSWORD@, password=PASSWORD) replaced
  * by "***", for printing.  Malloc'd. */
 char *store_mask_url(const char *location);
+struct strlist;
+/* Every spelling of a password in a URL that libpq might echo in its
+ * messages (its URL-parse errors quote the URL, or a token of it): the
+ * user:PASSWORD@ one and each password=VALUE, as written and
+ * percent-decoded, appended to out. */
+void store_url_secrets(const char *location, struct strlist *out);
+/* text with every one of secrets replaced by "***" (one shorter than 4
+ * characters only where it stands quoted, "PW").  Malloc'd. */
+char *store_mask_secrets(const char *text, const struct strlist *secrets);
+
+/* A run's name: 1 to STORE_NAME_MAX bytes of printable UTF-8, neither
+ * "last" nor a number (which RUN reads as the newest run, or an id).
+ * NULL when name is one, else why not. */
+#define STORE_NAME_MAX 128
+#define STORE_NAME_MAX_TEXT "128"
+const char *store_name_invalid(const char *name);
+
+/* A fresh version 4 UUID into buf (at least 37 bytes). */
+void store_uuid(char *buf, size_t len);
+/* "<suite base name>-YYYYmmdd-HHMMSS" for a run begun at now.  Malloc'd. */
+char *store_default_name(const char *suite, double now);
 
 /* Begin a run: status `incomplete`, a fresh UUID, the start time, kernel
  * and host taken from env (see store_env_kernel), env and suite_text stored
- * as given.  name may be NULL: "<suite>-<YYYYmmdd-HHMMSS>". */
+ * as given.  name may be NULL: "<suite>-<YYYYmmdd-HHMMSS>"; either must
+ * pass store_name_invalid. */
 int store_run_begin(struct store *st, const char *name, const char *suite, const char *suite_text,
 		    json_t *env, const char *tag, int64_t *run_id);
+/* A run's place in a group, as store_run_begin_group records it. */
+struct store_group {
+	const char *uuid;     /* the group's, store_uuid() */
+	const char *name;
+	const char *variant;
+	int index;            /* 0 is the base */
+	json_t *plan;         /* see struct run */
+};
+/* store_run_begin for one run of a group: the run row carries the group
+ * from its first moment. */
+int store_run_begin_group(struct store *st, const char *name, const char *suite, const char *suite_text,
+			  json_t *env, const char *tag, const struct store_group *group, int64_t *run_id);
 /* Add a case to the plan (in suite order). options: the resolved options
  * (the store takes its own reference). */
 int store_case_add(struct store *st, int64_t run_id, const char *case_name, const char *workload,
@@ -95,6 +145,8 @@ int store_case_add(struct store *st, int64_t run_id, const char *case_name, cons
 /* Store one finished iteration (0-based) of a case, atomically: the result
  * JSON and one row per metric.  Storing an iteration twice is an error. */
 int store_result_add(struct store *st, int64_t case_id, int iteration, const struct result *r);
+/* The same with the iteration's place in its group's order (see run_case). */
+int store_result_add_seq(struct store *st, int64_t case_id, int iteration, int64_t seq, const struct result *r);
 /* Set the final status (complete | incomplete | failed) and the end time. */
 int store_run_end(struct store *st, int64_t run_id, const char *status);
 
@@ -109,6 +161,13 @@ int store_resolve(struct store *st, const char *spec, int64_t *run_id);
 /* The same without a message: 0 when spec names exactly one run, else -1
  * (database errors are still reported). */
 int store_resolve_quiet(struct store *st, const char *spec, int64_t *run_id);
+/* GROUP is a group's name or UUID, or "last-group" (the group of the
+ * newest run that has one): the ids of its runs, base first (*ids malloc'd,
+ * *n of them).  0, or -1 after an error naming it; the quiet form prints
+ * nothing unless the store fails, and returns -1 when spec names no group,
+ * -2 when it names more than one. */
+int store_resolve_group(struct store *st, const char *spec, int64_t **ids, size_t *n);
+int store_resolve_group_quiet(struct store *st, const char *spec, int64_t **ids, size_t *n);
 /* Load a whole run: info, env, suite text, cases and every stored iteration. */
 int store_load_run(struct store *st, int64_t run_id, struct run **out);
 void run_free(struct run *r);
@@ -141,7 +200,8 @@ const char *run_info_state(const struct run_info *ri);
 const char *store_env_kernel(const json_t *env);
 /* A run's summary as JSON: id, uuid, name, suite, status, kernel, host,
  * started, ended (ISO 8601 UTC; ended null while unfinished), running, tag,
- * cases, iterations. */
+ * cases, iterations; and for a run of a group, group: {uuid, name, variant,
+ * index}. */
 json_t *run_info_to_json(const struct run_info *ri);
 /* Seconds since the epoch as "2026-11-30T11:16:42Z" into buf; "invalid"
  * when no calendar date has it (NaN, beyond the year 9999). */

@@ -99,9 +99,20 @@ static json_t *summary_case_json(const struct case_summary *cs)
 			json_array_append_new(reasons, json_pack("{si ss ss}", "iteration", cs->c->iter_no[k] + 1,
 								 "outcome", outcome_name(cs->c->iters[k].outcome),
 								 "reason", cs->c->iters[k].reason));
-	return json_pack("{ss ss sO sI so so so}", "name", cs->c->name, "workload", cs->c->workload, "options",
-			 cs->c->options, "iterations", (json_int_t)cs->c->niter, "outcomes", summary_outcomes_json(cs),
-			 "reasons", reasons, "metrics", metrics);
+	json_t *j = json_pack("{ss ss sO sI so so so}", "name", cs->c->name, "workload", cs->c->workload, "options",
+			      cs->c->options, "iterations", (json_int_t)cs->c->niter, "outcomes",
+			      summary_outcomes_json(cs), "reasons", reasons, "metrics", metrics);
+	/* Runs of a group record when each iteration ran in the group's
+	 * order: [iteration number, place in the order] pairs.  Only they have
+	 * the key. */
+	json_t *seq = json_array();
+	for (size_t k = 0; cs->c->iter_seq && k < cs->c->niter; k++)
+		if (cs->c->iter_seq[k] >= 0)
+			json_array_append_new(seq, json_pack("[iI]", cs->c->iter_no[k] + 1, (json_int_t)cs->c->iter_seq[k]));
+	if (json_array_size(seq))
+		json_object_set(j, "sequence", seq);
+	json_decref(seq);
+	return j;
 }
 
 json_t *summary_to_json(const struct run *r, bool with_env)
@@ -147,6 +158,9 @@ static void summary_print_header(FILE *f, const struct run *r, bool with_env)
 	fprintf(f, "  %-28s %s\n", "host", ri->host ? ri->host : "");
 	fprintf(f, "  %-28s %s\n", "started", store_format_time(a, sizeof(a), ri->started));
 	fprintf(f, "  %-28s %s\n", "ended", ri->ended ? store_format_time(b, sizeof(b), ri->ended) : "(not ended)");
+	if (ri->group_uuid)
+		fprintf(f, "  %-28s %s, variant %s%s\n", "group", ri->group_name ? ri->group_name : ri->group_uuid,
+			ri->variant ? ri->variant : "?", ri->variant_index == 0 ? " (the base)" : "");
 	if (with_env && json_object_size(r->env)) {
 		fputs("\nEnvironment:\n", f);
 		const char *k;
@@ -194,38 +208,3 @@ void summary_print(FILE *f, const struct run *r, bool with_env)
 	summary_free(s, r->ncases);
 }
 
-json_t *summary_rows_json(const struct run *r)
-{
-	json_t *rows = json_array();
-	for (size_t i = 0; i < r->ncases; i++) {
-		const struct run_case *c = &r->cases[i];
-		for (size_t k = 0; k < c->niter; k++)
-			for (size_t m = 0; m < c->iters[k].nmetrics; m++) {
-				const struct metric *x = &c->iters[k].metrics[m];
-				json_array_append_new(rows, json_pack("{ss ss si ss ss sf}", "run", r->info.name, "case",
-								      c->name, "iteration", c->iter_no[k] + 1, "metric",
-								      x->name, "unit", x->unit, "value", x->value));
-			}
-	}
-	return rows;
-}
-
-void summary_rows_csv(FILE *f, const struct run *r)
-{
-	fputs("run,case,iteration,metric,unit,value\n", f);
-	for (size_t i = 0; i < r->ncases; i++) {
-		const struct run_case *c = &r->cases[i];
-		for (size_t k = 0; k < c->niter; k++)
-			for (size_t m = 0; m < c->iters[k].nmetrics; m++) {
-				const struct metric *x = &c->iters[k].metrics[m];
-				vmr_csv_field(f, r->info.name);
-				fputc(',', f);
-				vmr_csv_field(f, c->name);
-				fprintf(f, ",%d,", c->iter_no[k] + 1);
-				vmr_csv_field(f, x->name);
-				fputc(',', f);
-				vmr_csv_field(f, x->unit);
-				fprintf(f, ",%.17g\n", x->value);
-			}
-	}
-}

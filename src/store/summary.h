@@ -1,7 +1,7 @@
 /* Summaries of a stored run: per case and metric the count, mean, sample
  * standard deviation, min and max over the iterations that produced the
  * metric, and the outcomes.  `show` prints them, `run` prints them when it
- * finishes, `export` writes the same numbers as tidy rows. */
+ * finishes; `export` writes the same numbers as tidy rows (report/export.h). */
 #ifndef VMR_SUMMARY_H
 #define VMR_SUMMARY_H
 
@@ -33,10 +33,5 @@ json_t *summary_to_json(const struct run *r, bool with_env);
 /* The text form: a header with the run and environment (when with_env),
  * then a table per case. */
 void summary_print(FILE *f, const struct run *r, bool with_env);
-
-/* Tidy rows (run, case, iteration, metric, unit, value), one per metric of
- * every stored iteration; iterations are numbered from 1. */
-json_t *summary_rows_json(const struct run *r);
-void summary_rows_csv(FILE *f, const struct run *r);
 
 #endif

@@ -40,7 +40,7 @@ static bool guest_kvm_run_hlt(int kvm, int vm, char *why, size_t whylen)
 	struct kvm_userspace_memory_region region = {
 		.slot = 0, .guest_phys_addr = 0, .memory_size = 4096, .userspace_addr = (uintptr_t)mem,
 	};
-	struct kvm_sregs sregs;
+	struct kvm_sregs sregs = { 0 };
 	struct kvm_regs regs = { .rip = 0, .rflags = 2 };
 	if (ioctl(vm, KVM_SET_USER_MEMORY_REGION, &region) < 0) {
 		guest_kvm_fail(why, whylen, "KVM_SET_USER_MEMORY_REGION");

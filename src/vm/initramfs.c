@@ -217,7 +217,7 @@ int initramfs_build(const char *out, const char *vmregress, const char *busybox,
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	struct cpio c;
+	struct cpio c = { 0 };
 	int r;
 
 	cpio_begin(&c, f);

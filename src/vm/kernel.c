@@ -22,7 +22,7 @@ char *kernel_default_cache(void)
 
 bool kernel_spec_is_package(const char *spec)
 {
-	struct stat st;
+	struct stat st = { 0 };
 
 	if (!*spec || strchr(spec, '/') || stat(spec, &st) == 0)
 		return false;

@@ -107,7 +107,7 @@ static void modules_scan(const char *dir, struct modules_index *ix)
 		if (e->d_name[0] == '.')
 			continue;
 		char *path = xasprintf("%s/%s", dir, e->d_name), *ko;
-		struct stat st;
+		struct stat st = { 0 };
 		if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
 			modules_scan(path, ix);
 		} else if ((ko = strstr(e->d_name, ".ko")) &&

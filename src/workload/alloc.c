@@ -49,7 +49,7 @@ static const struct metric_def alloc_metrics[] = {
 	[AM_PAGES] = { "pages", "pages", BETTER_NONE, COMBINE_AMEAN, "pages allocated per pass" },
 	[AM_ALLOC] = { "alloc-time", "ns", BETTER_LOWER, COMBINE_AMEAN, "mean time to allocate a pass's pages" },
 	[AM_FREE] = { "free-time", "ns", BETTER_LOWER, COMBINE_AMEAN, "mean time to free them" },
-	[AM_RATE] = { "alloc-rate", "pages/s", BETTER_HIGHER, COMBINE_HMEAN, "pages allocated per second" },
+	[AM_RATE] = { "alloc-rate", "pages/s", BETTER_HIGHER, COMBINE_HMEAN, "pages allocated per second", .headline = true },
 	{ .name = NULL },
 };
 

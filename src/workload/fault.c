@@ -58,10 +58,10 @@ enum { FM_PAGES, FM_TIME0, FM_TIME, FM_REFD, FM_MAJ, FM_RATE, FM_P50, FM_P99 };
 static const struct metric_def fault_metrics[] = {
 	[FM_PAGES] = { "pages", "pages", BETTER_NONE, COMBINE_AMEAN, "pages in the region (N)" },
 	[FM_TIME0] = { "time-pass0", "ns", BETTER_LOWER, COMBINE_AMEAN, "pass 0: map and first touch" },
-	[FM_TIME] = { "time-passes", "ns", BETTER_LOWER, COMBINE_AMEAN, "passes 1..P together" },
+	[FM_TIME] = { "time-passes", "ns", BETTER_LOWER, COMBINE_AMEAN, "passes 1..P together", .headline = true },
 	[FM_REFD] = { "refd", "pages", BETTER_LOWER, COMBINE_AMEAN, "pages brought back in, passes 1..P" },
 	[FM_MAJ] = { "major-faults-passes", "faults", BETTER_LOWER, COMBINE_AMEAN, "major faults, passes 1..P" },
-	[FM_RATE] = { "refault-rate", "pages/s", BETTER_HIGHER, COMBINE_HMEAN, "pages brought back in per second" },
+	[FM_RATE] = { "refault-rate", "pages/s", BETTER_HIGHER, COMBINE_HMEAN, "pages brought back in per second", .headline = true },
 	[FM_P50] = { "fault-latency-p50", "ns", BETTER_LOWER, COMBINE_AMEAN, "median time to bring a page back" },
 	[FM_P99] = { "fault-latency-p99", "ns", BETTER_LOWER, COMBINE_AMEAN, "99th percentile of the same" },
 	{ .name = NULL },

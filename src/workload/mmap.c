@@ -84,12 +84,12 @@ enum { MT_TIME, MT_RATE, MT_MIN, MT_MAJ, MT_MEAN, MT_P50, MT_P99, MT_P999, MT_MA
        MT_VERIFY };
 static const struct metric_def mmap_metrics[] = {
 	[MT_TIME] = { "time", "ns", BETTER_LOWER, COMBINE_AMEAN, "replaying every pass" },
-	[MT_RATE] = { "refs-per-sec", "refs/s", BETTER_HIGHER, COMBINE_HMEAN, "references replayed per second" },
+	[MT_RATE] = { "refs-per-sec", "refs/s", BETTER_HIGHER, COMBINE_HMEAN, "references replayed per second", .headline = true },
 	[MT_MIN] = { "replay-minor-faults", "faults", BETTER_LOWER, COMBINE_AMEAN, "minor faults of the replay alone" },
 	[MT_MAJ] = { "replay-major-faults", "faults", BETTER_LOWER, COMBINE_AMEAN, "major faults of the replay alone" },
 	[MT_MEAN] = { "access-mean", "ns", BETTER_LOWER, COMBINE_AMEAN, "mean time of one reference" },
 	[MT_P50] = { "access-p50", "ns", BETTER_LOWER, COMBINE_AMEAN, "median time of one reference" },
-	[MT_P99] = { "access-p99", "ns", BETTER_LOWER, COMBINE_AMEAN, "99th percentile of the same" },
+	[MT_P99] = { "access-p99", "ns", BETTER_LOWER, COMBINE_AMEAN, "99th percentile of the same", .headline = true },
 	[MT_P999] = { "access-p99.9", "ns", BETTER_LOWER, COMBINE_AMEAN, "99.9th percentile of the same" },
 	[MT_MAX] = { "access-max", "ns", BETTER_LOWER, COMBINE_AMEAN, "the slowest reference" },
 	[MT_SLOW] = { "slow-accesses", "refs", BETTER_LOWER, COMBINE_AMEAN, "accesses (batches) at least --slow longer than resident" },

@@ -61,7 +61,7 @@ static const struct metric_def mmap001_metrics[] = {
 	[MM_TOTAL] = { "time", "ns", BETTER_LOWER, COMBINE_AMEAN, "all of it, every loop" },
 	[MM_MAJ] = { "major-faults-check", "faults", BETTER_NONE, COMBINE_AMEAN, "major faults of the verify phases" },
 	[MM_MIN] = { "minor-faults-write", "faults", BETTER_NONE, COMBINE_AMEAN, "minor faults of the writes" },
-	[MM_RATE] = { "pages-per-sec", "pages/s", BETTER_HIGHER, COMBINE_HMEAN, "pages written per second of LTP's loop" },
+	[MM_RATE] = { "pages-per-sec", "pages/s", BETTER_HIGHER, COMBINE_HMEAN, "pages written per second of LTP's loop", .headline = true },
 	[MM_LTP] = { "ltp-time", "ns", BETTER_LOWER, COMBINE_AMEAN,
 		     "LTP's loop: map, write every byte, msync, munmap, every loop (no verify phase)" },
 	[MM_WBYTES] = { "ltp-write-bytes", "bytes", BETTER_NONE, COMBINE_AMEAN,

@@ -58,7 +58,7 @@ enum { MT_BYTES, MT_TIME, MT_RATE, MT_MAJ, MT_MIN, MT_CHECK, MT_AMAJ, MT_CMAJ, M
 static const struct metric_def mtest01_metrics[] = {
 	[MT_BYTES] = { "bytes-allocated", "bytes", BETTER_NONE, COMBINE_AMEAN, "what the children held together" },
 	[MT_TIME] = { "time", "ns", BETTER_LOWER, COMBINE_AMEAN,
-		      "from the first fork until every child held (and had written) its share: LTP's work" },
+		      "from the first fork until every child held (and had written) its share: LTP's work", .headline = true },
 	[MT_RATE] = { "alloc-rate", "bytes/s", BETTER_HIGHER, COMBINE_HMEAN, "bytes allocated per second" },
 	[MT_MAJ] = { "children-major-faults", "faults", BETTER_LOWER, COMBINE_AMEAN, "major faults of the children" },
 	[MT_MIN] = { "children-minor-faults", "faults", BETTER_NONE, COMBINE_AMEAN, "minor faults of the children" },

@@ -27,7 +27,7 @@ static const struct opt null_opts[] = {
 };
 
 static const struct metric_def null_metrics[] = {
-	{ "time", "ns", BETTER_LOWER, COMBINE_AMEAN, "time spent in run()" },
+	{ "time", "ns", BETTER_LOWER, COMBINE_AMEAN, "time spent in run()", .headline = true },
 	{ .name = NULL },
 };
 

@@ -1,9 +1,11 @@
 #include <string.h>
 
+#include "core/suggest.h"
 #include "workload/workload.h"
 
 extern const struct workload wl_null, wl_fault, wl_alloc, wl_reread, wl_mmap001, wl_mtest01, wl_pft;
 extern const struct workload wl_mmap;
+extern const struct workload wl_mthp, wl_zswap, wl_reclaim;
 
 const struct workload *const workloads[] = {
 	&wl_null,
@@ -14,6 +16,9 @@ const struct workload *const workloads[] = {
 	&wl_mtest01,
 	&wl_pft,
 	&wl_mmap,
+	&wl_mthp,
+	&wl_zswap,
+	&wl_reclaim,
 	NULL,
 };
 
@@ -23,4 +28,13 @@ const struct workload *workload_find(const char *name)
 		if (!strcmp(workloads[i]->name, name))
 			return workloads[i];
 	return NULL;
+}
+
+const char *workload_suggest(const char *name)
+{
+	const char *names[64] = { NULL };
+	size_t n = 0;
+	for (size_t i = 0; workloads[i] && n < sizeof(names) / sizeof(names[0]); i++)
+		names[n++] = workloads[i]->name;
+	return suggest(name, names, n);
 }

@@ -67,7 +67,7 @@ enum { RM_READ, RM_REREAD, RM_RATIO, RM_SWAPPED, RM_PSWPIN, RM_MAJ, RM_P50, RM_P
        RM_SWPIN_ZERO, RM_PSWPOUT };
 static const struct metric_def reread_metrics[] = {
 	[RM_READ] = { "read-time", "ns", BETTER_LOWER, COMBINE_AMEAN, "first read of the first buffer" },
-	[RM_REREAD] = { "reread-time", "ns", BETTER_LOWER, COMBINE_AMEAN, "the timed portion: the re-read" },
+	[RM_REREAD] = { "reread-time", "ns", BETTER_LOWER, COMBINE_AMEAN, "the timed portion: the re-read", .headline = true },
 	[RM_RATIO] = { "reread-ratio", "x", BETTER_LOWER, COMBINE_AMEAN, "re-read time / first read time" },
 	[RM_SWAPPED] = { "swapped-before-reread", "pages", BETTER_NONE, COMBINE_AMEAN,
 			 "pages of the first buffer in swap when the re-read began" },

@@ -51,5 +51,7 @@ struct workload {
 /* The one list of workloads. */
 extern const struct workload *const workloads[];
 const struct workload *workload_find(const char *name);
+/* The workload a mistyped name was probably meant to be, or NULL. */
+const char *workload_suggest(const char *name);
 
 #endif

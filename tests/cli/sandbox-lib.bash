@@ -9,7 +9,10 @@ SB_KNOBS=(/proc/sys/vm/page-cluster /proc/sys/vm/swappiness /proc/sys/vm/waterma
 	/sys/kernel/mm/transparent_hugepage/defrag /sys/kernel/mm/transparent_hugepage/shmem_enabled
 	/sys/kernel/mm/swap/vma_ra_enabled /sys/module/zswap/parameters/enabled
 	/sys/module/zswap/parameters/compressor /sys/module/zswap/parameters/max_pool_percent
-	/sys/kernel/mm/ksm/run)
+	/sys/kernel/mm/ksm/run /sys/kernel/mm/transparent_hugepage/hugepages-*kB/*enabled
+	/sys/kernel/mm/transparent_hugepage/shrink_underused /sys/module/zswap/parameters/shrinker_enabled
+	/sys/module/zswap/parameters/accept_threshold_percent /sys/kernel/mm/lru_gen/enabled
+	/sys/kernel/mm/lru_gen/min_ttl_ms /sys/kernel/mm/numa/demotion_enabled)
 SB_PIDS=()
 
 sb_teardown() {
@@ -62,8 +65,6 @@ wait_built() { # wait_built PID: (it may wait for another run's knobs)
 	done
 	return 1
 }
-# jq -e without printing: passes when the filter is true.
-jqc() { jq -e "$@" >/dev/null; }
 # knobs_same SNAPSHOT: every knob still has its snapshot value; otherwise
 # the differences are printed as comments for the log.
 knobs_same() {

@@ -11,8 +11,13 @@ else not_ok "text output matches the expectation: $(head -c 600 "$T_TMP/diff")";
 expect_out "significant mean is starred, mmtests style" '^Amean +fault-zero +time-pass1 +[0-9.]+ \( +0\.00%\) +[0-9.]+ \* +17\.[0-9]{2}%\*$'
 expect_out "too few iterations are marked" '^Amean +reread +time .*\?   1\.00%\?$'
 expect_out "environment diff shows page-cluster" 'sysctl\.vm\.page-cluster +3 +0'
-grep -q uptime <<< "$OUT" && not_ok "environment diff hides uptime" || ok "environment diff hides uptime"
-expect_out "improvement named" '^  improved +fault-zero faults-per-sec in pc0: \+20\.'
+expect_no_out "environment diff hides uptime" uptime
+expect_out "no headline metric is said first" '^No headline metric to judge'
+run "$VMR" compare "$A" "$B" --headline 'faults-per-sec'
+expect_out "a metric made headline is judged" '^0 regressions, 1 improvement, 0 unchanged, 0 unstable \(FDR 5%'
+expect_out "improvement named with ratio, CI and q" \
+	'^  improved   fault-zero faults-per-sec in pc0: \+20\.4% \[95% CI \+[0-9.]+%, \+[0-9.]+%\] q=[0-9.e-]+ \(p='
+expect_out "the explanation follows" '^  fault-zero faults-per-sec \+20\.4% in pc0: time-pass1 -17\.6%$'
 expect_out "left-out case named" "case 'pft' is only in pc0, not in the base"
 expect_out "legend printed" '^Each column is a run'
 
@@ -25,13 +30,13 @@ else not_ok "markdown --only-significant matches: $(head -c 600 "$T_TMP/diff")";
 
 run "$VMR" compare "$A" "$B" --json
 expect_rc "--json exits 0" 0
-if jq -e '.rows[] | select(.case=="fault-zero" and .metric=="time-pass1") | .runs[1] |
-	  .significant and .verdict=="improved" and (.p < 0.05) and (.change_pct > 17)' <<< "$OUT" >/dev/null
-then ok "--json is one document with verdicts"; else not_ok "--json is one document with verdicts"; fi
+expect_json "--json is one document with verdicts" '[.rows[] | select(.case=="fault-zero" and .metric=="time-pass1") | .runs[1] |
+	  .significant and .verdict=="improved" and (.p < 0.05) and (.change_pct > 17)] == [true]'
 run "$VMR" compare "$A" "$B" --format=json --cases 'fault-*' --metrics 'time-*'
 if [ "$(jq -r '[.rows[] | .case + ":" + .metric] | join(",")' <<< "$OUT")" = "fault-zero:time-pass1,fault-zero:time-pass2" ]
 then ok "--cases and --metrics narrow"; else not_ok "--cases and --metrics narrow: $OUT"; fi
 run "$VMR" compare "$A" "$B" --alpha 1e-12 --only-significant
+expect_rc "compare --alpha 1e-12 exits 0" 0
 expect_out "a tiny alpha leaves nothing significant" '^No metric to compare'
 run "$VMR" compare "$A" "$A" "$B"
 expect_rc "three runs compare" 0

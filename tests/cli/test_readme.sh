@@ -6,7 +6,7 @@ README=$(dirname "$0")/../../README.md
 
 # Options other programs take, which the README shows in their commands, and
 # `vmregress help --man`, which no help lists.
-FOREIGN='--pwprompt --sort --man'
+FOREIGN='--pwprompt --sort --man --man-dir --completion'
 
 # help_opts GROUP < HELP: "GROUP OPTION" for each option line of the help,
 # GROUP being the table it belongs in ("vmregress CMD", "vmregress test W",
@@ -82,6 +82,8 @@ extra=$(comm -13 "$T_TMP/want" "$T_TMP/sections" | paste -sd, -)
 # The same options, table by table.
 missing=$(comm -23 "$T_TMP/help" "$T_TMP/readme" | paste -sd, -)
 extra=$(comm -13 "$T_TMP/help" "$T_TMP/readme" | paste -sd, -)
+[ "$(wc -l < "$T_TMP/help")" -gt "$(wc -w <<< "$CMDS $WORKLOADS")" ] && ok "the help lists options" ||
+	not_ok "the help lists options (only $(wc -l < "$T_TMP/help"))"
 [ -z "$missing" ] && ok "the reference lists every option of the help ($(wc -l < "$T_TMP/help") options)" \
 	|| not_ok "options missing from the README's reference: $missing"
 [ -z "$extra" ] && ok "the reference lists no option the help lacks" \

@@ -3,7 +3,6 @@
 # swaps; fault counts against the kernel's; broken input refused.
 . "$(dirname "$0")/lib.sh"
 D=$T_TMP
-jq_quiet() { jq -e "$@" >/dev/null; }
 
 "$VMR" refs generate --pages 20000 --references 80000 --pattern smooth_sin -o "$D/t" || not_ok "generate a trace"
 run "$VMR" test mmap --refs "$D/cut" --no-sandbox
@@ -13,16 +12,18 @@ run "$VMR" test mmap --refs "$D/cut" --no-sandbox
 expect_rc "a truncated trace is a usage error" 2
 expect_err "a truncated trace is named" "$D/cut: truncated"
 run "$VMR" test mmap --no-sandbox
+expect_rc "no --refs is a usage error" 2
 expect_err "--refs is required" "needs --refs"
 run "$VMR" test mmap --refs "$D/t" --anon --file-backed --no-sandbox
 expect_rc "two kinds of memory is a usage error" 2
 run "$VMR" test mmap --refs "$D/t" --file "$D/cut" --no-sandbox
+expect_rc "a user file too small is a usage error" 2
 expect_err "a user file too small is refused" "not a regular file of at least"
 
 # unsandboxed, resident: quick, and every read checked
 run "$VMR" test mmap --refs "$D/t" --no-sandbox --passes 2 --json
 expect_rc "a resident replay runs" 0
-if python3 - "$T_TMP/out" <<'PY' 2>/dev/null
+py_checks "" "$(cat <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1]))
 m = {x["name"]: x["value"] for x in d["metrics"]}
@@ -37,20 +38,24 @@ assert i["timing_batch"] == 32 and i["timing_batch_max"] == 1024
 assert 2 * 80000 // 1024 <= i["timing_batches"] < 2 * 80000 // 32
 pages = t["pages"]
 assert sum(r[1] for r in pages["rows"]) == 2 * 80000
+print("ok - the result has passes, per-page references and metrics")
 PY
-then ok "the result has passes, per-page references and metrics"; else not_ok "the result has passes, per-page references and metrics"; fi
+)"
 
 # the trace file and kernel tracing have their own info keys
 run "$VMR" test mmap --refs "$D/t" --no-sandbox
 expect_rc "a plain replay runs" 0
-if grep -q "Inside the kernel" <<< "$OUT"; then not_ok "no kernel-tracing section without --trace"
-else ok "no kernel-tracing section without --trace"; fi
+expect_no_out "no kernel-tracing section without --trace" "Inside the kernel"
 run "$VMR" test mmap --refs "$D/t" --no-sandbox --trace reclaim --json
-if [ "$RC" = 3 ] || ! jq -e '.info.trace' <<< "$OUT" >/dev/null 2>&1 && jq -e '.info["trace-skipped"]' <<< "$OUT" >/dev/null 2>&1; then
-	skip "mmap with --trace" "no tracing here: ${ERR:0:160}"
+why=$([ "$RC" = 0 ] && jq -r '.info["trace-skipped"] // empty | tostring' <<< "$OUT" 2>/dev/null)
+if [ "$RC" = 3 ]; then
+	skip "mmap with --trace" "cannot trace here: ${ERR:0:160}"
+elif [ -n "$why" ]; then
+	skip "mmap with --trace" "tracing skipped: ${why:0:160}"
 else
-	check "with --trace the result keeps the trace file and the tracing figures apart" \
-		jq_quiet --arg p "$D/t" '.info.refs == $p and (.info.trace | type) == "object"' <<< "$OUT"
+	expect_rc "mmap with --trace runs" 0
+	expect_json "with --trace the result keeps the trace file and the tracing figures apart" \
+		'.info.refs == $p and (.info.trace | type) == "object"' --arg p "$D/t"
 fi
 run "$VMR" test mmap --refs "$D/t" --no-sandbox --timing-batch 0
 expect_rc "--timing-batch 0 is a usage error" 2
@@ -69,7 +74,7 @@ for batch in 1 32; do
 	# every batch slow: batches never grow past --timing-batch
 	run "$VMR" test mmap --refs "$D/t" --no-sandbox --write --slow 1ns --max-slow 100000000 --timing-batch $batch --json
 	expect_rc "a write replay timed in batches of $batch runs" 0
-	if python3 - "$T_TMP/out" "$batch" <<'PY' 2>/dev/null
+	py_checks "batch $batch: " "$(cat <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1])); b = int(sys.argv[2])
 t = [x for x in d["tables"] if x["name"] == "slow-accesses"][0]
@@ -79,9 +84,9 @@ assert len(rows) == (80000 + b - 1) // b
 assert all(r["ref"] == i * b and r["refs"] == min(b, 80000 - i * b) for i, r in enumerate(rows))
 assert sum(r["refs"] for r in rows) == 80000
 assert [x for x in d["hists"] if x["name"] == "access-time"][0]["hist"]["count"] == 80000
+print("ok - every batch is kept with its first reference and length")
 PY
-	then ok "batch $batch: every batch is kept with its first reference and length"
-	else not_ok "batch $batch: every batch is kept with its first reference and length"; fi
+)" "$batch"
 done
 
 if ! is_root; then
@@ -102,7 +107,7 @@ for mem in anon file-backed; do
 		name="$mem $mode"
 		if [ "$RC" = 3 ]; then skip "$name" "cannot build a sandbox here: ${ERR:0:200}"; continue; fi
 		expect_rc "$name runs in a sandbox smaller than its region" 0
-		python3 - "$T_TMP/out" "$mem" "$mode" <<'PY' >"$D/check" 2>&1
+		py_checks "$mode " "$(cat <<'PY'
 import json, sys
 d = json.load(open(sys.argv[1])); mem = sys.argv[2]; mode = sys.argv[3]
 m = {x["name"]: x["value"] for x in d["metrics"]}
@@ -128,6 +133,6 @@ ok(m["minor-faults"] + m["major-faults"] <= m.get("vmstat-pgfault", 0), mem + ":
 slow = [t for t in d["tables"] if t["name"] == "slow-accesses"][0]
 ok(len(slow["rows"]) > 0, mem + ": slow accesses are kept by reference")
 PY
-		sed "s/^\(not \)\{0,1\}ok - /&$mode /" "$D/check"
+)" "$mem" "$mode"
 	done
 done

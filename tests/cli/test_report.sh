@@ -76,7 +76,7 @@ read -r pngs maps < <(png_imgs "$R/index.html")
 [ "$maps" = 6 ] && [ "$(jq -r .png_graphs <<< "$OUT")" = "$pngs" ] \
 	&& ok "the six maps are PNG images that decode, and --json counts them" \
 	|| not_ok "the six maps are PNG images that decode (found ${maps:-?}: $(png_imgs "$R/index.html" 2>&1 | tail -1))"
-if grep -qiE '<script|<link|<iframe|url\(|href="(https?:)?//' "$R/index.html" ||
+if [ ! -s "$R/index.html" ] || grep -qiE '<script|<link|<iframe|url\(|href="(https?:)?//' "$R/index.html" ||
    grep -oiE 'src=.{0,23}' "$R/index.html" | grep -qv 'src="data:image/png;base64,'
 then not_ok "the page needs no network"; else ok "the page needs no network"; fi
 grep -q 'sysctl.vm.page-cluster</td><td>3</td><td>0</td>' "$R/index.html" && ok "environment diff in the page" \

@@ -42,8 +42,8 @@ start_sandbox
 kill -9 "$VPID"; wait "$VPID" 2>/dev/null
 check "kill -9 leaves the knob changed" [ "$(cat $knob)" = "$new" ]
 run "$VMR" sandbox status --json
-check "status shows the dead owner's journal" jqc --argjson p "$VPID" \
-	'.journals | map(select(.owner_pid == $p and .owner_alive == false)) | length == 1' <<< "$OUT"
+expect_json "status shows the dead owner's journal" \
+	'.journals | map(select(.owner_pid == $p and .owner_alive == false)) | length == 1' --argjson p "$VPID"
 run "$VMR" cleanup
 expect_rc_v "cleanup exits 0" 0
 expect_out "cleanup says it restored the knob" "restored knob vm.page-cluster=$old \(left by pid $VPID\)"
@@ -53,8 +53,9 @@ check "cleanup removed cgroup, swap and swap file" all_gone
 check "cleanup killed the orphaned command" is_dead "$CHILD"
 run "$VMR" cleanup --json
 expect_rc "second cleanup exits 0" 0
-check "second cleanup is a no-op for what we left" jqc --argjson p "$VPID" --arg s "$SB_STATE" \
-	'.clean and (.actions | map(select(.owner_pid == $p or (.path | contains($s)))) | length == 0)' <<< "$OUT"
+expect_json "second cleanup is a no-op for what we left" \
+	'.clean and (.actions | map(select(.owner_pid == $p or (.path | contains($s)))) | length == 0)' \
+	--argjson p "$VPID" --arg s "$SB_STATE"
 
 # kill -9, then the next sandbox cleans up first and says so.
 start_sandbox --swap none
@@ -95,7 +96,7 @@ j=$SB_STATE/vmregress-$$-$(start_of $$)-0.journal
 { crc "vmregress-journal 1 $$ $(start_of $$)"; crc "knob vm.page-cluster $new"; } > "$j"; chmod 600 "$j"
 run "$VMR" cleanup
 expect_rc_v "cleanup with a live owner's journal exits 0" 0
-check "a live owner's journal is not acted on" [ -f "$j" ] && [ "$(cat $knob)" = "$old" ]
+check "a live owner's journal is not acted on" eval '[ -f "$j" ] && [ "$(cat $knob)" = "$old" ]'
 rm -f "$j"
 
 # Orphans without a journal: only a dead owner's are removed.

@@ -27,7 +27,7 @@ EOF
 run "$VMR" sandbox exec --json --mem 32M --swap none -- sh "$T_TMP/watch.sh" "$T_TMP/default.txt"
 echo "$OUT" > "$T_TMP/default.json"
 expect_rc "default: exec exits 0" 0
-check "default: the interval is recorded (50ms)" jqc '.sandbox.stats_flush_ns == 50000000' "$T_TMP/default.json"
+expect_json "default: the interval is recorded (50ms)" '.sandbox.stats_flush_ns == 50000000'
 read -r what n _ reader < "$T_TMP/default.txt"
 check "default: the reader read memory.stat while the program ran ($what ${n:-} bytes)" \
 	test "$what" = read -a "${n:-0}" -gt 0
@@ -40,7 +40,7 @@ check "default: the reader is gone with the sandbox (${reader:-none})" \
 run "$VMR" sandbox exec --json --mem 32M --swap none --stats-flush 0 -- sh "$T_TMP/watch.sh" "$T_TMP/off.txt"
 expect_rc "--stats-flush 0: exec exits 0" 0
 check "--stats-flush 0: no reader process" [ "$(cat "$T_TMP/off.txt")" = none ]
-check "--stats-flush 0: recorded as 0" jqc '.sandbox.stats_flush_ns == 0' <<< "$OUT"
+expect_json "--stats-flush 0: recorded as 0" '.sandbox.stats_flush_ns == 0'
 
 run "$VMR" sandbox exec --mem 32M --stats-flush 11s -- true
 expect_rc "--stats-flush beyond 10s: exit 2" 2

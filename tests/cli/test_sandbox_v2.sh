@@ -17,12 +17,12 @@ knobs0=$(knobs_snap)
 run "$VMR" sandbox exec --json --mem 64M --mem-high 60M -- "$MEMFILL" 96
 echo "$OUT" > "$T_TMP/v2.json"
 expect_rc "v2: 1.5x with a swap file exits 0 (data intact)" 0
-check "v2: the sandbox is a v2 cgroup" jqc '.sandbox.cgroup_version == 2' "$T_TMP/v2.json"
-check "v2: it swapped" jqc '.pswpout > 0 and .swap_peak_bytes > 0' "$T_TMP/v2.json"
-check "v2: memory.events were read" jqc '.after | has("events.max") and has("stat.anon")' "$T_TMP/v2.json"
+expect_json "v2: the sandbox is a v2 cgroup" '.sandbox.cgroup_version == 2'
+expect_json "v2: it swapped" '.pswpout > 0 and .swap_peak_bytes > 0'
+expect_json "v2: memory.events were read" '.after | has("events.max") and has("stat.anon")'
 run "$VMR" sandbox exec --json --mem 64M --swap none -- "$MEMFILL" 192
 expect_rc "v2: 3x without swap is an OOM kill" 137
-check "v2: memory.events counts the oom_kill" jqc '.outcome == "oom" and .oom_kills >= 1' <<< "$OUT"
+expect_json "v2: memory.events counts the oom_kill" '.outcome == "oom" and .oom_kills >= 1'
 check "v2: knobs are as they were" knobs_same "$knobs0"
 knobs_release
 left=$(ours_left "$T_TMP/v2.json")

@@ -97,6 +97,7 @@ expect_rc "fault --no-map runs" 0
 if grep -q '^Map ' <<< "$OUT"; then not_ok "--no-map leaves the map out"; else ok "--no-map leaves the map out"; fi
 expect_out "with --pages the report says the level does not apply" '^ o --pages or --size set the pages, not the level$'
 run "$VMR" test fault --help
+OUT=$(tr -s ' \n' '  ' <<< "$OUT")  # help is wrapped: read it as one line
 expect_out "fault --help names the stand-ins" 'low: between 80% and 95% of the limit, pages_min\.\.pages_low'
 
 left=$(ls -A "$TMPDIR")

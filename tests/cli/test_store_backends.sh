@@ -40,7 +40,7 @@ cli_checks() { # cli_checks LABEL LOCATION
 		"beta:1:2:complete,alpha:1:2:complete" ] && ok "$l: hosts, counts and status listed" ||
 		not_ok "$l: list fields: ${OUT:0:300}"
 	run "$VMR" list --db "$db" --host alpha --json
-	[ "$(jq -r '[.[].name] | join(",")' <<< "$OUT")" = "$l-one" ] && ok "$l: list --host" || not_ok "$l: list --host: ${OUT:0:200}"
+	expect_json_is "$l: list --host" '[.[].name] | join(",")' "$l-one"
 	run "$VMR" list --db "$db" --host 'b*' --kernel "$(uname -r)" --json
 	[ "$(jq -r '[.[].name] | join(",")' <<< "$OUT")" = "$l-two" ] && ok "$l: list --host GLOB --kernel" ||
 		not_ok "$l: list --host --kernel: ${OUT:0:200}"
@@ -53,7 +53,7 @@ cli_checks() { # cli_checks LABEL LOCATION
 	[ "$(jq -r '.env.hostname' <<< "$OUT")" = alpha ] && ok "$l: the environment names the host" ||
 		not_ok "$l: env hostname: $(jq -c '.env.hostname' <<< "$OUT")"
 	run "$VMR" export "$l-one" --db "$db" --format csv; expect_rc "$l: export" 0
-	[ "$(grep -c "^$l-one,a," <<< "$OUT")" -ge 2 ] && ok "$l: export has both iterations" || not_ok "$l: export: ${OUT:0:300}"
+	[ "$(grep -c "^$l-one,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,[^,]*,a," <<< "$OUT")" -ge 2 ] && ok "$l: export has both iterations" || not_ok "$l: export: ${OUT:0:300}"
 	run env VMREGRESS_DB="$db" "$VMR" show last --json; expect_rc "$l: VMREGRESS_DB selects the store" 0
 	[ "$(jq -r '.name // .info.name // .run.name' <<< "$OUT")" = "$l-two" ] && ok "$l: last is the newest run" ||
 		not_ok "$l: show last: ${OUT:0:200}"
@@ -61,7 +61,7 @@ cli_checks() { # cli_checks LABEL LOCATION
 	one_line_err && expect_err "$l: an unknown run is named" "nosuch: no such run" || not_ok "$l: error is not one line: $ERR"
 	run "$VMR" delete "$l-two" --db "$db"; expect_rc "$l: delete" 0
 	run "$VMR" list --db "$db" --json
-	[ "$(jq length <<< "$OUT")" = 1 ] && ok "$l: the deleted run is gone" || not_ok "$l: after delete: ${OUT:0:200}"
+	expect_json_is "$l: the deleted run is gone" 'length' 1
 }
 
 cli_checks sqlite "$T_TMP/cli.db"
@@ -97,11 +97,12 @@ BAD="postgresql://fleet:wrong-$PG_PASS@/clidb?host=$PG_DIR"
 run "$VMR" list --db "$BAD"; expect_rc "a wrong password exits 2" 2
 one_line_err && ok "a wrong password is a one-line error" || not_ok "wrong password: $ERR"
 expect_err "the URL is shown with its password masked" "postgresql://fleet:\*\*\*@/clidb"
-grep -q "$PG_PASS" <<< "$ERR" && not_ok "the password shows in an error: $ERR" || ok "the password is not in the error"
-run "$VMR" show nosuch --db "$PGCLI"
-grep -q "$PG_PASS" <<< "$ERR" && not_ok "the password shows in a run error" || ok "no password in a run error"
+[ -n "$ERR" ] && ! grep -q "$PG_PASS" <<< "$ERR" && ok "the password is not in the error" || not_ok "the password shows in an error, or none: $ERR"
+run "$VMR" show nosuch --db "$PGCLI"; expect_rc "an unknown run on the server exits 2" 2
+[ -n "$ERR" ] && ! grep -q "$PG_PASS" <<< "$ERR" && ok "no password in a run error" || not_ok "the password shows in a run error, or none: $ERR"
 run "$VMR" push "$T_TMP/nofile" --to "postgresql://fleet:$PG_PASS@/nodb?host=$PG_DIR" --db "$T_TMP/cli.db"
-grep -q "$PG_PASS" <<< "$ERR" && not_ok "the password shows in a push error" || ok "no password in a push error"
+[ -n "$ERR" ] && [ "$RC" != 0 ] && ! grep -q "$PG_PASS" <<< "$ERR" && ok "no password in a push error" ||
+	not_ok "the password shows in a push error, or none (exit $RC): $ERR"
 
 # --- a damaged schema version ---------------------------------------------
 # A negative version once indexed the migrations at -1.
@@ -125,10 +126,12 @@ run "$VMR" push --all --db "$LOCAL" --to "$PGPUSH" --json; expect_rc "push again
 	not_ok "second push: ${OUT:0:300}"
 run "$VMR" push p2 --db "$LOCAL" --to "$PGPUSH"; expect_out "push of one run already there" "^present "
 [ "$("$VMR" list --db "$PGPUSH" --json | jq length)" = 3 ] && ok "the server holds three runs" || not_ok "server runs after pushes"
-same_export() { # same_export RUN DB_A DB_B
-	[ "$("$VMR" export "$1" --db "$2" --format json)" = "$("$VMR" export "$1" --db "$3" --format json)" ] &&
-		[ "$("$VMR" show "$1" --db "$2" --json | jq -S 'del(.id, .info.id, .run.id)')" = \
-		  "$("$VMR" show "$1" --db "$3" --json | jq -S 'del(.id, .info.id, .run.id)')" ]
+same_export() { # same_export RUN DB_A DB_B: both stores export RUN, and alike
+	local a b
+	a=$("$VMR" export "$1" --db "$2" --format json) && [ -n "$a" ] &&
+		b=$("$VMR" export "$1" --db "$3" --format json) && [ "$a" = "$b" ] &&
+		a=$("$VMR" show "$1" --db "$2" --json | jq -S 'del(.id, .info.id, .run.id)') && [ -n "$a" ] &&
+		b=$("$VMR" show "$1" --db "$3" --json | jq -S 'del(.id, .info.id, .run.id)') && [ "$a" = "$b" ]
 }
 same_export p2 "$LOCAL" "$PGPUSH" && ok "a pushed run equals the local one" || not_ok "pushed run differs"
 run "$VMR" pull p1 p3 --from "$PGPUSH" --db "$T_TMP/pulled.db"; expect_rc "pull two runs" 0
@@ -321,10 +324,10 @@ else
 	[ "$bad" = 0 ] && ok "8 processes pushing 50 runs each all succeed (${secs}s)" ||
 		not_ok "$bad pushing processes failed: $(cat "$T_TMP"/push*.err | head -3)"
 	run "$VMR" list --db "$PGMANY" --json
-	[ "$(jq length <<< "$OUT")" = 400 ] && ok "all 400 runs arrived" || not_ok "$(jq length <<< "$OUT") runs arrived, want 400"
+	expect_json_is "all 400 runs arrived" 'length' 400
 	[ "$(jq '[.[] | select(.cases == 1 and .iterations == 2 and .status == "complete")] | length' <<< "$OUT")" = 400 ] &&
 		ok "every run arrived whole" || not_ok "some runs are not whole"
-	[ "$(jq '[.[].uuid] | unique | length' <<< "$OUT")" = 400 ] && ok "every run arrived once" || not_ok "duplicate runs"
+	expect_json_is "every run arrived once" '[.[].uuid] | unique | length' 400
 	[ "$(PG_DB=manydb pg_psql "SELECT count(*) FROM iterations")" = 800 ] &&
 		ok "800 iterations, no strays" || not_ok "iteration rows: $(PG_DB=manydb pg_psql "SELECT count(*) FROM iterations")"
 	# The same runs pushed from four places at once still land once.

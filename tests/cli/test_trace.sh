@@ -4,7 +4,6 @@
 # checked against /proc/vmstat, and every tracing setting of the host is
 # compared before and after the case, and after kill -9 and cleanup.
 . "$(dirname "$0")/lib.sh"
-jqe() { jq -e "$@" > /dev/null; }
 
 run "$VMR" test fault --trace bogus
 expect_rc "an unknown --trace value is a usage error" 2
@@ -21,8 +20,8 @@ fi
 if ! grep -qw tracefs /proc/filesystems; then
 	run "$VMR" test fault --level zero --mem 32M --passes 1 --trace reclaim --json
 	expect_rc "without tracefs the case still runs" 0
-	check "without tracefs tracing is skipped with a reason" \
-		jqe '.info["trace-skipped"].trace | type == "string"' <<< "$OUT"
+	expect_json "without tracefs tracing is skipped with a reason" '.info["trace-skipped"].trace | type == "string"'
+	skip "traced cases" "no tracefs in /proc/filesystems"
 	exit 0
 fi
 
@@ -52,34 +51,39 @@ expect_rc "fault --level zero --trace reclaim runs" 0
 m() { jq -r --arg n "$1" '.metrics[] | select(.name == $n) | .value' <<< "$OUT"; }
 stalls=$(m memcg-reclaim-stalls) reclaimed=$(m reclaim-reclaimed-pages) scanned=$(m reclaim-scanned-pages)
 echo "# memcg stalls $stalls, traced reclaimed $reclaimed scanned $scanned; host pgsteal $steal pgscan $scan"
+check "the result has the traced metrics" test -n "$stalls" -a -n "$reclaimed" -a -n "$scanned"
 check "1.25x the limit stalls in memcg reclaim" awk -v s="$stalls" 'BEGIN { exit !(s > 0) }'
 # The workload's reclaim is part of everything the host reclaimed in the
 # same time (kswapd and other cgroups can only add to the host's count).
 check "traced reclaimed pages <= host pgsteal delta" awk -v t="$reclaimed" -v h="$steal" 'BEGIN { exit !(t > 0 && t <= h) }'
 check "traced scanned pages <= host pgscan delta" awk -v t="$scanned" -v h="$scan" 'BEGIN { exit !(t >= 0 && t <= h) }'
-check "stall histogram and timeline stored" jqe \
+expect_json "stall histogram and timeline stored" \
 	'(.hists | map(select(.name == "memcg-reclaim-stall")) | length == 1) and
-	 (.series | map(select(.name == "memcg-reclaim-stalls")) | .[0].t | length > 0)' <<< "$OUT"
-check "metrics carry units and a better direction" jqe \
-	'.metrics[] | select(.name == "memcg-reclaim-stall-time") | .unit == "ns" and .better == "lower"' <<< "$OUT"
-check "no events dropped" jqe '.info.trace.dropped == 0' <<< "$OUT"
+	 (.series | map(select(.name == "memcg-reclaim-stalls")) | .[0].t | length > 0)'
+expect_json "metrics carry units and a better direction" \
+	'[.metrics[] | select(.name == "memcg-reclaim-stall-time") | .unit == "ns" and .better == "lower"] == [true]'
+expect_json "no events dropped" '.info.trace.dropped == 0'
 after=$(snapshot)
 if [ "$before" = "$after" ]; then ok "tracing settings as before after the case"; else
 	not_ok "tracing settings as before after the case"; diff <(echo "$before") <(echo "$after") | sed 's/^/# /'; fi
 
 run "$VMR" test fault --level zero --mem 32M --passes 1 --trace reclaim
+expect_rc "the traced text report exits 0" 0
 expect_out "the text report shows the stalls" "memcg-reclaim-stalls +[1-9]"
 expect_out "and their latency percentiles" "memcg-reclaim-stall +p50"
 
 run "$VMR" test fault --level fast --mem 32M --passes 1 --profile --json
 expect_rc "--profile runs" 0
-check "perf counts page faults on the child" jqe \
-	'[.metrics[] | select(.name == "perf-page-faults") | .value > 0] == [true]' <<< "$OUT"
-check "each counter is a metric or said unsupported with a reason" jqe \
-	'([.metrics[].name] | index("perf-dtlb-read-misses")) != null or
-	 (.info["perf-unsupported"]["perf-dtlb-read-misses"] | type == "string")' <<< "$OUT"
-check "profile: top kernel symbols, or why not" jqe \
-	'(.info["profile-top-kernel-symbols"] | length > 0) or (.info["profile-skipped"].profile | type == "string")' <<< "$OUT"
+expect_json "perf counts page faults on the child" \
+	'[.metrics[] | select(.name == "perf-page-faults") | .value > 0] == [true]'
+expect_json_or_skip "perf counts dTLB read misses" '[.metrics[].name] | index("perf-dtlb-read-misses") != null' \
+	'.info["perf-unsupported"]["perf-dtlb-read-misses"]'
+expect_json_or_skip "profile: top kernel symbols" '.info["profile-top-kernel-symbols"] | length > 0' \
+	'.info["profile-skipped"].profile'
+run "$VMR" test fault --level fast --mem 32M --passes 1 --json
+expect_rc "without --profile the case runs" 0
+expect_json "without --profile no perf counter is read" '[.metrics[].name | select(startswith("perf-"))] == []'
+expect_json "without --profile nothing is profiled" '.info | has("profile-top-kernel-symbols") | not'
 
 # start_traced KINDS: a long traced fault case in the background ($victim);
 # seen=1 once its tracefs instance exists (within 10 s)
@@ -126,9 +130,9 @@ trace = reclaim
 INI
 run "$VMR" run "$T_TMP/traced.ini" --db "$T_TMP/r.db" --json -q
 expect_rc "run: a suite with trace = reclaim" 0
-check "run: the case's options echo trace = reclaim" jqe '.cases[0].options.trace.trace == "reclaim"' <<< "$OUT"
-check "run: the stored result has the stall metrics" jqe \
-	'.cases[0].results[0].metrics | map(select(.name == "memcg-reclaim-stalls" and .value > 0)) | length == 1' <<< "$OUT"
+expect_json "run: the case's options echo trace = reclaim" '.cases[0].options.trace.trace == "reclaim"'
+expect_json "run: the stored result has the stall metrics" \
+	'.cases[0].results[0].metrics | map(select(.name == "memcg-reclaim-stalls" and .value > 0)) | length == 1'
 printf '[c]\nworkload = null\ntrace = sometimes\n' > "$T_TMP/bad.ini"
 run "$VMR" run "$T_TMP/bad.ini" --db "$T_TMP/r.db"
 expect_rc "run: a bad trace = in a suite is a usage error" 2

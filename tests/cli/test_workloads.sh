@@ -2,9 +2,6 @@
 # the seed's expectations, data checks that catch a damaged page, and OOM.
 . "$(dirname "$0")/lib.sh"
 
-expect_json() { # expect_json NAME FILTER: jq -e FILTER holds on the last stdout
-	if jq -e "$2" <<< "$OUT" >/dev/null 2>&1; then ok "$1"; else not_ok "$1 (stdout: ${OUT:0:300}; stderr: ${ERR:0:200})"; fi
-}
 metric() { printf "(.metrics[] | select(.name == \"%s\") | .value)" "$1"; }
 
 if ! is_root; then
@@ -73,6 +70,7 @@ expect_json "and the outcome is oom" '.outcome == "oom"'
 expect_json "the OOM result has the memcg's counters" '.info["sandbox-after"] | length > 0'
 expect_json "and says the workload sent no result" '.info.workload_result == false'
 run "$VMR" test alloc "${SB[@]}" --level zero --lock --passes 1
+expect_rc "an OOM-killed workload's text report exits 1" 1
 expect_out "an OOM-killed workload's report gives what was measured, not its own empty layout" \
 	'^alloc: oom: killed by the OOM killer'
 
@@ -123,6 +121,8 @@ if command -v setpriv >/dev/null; then
 	run setpriv --reuid=65534 --regid=65534 --clear-groups "$VMR" test fault --pages 10
 	expect_rc "fault without root cannot run here (exit 3)" 3
 	check "and says why in one line" one_line_err
+else
+	skip "fault without root cannot run here" "no setpriv to drop root"
 fi
 
 # The work directory of a vmregress killed with -9 is removed by the next run;

@@ -5,7 +5,7 @@
 
 int main(void)
 {
-	char err[PROBE_ERR_MAX];
+	char err[PROBE_ERR_MAX] = "";
 	uint64_t size;
 	struct btf *b = btf_load_mem("not BTF at all", 14, err);
 	CHECK(b == NULL && err[0], "garbage is not BTF (%s)", err);

@@ -121,7 +121,7 @@ static const char tricky[] =
 
 int main(void)
 {
-	struct cg_root r;
+	struct cg_root r = { 0 };
 	CHECK(cgroup_parse_mountinfo(v1_host, false, &r) == 0 && r.version == 1 &&
 	      !strcmp(r.path, "/sys/fs/cgroup/memory"), "v1 memory mount found beside a v2 mount without memory");
 	CHECK(cgroup_parse_mountinfo(v1_host, true, &r) == 0 && r.version == 2, "v2 chosen when it offers memory");

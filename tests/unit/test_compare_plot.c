@@ -16,7 +16,7 @@ static size_t count(const char *s, const char *needle)
 
 static void test_script(void)
 {
-	struct plot p;
+	struct plot p = { 0 };
 	plot_init(&p, "it's a title", "pass", "time_ns");
 	struct plot_line *a = plot_add_line(&p, "pc3", PLOT_LINESPOINTS);
 	plot_point(a, 0, 10);
@@ -44,7 +44,7 @@ static void test_script(void)
 	CHECK(strstr(s, "set logscale x") && !strstr(s, "\n0 10\n"), "log x drops x <= 0");
 	free(s);
 	plot_free(&p);
-	struct plot e;
+	struct plot e = { 0 };
 	plot_init(&e, "t", "x", "y");
 	CHECK(!plot_has_data(&e), "no lines, no data");
 	plot_free(&e);
@@ -84,7 +84,7 @@ static void test_map_script(void)
  * markers; one of few points stays SVG. */
 static void test_format(void)
 {
-	struct plot p;
+	struct plot p = { 0 };
 	plot_init(&p, "dense", "page", "refs");
 	struct plot_line *l = plot_add_line(&p, "a", PLOT_LINESPOINTS);
 	for (int i = 0; i < PLOT_SVG_MAX_POINTS; i++)
@@ -107,13 +107,13 @@ static void test_render(void)
 		SKIP("gnuplot not installed: rendering not tested");
 		return;
 	}
-	struct plot p;
+	struct plot p = { 0 };
 	plot_init(&p, "render", "x", "y");
 	struct plot_line *l = plot_add_line(&p, "a", PLOT_STEPS);
 	for (int i = 0; i < 50; i++)
 		plot_point(l, i, i * i);
 	char *s = plot_script(&p), *why = NULL;
-	struct plot_image img;
+	struct plot_image img = { 0 };
 	CHECK(plot_render(s, &img, &why) == 0 && img.data, "gnuplot draws a plot");
 	CHECK(img.format == PLOT_SVG && img.data && !strncmp(img.data, "<svg", 4) && strstr(img.data, "</svg>\n") &&
 	      strstr(img.data, "<path") && img.len == strlen(img.data) && img.width == 640 && img.height == 360,

@@ -32,7 +32,7 @@ static int64_t store_put(struct store *st, const struct run *r)
 static char *compare_text(const struct run *a, const struct run *b)
 {
 	const struct run *runs[] = { a, b };
-	struct comparison cmp;
+	struct comparison cmp = { 0 };
 	compare_runs(runs, 2, &(struct compare_opts){ .alpha = 0.05 }, &cmp);
 	char *buf = NULL;
 	size_t len = 0;

@@ -32,7 +32,7 @@ static char *guest_store(const char *name, double started, char uuid[40])
 	CHECK(store_run_begin(g, "quick-guest", "/tmp/x/tiny.ini", "[a]\nworkload=null\n", env, NULL, &run) == 0 &&
 	      store_case_add(g, run, "a", "null", NULL, &c) == 0, "%s: the guest's run begins", name);
 	for (int i = 0; i < 2; i++) {
-		struct result r;
+		struct result r = { 0 };
 		result_init(&r, "null");
 		result_metric(&r, "time", "ns", BETTER_LOWER, COMBINE_AMEAN, 100 + i);
 		CHECK(store_result_add(g, c, i, &r) == 0, "%s: iteration %d", name, i);

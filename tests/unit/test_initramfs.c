@@ -58,7 +58,7 @@ static void test_cpio(void)
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
-	struct cpio c;
+	struct cpio c = { 0 };
 	struct entry e[8];
 
 	cpio_begin(&c, f);

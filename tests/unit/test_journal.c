@@ -25,7 +25,7 @@ static size_t build(char *buf, size_t len, const struct journal_owner *o, const 
 
 static int parse(const char *buf, size_t len, struct jrec *out, char *why)
 {
-	struct journal_owner o;
+	struct journal_owner o = { 0 };
 	return journal_parse(buf, len, "/var/lib/vmregress/swap", &o, out, JOURNAL_MAX_RECS, why, 160);
 }
 
@@ -39,7 +39,7 @@ int main(void)
 		{ .type = JREC_CGROUP, .path = "/sys/fs/cgroup/memory/vmregress-1234-987654-0" },
 	};
 	struct jrec out[JOURNAL_MAX_RECS];
-	char buf[4096], why[160];
+	char buf[4096], why[160] = "";
 	size_t len = build(buf, sizeof(buf), &owner, recs, 5);
 
 	/* what was written reads back the same */
@@ -109,7 +109,7 @@ int main(void)
 	CHECK(parse("", 0, out, why) < 0, "empty file refused: %s", why);
 
 	/* names */
-	struct journal_owner o;
+	struct journal_owner o = { 0 };
 	int seq;
 	char name[96];
 	journal_name(name, sizeof(name), &owner, 7);
@@ -121,7 +121,7 @@ int main(void)
 	CHECK(journal_name_parse("vmregress-0-1-1", NULL, &o, &seq) < 0, "pid 0 is not an owner");
 
 	/* the owner check: this process is alive, a made-up start time is not */
-	struct journal_owner me;
+	struct journal_owner me = { 0 };
 	CHECK(journal_self(&me) == 0 && journal_owner_alive(&me), "this process is alive");
 	me.start += 1;
 	CHECK(!journal_owner_alive(&me), "same pid, other start time: not the owner");

@@ -8,7 +8,7 @@ int main(void)
 {
 	uint64_t ps = vmr_page_size(), limit = 64ull << 20;
 	struct wl_env env = { .sandboxed = true, .limit_bytes = limit, .page_size = ps, .workdir = "/tmp" };
-	struct level_plan p;
+	struct level_plan p = { 0 };
 	const char *why;
 	static const double f[] = { 0.80, 0.95, 1.00, 1.25 };
 	for (int l = LEVEL_FAST; l <= LEVEL_ZERO; l++) {
@@ -31,7 +31,7 @@ int main(void)
 
 	/* Without a sandbox: the seed's rule on this kernel's zones. */
 	env.sandboxed = false;
-	struct level_plan fast, low, min, zero;
+	struct level_plan fast = { 0 }, low = { 0 }, min = { 0 }, zero = { 0 };
 	if (level_plan(LEVEL_FAST, 0, NULL, &env, &fast, &why) < 0) {
 		SKIP("no /proc/zoneinfo here: %s", why);
 		T_DONE();

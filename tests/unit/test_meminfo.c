@@ -15,7 +15,7 @@ static void bad_file(const char *name, const char *buf, size_t len, void *arg)
 static void test_values(void)
 {
 	size_t len;
-	char *buf = fixture_read("meminfo", "linux-6.18-x86_64.txt", &len), err[PROBE_ERR_MAX];
+	char *buf = fixture_read("meminfo", "linux-6.18-x86_64.txt", &len), err[PROBE_ERR_MAX] = "";
 	struct meminfo m = { 0 };
 	uint64_t v;
 	CHECK(meminfo_parse(&m, buf, len, err) == 0, "6.18 meminfo parses (%s)", err);
@@ -43,7 +43,7 @@ int main(void)
 {
 	test_values();
 	struct meminfo m = { 0 };
-	char err[PROBE_ERR_MAX];
+	char err[PROBE_ERR_MAX] = "";
 	uint64_t v;
 	CHECK(meminfo_read(&m, NULL, err) == 0 && meminfo_get(&m, "MemAvailable", &v) == 0 && v > 0,
 	      "the running kernel's meminfo has MemAvailable");

@@ -11,8 +11,8 @@
 
 static uint64_t vmstat_now(const char *name)
 {
-	struct vmstat s;
-	char err[PROBE_ERR_MAX];
+	struct vmstat s = { 0 };
+	char err[PROBE_ERR_MAX] = "";
 	uint64_t v = 0;
 	vmstat_init(&s);
 	if (vmstat_read(&s, NULL, err) == 0)
@@ -47,8 +47,8 @@ static size_t fault_for(long ms)
 
 int main(void)
 {
-	struct monitor m;
-	struct result r;
+	struct monitor m = { 0 };
+	struct result r = { 0 };
 	monitor_init(&m, 10000000);
 	CHECK(m.interval_ns == MONITOR_MIN_INTERVAL_NS, "an interval below 50 ms is raised to 50 ms");
 	result_init(&r, "null");

@@ -32,7 +32,7 @@ static const struct opt tab[] = {
 int main(void)
 {
 	struct o v = { 0 };
-	opt_defaults(tab, &v);
+	OPT_DEFAULTS(tab, &v);
 	CHECK(v.n == 5 && v.size == 256ull << 20 && v.rsize.factor == 1.5 && v.t == 5000000000ull && v.level == 0 &&
 	      v.alpha == 0.05, "defaults applied");
 

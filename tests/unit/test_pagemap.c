@@ -8,7 +8,7 @@
 
 static void bad_maps(const char *name, const char *buf, size_t len, void *arg)
 {
-	struct maps m;
+	struct maps m = { 0 };
 	char err[PROBE_ERR_MAX] = "";
 	CHECK(maps_parse(&m, buf, len, err) == -1, "maps %s is rejected", name);
 	CHECK(strncmp(err, "line ", 5) == 0, "maps %s: the reason names the line (%s)", name, err);
@@ -18,8 +18,8 @@ static void bad_maps(const char *name, const char *buf, size_t len, void *arg)
 static void test_maps(void)
 {
 	size_t len;
-	char *buf = fixture_read("maps", "paths-with-spaces.txt", &len), err[PROBE_ERR_MAX];
-	struct maps m;
+	char *buf = fixture_read("maps", "paths-with-spaces.txt", &len), err[PROBE_ERR_MAX] = "";
+	struct maps m = { 0 };
 	CHECK(maps_parse(&m, buf, len, err) == 0, "maps with spaces in paths parse (%s)", err);
 	CHECK_EQ_U(m.n, 6, "six VMAs");
 	CHECK_STR(m.vmas[0].path, "/usr/bin/my prog", "a path keeps its spaces");
@@ -45,7 +45,7 @@ static void test_maps(void)
 static void test_entries(void)
 {
 	size_t len;
-	char *buf = fixture_read("pagemap", "linux-4.2-current-layout.bin", &len), err[PROBE_ERR_MAX];
+	char *buf = fixture_read("pagemap", "linux-4.2-current-layout.bin", &len), err[PROBE_ERR_MAX] = "";
 	char state[16] = "";
 	struct pagemap_counts c = { 0 };
 	CHECK(pagemap_parse(buf, len, PAGEMAP_LAYOUT_CURRENT, &c, state, err) == 0, "current layout parses");
@@ -97,7 +97,7 @@ static void test_encoding(void)
 static void test_live_self(void)
 {
 	size_t ps = (size_t)vmr_page_size(), n = 1024 + 3;
-	char err[PROBE_ERR_MAX], *state = malloc(n);
+	char err[PROBE_ERR_MAX] = "", *state = malloc(n);
 	char *p = mmap(NULL, n * ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	struct pagemap_counts c = { 0 };
 	if (p == MAP_FAILED) {
@@ -116,7 +116,7 @@ static void test_live_self(void)
 	for (size_t i = 0; i < n; i++)
 		pattern &= state[i] == (i % 2 ? '.' : '#');
 	CHECK(pattern, "the state array shows the pattern");
-	struct pagemap pm;
+	struct pagemap pm = { 0 };
 	CHECK(pagemap_open(&pm, 0, true, err) == 0, "pagemap_open self");
 	memset(&c, 0, sizeof(c));
 	CHECK(pagemap_scan(&pm, (uintptr_t)p + ps, (uintptr_t)p + 5 * ps, &c, NULL, err) == 0 && c.present == 2,
@@ -125,7 +125,7 @@ static void test_live_self(void)
 	pagemap_close(&pm);
 	munmap(p, n * ps);
 	free(state);
-	struct maps m;
+	struct maps m = { 0 };
 	CHECK(maps_read(&m, 0, err) == 0 && maps_find(&m, (uintptr_t)&test_live_self), "own maps has own code");
 	maps_free(&m);
 }

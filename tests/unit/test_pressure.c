@@ -5,7 +5,7 @@
 
 static void bad_file(const char *name, const char *buf, size_t len, void *arg)
 {
-	struct pressure p;
+	struct pressure p = { 0 };
 	char err[PROBE_ERR_MAX] = "";
 	CHECK(pressure_parse(&p, buf, len, err) == -1, "%s is rejected", name);
 	CHECK(err[0] != '\0', "%s: the reason is given (%s)", name, err);
@@ -14,8 +14,8 @@ static void bad_file(const char *name, const char *buf, size_t len, void *arg)
 int main(void)
 {
 	size_t len;
-	struct pressure p;
-	char err[PROBE_ERR_MAX];
+	struct pressure p = { 0 };
+	char err[PROBE_ERR_MAX] = "";
 	char *buf = fixture_read("pressure", "linux-6.18-busy.txt", &len);
 	CHECK(pressure_parse(&p, buf, len, err) == 0, "a busy memory pressure file parses (%s)", err);
 	CHECK_NEAR(p.some.avg10, 12.34, 1e-9, "some avg10");

@@ -15,8 +15,8 @@ static void sleep_ms(long ms)
 
 int main(void)
 {
-	struct probe p;
-	struct result r;
+	struct probe p = { 0 };
+	struct result r = { 0 };
 	probe_init(&p, 10000000);
 	result_init(&r, "null");
 	CHECK(probe_start(&p) == 0, "probe starts");

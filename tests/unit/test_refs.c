@@ -40,7 +40,7 @@ static void test_prng(void)
 	/* splitmix64's published first output from state 0. */
 	uint64_t x = 0;
 	CHECK_EQ_U(prng_splitmix64(&x), 0xe220a8397b1dcdafull, "splitmix64 from 0 gives its reference value");
-	struct prng a, b;
+	struct prng a = { 0 }, b = { 0 };
 	prng_seed(&a, 42);
 	prng_seed(&b, 42);
 	int same = 1;
@@ -104,7 +104,7 @@ static const struct {
 
 static void test_determinism(void)
 {
-	struct refs_params p;
+	struct refs_params p = { 0 };
 	refs_params_default(&p);
 	p.phases = "linear:1,zipf:2,gauss:1";
 	for (size_t i = 0; i < ARRAY_SIZE(golden); i++) {
@@ -127,7 +127,7 @@ static void test_determinism(void)
 
 static void test_shapes(void)
 {
-	struct refs_params p;
+	struct refs_params p = { 0 };
 	refs_params_default(&p);
 	uint32_t *v = gen(REFS_LINEAR, &p, PAGES, REFS, 1);
 	int ok = 1;
@@ -207,7 +207,7 @@ static void test_shapes(void)
 
 static void test_shuffle(void)
 {
-	struct refs_params p;
+	struct refs_params p = { 0 };
 	refs_params_default(&p);
 	uint32_t *a = gen(REFS_ZIPF, &p, PAGES, REFS, 3);
 	uint32_t *b = malloc(REFS * 4);
@@ -233,8 +233,8 @@ static void test_shuffle(void)
 
 static void test_check(void)
 {
-	struct refs_params p;
-	char err[200];
+	struct refs_params p = { 0 };
+	char err[200] = "";
 	refs_params_default(&p);
 	p.alpha = 0;
 	CHECK(refs_gen_check(REFS_ZIPF, &p, err, sizeof(err)) < 0 && strstr(err, "--alpha"), "zipf refuses alpha 0");

@@ -18,7 +18,7 @@ static struct image make(uint64_t pages, uint64_t n, const char *desc)
 	struct refs_header h = { .page_size = 4096, .pages = pages, .references = n, .seed = 99,
 				 .flags = REFS_FLAG_SAMPLED };
 	snprintf(h.desc, sizeof(h.desc), "%s", desc);
-	struct refs_out o;
+	struct refs_out o = { 0 };
 	if (refs_out_init(&o, &h) < 0)
 		abort();
 	for (uint64_t i = 0; i < n; i++)
@@ -49,7 +49,7 @@ static void reseal(struct image *im)
 static const char *parse(const struct image *im, size_t len)
 {
 	static char err[256];
-	struct refs_header h;
+	struct refs_header h = { 0 };
 	const uint32_t *body;
 	void *copy = malloc(len ? len : 1);
 	memcpy(copy, im->buf, len);
@@ -67,7 +67,7 @@ static void test_roundtrip(void)
 	int fd = mkstemp(path);
 	CHECK(fd >= 0 && write(fd, im.buf, im.len) == (ssize_t)im.len, "write a trace image");
 	close(fd);
-	struct refs_trace t;
+	struct refs_trace t = { 0 };
 	int r = refs_open(&t, path);
 	CHECK(r == 0, "a valid trace opens");
 	if (r == 0) {
@@ -168,7 +168,7 @@ static void test_broken(void)
 	int fd = mkstemp(path);
 	CHECK(fd >= 0 && write(fd, good.buf, 30) == 30, "write a cut trace");
 	close(fd);
-	struct refs_trace t;
+	struct refs_trace t = { 0 };
 	CHECK(refs_open(&t, path) < 0, "refs_open refuses a cut file");
 	unlink(path);
 	CHECK(refs_open(&t, path) < 0, "refs_open refuses a missing file");

@@ -29,8 +29,8 @@ static uint64_t hist_total(const struct hist *h)
 static void write_fresh(const uint32_t *refs, char *region, size_t ps, uint32_t batch)
 {
 	struct replay_cfg cfg = { .write = true, .salt = 77, .slow_ns = 1, .max_slow = 200, .batch = batch };
-	struct replay rp;
-	struct replay_pass pass;
+	struct replay rp = { 0 };
+	struct replay_pass pass = { 0 };
 	replay_init(&rp, PAGES, &cfg);
 	replay_run_pass(&rp, refs, REFS, region, ps, 0, &pass);
 	CHECK_EQ_U(rp.ticks_hist->count, REFS, "batch %u: every reference is counted", batch);
@@ -82,8 +82,8 @@ static void resident(char *region, size_t ps, uint32_t batch)
 		refs[i] = i % PAGES;
 	replay_fill(region, PAGES, ps, 3);
 	struct replay_cfg cfg = { .verify = true, .salt = 3, .slow_ns = 1000000000, .max_slow = 10, .batch = batch };
-	struct replay rp;
-	struct replay_pass pass;
+	struct replay rp = { 0 };
+	struct replay_pass pass = { 0 };
 	replay_init(&rp, PAGES, &cfg);
 	replay_run_pass(&rp, refs, N, region, ps, 0, &pass);
 	replay_run_pass(&rp, refs, N, region, ps, 1, &pass);
@@ -115,8 +115,8 @@ static void resident_adaptive(char *region, size_t ps)
 	replay_fill(region, PAGES, ps, 3);
 	struct replay_cfg cfg = { .verify = true, .salt = 3, .slow_ns = 1000000000, .max_slow = 10, .batch = 32,
 				  .batch_max = 1024 };
-	struct replay rp;
-	struct replay_pass pass;
+	struct replay rp = { 0 };
+	struct replay_pass pass = { 0 };
 	replay_init(&rp, PAGES, &cfg);
 	replay_run_pass(&rp, refs, N, region, ps, 0, &pass);
 	replay_run_pass(&rp, refs, N, region, ps, 1, &pass);
@@ -156,8 +156,8 @@ static void dropped_page(char *region, size_t ps, uint32_t batch, uint32_t batch
 	CHECK(madvise(region + 32 * ps, 32 * ps, MADV_DONTNEED) == 0, "drop pages 32..63");
 	struct replay_cfg cfg = { .write = true, .salt = 8, .slow_ns = batch == 1 ? 300 : 5000, .max_slow = 100,
 				  .batch = batch, .batch_max = batch_max };
-	struct replay rp;
-	struct replay_pass pass;
+	struct replay rp = { 0 };
+	struct replay_pass pass = { 0 };
 	replay_init(&rp, PAGES, &cfg);
 	replay_run_pass(&rp, refs, N, region, ps, 0, &pass);
 	CHECK(pass.minflt >= 32, "batch %u: the dropped pages faulted (%llu)", batch, (unsigned long long)pass.minflt);
@@ -198,8 +198,8 @@ static void dropped_page(char *region, size_t ps, uint32_t batch, uint32_t batch
 /* A read replay (two passes) over a region whose page 5 is damaged. */
 static void read_damaged(const uint32_t *refs, char *region, size_t ps, uint32_t batch)
 {
-	struct replay rp;
-	struct replay_pass pass;
+	struct replay rp = { 0 };
+	struct replay_pass pass = { 0 };
 	struct replay_cfg cfg = { .verify = true, .salt = 77, .slow_ns = 1000000, .max_slow = 10, .batch = batch };
 	replay_init(&rp, PAGES, &cfg);
 	replay_run_pass(&rp, refs, REFS, region, ps, 0, &pass);
@@ -223,7 +223,7 @@ int main(void)
 {
 	size_t ps = vmr_page_size();
 	uint32_t *refs = malloc(REFS * 4);
-	struct refs_params p;
+	struct refs_params p = { 0 };
 	refs_params_default(&p);
 	refs_generate(refs, PAGES, REFS, REFS_RANDOM, &p, 1);
 	char *region = mmap(NULL, PAGES * ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -243,8 +243,8 @@ int main(void)
 		/* a second pass writes a word of its own: a page still holding the
 		 * first pass's word is stale */
 		struct replay_cfg cfg = { .write = true, .salt = 77, .slow_ns = 1, .max_slow = 200, .batch = 32 };
-		struct replay rp;
-		struct replay_pass pass;
+		struct replay rp = { 0 };
+		struct replay_pass pass = { 0 };
 		replay_init(&rp, PAGES, &cfg);
 		replay_run_pass(&rp, refs, REFS, region, ps, 1, &pass);
 		replay_free(&rp);

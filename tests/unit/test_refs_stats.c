@@ -56,8 +56,8 @@ static void brute(const uint32_t *v, uint64_t n, uint64_t pages, uint64_t window
 
 static void compare(const char *name, const uint32_t *v, uint64_t n, uint64_t pages, uint64_t window)
 {
-	struct brute b;
-	struct refs_stats st;
+	struct brute b = { 0 };
+	struct refs_stats st = { 0 };
 	brute(v, n, pages, window, &b);
 	CHECK(refs_stats_compute(v, n, pages, window, 5, &st) == 0, "%s: statistics computed", name);
 	CHECK_EQ_U(st.distinct, b.distinct, "%s: distinct pages", name);
@@ -88,7 +88,7 @@ static void compare(const char *name, const uint32_t *v, uint64_t n, uint64_t pa
 int main(void)
 {
 	uint32_t fixed[] = { 0, 1, 2, 0, 0, 3, 1, 2, 3, 3 };
-	struct refs_stats st;
+	struct refs_stats st = { 0 };
 	CHECK(refs_stats_compute(fixed, 10, 4, 4, 2, &st) == 0, "hand example computes");
 	/* distances: 0@3 -> {1,2}=2, 0@4 -> 0, 1@6 -> {2,0,3}=3, 2@7 -> {0,3,1}=3,
 	 * 3@8 -> {1,2}=2, 3@9 -> 0 */
@@ -98,7 +98,7 @@ int main(void)
 	CHECK(st.hot[0].page == 0 && st.hot[0].refs == 3 && st.hot[1].page == 3, "hand example: hottest are 0 then 3");
 	refs_stats_free(&st);
 
-	struct refs_params p;
+	struct refs_params p = { 0 };
 	refs_params_default(&p);
 	p.phases = "random:1,smooth_sin:1";
 	for (int pat = 0; pat < REFS_NPATTERNS; pat++) {

@@ -7,7 +7,7 @@
 
 int main(void)
 {
-	struct result r, back;
+	struct result r = { 0 }, back = { 0 };
 	result_init(&r, "fault");
 	result_metric(&r, "time-pass1", "ns", BETTER_LOWER, COMBINE_AMEAN, 1234.5);
 	result_metric(&r, "faults-per-sec", "faults/s", BETTER_HIGHER, COMBINE_HMEAN, 1e6);
@@ -47,7 +47,7 @@ int main(void)
 
 	/* Rows past every power of two keep their cells (tables grow by
 	 * doubling, and a JSON round trip adds them one at a time). */
-	struct result big;
+	struct result big = { 0 };
 	result_init(&big, "mmap");
 	const char *two[] = { "ref", "page" };
 	struct table *bt = result_table(&big, "slow-accesses", 2, two);

@@ -14,7 +14,7 @@ static double metric(const struct result *r, const char *name)
 
 int main(void)
 {
-	struct rusage ru;
+	struct rusage ru = { 0 };
 	memset(&ru, 0, sizeof(ru));
 	ru.ru_utime.tv_sec = 1;
 	ru.ru_stime.tv_usec = 500000;
@@ -23,7 +23,7 @@ int main(void)
 	ru.ru_nvcsw = 3;
 	ru.ru_nivcsw = 4;
 	ru.ru_maxrss = 2048;
-	struct result r;
+	struct result r = { 0 };
 	result_init(&r, "x");
 	rusage_metrics(&r, &ru, 3000000000ull);
 	CHECK_NEAR(metric(&r, "user-time"), 1e9, 0, "user time in ns");
@@ -44,7 +44,7 @@ int main(void)
 	result_free(&r);
 
 	/* The real counters move: touching fresh anonymous pages is minor faults. */
-	struct rusage_counts a, b, d;
+	struct rusage_counts a = { 0 }, b = { 0 }, d = { 0 };
 	size_t n = 64, ps = vmr_page_size();
 	char *p = mmap(NULL, n * ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	rusage_thread(&a);

@@ -32,7 +32,7 @@ static void test_refs(void)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(refs); i++) {
 		const struct welch_ref *r = &refs[i];
-		struct welch w;
+		struct welch w = { 0 };
 		stats_welch(r->a, r->na, r->b, r->nb, &w);
 		CHECK(!w.too_few, "%s: enough iterations", r->name);
 		CHECK_NEAR(w.t, r->t, 1e-9 * fmax(1, fabs(r->t)), "%s: t", r->name);
@@ -45,7 +45,7 @@ static void test_refs(void)
 
 static void test_edges(void)
 {
-	struct welch w;
+	struct welch w = { 0 };
 	double five[] = { 5, 5, 5 }, six[] = { 6, 6, 6 }, one[] = { 1 }, two[] = { 1, 2 };
 	stats_welch(five, 3, five, 3, &w);
 	CHECK(!w.too_few && w.t == 0 && w.p == 1, "zero variance, equal means: p = 1");
@@ -63,7 +63,7 @@ static void test_edges(void)
 
 static void test_summaries(void)
 {
-	struct stats_summary s;
+	struct stats_summary s = { 0 };
 	double v[] = { 2, 4, 4, 4, 5, 5, 7, 9 };
 	stats_summarize(v, 8, COMBINE_AMEAN, &s);
 	CHECK_NEAR(s.mean, 5, 1e-12, "amean");

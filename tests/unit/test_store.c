@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "core/util.h"
+#include "report/export.h"
 #include "store/store.h"
 #include "store/summary.h"
 #include "t.h"
@@ -34,12 +35,12 @@ static int64_t store_one_run(struct store *st, const char *name, int niter)
 	CHECK(store_case_add(st, run, "a", "null", opts, &c1) == 0, "%s: case a added", name);
 	CHECK(store_case_add(st, run, "b", "null", opts, &c2) == 0, "%s: case b added", name);
 	for (int i = 0; i < niter; i++) {
-		struct result r;
+		struct result r = { 0 };
 		make_result(&r, 100 + i);
 		CHECK(store_result_add(st, c1, i, &r) == 0, "%s: iteration %d stored", name, i);
 		result_free(&r);
 	}
-	struct result bad;
+	struct result bad = { 0 };
 	result_init(&bad, "null");
 	result_set_outcome(&bad, OUTCOME_SKIP, "not here");
 	CHECK(store_result_add(st, c2, 0, &bad) == 0, "%s: a skipped iteration is stored", name);
@@ -79,7 +80,7 @@ static void test_round_trip(struct store *st, int64_t run)
 	CHECK(s[1].outcomes[OUTCOME_SKIP] == 1, "summary counts outcomes");
 	summary_free(s, r->ncases);
 
-	json_t *rows = summary_rows_json(r);
+	json_t *rows = export_rows_json(&r, 1);
 	CHECK_EQ_U(json_array_size(rows), 6, "tidy rows: 3 iterations x 2 metrics");
 	json_t *last = json_array_get(rows, 5);
 	CHECK(json_integer_value(json_object_get(last, "iteration")) == 3 &&
@@ -91,9 +92,11 @@ static void test_round_trip(struct store *st, int64_t run)
 	char *csv = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&csv, &len);
-	summary_rows_csv(f, r);
+	export_rows_csv(f, &r, 1);
 	fclose(f);
-	CHECK(strstr(csv, "\none,\"a,\"\"b\"\"\",1,time,ns,100\n") != NULL, "csv quotes a field with a comma or quote");
+	CHECK(strstr(csv, ",\"a,\"\"b\"\"\",null,1,pass,time,ns,100\n") != NULL, "csv quotes a field with a comma or quote");
+	CHECK(!strncmp(csv, "run,uuid,group,variant,kernel,host,knobs,case,workload,iteration,outcome,metric,unit,value\n", 91),
+	      "csv starts with the header");
 	free(csv);
 	run_free(r);
 }
@@ -184,7 +187,7 @@ int main(void)
 	int64_t first = store_one_run(st, "one", 3);
 	int64_t second = store_one_run(st, "two", 1);
 	CHECK(sql_int(path, "SELECT COUNT(*) FROM metrics") == 8, "one metric row per metric and iteration");
-	struct result dup;
+	struct result dup = { 0 };
 	make_result(&dup, 1);
 	fprintf(stderr, "(expected error follows)\n");
 	CHECK(store_result_add(st, 1, 0, &dup) < 0, "an iteration cannot be stored twice");

@@ -43,12 +43,12 @@ static int64_t store_one_run(struct store *st, const char *name, const char *hos
 	CHECK(store_case_add(st, run, "a", "null", opts, &c1) == 0, "%s: case a added", name);
 	CHECK(store_case_add(st, run, "b", "null", opts, &c2) == 0, "%s: case b added", name);
 	for (int i = 0; i < niter; i++) {
-		struct result r;
+		struct result r = { 0 };
 		make_result(&r, 100 + i);
 		CHECK(store_result_add(st, c1, i, &r) == 0, "%s: iteration %d stored", name, i);
 		result_free(&r);
 	}
-	struct result skip;
+	struct result skip = { 0 };
 	result_init(&skip, "null");
 	result_set_outcome(&skip, OUTCOME_SKIP, "not here");
 	CHECK(store_result_add(st, c2, 0, &skip) == 0, "%s: a skipped iteration is stored", name);
@@ -235,7 +235,7 @@ static pid_t killable_writer(const char *location, int64_t *run)
 	if (pid == 0) {
 		struct store *w = NULL;
 		int64_t id = -1, c;
-		struct result r;
+		struct result r = { 0 };
 		make_result(&r, 5);
 		if (store_open(&w, location, true) == 0 && store_run_begin(w, "killed", "quick", NULL, NULL, NULL, &id) == 0 &&
 		    store_case_add(w, id, "a", "null", NULL, &c) == 0)
@@ -342,7 +342,7 @@ static void test_update(struct store *st)
 		goto close;
 	CHECK(store_run_begin(src, "growing", "quick", NULL, NULL, "t", &run) == 0 &&
 	      store_case_add(src, run, "a", "null", NULL, &c) == 0, "a run begins at its origin");
-	struct result r;
+	struct result r = { 0 };
 	make_result(&r, 10);
 	CHECK(store_result_add(src, c, 0, &r) == 0, "its first iteration");
 	result_free(&r);
@@ -398,7 +398,7 @@ static int writer(const char *location, int w)
 	for (int i = 0; i < NRUNS && !bad; i++) {
 		char name[32];
 		int64_t run, c, to;
-		struct result r;
+		struct result r = { 0 };
 		snprintf(name, sizeof(name), "w%d-%d", w, i);
 		make_result(&r, 100 + i);
 		bad = store_run_begin(src, name, "quick", NULL, env, "writers", &run) < 0 ||
@@ -462,7 +462,7 @@ int main(void)
 	printf("# back end: %s\n", store_backend_name(st));
 	int64_t first = store_one_run(st, "one", "alpha", 3);
 	int64_t second = store_one_run(st, "two", "beta", 1);
-	struct result dup;
+	struct result dup = { 0 };
 	make_result(&dup, 1);
 	struct run *r = NULL;
 	fprintf(stderr, "(expected error follows)\n");

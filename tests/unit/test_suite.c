@@ -50,7 +50,7 @@ static void good_suite(void)
 		"  mem = 1G\n"
 		"  set = vm.swappiness=10\n"
 		"  monitor-interval = 100ms\n";
-	struct suite s;
+	struct suite s = { 0 };
 	int rc;
 	char *err = parse_capture(text, &s, &rc);
 	CHECK(rc == 0, "a good suite parses");
@@ -121,7 +121,7 @@ static void bad_suites(void)
 {
 	for (size_t i = 0; i < ARRAY_SIZE(bad_cases); i++) {
 		const struct bad_case *b = &bad_cases[i];
-		struct suite s;
+		struct suite s = { 0 };
 		int rc;
 		char *err = parse_capture(b->text, &s, &rc);
 		regex_t re;
@@ -157,7 +157,7 @@ static void find_suites(void)
 	/* The built-in suites name only workloads and options of this build. */
 	static const char *const builtin[] = { "quick", "seeds", "full" };
 	for (size_t i = 0; i < ARRAY_SIZE(builtin); i++) {
-		struct suite s;
+		struct suite s = { 0 };
 		int rc = suite_load(&s, builtin[i]);
 		CHECK(rc == 0 && s.ncases > 0, "built-in suite %s parses", builtin[i]);
 		if (rc == 0)

@@ -26,8 +26,9 @@ int main(void)
 	CHECK(swap_header_parse(page, ps, &got, NULL) == -1, "no magic: not swap");
 	CHECK(swap_header_fill(page, ps, 4 * ps, &tag) < 0, "fewer than 10 pages refused");
 
-	struct swap_spec sp;
-	const char *why;
+	struct swap_spec sp = { 0 };
+	const char *why = NULL;
+	int rc;
 	CHECK(swap_spec_parse("file", &sp, &why) == 0 && sp.kind == SWAP_FILE && sp.bytes == 0, "file");
 	CHECK(swap_spec_parse("file:512M", &sp, &why) == 0 && sp.bytes == 512ULL << 20, "file:512M");
 	CHECK(swap_spec_parse("zram:1G:lz4", &sp, &why) == 0 && sp.kind == SWAP_ZRAM && sp.bytes == 1ULL << 30 &&
@@ -35,11 +36,16 @@ int main(void)
 	CHECK(swap_spec_parse("zram::zstd", &sp, &why) == 0 && sp.bytes == 0 && !strcmp(sp.algo, "zstd"), "zram::zstd");
 	CHECK(swap_spec_parse("host", &sp, &why) == 0 && sp.kind == SWAP_HOST, "host");
 	CHECK(swap_spec_parse("none", &sp, &why) == 0 && sp.kind == SWAP_NONE, "none");
-	CHECK(swap_spec_parse("disk", &sp, &why) < 0, "unknown kind refused: %s", why);
-	CHECK(swap_spec_parse("file:0", &sp, &why) < 0, "size 0 refused: %s", why);
-	CHECK(swap_spec_parse("file:1G:lz4", &sp, &why) < 0, "algorithm for a file refused: %s", why);
-	CHECK(swap_spec_parse("zram:1G:../x", &sp, &why) < 0, "algorithm with a path refused: %s", why);
-	CHECK(swap_spec_parse("file:lots", &sp, &why) < 0, "bad size refused: %s", why);
+	rc = swap_spec_parse("disk", &sp, &why);  /* before why is read: argument order is unspecified */
+	CHECK(rc < 0, "unknown kind refused: %s", why);
+	rc = swap_spec_parse("file:0", &sp, &why);
+	CHECK(rc < 0, "size 0 refused: %s", why);
+	rc = swap_spec_parse("file:1G:lz4", &sp, &why);
+	CHECK(rc < 0, "algorithm for a file refused: %s", why);
+	rc = swap_spec_parse("zram:1G:../x", &sp, &why);
+	CHECK(rc < 0, "algorithm with a path refused: %s", why);
+	rc = swap_spec_parse("file:lots", &sp, &why);
+	CHECK(rc < 0, "bad size refused: %s", why);
 	free(page);
 	T_DONE();
 }

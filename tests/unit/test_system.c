@@ -14,7 +14,7 @@ static void bad_swaps(const char *name, const char *buf, size_t len, void *arg)
 static void test_swaps(void)
 {
 	size_t len;
-	char err[PROBE_ERR_MAX];
+	char err[PROBE_ERR_MAX] = "";
 	char *buf = fixture_read("swaps", "linux-6.1-three.txt", &len);
 	json_t *a = system_parse_swaps(buf, len, err);
 	CHECK(a && json_array_size(a) == 3, "three swap devices");
@@ -52,7 +52,7 @@ static void test_fingerprint(void)
 		CHECK(json_object_get(j, keys[i]) != NULL, "fingerprint has %s", keys[i]);
 	CHECK(json_integer_value(json_object_get(j, "page_size")) == (json_int_t)vmr_page_size(), "page size");
 	json_t *sc = json_object_get(j, "sysctl");
-	char *v = NULL, err[PROBE_ERR_MAX];
+	char *v = NULL, err[PROBE_ERR_MAX] = "";
 	CHECK(sysctl_get("vm.swappiness", &v, err) == 0, "vm.swappiness reads (%s)", err);
 	CHECK(v && json_is_string(json_object_get(sc, "vm.swappiness")) &&
 	      !strcmp(json_string_value(json_object_get(sc, "vm.swappiness")), v), "sysctl.vm.swappiness matches");
@@ -65,8 +65,8 @@ static void test_fingerprint(void)
 
 static void test_sysctl(void)
 {
-	struct sysctl_list l;
-	char err[PROBE_ERR_MAX], path[64];
+	struct sysctl_list l = { 0 };
+	char err[PROBE_ERR_MAX] = "", path[64];
 	CHECK(sysctl_read_all(&l, "vm", err) == 0, "vm.* reads");
 	CHECK(sysctl_list_get(&l, "vm.overcommit_memory") != NULL, "vm.overcommit_memory is there");
 	bool sorted = true;

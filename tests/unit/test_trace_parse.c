@@ -29,7 +29,7 @@ static char *fixture(const char *name, size_t *len)
 
 static void test_parse_line(void)
 {
-	struct trace_event ev;
+	struct trace_event ev = { 0 };
 	const char *l = "   my prog-x-500   [000] d..1   100.000500: mm_vmscan_lru_shrink_inactive: nid=0 "
 			"nr_scanned=32 nr_reclaimed=30 flags=RECLAIM_WB_ANON\n";
 	uint64_t v;
@@ -73,7 +73,7 @@ static void test_captured(const struct captured *c)
 {
 	size_t len;
 	char *buf = fixture(c->file, &len);
-	struct trace_stats s;
+	struct trace_stats s = { 0 };
 	trace_stats_init(&s);
 	size_t used = trace_stats_feed(&s, buf, len);
 	trace_stats_finish(&s, s.last_ns);
@@ -95,7 +95,7 @@ static void test_captured(const struct captured *c)
 	CHECK(m->scanned_pages <= s.scanned_pages, "%s: scans inside stalls are a subset", c->file);
 
 	/* the same text fed in small uneven pieces gives the same numbers */
-	struct trace_stats p;
+	struct trace_stats p = { 0 };
 	trace_stats_init(&p);
 	size_t off = 0, carry = 0, step = 1;
 	char *win = xmalloc(len + 1);
@@ -122,7 +122,7 @@ static struct trace_stats synthetic_stats(void)
 {
 	size_t len;
 	char *buf = fixture(FIX "synthetic.txt", &len);
-	struct trace_stats s;
+	struct trace_stats s = { 0 };
 	trace_stats_init(&s);
 	s.kswapd_pids[s.nkswapd_pids++] = 45;
 	trace_stats_feed(&s, buf, len);
@@ -204,7 +204,7 @@ static void test_resolve_and_result(void)
 	CHECK(wk && strstr(wk, "mm_vmscan_wakeup_kswapd"), "resolve: a missing event has a reason naming it");
 
 	struct trace_stats s = synthetic_stats();
-	struct result r;
+	struct result r = { 0 };
 	result_init(&r, "x");
 	trace_stats_to_result(&s, res, n, 100000000000ull, 3, &r);
 	const struct metric *m = result_find_metric(&r, "direct-reclaim-stalls");
@@ -259,7 +259,7 @@ static void test_resolve_and_result(void)
 
 static void test_perf_report(void)
 {
-	struct perf_sym s;
+	struct perf_sym s = { 0 };
 	const char *l = "    24.73%  [k] finish_task_switch.isra.0\n";
 	CHECK(perf_parse_report_line(l, strlen(l), &s) == 0 && s.kernel && fabs(s.percent - 24.73) < 1e-9 &&
 	      !strcmp(s.sym, "finish_task_switch.isra.0"), "perf: a kernel symbol line");

@@ -39,7 +39,7 @@ int main(void)
 	size_bad("12Q", "unknown unit");
 	size_bad("1.5", "whole number");
 
-	struct vmr_rsize r;
+	struct vmr_rsize r = { 0 };
 	const char *why;
 	CHECK(units_parse_rsize("1.5x", &r, &why) == 0 && r.factor == 1.5, "1.5x is relative");
 	CHECK(units_rsize_bytes(&r, 64ull << 20) == 96ull << 20, "1.5x of 64M is 96M");

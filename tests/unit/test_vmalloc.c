@@ -5,7 +5,7 @@
 
 static void bad_file(const char *name, const char *buf, size_t len, void *arg)
 {
-	struct vmallocinfo vi;
+	struct vmallocinfo vi = { 0 };
 	char err[PROBE_ERR_MAX] = "";
 	CHECK(vmallocinfo_parse(&vi, buf, len, err) == -1, "%s is rejected", name);
 	CHECK(err[0] != '\0', "%s: the reason is given (%s)", name, err);
@@ -15,8 +15,8 @@ static void bad_file(const char *name, const char *buf, size_t len, void *arg)
 int main(void)
 {
 	size_t len;
-	struct vmallocinfo vi;
-	char err[PROBE_ERR_MAX];
+	struct vmallocinfo vi = { 0 };
+	char err[PROBE_ERR_MAX] = "";
 	char *buf = fixture_read("vmallocinfo", "linux-2.6.32-x86_64.txt", &len);
 	CHECK(vmallocinfo_parse(&vi, buf, len, err) == 0, "2.6.32 vmallocinfo parses (%s)", err);
 	CHECK_EQ_U(vi.areas, 7, "7 areas");

@@ -5,7 +5,7 @@
 
 static void bad_file(const char *name, const char *buf, size_t len, void *arg)
 {
-	struct vmstat s;
+	struct vmstat s = { 0 };
 	char err[PROBE_ERR_MAX] = "";
 	vmstat_init(&s);
 	CHECK(vmstat_parse(&s, buf, len, err) == -1, "%s is rejected", name);
@@ -15,7 +15,7 @@ static void bad_file(const char *name, const char *buf, size_t len, void *arg)
 
 static void good_file(const char *name, const char *buf, size_t len, void *arg)
 {
-	struct vmstat s;
+	struct vmstat s = { 0 };
 	char err[PROBE_ERR_MAX] = "";
 	vmstat_init(&s);
 	CHECK(vmstat_parse(&s, buf, len, err) == 0, "%s parses (%s)", name, err);
@@ -26,8 +26,8 @@ static void good_file(const char *name, const char *buf, size_t len, void *arg)
 static void test_values(void)
 {
 	size_t len;
-	char *buf = fixture_read("vmstat", "linux-2.6.32-x86_64.txt", &len), err[PROBE_ERR_MAX];
-	struct vmstat s;
+	char *buf = fixture_read("vmstat", "linux-2.6.32-x86_64.txt", &len), err[PROBE_ERR_MAX] = "";
+	struct vmstat s = { 0 };
 	uint64_t v;
 	vmstat_init(&s);
 	CHECK(vmstat_parse(&s, buf, len, err) == 0, "2.6.32 vmstat parses");
@@ -49,9 +49,9 @@ static void test_delta(void)
 {
 	const char a[] = "nr_free_pages 100\npswpin 5\npswpout 7\n";
 	const char b[] = "nr_free_pages 90\npswpout 10\npswpin 6\nnew_counter 3\n";
-	struct vmstat sa, sb;
+	struct vmstat sa = { 0 }, sb = { 0 };
 	int64_t d[4];
-	char err[PROBE_ERR_MAX];
+	char err[PROBE_ERR_MAX] = "";
 	vmstat_init(&sa);
 	vmstat_init(&sb);
 	CHECK(vmstat_parse(&sa, a, strlen(a), err) == 0 && vmstat_parse(&sb, b, strlen(b), err) == 0, "delta inputs parse");
@@ -69,8 +69,8 @@ static void test_delta(void)
 static void test_errors(void)
 {
 	size_t len;
-	char *buf = fixture_read("vmstat", "bad-no-value.txt", &len), err[PROBE_ERR_MAX];
-	struct vmstat s;
+	char *buf = fixture_read("vmstat", "bad-no-value.txt", &len), err[PROBE_ERR_MAX] = "";
+	struct vmstat s = { 0 };
 	vmstat_init(&s);
 	vmstat_parse(&s, buf, len, err);
 	CHECK_STR(err, "line 2: 'pswpin' has no number (or it overflows)", "a missing value names the line");
@@ -84,8 +84,8 @@ static void test_errors(void)
 
 static void test_live(void)
 {
-	struct vmstat s;
-	char err[PROBE_ERR_MAX];
+	struct vmstat s = { 0 };
+	char err[PROBE_ERR_MAX] = "";
 	uint64_t a, b;
 	vmstat_init(&s);
 	CHECK(vmstat_read(&s, NULL, err) == 0, "/proc/vmstat reads (%s)", err);

@@ -6,7 +6,7 @@
 
 static void bad_file(const char *name, const char *buf, size_t len, void *arg)
 {
-	struct zoneinfo zi;
+	struct zoneinfo zi = { 0 };
 	char err[PROBE_ERR_MAX] = "";
 	int r = zoneinfo_parse(&zi, buf, len, err);
 	CHECK(r == -1, "%s is rejected", name);
@@ -16,7 +16,7 @@ static void bad_file(const char *name, const char *buf, size_t len, void *arg)
 
 static void good_file(const char *name, const char *buf, size_t len, void *arg)
 {
-	struct zoneinfo zi;
+	struct zoneinfo zi = { 0 };
 	char err[PROBE_ERR_MAX] = "";
 	CHECK(zoneinfo_parse(&zi, buf, len, err) == 0, "%s parses (%s)", name, err);
 	CHECK(zi.nnodes >= 1, "%s has a node", name);
@@ -33,8 +33,8 @@ static void good_file(const char *name, const char *buf, size_t len, void *arg)
 static void test_current(void)
 {
 	size_t len;
-	char *buf = fixture_read("zoneinfo", "linux-6.18-x86_64.txt", &len), err[PROBE_ERR_MAX];
-	struct zoneinfo zi;
+	char *buf = fixture_read("zoneinfo", "linux-6.18-x86_64.txt", &len), err[PROBE_ERR_MAX] = "";
+	struct zoneinfo zi = { 0 };
 	CHECK(zoneinfo_parse(&zi, buf, len, err) == 0, "6.18 zoneinfo parses");
 	CHECK_EQ_U(zi.nnodes, 1, "6.18: one node");
 	CHECK_EQ_U(zi.nodes[0].nzones, 5, "6.18: five zones including empty Movable and Device");
@@ -63,8 +63,8 @@ static void test_current(void)
 static void test_old_two_nodes(void)
 {
 	size_t len;
-	char *buf = fixture_read("zoneinfo", "linux-2.6.24-two-nodes.txt", &len), err[PROBE_ERR_MAX];
-	struct zoneinfo zi;
+	char *buf = fixture_read("zoneinfo", "linux-2.6.24-two-nodes.txt", &len), err[PROBE_ERR_MAX] = "";
+	struct zoneinfo zi = { 0 };
 	CHECK(zoneinfo_parse(&zi, buf, len, err) == 0, "2.6.24 zoneinfo parses (%s)", err);
 	CHECK_EQ_U(zi.nnodes, 2, "2.6.24: two nodes");
 	const struct zoneinfo_zone *z = zoneinfo_find(&zi, 1, "Normal");
@@ -84,8 +84,8 @@ static void test_old_two_nodes(void)
 static void test_4_4_and_5_4(void)
 {
 	size_t len;
-	char *buf = fixture_read("zoneinfo", "linux-4.4-managed-no-boost.txt", &len), err[PROBE_ERR_MAX];
-	struct zoneinfo zi;
+	char *buf = fixture_read("zoneinfo", "linux-4.4-managed-no-boost.txt", &len), err[PROBE_ERR_MAX] = "";
+	struct zoneinfo zi = { 0 };
 	CHECK(zoneinfo_parse(&zi, buf, len, err) == 0, "4.4 zoneinfo parses (%s)", err);
 	const struct zoneinfo_zone *z = zoneinfo_find(&zi, 0, "Normal");
 	CHECK(z && (z->have & ZONE_HAVE_MANAGED) && !(z->have & ZONE_HAVE_BOOST), "4.4: managed, no boost");
@@ -110,8 +110,8 @@ static void test_4_4_and_5_4(void)
 
 static void test_errors(void)
 {
-	char err[PROBE_ERR_MAX];
-	struct zoneinfo zi;
+	char err[PROBE_ERR_MAX] = "";
+	struct zoneinfo zi = { 0 };
 	size_t len;
 	char *buf = fixture_read("zoneinfo", "bad-truncated-zone.txt", &len);
 	zoneinfo_parse(&zi, buf, len, err);
@@ -133,8 +133,8 @@ int main(void)
 	test_errors();
 	CHECK(fixture_each("zoneinfo", "linux-*", good_file, NULL) >= 4, "good fixtures exist");
 	CHECK(fixture_each("zoneinfo", "bad-*", bad_file, NULL) >= 8, "bad fixtures exist");
-	struct zoneinfo zi;
-	char err[PROBE_ERR_MAX];
+	struct zoneinfo zi = { 0 };
+	char err[PROBE_ERR_MAX] = "";
 	CHECK(zoneinfo_read(&zi, NULL, err) == 0, "the running kernel's zoneinfo parses (%s)", err);
 	zoneinfo_free(&zi);
 	T_DONE();

@@ -1,0 +1,95 @@
+#include "report/export.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "core/util.h"
+
+const char *const export_columns[] = { "run", "uuid", "group", "variant", "kernel", "host", "knobs", "case",
+				       "workload", "iteration", "outcome", "metric", "unit", "value", NULL };
+
+/* The knobs a case ran under, as "a=1,b=2" (its sandbox's --set), or "". */
+static char *export_knobs(const struct run_case *c)
+{
+	json_t *set = json_object_get(json_object_get(c->options, "sandbox"), "set");
+	size_t i, len = 0;
+	json_t *v;
+	json_array_foreach(set, i, v)
+		len += strlen(json_string_value(v) ? json_string_value(v) : "") + 1;
+	char *out = xmalloc(len + 1);
+	out[0] = '\0';
+	json_array_foreach(set, i, v) {
+		if (i)
+			strcat(out, ",");
+		strcat(out, json_string_value(v) ? json_string_value(v) : "");
+	}
+	return out;
+}
+
+/* The row's fields but the value, as strings ("" where there is none). */
+struct export_row {
+	const char *f[13];
+	char iteration[16];
+};
+
+static void export_row_fill(struct export_row *row, const struct run *r, const struct run_case *c,
+			    const char *knobs, size_t k, const struct metric *x)
+{
+	const struct run_info *i = &r->info;
+	snprintf(row->iteration, sizeof(row->iteration), "%d", c->iter_no[k] + 1);
+	const char *f[13] = { i->name, i->uuid ? i->uuid : "", i->group_name ? i->group_name : "",
+			      i->variant ? i->variant : "", i->kernel ? i->kernel : "", i->host ? i->host : "", knobs,
+			      c->name, c->workload ? c->workload : "", row->iteration,
+			      outcome_name(c->iters[k].outcome), x->name, x->unit ? x->unit : "" };
+	memcpy(row->f, f, sizeof(f));
+}
+
+json_t *export_rows_json(struct run *const *runs, size_t n)
+{
+	json_t *rows = json_array();
+	for (size_t ri = 0; ri < n; ri++)
+		for (size_t ci = 0; ci < runs[ri]->ncases; ci++) {
+			const struct run_case *c = &runs[ri]->cases[ci];
+			char *knobs = export_knobs(c);
+			for (size_t k = 0; k < c->niter; k++)
+				for (size_t m = 0; m < c->iters[k].nmetrics; m++) {
+					struct export_row row = { .f = { NULL } };
+					const struct metric *x = &c->iters[k].metrics[m];
+					export_row_fill(&row, runs[ri], c, knobs, k, x);
+					json_t *o = json_object();
+					for (size_t f = 0; f < 13; f++)
+						json_object_set_new(o, export_columns[f],
+								    f == 9 ? json_integer(c->iter_no[k] + 1)
+									   : json_string(row.f[f]));
+					json_object_set_new(o, "value", isfinite(x->value) ? json_real(x->value) : json_null());
+					json_array_append_new(rows, o);
+				}
+			free(knobs);
+		}
+	return rows;
+}
+
+void export_rows_csv(FILE *f, struct run *const *runs, size_t n)
+{
+	for (size_t i = 0; export_columns[i]; i++)
+		fprintf(f, "%s%s", i ? "," : "", export_columns[i]);
+	fputc('\n', f);
+	for (size_t ri = 0; ri < n; ri++)
+		for (size_t ci = 0; ci < runs[ri]->ncases; ci++) {
+			const struct run_case *c = &runs[ri]->cases[ci];
+			char *knobs = export_knobs(c);
+			for (size_t k = 0; k < c->niter; k++)
+				for (size_t m = 0; m < c->iters[k].nmetrics; m++) {
+					struct export_row row = { .f = { NULL } };
+					const struct metric *x = &c->iters[k].metrics[m];
+					export_row_fill(&row, runs[ri], c, knobs, k, x);
+					for (size_t col = 0; col < 13; col++) {
+						if (col)
+							fputc(',', f);
+						vmr_csv_field(f, row.f[col]);
+					}
+					fprintf(f, ",%.17g\n", x->value);
+				}
+			free(knobs);
+		}
+}

@@ -1,0 +1,125 @@
+# vmregress compare's verdict on runs of a real workload: a known
+# difference (null spinning 20ms against 60ms) is called a regression
+# with a ratio whose interval excludes 1; an A/A pair calls nothing;
+# --fail-on regression's exit codes; JUnit and TAP well-formed; the
+# formats carry the same fields.
+. "$(dirname "$0")/lib.sh"
+DB=$T_TMP/v.db
+
+mksuite() { # mksuite FILE SPIN
+	printf '[global]\niterations = 5\nswap = none\nmem = 32M\n[null]\nworkload = null\nspin = %s\n' "$2" > "$1"
+}
+mksuite "$T_TMP/s20.ini" 20ms
+mksuite "$T_TMP/s60.ini" 60ms
+rc=0
+for r in a1:s20 a2:s20 b:s60; do
+	"$VMR" run "$T_TMP/${r#*:}.ini" --db "$DB" --name "${r%%:*}" --quiet >/dev/null 2>"$T_TMP/err" || rc=$?
+done
+if [ "$rc" != 0 ]; then
+	not_ok "runs of null for compare (exit $rc: $(head -c 300 "$T_TMP/err"))"
+	exit 0
+fi
+
+# jqv NAME FILTER: the last run printed JSON and FILTER holds on it.
+jqv() {
+	if [ "$RC" -le 1 ] && [ -n "$OUT" ] && jq -e "$2" <<< "$OUT" >/dev/null 2>&1; then ok "$1"
+	else not_ok "$1 (exit $RC: $(head -c 400 <<< "$OUT"))"; fi
+}
+
+# On a loaded machine a spinning child is preempted now and then, and its
+# CV can pass the 20% at which a case is unstable (the unit tests check
+# that rule): the checks of a known difference raise the threshold, U.
+U="--unstable 5"
+run "$VMR" compare a1 b --db "$DB" $U
+expect_rc "A/B compare exits 0 without --fail-on" 0
+first=$(head -n 1 <<< "$OUT")
+if [[ $first =~ ^1\ regression,\ 0\ improvements,\ 0\ unchanged,\ 0\ unstable\ \(FDR\ 5%,\ noise\ floor ]]; then
+	ok "A/B: the first line is the verdict with one regression"
+else not_ok "A/B: the first line is the verdict with one regression: $first"; fi
+expect_out "the finding has ratio, CI and q" \
+	'^  regressed  null time in b: \+[0-9.]+% \[95% CI \+[0-9.]+%, \+[0-9.]+%\] q=[0-9.e-]+ \(p=[0-9.e-]+, Welch; noise floor [0-9.]+%\); mean [23][0-9.]* ms -> [6-9][0-9.]* ms$'
+expect_out "the full table follows" '^Amean +null +time '
+
+run "$VMR" compare a1 b --db "$DB" $U --json
+jqv "A/B JSON: one regression in the verdict" '.verdict.regressions == 1 and .verdict.unchanged == 0'
+jqv "A/B JSON: the time's ratio is about 3 and its CI excludes 1" \
+	'.rows[] | select(.case == "null" and .metric == "time") | .headline and
+	 (.runs[1] | .verdict == "regressed" and .ratio > 1.8 and .ratio < 3.5 and .ci_low > 1 and .ci_high > .ratio
+	  and .ci_low < .ratio and .q <= .p * 10 and .q >= .p)'
+jqv "A/B JSON: counters are no headline" '[.rows[] | select(.metric == "user-time" or .metric == "elapsed") | .headline] | length > 0 and all(. == false)'
+
+run "$VMR" compare a1 b --db "$DB" $U --format csv
+hdr=$(head -n 1 <<< "$OUT")
+if [ "$RC" = 0 ] && [[ $hdr == *,ratio,ci_low,ci_high,q,* ]] && [[ $hdr == *,mde ]] && [[ $hdr == *,p,* ]] && [[ $hdr == *,verdict,* ]] &&
+	grep -qE '^null,time,ns,lower,amean,b,5,.*,regressed,1,welch,[123]\.[0-9]+,[12]\.' <<< "$OUT"; then
+	ok "CSV carries ratio, ci_low, ci_high, p, q and verdict"
+else not_ok "CSV carries ratio, ci_low, ci_high, p, q and verdict: $(head -c 400 <<< "$OUT")"; fi
+run "$VMR" compare a1 b --db "$DB" $U --format markdown
+expect_out "Markdown leads with the verdict" '^\*\*1 regression, 0 improvements'
+expect_out "Markdown lists the headline metric with ratio and CI" '^\| regressed \| null \| time \| b \| [123]\.[0-9]+ \| [12]\.[0-9]+ – [1-4]\.[0-9]+ \| '
+
+run "$VMR" compare a1 b --db "$DB" $U --fail-on regression
+expect_rc "--fail-on regression exits 1 on a regression" 1
+[ -n "$OUT" ] && ok "and still prints the comparison" || not_ok "and still prints the comparison"
+run "$VMR" compare a1 a2 --db "$DB" --fail-on regression
+expect_rc "--fail-on regression exits 0 on an A/A pair" 0
+run "$VMR" compare b a1 --db "$DB" $U --fail-on regression
+expect_rc "an improvement is no failure" 0
+expect_out "and is called one" '^0 regressions, 1 improvement'
+
+run "$VMR" compare a1 a2 --db "$DB" --json
+jqv "A/A: no headline regression or improvement" \
+	'.verdict.regressions == 0 and .verdict.improvements == 0 and .verdict.unchanged + .verdict.unstable == 1'
+jqv "A/A: the headline metric says what it could have seen" \
+	'.verdict.headline | length == 1 and (.[0] | (.mde | type) == "number" and .mde >= .noise_floor)'
+run "$VMR" compare a1 a2 --db "$DB" --unstable 5
+expect_out "the text states it" '^  same       null time in a2: .*; could have seen >= [0-9.]+%$'
+run "$VMR" compare a1 a2 --db "$DB" --json
+jqv "A/A: the time's CI holds 1 or the change is under the noise floor" \
+	'.rows[] | select(.metric == "time") | .runs[1] | ((.ci_low <= 1 and .ci_high >= 1) or ((.ratio - 1) | fabs) <= .noise_floor)'
+
+run "$VMR" compare a1 b a2 --db "$DB" $U --format junit
+if [ "$RC" = 0 ] && [ -n "$OUT" ]; then
+	if command -v xmllint >/dev/null; then
+		if xmllint --noout - <<< "$OUT" 2>"$T_TMP/xerr"; then ok "JUnit is well-formed XML"
+		else not_ok "JUnit is well-formed XML: $(head -c 300 "$T_TMP/xerr")"; fi
+		n=$(xmllint --xpath 'count(//testcase)' - <<< "$OUT" 2>/dev/null)
+		f=$(xmllint --xpath 'count(//testcase/failure)' - <<< "$OUT" 2>/dev/null)
+		t=$(xmllint --xpath 'string(//testsuite/@tests)' - <<< "$OUT" 2>/dev/null)
+		fl=$(xmllint --xpath 'string(//testsuite/@failures)' - <<< "$OUT" 2>/dev/null)
+		[ "$n" = 2 ] && [ "$t" = 2 ] && [ "$f" = 1 ] && [ "$fl" = 1 ] &&
+			ok "JUnit: a test case per headline metric and run, the regression a failure" ||
+			not_ok "JUnit: a test case per headline metric and run, the regression a failure ($n cases, $f failures, tests=$t failures=$fl)"
+	else
+		skip "JUnit is well-formed XML" "xmllint not installed (Debian libxml2-utils)"
+	fi
+else not_ok "compare --format junit prints (exit $RC)"; fi
+
+run "$VMR" compare a1 b a2 --db "$DB" $U --format tap
+plan=$(grep -E '^1\.\.[0-9]+$' <<< "$OUT")
+lines=$(grep -cE '^(not )?ok [0-9]+ - ' <<< "$OUT")
+if [ "$RC" = 0 ] && [ "$(head -n 1 <<< "$OUT")" = "TAP version 13" ] && [ "$plan" = "1..$lines" ] && [ "$lines" = 2 ] &&
+	grep -qE '^not ok 1 - null time \(b\): regressed: ' <<< "$OUT" && grep -qE '^ok 2 - null time \(a2\): same: ' <<< "$OUT" &&
+	! grep -E '^(not )?ok' <<< "$OUT" | sed 's/ # SKIP .*//' | grep -q '#'; then
+	ok "TAP: a plan that matches, the regression not ok, no stray directive"
+else not_ok "TAP: a plan that matches, the regression not ok, no stray directive: $(head -c 400 <<< "$OUT")"; fi
+
+run "$VMR" compare a1 b --db "$DB" --fail-on everything
+expect_rc "an unknown --fail-on is a usage error" 2
+check "and its error is one line" one_line_err
+run "$VMR" compare a1 b --db "$DB" --unstable 0
+expect_rc "--unstable 0 is out of range" 2
+
+# The report leads with the same verdict, before the runs (report has no
+# --unstable: on a loaded machine the case may be unstable there).
+run "$VMR" report a1 b --db "$DB" -o "$T_TMP/rep" --no-graphs
+page=$T_TMP/rep/index.html
+if [ "$RC" = 0 ] && [ -s "$page" ]; then
+	v=$(grep -nE '<div class="verdict"><p><b>[01] regressions?, 0 improvements, 0 unchanged, [01] unstable' "$page" | cut -d: -f1)
+	r=$(grep -n 'id="runs"' "$page" | head -n 1 | cut -d: -f1)
+	if [ -n "$v" ] && [ -n "$r" ] && [ "$v" -lt "$r" ]; then ok "the report leads with the verdict"
+	else not_ok "the report leads with the verdict (verdict at line ${v:-none}, runs at ${r:-none})"; fi
+	grep -qE '<li>(regressed  null time in b: |unstable   null time in b: CV .*; )\+[0-9.]+% \[95% CI' "$page" &&
+		ok "and lists the headline metric" ||
+		not_ok "and lists the headline metric: $(grep -A3 'class="verdict"' "$page" | head -c 400)"
+else not_ok "report of the A/B pair (exit $RC: ${ERR:0:300})"; fi

@@ -1,0 +1,261 @@
+/* The verdict of a comparison (docs/statistics.md): headline metrics,
+ * the noise floor, unstable and too-few cases, the false-discovery
+ * families, ratios and their intervals, absolute changes, environment
+ * flags, explanations and the formats that carry them. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "core/util.h"
+#include "report/compare_fmt.h"
+#include "stats/compare.h"
+#include "t.h"
+
+static struct run *mkrun(const char *name, int64_t id, const char *env)
+{
+	struct run *r = xcalloc(1, sizeof(*r));
+	r->info.name = xstrdup(name);
+	r->info.id = id;
+	r->env = json_loads(env, 0, NULL);
+	return r;
+}
+
+static struct run_case *mkcase(struct run *r, const char *name, const char *workload, size_t niter)
+{
+	r->cases = xrealloc(r->cases, (r->ncases + 1) * sizeof(*r->cases));
+	struct run_case *c = &r->cases[r->ncases++];
+	memset(c, 0, sizeof(*c));
+	c->name = xstrdup(name);
+	c->workload = xstrdup(workload);
+	c->options = json_object();
+	c->niter = niter;
+	c->iters = xcalloc(niter, sizeof(struct result));
+	for (size_t i = 0; i < niter; i++)
+		result_init(&c->iters[i], workload);
+	return c;
+}
+
+static void put(struct run_case *c, const char *metric, const char *unit, enum better b, enum combine cb,
+		const double *v)
+{
+	for (size_t i = 0; i < c->niter; i++)
+		result_metric(&c->iters[i], metric, unit, b, cb, v[i]);
+}
+
+static const struct cmp_row *row_of(const struct comparison *cmp, const char *c, const char *m)
+{
+	for (size_t i = 0; i < cmp->nrows; i++)
+		if (!strcmp(cmp->rows[i].case_name, c) && !strcmp(cmp->rows[i].metric, m))
+			return &cmp->rows[i];
+	return NULL;
+}
+
+static bool flag_has(const struct comparison *cmp, const char *needle)
+{
+	for (size_t i = 0; i < cmp->env_flags.n; i++)
+		if (strstr(cmp->env_flags.v[i], needle))
+			return true;
+	return false;
+}
+
+static char *text_of(const struct comparison *cmp, void (*w)(FILE *, const struct comparison *))
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	w(f, cmp);
+	fclose(f);
+	return buf;
+}
+
+/* The workloads' own declarations, pft's per-task-count names included. */
+static void test_headline(void)
+{
+	CHECK(compare_headline("fault", "time-passes"), "fault time-passes is headline");
+	CHECK(compare_headline("fault", "refault-rate"), "fault refault-rate is headline");
+	CHECK(!compare_headline("fault", "major-faults-passes"), "a counter is not");
+	CHECK(compare_headline("pft", "faults-per-sec-t2"), "pft faults-per-sec per task count is headline");
+	CHECK(!compare_headline("pft", "faults-per-sec-tx") && !compare_headline("pft", "faults-per-sec-t"),
+	      "but not a name that only starts like one");
+	CHECK(!compare_headline("pft", "faults-per-cpu-sec-t1"), "pft's CPU-time rate is not headline");
+	CHECK(compare_headline("reread", "reread-time") && compare_headline("mmap", "access-p99") &&
+		      compare_headline("null", "time"),
+	      "reread, mmap and null declare theirs");
+	CHECK(!compare_headline("nosuch", "time"), "an unknown workload has none");
+}
+
+static void put2(struct run *a, struct run *b, const char *cname, const char *wl, const char *metric, const char *unit,
+		 enum better be, enum combine cb, const double *va, size_t na, const double *vb, size_t nb)
+{
+	put(mkcase(a, cname, wl, na), metric, unit, be, cb, va);
+	put(mkcase(b, cname, wl, nb), metric, unit, be, cb, vb);
+}
+
+static void add(struct run *r, const char *cname, const char *metric, const char *unit, enum better be,
+		const double *v)
+{
+	for (size_t i = 0; i < r->ncases; i++)
+		if (!strcmp(r->cases[i].name, cname))
+			put(&r->cases[i], metric, unit, be, COMBINE_AMEAN, v);
+}
+
+int main(void)
+{
+	test_headline();
+	struct run *a = mkrun("a", 1, "{\"kernel\":{\"release\":\"6.1\"},\"sysctl\":{\"vm.page-cluster\":3},"
+				      "\"thp\":{\"enabled\":\"madvise\"},\"cgroup\":{\"version\":\"v1\"}}");
+	struct run *b = mkrun("b", 2, "{\"kernel\":{\"release\":\"6.5\"},\"sysctl\":{\"vm.page-cluster\":0},"
+				      "\"thp\":{\"enabled\":\"madvise\"},\"cgroup\":{\"version\":\"v1\"},"
+				      "\"matrix\":{\"emulated\":true}}");
+	/* A clear regression of a headline time, +20%, CV under 1%. */
+	double t_a[] = { 1000, 1004, 996, 1002, 998 }, t_b[] = { 1200, 1206, 1195, 1203, 1196 };
+	put2(a, b, "fz", "fault", "time-passes", "ns", BETTER_LOWER, COMBINE_AMEAN, t_a, 5, t_b, 5);
+	/* Counters beside it: major faults up 4x, a count from 2 to 5. */
+	double m_a[] = { 100, 101, 99, 100, 100 }, m_b[] = { 400, 404, 396, 401, 399 };
+	double c_a[] = { 2, 2, 2, 2, 2 }, c_b[] = { 5, 5, 5, 5, 5 };
+	add(a, "fz", "major-faults-passes", "faults", BETTER_LOWER, m_a);
+	add(b, "fz", "major-faults-passes", "faults", BETTER_LOWER, m_b);
+	add(a, "fz", "swap_ra", "pages", BETTER_NONE, c_a);
+	add(b, "fz", "swap_ra", "pages", BETTER_NONE, c_b);
+	/* A rate down 3%, CV about 0.3%: above the 1% floor, below a 5% one. */
+	double r_a[] = { 1000, 1003, 997, 1001, 999 }, r_b[] = { 970, 973, 967, 971, 969 };
+	put2(a, b, "fr", "fault", "refault-rate", "pages/s", BETTER_HIGHER, COMBINE_HMEAN, r_a, 5, r_b, 5);
+	/* Unstable: CV about 35% on one side. */
+	double u_a[] = { 100, 160, 60, 140, 90 }, u_b[] = { 200, 201, 199, 200, 200 };
+	put2(a, b, "rr", "reread", "reread-time", "ns", BETTER_LOWER, COMBINE_AMEAN, u_a, 5, u_b, 5);
+	/* Too few: two iterations. */
+	double f_a[] = { 10, 11 }, f_b[] = { 20, 21 };
+	put2(a, b, "nl", "null", "time", "ns", BETTER_LOWER, COMBINE_AMEAN, f_a, 2, f_b, 2);
+	/* A percentile: Mann-Whitney. */
+	double p_a[] = { 1520, 1610, 1480, 1590, 1550 }, p_b[] = { 1900, 2050, 1990, 1950, 1870 };
+	put2(a, b, "mm", "mmap", "access-p99", "ns", BETTER_LOWER, COMBINE_AMEAN, p_a, 5, p_b, 5);
+
+	const struct run *runs[] = { a, b };
+	struct compare_opts o = { .alpha = 0.05, .headline = compare_headline };
+	struct comparison cmp = { 0 };
+	compare_runs(runs, 2, &o, &cmp);
+
+	const struct cmp_row *t = row_of(&cmp, "fz", "time-passes");
+	CHECK(t && t->headline && t->test == CMP_TEST_WELCH, "time-passes is a headline Welch row");
+	CHECK(t && t->cells[1].verdict == CMP_REGRESSED, "a 20%% slower time is a regression");
+	CHECK(t && fabs(t->cells[1].ratio - stats_amean(t_b, 5) / stats_amean(t_a, 5)) < 1e-12, "ratio of means");
+	CHECK(t && t->cells[1].ci_low > 1.18 && t->cells[1].ci_low < t->cells[1].ratio &&
+		      t->cells[1].ci_high > t->cells[1].ratio && t->cells[1].ci_high < 1.22,
+	      "the interval holds the ratio and excludes 1");
+	/* The headline family alone: the counters' small p-values do not count,
+	 * nor does the cell with too few iterations to be called. */
+	double fam[8], q[8];
+	size_t nfam = 0, at = 0;
+	for (size_t i = 0; i < cmp.nrows; i++)
+		if (cmp.rows[i].headline && cmp.rows[i].cells[1].verdict != CMP_TOO_FEW) {
+			at = &cmp.rows[i] == t ? nfam : at;
+			fam[nfam++] = cmp.rows[i].cells[1].p;
+		}
+	stats_bh(fam, nfam, q);
+	CHECK(t && nfam == 4 && t->cells[1].q == q[at], "q is BH over the headline family (%zu tests)", nfam);
+	const struct cmp_row *m = row_of(&cmp, "fz", "major-faults-passes");
+	CHECK(m && !m->headline && m->cells[1].significant, "the counter changed, and is no headline");
+	const struct cmp_row *c = row_of(&cmp, "fz", "swap_ra");
+	CHECK(c && c->cells[1].abs_change, "a count under 10 is an absolute change");
+	size_t ex[4], nex = cmp_explain(&cmp, (size_t)(t - cmp.rows), 1, ex, 4);
+	CHECK(nex == 2 && cmp.rows[ex[0]].metric && !strcmp(cmp.rows[ex[0]].metric, "major-faults-passes"),
+	      "explanations: the same case's counters, largest change first (%zu)", nex);
+
+	const struct cmp_row *r = row_of(&cmp, "fr", "refault-rate");
+	CHECK(r && r->cells[1].verdict == CMP_REGRESSED, "3%% slower rate, CV 0.3%%: above the 1%% floor");
+	CHECK(r && fabs(r->cells[1].ratio - stats_hmean(r_b, 5) / stats_hmean(r_a, 5)) < 1e-12,
+	      "a rate's ratio is of harmonic means");
+	CHECK(r && r->cells[1].ci_low < r->cells[1].ratio && r->cells[1].ci_high > r->cells[1].ratio &&
+		      r->cells[1].ci_high < 1,
+	      "and its interval holds it");
+	const struct cmp_row *u = row_of(&cmp, "rr", "reread-time");
+	CHECK(u && u->cells[1].verdict == CMP_UNSTABLE, "CV 35%%: unstable, not changed");
+	const struct cmp_row *n = row_of(&cmp, "nl", "time");
+	CHECK(n && n->cells[1].verdict == CMP_TOO_FEW, "two iterations: too few");
+	CHECK(n && !isnan(n->cells[1].p) && isnan(n->cells[1].q), "its p is shown, but it is no test of the family");
+	const struct cmp_row *p = row_of(&cmp, "mm", "access-p99");
+	struct mwu mw = { 0 };
+	stats_mann_whitney(p_a, 5, p_b, 5, &mw);
+	CHECK(p && p->test == CMP_TEST_MWU && p->cells[1].p == mw.p, "a percentile is tested by Mann-Whitney");
+	CHECK(p && p->cells[1].verdict == CMP_REGRESSED, "and its shift is a regression (q %g)", p ? p->cells[1].q : NAN);
+	CHECK(cmp.tally.regressed == 3 && cmp.tally.unstable == 1 && cmp.tally.too_few == 1 && cmp.tally.same == 0,
+	      "the tally counts headline cells only (%zu regressed)", cmp.tally.regressed);
+
+	CHECK(flag_has(&cmp, "kernel.release: 6.1 | 6.5"), "a different kernel is flagged");
+	CHECK(!flag_has(&cmp, "page-cluster"), "the setting compared is not");
+	CHECK(flag_has(&cmp, "emulated"), "emulated against native is flagged");
+
+	char *text = text_of(&cmp, compare_write_text);
+	CHECK(!strncmp(text, "3 regressions, 0 improvements, 0 unchanged, 1 unstable, 1 too few to say (FDR 5%", 80),
+	      "the text starts with the verdict: %.90s", text);
+	CHECK(strstr(text, "\nEnvironment differs beyond the settings compared"), "then the environment flag");
+	CHECK(strstr(text, "\n  regressed  fz time-passes in b: +20.0% [95% CI +19."), "one line per finding");
+	CHECK(strstr(text, "\n  fz time-passes +20.0% in b: major-faults-passes +300.0%, swap_ra 2 -> 5\n"),
+	      "explanations beside the finding");
+	CHECK(strstr(text, "mean 1 us -> 1.2 us"), "units scaled for people");
+	free(text);
+	text = text_of(&cmp, compare_write_junit);
+	CHECK(strstr(text, "tests=\"5\" failures=\"3\"") && strstr(text, "skipped=\"2\""), "junit counts cases");
+	free(text);
+	text = text_of(&cmp, compare_write_tap);
+	CHECK(strstr(text, "1..5\n") && strstr(text, "\nnot ok 1 - fz time-passes (b): regressed") &&
+		      strstr(text, "# SKIP unstable"),
+	      "tap lists headline cells");
+	free(text);
+	json_t *j = compare_to_json(&cmp);
+	CHECK(json_integer_value(json_object_get(json_object_get(j, "verdict"), "regressions")) == 3,
+	      "JSON carries the verdict");
+	json_decref(j);
+	compare_free(&cmp);
+
+	/* The same runs with a 5% floor: the 3% rate change is no longer
+	 * called, whatever its p. */
+	o.noise_min = 0.05;
+	compare_runs(runs, 2, &o, &cmp);
+	r = row_of(&cmp, "fr", "refault-rate");
+	CHECK(r && r->cells[1].verdict == CMP_SAME && r->cells[1].p < 1e-6,
+	      "below the noise floor: same, though p is tiny");
+	/* Its minimal detectable effect: d at 80% power for the t-test at
+	 * alpha / 4 (four headline tests), times the pooled sd of the
+	 * reciprocals tested, over their base mean; never under the floor. */
+	double ia[5], ib[5];
+	for (size_t i = 0; i < 5; i++)
+		ia[i] = 1 / r_a[i], ib[i] = 1 / r_b[i];
+	double sp = sqrt((stats_variance(ia, 5) + stats_variance(ib, 5)) / 2);
+	double want = stats_t_mde(5, 5, 0.05 / 4, 0.8) * sp / stats_amean(ia, 5);
+	CHECK(r && want < 0.05 && r->cells[1].mde == 0.05, "an MDE under the floor is the floor (%g)", want);
+	const struct cmp_row *tp = row_of(&cmp, "fz", "time-passes");
+	CHECK(tp && isnan(tp->cells[0].mde) && isfinite(tp->cells[1].mde), "headline cells have an MDE, the base none");
+	const struct cmp_row *mf = row_of(&cmp, "fz", "major-faults-passes");
+	CHECK(mf && isnan(mf->cells[1].mde), "counters have none");
+	text = text_of(&cmp, compare_write_text);
+	CHECK(strstr(text, "\n  same       fr refault-rate in b: -3.0% [95% CI ") &&
+		      strstr(text, "; could have seen >= 5.0%\n"),
+	      "the text says what an unchanged metric could have seen");
+	free(text);
+	compare_free(&cmp);
+
+	/* Without the floor the MDE is the power calculation's. */
+	o.noise_min = 1e-6;
+	compare_runs(runs, 2, &o, &cmp);
+	r = row_of(&cmp, "fr", "refault-rate");
+	CHECK(r && fabs(r->cells[1].mde - fmax(want, r->cells[1].noise_floor)) < 1e-12,
+	      "MDE: d sp / mean at alpha/m (%g, want %g)", r ? r->cells[1].mde : NAN, want);
+	compare_free(&cmp);
+
+	/* The variant's own setting named: the kernel is no longer flagged. */
+	const char *const settings[] = { "kernel.*", NULL };
+	o = (struct compare_opts){ .alpha = 0.05, .headline = compare_headline, .setting_keys = settings };
+	compare_runs(runs, 2, &o, &cmp);
+	CHECK(!flag_has(&cmp, "kernel.release"), "a key named as a setting is not flagged");
+	compare_free(&cmp);
+
+	/* A/A: a run against itself calls nothing. */
+	const struct run *same[] = { a, a };
+	o = (struct compare_opts){ .alpha = 0.05, .headline = compare_headline };
+	compare_runs(same, 2, &o, &cmp);
+	CHECK(cmp.tally.regressed == 0 && cmp.tally.improved == 0 && !cmp.env_flags.n, "A/A: no finding, no flag");
+	compare_free(&cmp);
+	run_free(a);
+	run_free(b);
+	T_DONE();
+}

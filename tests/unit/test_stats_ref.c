@@ -1,0 +1,139 @@
+/* The statistics of compare against independent references: Welch's
+ * confidence interval and the minimal detectable effect from statsmodels,
+ * Mann-Whitney U from scipy, Benjamini-Hochberg q-values from statsmodels'
+ * multipletests.  tests/unit/stats_ref.py writes stats_ref.h; the two must
+ * agree to 1e-9.  The bootstrap has no independent reference (its resamples
+ * are its own): its properties are checked instead. */
+#include <math.h>
+
+#include "core/util.h"
+#include "stats/stats.h"
+#include "t.h"
+
+struct stats_ref {
+	const char *name;
+	double a[12];
+	size_t na;
+	double b[12];
+	size_t nb;
+	double ci_lo, ci_hi;      /* Welch 95%, mean(b) - mean(a) */
+	double u, p_auto, p_exact, p_asym;
+	int ties;
+	double mde_d, mde_diff;   /* Cohen's d at 80% power, alpha 0.05; and times pooled sd */
+};
+
+struct bh_ref {
+	const char *name;
+	double p[12], q[12];
+	size_t n;
+};
+
+#include "stats_ref.h"
+
+static double var_of(const double *v, size_t n)
+{
+	return stats_variance(v, n);
+}
+
+/* Welch's interval: guards the t quantile's tail and the df. */
+static void test_welch_ci(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(stats_refs); i++) {
+		const struct stats_ref *r = &stats_refs[i];
+		double lo, hi;
+		stats_welch_ci(stats_amean(r->a, r->na), var_of(r->a, r->na), r->na, stats_amean(r->b, r->nb),
+			       var_of(r->b, r->nb), r->nb, 0.95, &lo, &hi);
+		double tol = 1e-9 * fmax(1, fmax(fabs(r->ci_lo), fabs(r->ci_hi)));
+		CHECK_NEAR(lo, r->ci_lo, tol, "%s: Welch CI low", r->name);
+		CHECK_NEAR(hi, r->ci_hi, tol, "%s: Welch CI high", r->name);
+	}
+	double lo, hi;
+	stats_welch_ci(1, 0, 3, 2, 0, 3, 0.95, &lo, &hi);
+	CHECK(lo == 1 && hi == 1, "both sides constant: the interval is the difference");
+	stats_welch_ci(1, 1, 1, 2, 1, 3, 0.95, &lo, &hi);
+	CHECK(isnan(lo) && isnan(hi), "one iteration: no interval");
+}
+
+/* U with mid-ranks, the exact permutation tail, the normal tail with the
+ * tie and continuity corrections, and scipy's choice between them. */
+static void test_mwu(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(stats_refs); i++) {
+		const struct stats_ref *r = &stats_refs[i];
+		struct mwu m = { 0 };
+		stats_mann_whitney(r->a, r->na, r->b, r->nb, &m);
+		CHECK(!m.too_few, "%s: enough values", r->name);
+		CHECK_NEAR(m.u, r->u, 1e-9, "%s: U", r->name);
+		CHECK_NEAR(m.p, r->p_auto, 1e-9, "%s: p as scipy's method=auto", r->name);
+		CHECK(m.exact == (!r->ties && (r->na <= 8 || r->nb <= 8)), "%s: exact when scipy's auto is", r->name);
+		CHECK_NEAR(stats_mwu_normal_p(r->a, r->na, r->b, r->nb, m.u), r->p_asym, 1e-9, "%s: asymptotic p",
+			   r->name);
+		if (!r->ties)
+			CHECK_NEAR(stats_mwu_exact_p(m.u, r->na, r->nb), r->p_exact, 1e-9, "%s: exact p", r->name);
+	}
+	struct mwu m = { 0 };
+	double one[] = { 1 }, two[] = { 1, 2 };
+	stats_mann_whitney(one, 1, two, 2, &m);
+	CHECK(m.too_few && isnan(m.p), "one value on a side: too few");
+}
+
+static void test_bh(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(bh_refs); i++) {
+		const struct bh_ref *r = &bh_refs[i];
+		double q[12];
+		stats_bh(r->p, r->n, q);
+		for (size_t k = 0; k < r->n; k++)
+			CHECK_NEAR(q[k], r->q[k], 1e-9, "%s: q[%zu]", r->name, k);
+	}
+	/* NAN p-values are not tests: they neither get a q nor count in n. */
+	double p[] = { 0.01, NAN, 0.04 }, q[3];
+	stats_bh(p, 3, q);
+	CHECK_NEAR(q[0], 0.02, 1e-12, "NAN is left out of n");
+	CHECK(isnan(q[1]), "and gets no q");
+	CHECK_NEAR(q[2], 0.04, 1e-12, "the largest p keeps its value");
+}
+
+static void test_bootstrap(void)
+{
+	double a[] = { 1520, 1610, 1480, 2900, 1550 }, b[] = { 1900, 2050, 1990, 4100, 1870 };
+	double lo, hi, lo2, hi2;
+	stats_bootstrap_ratio(a, 5, b, 5, 0.95, 2000, 42, &lo, &hi);
+	double ratio = stats_median(b, 5) / stats_median(a, 5);
+	CHECK(lo <= ratio && ratio <= hi, "the interval holds the ratio of medians (%g in [%g, %g])", ratio, lo, hi);
+	double c[] = { 100, 102, 98, 101, 99 }, d[] = { 120, 118, 121, 119, 122 };
+	stats_bootstrap_ratio(c, 5, d, 5, 0.95, 2000, 42, &lo2, &hi2);
+	CHECK(lo2 > 1.1 && hi2 < 1.3, "a clear shift excludes 1 ([%g, %g])", lo2, hi2);
+	stats_bootstrap_ratio(a, 5, b, 5, 0.95, 2000, 42, &lo2, &hi2);
+	CHECK(lo == lo2 && hi == hi2, "the same seed gives the same interval");
+	stats_bootstrap_ratio(a, 5, a, 5, 0.95, 2000, 42, &lo, &hi);
+	CHECK(lo < 1 && hi > 1, "a run against itself: the interval holds 1 ([%g, %g])", lo, hi);
+	double z[] = { 0, 0, 0 };
+	stats_bootstrap_ratio(z, 3, b, 5, 0.95, 200, 1, &lo, &hi);
+	CHECK(isnan(lo) && isnan(hi), "a base median of 0: no interval");
+	CHECK_NEAR(stats_median(b, 5), 1990, 0, "median of an odd count");
+	CHECK_NEAR(stats_median(b, 4), 2020, 1e-12, "median of an even count");
+}
+
+/* The minimal detectable effect against statsmodels' power functions. */
+static void test_mde(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(stats_refs); i++) {
+		const struct stats_ref *r = &stats_refs[i];
+		double d = stats_t_mde((double)r->na, (double)r->nb, 0.05, 0.8);
+		CHECK_NEAR(d, r->mde_d, 1e-9 * fmax(1, r->mde_d), "%s: MDE in standard deviations", r->name);
+		CHECK_NEAR(stats_t_power(d, (double)r->na, (double)r->nb, 0.05), 0.8, 1e-9, "%s: power at the MDE",
+			   r->name);
+	}
+	CHECK(isnan(stats_t_mde(1, 1, 0.05, 0.8)), "one value a side: no MDE");
+}
+
+int main(void)
+{
+	test_mde();
+	test_welch_ci();
+	test_mwu();
+	test_bh();
+	test_bootstrap();
+	T_DONE();
+}
