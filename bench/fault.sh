@@ -8,7 +8,6 @@
 # fastest pass (the cost least disturbed by other work on the machine); the
 # ratio is taken within each round (run in alternating order).  Target:
 # ratio <= 1.10.  Start-up costs are bench/startup.sh's.
-set -eu
 cd "$(dirname "$0")/.."
 . bench/lib.sh
 VMR=${VMR:-./vmregress}
@@ -17,11 +16,11 @@ mkdir -p build/bench
 cc -O2 -Isrc -o build/bench/fault_bare bench/fault_bare.c
 passes=${PASSES:-21} rounds=${ROUNDS:-7}
 run_vmr() {
-	bench_run "$VMR" test fault --no-sandbox --pages "$pages" --passes "$passes" --json |
+	bench_out "$VMR" test fault --no-sandbox --pages "$pages" --passes "$passes" --json |
 		jq -e '[.tables[] | select(.name == "passes") | .rows[1:][][4]] | min'
 }
 run_bare() {
-	bench_run build/bench/fault_bare "$pages" "$passes" | awk '{ print $1 }'
+	bench_out build/bench/fault_bare "$pages" "$passes" | awk '{ print $1 }'
 }
 for pages in ${PAGES:-4096 16384 65536 262144}; do
 	vmr=() bare=() ratio=()
@@ -31,6 +30,7 @@ for pages in ${PAGES:-4096 16384 65536 262144}; do
 		else
 			c=$(run_bare); v=$(run_vmr)
 		fi
+		bench_nums "fault's and fault_bare's fastest passes" "$v" "$c"
 		vmr+=("$v") bare+=("$c") ratio+=("$(awk -v c="$c" -v v="$v" 'BEGIN { print v / c }')")
 	done
 	mib=$((pages * $(getconf PAGESIZE) / 1048576))

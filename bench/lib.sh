@@ -6,24 +6,9 @@
 # fails ends the benchmark with its exit status and its output, never a row
 # made of nothing.
 
-# bench_fail MESSAGE: say why on stderr and stop.
-bench_fail() {
-	echo "bench: $*" >&2
-	exit 1
-}
-
-# bench_run CMD...: run CMD and print its standard output; stop loudly when it
-# fails or prints nothing.
-bench_run() {
-	local out rc=0
-	out=$("$@" 2> "${BENCH_ERR:-/dev/null}") || rc=$?
-	if [ "$rc" != 0 ]; then
-		[ -n "${BENCH_ERR:-}" ] && cat "$BENCH_ERR" >&2
-		bench_fail "'$*' exited $rc"
-	fi
-	[ -n "$out" ] || bench_fail "'$*' printed nothing"
-	printf '%s\n' "$out"
-}
+# The fail-loudly rules (set -Eeuo pipefail, bench_fail, bench_out,
+# bench_nums) are bench/lib.bash's.
+. bench/lib.bash
 
 # bench_median V...
 bench_median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}'; }

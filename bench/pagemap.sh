@@ -9,7 +9,6 @@
 #    start-up cost (exec, maps, JSON) named apart from the per-page cost.
 # Rows as bench/lib.sh says; ratio: vmregress / bare (target <= 1.11, that
 # is at least 0.9x the bare loop's speed).
-set -eu
 cd "$(dirname "$0")/.."
 . bench/lib.sh
 VMR=${VMR:-./vmregress}
@@ -19,8 +18,8 @@ avail_mib=$(awk '/^MemAvailable:/ { print int($2 / 1024) }' /proc/meminfo)
 sizes="16 64 256 1024"
 [ "$avail_mib" -gt 12288 ] && sizes="$sizes 8192"
 [ "$(id -u)" = 0 ] || echo "not root: no THP counts (the rows say so)"
-VMR_BENCH_ROUNDS=$ROUNDS bench_run build/bench/pagemap_speed $sizes
-VMR_BENCH_ROUNDS=$ROUNDS bench_run build/bench/pagemap_speed thp 256 1024
+VMR_BENCH_ROUNDS=$ROUNDS bench_out build/bench/pagemap_speed $sizes
+VMR_BENCH_ROUNDS=$ROUNDS bench_out build/bench/pagemap_speed thp 256 1024
 
 tmp=$(mktemp -d)
 hpid= spid=
@@ -34,9 +33,9 @@ spid=$!
 exec 9> "$tmp/fifo"
 while [ ! -s "$tmp/addr" ] || [ ! -s "$tmp/saddr" ]; do sleep 0.1; done
 addr=$(cat "$tmp/addr") saddr=$(cat "$tmp/saddr")
-present=$(bench_run "$VMR" sense pagemap "$hpid" --vma "$addr" --json | jq -e '.vmas[0].present')
+present=$(bench_out "$VMR" sense pagemap "$hpid" --vma "$addr" --json | jq -e '.vmas[0].present')
 [ "$present" = "$pages" ] || bench_fail "sense pagemap counted $present present, want $pages"
-bare=$(bench_run build/bench/pagemap_speed read "$hpid" "$addr" "$pages")
+bare=$(bench_out build/bench/pagemap_speed read "$hpid" "$addr" "$pages")
 [ "$bare" = "$pages" ] || bench_fail "the bare loop counted $bare present, want $pages"
 bench_pair "sense pagemap --vma, 1G touched (whole command), ms" "$ROUNDS" 1000000 \
 	"$VMR" sense pagemap "$hpid" --vma "$addr" --json :: build/bench/pagemap_speed read "$hpid" "$addr" "$pages"

@@ -6,7 +6,6 @@
 # (the cost of the fault path itself, which time spent waiting for a CPU on
 # a busy machine does not disturb) and the median of the rounds' ratios of
 # cost.  Target: pft's rate at least 95% of the bare loop's (ratio <= 1.05).
-set -eu
 cd "$(dirname "$0")/.."
 . bench/lib.sh
 VMR=${VMR:-./vmregress}
@@ -15,11 +14,11 @@ mkdir -p build/bench
 cc -O2 -o build/bench/pft_bare bench/pft_bare.c
 rounds=${ROUNDS:-5} secs=${SECS:-1}
 run_vmr() {
-	bench_run "$VMR" test pft --no-sandbox --tasks 1 --size "${mib}M" --duration "${secs}s" --json |
+	bench_out "$VMR" test pft --no-sandbox --tasks 1 --size "${mib}M" --duration "${secs}s" --json |
 		jq -er '[.metrics[] | select(.name == "faults-per-cpu-sec-t1") | .value][0]'
 }
 run_bare() {
-	bench_run build/bench/pft_bare "$mib" "$secs" | awk '{ print $2 }'
+	bench_out build/bench/pft_bare "$mib" "$secs" | awk '{ print $2 }'
 }
 for mib in ${SIZES_MIB:-16 64 256 1024}; do
 	vmr=() bare=() ratio=()
@@ -29,6 +28,7 @@ for mib in ${SIZES_MIB:-16 64 256 1024}; do
 		else
 			b=$(run_bare); v=$(run_vmr)
 		fi
+		bench_nums "pft's and pft_bare's rates" "$v" "$b"
 		vmr+=("$v") bare+=("$b") ratio+=("$(awk -v b="$b" -v v="$v" 'BEGIN { print b / v }')")
 	done
 	bench_row "pft 1 task, ${mib}M, CPU ns/fault" \

@@ -8,7 +8,6 @@
 #    with a swap file, <= 60 ms with zram).  Root only.
 # bench/phases.py splits one such command's time into its phases (dynamic
 # loading, fsync, swapon/swapoff, zram, cgroup) from an strace.
-set -eu
 cd "$(dirname "$0")/.."
 . bench/lib.sh
 VMR=${VMR:-./vmregress}
