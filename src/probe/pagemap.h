@@ -16,8 +16,14 @@
  * or file counts (their *_known flags stay false).
  *
  * Speed: entries are read 512 at a time (one pread per 2 MiB of address
- * space with 4K pages), never one syscall per page; kpageflags is read in
- * runs of consecutive PFNs.  A handle opened once and scanned after every
+ * space with 4K pages), never one syscall per page.  THP counts (root)
+ * cost little more: /proc/kpageflags is read one word per folio-sized
+ * block, and only for runs of consecutive PFNs that a large folio can form;
+ * a chunk's lookups are sorted by PFN and merged into as few preads as
+ * possible; and where a chunk looks PMD-mapped, one PAGEMAP_SCAN ioctl
+ * (Linux 6.7) finds the PMD-mapped runs of the next 128 MiB, each then
+ * costing one kpageflags word.  docs/pagemap.md says what is exact.  A
+ * handle opened once and scanned after every
  * pass of a workload allocates nothing per scan. */
 #ifndef VMR_PROBE_PAGEMAP_H
 #define VMR_PROBE_PAGEMAP_H
@@ -65,6 +71,8 @@ const struct maps_vma *maps_find(const struct maps *m, uint64_t addr);
 #define PM_SWAP           (1ULL << 62)
 #define PM_PRESENT        (1ULL << 63)
 #define KPF_THP           22    /* /proc/kpageflags bit: transparent huge page */
+#define KPF_COMPOUND_TAIL 16    /* /proc/kpageflags bit: tail page of a compound page */
+#define PAGEMAP_PMD_ORDER 9     /* a PMD maps 512 pages (x86-64, arm64 with 4K pages) */
 
 enum pagemap_layout {
 	PAGEMAP_LAYOUT_CURRENT,     /* 3.11 and later */
@@ -114,11 +122,25 @@ struct pagemap {
 	enum pagemap_layout layout;
 	uint64_t entries[PAGEMAP_CHUNK];
 	uint64_t flags[PAGEMAP_CHUNK];
+	unsigned anon_order;    /* smallest anonymous large folio order here (root) */
+	bool huge_scan;         /* PAGEMAP_SCAN answers (Linux 6.7) */
+	/* PMD-mapped runs of a window of the range being scanned, asked of
+	 * PAGEMAP_SCAN when a chunk looks PMD-mapped. */
+	size_t huge_n, huge_i;
+	uint64_t huge_known_end;        /* address up to which huge[] is complete */
+	struct pagemap_huge {
+		uint64_t start, end;    /* addresses */
+		int thp;                /* 1 THP, 0 not (hugetlb), -1 not yet looked up */
+	} huge[64];
+	size_t lookups;
+	struct pagemap_lookup {
+		uint64_t pfn, pages;    /* first PFN of a block, and how many it stands for */
+	} lookup[PAGEMAP_CHUNK];
 };
 
 /* Open pid's pagemap (pid 0: this process, via /proc/self).  With
  * want_thp, also opens /proc/kpageflags when permitted (root, which also
- * sees PFNs); without it THP counts are simply not known.  0, or -1 with err and errno. */
+ * sees PFNs) and reads which anonymous mTHP sizes are enabled; without want_thp THP counts are simply not known.  0, or -1 with err and errno. */
 int pagemap_open(struct pagemap *pm, pid_t pid, bool want_thp, char *err);
 
 /* Whether this kernel keeps soft-dirty bits (CONFIG_MEM_SOFT_DIRTY): a page

@@ -65,7 +65,8 @@ int zram_find_free(int from);           /* an unused device id >= from, or -1 */
  * 0, -1 bad input (unknown algorithm), -2 cannot, after reporting; or -2
  * with *taken set, silently, when someone else took the device first. */
 int zram_setup(int id, uint64_t bytes, const char *algo, const struct swap_tag *tag, bool *taken);
-/* Reset a device (frees its memory) and, when it was hot-added, remove it.
+/* Remove a hot-added device (the kernel resets it as it goes), or reset a
+ * reused one or one hot_remove refuses (frees its memory).
  * Async-signal-safe.  0 or -errno. */
 int zram_release(int id, bool added);
 /* Set a free device's compression algorithm (async-signal-safe); 0 or -errno. */

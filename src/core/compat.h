@@ -1,0 +1,49 @@
+/* Kernel interfaces newer than the headers this project builds against
+ * (Debian 12 ships the 6.1 UAPI).  Each is declared here once, with the
+ * kernel's own names and values, so that code asks the running kernel
+ * (which answers ENOTTY or EINVAL when it is older) and picks its way once,
+ * with no #ifdef in function bodies. */
+#ifndef VMR_CORE_COMPAT_H
+#define VMR_CORE_COMPAT_H
+
+#include <stdint.h>
+#include <sys/ioctl.h>
+
+/* PAGEMAP_SCAN (Linux 6.7, include/uapi/linux/fs.h): an ioctl on
+ * /proc/PID/pagemap that walks a range and returns the runs of pages that
+ * share the asked categories. */
+#ifndef PAGEMAP_SCAN
+#define PAGE_IS_WPALLOWED  (1 << 0)
+#define PAGE_IS_WRITTEN    (1 << 1)
+#define PAGE_IS_FILE       (1 << 2)
+#define PAGE_IS_PRESENT    (1 << 3)
+#define PAGE_IS_SWAPPED    (1 << 4)
+#define PAGE_IS_PFNZERO    (1 << 5)
+#define PAGE_IS_HUGE       (1 << 6)     /* mapped by a PMD (THP) or hugetlb */
+#define PAGE_IS_SOFT_DIRTY (1 << 7)
+
+struct page_region {
+	uint64_t start;
+	uint64_t end;
+	uint64_t categories;
+};
+
+struct pm_scan_arg {
+	uint64_t size;
+	uint64_t flags;
+	uint64_t start;
+	uint64_t end;
+	uint64_t walk_end;
+	uint64_t vec;
+	uint64_t vec_len;
+	uint64_t max_pages;
+	uint64_t category_inverted;
+	uint64_t category_mask;
+	uint64_t category_anyof_mask;
+	uint64_t return_mask;
+};
+
+#define PAGEMAP_SCAN _IOWR('f', 16, struct pm_scan_arg)
+#endif
+
+#endif
