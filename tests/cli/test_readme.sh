@@ -1,8 +1,12 @@
-# The README's command reference lists exactly the commands, workloads and
-# options that the help prints, and the README names no option that no
-# command has.  Reads only help output: no root, no sandbox.
+# The command reference (docs/reference.md) lists exactly the commands,
+# workloads and options that the help prints; neither the README nor any
+# page of the manual names an option that no command has; the README stays
+# short and shows commands that run as pasted after its quick start.
+# Reads only help output: no root, no sandbox.
 . "$(dirname "$0")/lib.sh"
-README=$(dirname "$0")/../../README.md
+TOP=$(dirname "$0")/../..
+README=$TOP/README.md
+REFERENCE=$TOP/docs/reference.md
 
 # Options other programs take, which the README shows in their commands, and
 # `vmregress help --man`, which no help lists.
@@ -42,14 +46,11 @@ WORKLOADS=$("$VMR" test --list | awk '{ print $1 }')
 	for w in $WORKLOADS; do "$VMR" test "$w" --help | help_opts "vmregress test $w"; done
 } | sort -u > "$T_TMP/help"
 
-# What the README's reference says: for each "### `vmregress ...`" (or
-# "### Sandbox options", "### Tracing options") the options in its table's
-# first column.
+# What the reference says: for each "## `vmregress ...`" (or "## Sandbox
+# options", "## Tracing options") the options in its table's first column.
 awk '
-/^## / { inref = ($0 == "## Command reference"); next }
-!inref { next }
-/^### / {
-	g = $0; sub(/^### /, "", g); gsub(/`/, "", g)
+/^## / {
+	g = $0; sub(/^## /, "", g); gsub(/`/, "", g)
 	if (g == "Sandbox options") g = "sandbox"
 	else if (g == "Tracing options") g = "tracing"
 	print "section " g
@@ -62,12 +63,12 @@ awk '
 		print g " " o
 		c = substr(c, RSTART + RLENGTH)
 	}
-}' "$README" > "$T_TMP/readme.all"
+}' "$REFERENCE" > "$T_TMP/readme.all"
 grep -v '^section ' "$T_TMP/readme.all" | sort -u > "$T_TMP/readme"
 sed -n 's/^section //p' "$T_TMP/readme.all" | sort -u > "$T_TMP/sections"
 
-if [ -s "$T_TMP/readme" ]; then ok "the README has a command reference"
-else not_ok "the README has a command reference (no '## Command reference' with option tables)"; fi
+if [ -s "$T_TMP/readme" ]; then ok "docs/reference.md is a command reference"
+else not_ok "docs/reference.md is a command reference (no option tables under '## ' headings)"; fi
 
 # Every command and workload has its section, and every section is one.
 { echo vmregress; for c in $CMDS; do echo "vmregress $c"; done
@@ -85,15 +86,29 @@ extra=$(comm -13 "$T_TMP/help" "$T_TMP/readme" | paste -sd, -)
 [ "$(wc -l < "$T_TMP/help")" -gt "$(wc -w <<< "$CMDS $WORKLOADS")" ] && ok "the help lists options" ||
 	not_ok "the help lists options (only $(wc -l < "$T_TMP/help"))"
 [ -z "$missing" ] && ok "the reference lists every option of the help ($(wc -l < "$T_TMP/help") options)" \
-	|| not_ok "options missing from the README's reference: $missing"
+	|| not_ok "options missing from docs/reference.md: $missing"
 [ -z "$extra" ] && ok "the reference lists no option the help lacks" \
-	|| not_ok "options in the README's reference that the help lacks: $extra"
+	|| not_ok "options in docs/reference.md that the help lacks: $extra"
 
 # Anywhere in the README: every --option is one of some command's.
 awk '{ print $NF }' "$T_TMP/help" | grep -- '^--' | sort -u > "$T_TMP/all"
 printf '%s\n' $FOREIGN >> "$T_TMP/all"
 sort -u -o "$T_TMP/all" "$T_TMP/all"
-grep -oE -- '(^|[^a-zA-Z0-9_-])--[a-z][a-z0-9-]*' "$README" | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u > "$T_TMP/named"
-unknown=$(comm -13 "$T_TMP/all" "$T_TMP/named" | paste -sd, -)
-[ -z "$unknown" ] && ok "the README names no option that no command has" \
-	|| not_ok "the README names options no command has: $unknown"
+for f in "$README" "$TOP"/docs/*.md; do
+	case $f in */DESIGN.md|*/testing.md|*/uninitialised.md) continue ;; esac  # about the code, not the commands
+	grep -oE -- '(^|[^a-zA-Z0-9_-])--[a-z][a-z0-9-]*' "$f" | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u > "$T_TMP/named"
+	unknown=$(comm -13 "$T_TMP/all" "$T_TMP/named" | paste -sd, -)
+	[ -z "$unknown" ] && ok "$(basename "$f") names no option that no command has" \
+		|| not_ok "$(basename "$f") names options no command has: $unknown"
+done
+
+# The README is the front door: short, and its commands run as pasted.
+n=$(wc -l < "$README")
+[ "$n" -le 300 ] && ok "the README is short ($n lines)" || not_ok "the README has $n lines (at most 300)"
+bare=$(awk '/^```/ { code = !code; next } code && /^([$#] )?vmregress / { print NR ": " $0 }' "$README" | head -3)
+[ -z "$bare" ] && ok "the README's commands run as pasted (./vmregress after make)" \
+	|| not_ok "the README shows vmregress off PATH: $bare"
+for f in $(grep -oE '\(docs/[a-zA-Z0-9_.-]+\.md\)' "$README" | tr -d '()' | sort -u); do
+	[ -f "$TOP/$f" ] || not_ok "the README links to $f, which is missing"
+done
+ok "the README's links to docs/ were checked"
