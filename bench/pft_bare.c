@@ -10,7 +10,7 @@
 
 static double now(clockid_t clk)
 {
-	struct timespec ts;
+	struct timespec ts = { 0 };
 	clock_gettime(clk, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }

@@ -26,14 +26,14 @@
  * would otherwise count against whichever loop happened to be running. */
 static uint64_t cpu_ns(void)
 {
-	struct timespec ts;
+	struct timespec ts = { 0 };
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 static double gen_rate(enum refs_pattern pat, uint32_t *buf, uint64_t n)
 {
-	struct refs_params p;
+	struct refs_params p = { 0 };
 	refs_params_default(&p);
 	p.phases = "linear:1,random:1";
 	double best = 0;
@@ -90,8 +90,8 @@ static uint64_t timed_run(struct timed *t, const uint32_t *refs, bool write, cha
 {
 	struct replay_cfg cfg = { .write = write, .verify = !write, .salt = 5, .slow_ns = 2000, .max_slow = 100000,
 				  .batch = batch, .batch_max = batch_max };
-	struct replay rp;
-	struct replay_pass pass;
+	struct replay rp = { 0 };
+	struct replay_pass pass = { 0 };
 	replay_init(&rp, REPLAY_PAGES, &cfg);
 	uint64_t t0 = cpu_ns();
 	replay_run_pass(&rp, refs, REPLAY_REFS, region, ps, 0, &pass);
@@ -144,14 +144,14 @@ static uint64_t bare_run(const uint32_t *refs, uint64_t n, char *region, size_t 
  * round. */
 static void bench_replay_one(enum refs_pattern pat, bool write, char *region, size_t ps)
 {
-	struct refs_params p;
+	struct refs_params p = { 0 };
 	refs_params_default(&p);
 	uint32_t *refs = malloc(REPLAY_REFS * 4);
 	refs_generate(refs, REPLAY_PAGES, REPLAY_REFS, pat, &p, 1);
 	uint64_t best_bare = UINT64_MAX, sink = 0;
 	struct timed ad = { .best = UINT64_MAX }, b32 = { .best = UINT64_MAX }, b1 = { .best = UINT64_MAX };
 	for (int r = 0; r < ROUNDS; r++) {
-		uint64_t d[4];
+		uint64_t d[4] = { 0 };
 		for (int step = 0; step < 4; step++) {
 			int which = r % 2 ? 3 - step : step;
 			if (which == 0) {

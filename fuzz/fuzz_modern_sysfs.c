@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	}
 	err[0] = '\0';
-	struct zram_mm_stat m;
+	struct zram_mm_stat m = { 0 };
 	if (zram_mm_stat_parse(&m, buf, size, err) < 0 ? !err[0] : m.n < ZRAM_MM_STAT_MIN || m.n > ZRAM_MM_STAT_MAX)
 		abort();
 	err[0] = '\0';

@@ -847,7 +847,7 @@ static void sense_thp_sizes_text(const struct thp *t, const char *root)
 
 static int sense_thp(struct sense_opts *o, char **pos, int npos)
 {
-	struct thp t;
+	struct thp t = { 0 };
 	char err[PROBE_ERR_MAX] = "";
 	const char *root = o->root ? o->root : THP_ROOT;
 	if (thp_read(&t, root, err) < 0) {
@@ -930,7 +930,7 @@ static void sense_swap_zram_text(const struct swapinfo *s)
 
 static int sense_swap(struct sense_opts *o, char **pos, int npos)
 {
-	struct swapinfo s;
+	struct swapinfo s = { 0 };
 	swapinfo_read(&s);
 	if (o->json) {
 		json_t *j = swapinfo_json(&s);
@@ -960,7 +960,7 @@ static int sense_swap(struct sense_opts *o, char **pos, int npos)
 
 static int sense_lru_gen(struct sense_opts *o, char **pos, int npos)
 {
-	struct lru_gen g;
+	struct lru_gen g = { 0 };
 	char err[PROBE_ERR_MAX] = "";
 	const char *root = o->root ? o->root : LRU_GEN_ROOT;
 	if (lru_gen_read(&g, root, err) < 0) {

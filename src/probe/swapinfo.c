@@ -77,7 +77,7 @@ static void swapinfo_counters(struct swapinfo *s)
 {
 	static const char *const mem[] = { "SwapTotal", "SwapFree", "SwapCached", "Zswap", "Zswapped" };
 	struct meminfo mi = { 0 };
-	struct vmstat vs;
+	struct vmstat vs = { 0 };
 	char err[PROBE_ERR_MAX] = "";
 	uint64_t v;
 	if (meminfo_read(&mi, NULL, err) == 0)

@@ -93,7 +93,7 @@ static int sysfs_cmp(const void *a, const void *b)
 static void sysfs_dir_file(struct sysfs_dir *d, const char *dir, const char *name)
 {
 	struct sysfs_value v = { .name = "" };
-	struct stat st;
+	struct stat st = { 0 };
 	char *path = xasprintf("%s/%s", dir, name), *buf = NULL, err[PROBE_ERR_MAX] = "";
 	size_t len;
 	if (strlen(name) < sizeof(v.name) && stat(path, &st) == 0 && S_ISREG(st.st_mode) &&

@@ -179,7 +179,7 @@ static json_t *system_thp(void)
 			      "enabled", system_selected("/sys/kernel/mm/transparent_hugepage/enabled"),
 			      "defrag", system_selected("/sys/kernel/mm/transparent_hugepage/defrag"),
 			      "shmem_enabled", system_selected("/sys/kernel/mm/transparent_hugepage/shmem_enabled"));
-	struct thp t;
+	struct thp t = { 0 };
 	/* the rest generically: use_zero_page, shrink_underused, khugepaged's
 	 * settings and each multi-size THP size's enabled/shmem_enabled (no
 	 * counters: they differ between any two runs) */
@@ -225,7 +225,7 @@ static json_t *system_zswap(void)
 
 static json_t *system_lru_gen(void)
 {
-	struct lru_gen g;
+	struct lru_gen g = { 0 };
 	if (lru_gen_read(&g, NULL, NULL) < 0)
 		return json_pack("{s:b}", "available", 0);
 	json_t *j = lru_gen_json(&g);
@@ -236,7 +236,7 @@ static json_t *system_lru_gen(void)
 /* A kdamond the system left on (proactive reclaim) changes swap results. */
 static json_t *system_damon(void)
 {
-	struct damon_state d;
+	struct damon_state d = { 0 };
 	if (damon_read(&d, NULL, NULL) < 0)
 		return json_pack("{s:b}", "available", 0);
 	json_t *j = damon_json(&d);

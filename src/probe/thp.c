@@ -214,7 +214,7 @@ const char *const thp_sampler_names[] = {
 
 void thp_sampler_start(struct thp_sampler *s, const char *root)
 {
-	struct thp t;
+	struct thp t = { 0 };
 	char pol[32];
 	thp_sampler_free(s);
 	if (thp_read(&t, root, NULL) < 0)

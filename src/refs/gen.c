@@ -133,7 +133,7 @@ int refs_gen_check(enum refs_pattern pat, const struct refs_params *p, char *err
 	}
 	if (pat != REFS_PHASES)
 		return gen_check_one(pat, p, err, errlen);
-	struct phase ph[MAX_PHASES];
+	struct phase ph[MAX_PHASES] = { 0 };
 	size_t n;
 	if (gen_parse_phases(p->phases, ph, &n, err, errlen) < 0)
 		return -1;
@@ -202,7 +202,7 @@ void refs_gen_describe(enum refs_pattern pat, const struct refs_params *p, char 
 	}
 	size_t used = strlen(buf);
 	snprintf(buf + used, len - used, " phases=%s", p->phases ? p->phases : "");
-	struct phase ph[MAX_PHASES];
+	struct phase ph[MAX_PHASES] = { 0 };
 	size_t n;
 	char err[200] = "";
 	if (gen_parse_phases(p->phases, ph, &n, err, sizeof(err)) < 0)
@@ -426,7 +426,7 @@ static void gen_one(struct gen *g, enum refs_pattern pat, uint32_t *out, uint64_
 
 static void gen_phases(struct gen *g, uint32_t *out, uint64_t n)
 {
-	struct phase ph[MAX_PHASES];
+	struct phase ph[MAX_PHASES] = { 0 };
 	size_t np;
 	char err[200] = "";
 	if (gen_parse_phases(g->p->phases, ph, &np, err, sizeof(err)) < 0)

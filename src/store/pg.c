@@ -386,7 +386,7 @@ static int pg_hold(struct store *st, int64_t run_id, bool hold)
 static int pg_case_add(struct store *st, int64_t run_id, const char *case_name, const char *workload,
 		       json_t *options, int64_t *case_id)
 {
-	struct pg_num rid;
+	struct pg_num rid = { 0 };
 	char *opts = store_json_text(options, false);
 	const char *p[] = { pg_fmt_int(&rid, run_id), case_name, workload, opts };
 	int rc = pg_insert_id(st, "INSERT INTO cases (run_id, seq, name, workload, options) VALUES"
@@ -529,7 +529,7 @@ static int pg_lookup(struct store *st, enum store_lookup by, const char *arg, in
 
 static int pg_info(struct store *st, int64_t run_id, struct run *r)
 {
-	struct pg_num rid;
+	struct pg_num rid = { 0 };
 	const char *p[] = { pg_fmt_int(&rid, run_id) };
 	PGresult *res = pg_query(st, "SELECT " RUN_INFO_COLS ", r.env, r.suite_text, r.group_plan FROM runs r"
 				     " WHERE r.id = $1", 1, p, "cannot read a run");
@@ -550,7 +550,7 @@ static int pg_info(struct store *st, int64_t run_id, struct run *r)
 
 static int pg_cases(struct store *st, struct run *r)
 {
-	struct pg_num rid;
+	struct pg_num rid = { 0 };
 	const char *p[] = { pg_fmt_int(&rid, r->info.id) };
 	PGresult *res = pg_query(st, "SELECT id, name, workload, options FROM cases WHERE run_id = $1 ORDER BY seq", 1, p,
 				 "cannot read a run's cases");
@@ -571,7 +571,7 @@ static int pg_cases(struct store *st, struct run *r)
 
 static int pg_iterations(struct store *st, struct run_case *c)
 {
-	struct pg_num cid;
+	struct pg_num cid = { 0 };
 	const char *p[] = { pg_fmt_int(&cid, c->id) };
 	PGresult *res = pg_query(st, "SELECT iteration, result, seq FROM iterations WHERE case_id = $1 ORDER BY iteration",
 				 1, p, "cannot read a case's iterations");
@@ -587,7 +587,7 @@ static int pg_iterations(struct store *st, struct run_case *c)
 
 static int pg_delete_run(struct store *st, int64_t run_id)
 {
-	struct pg_num rid;
+	struct pg_num rid = { 0 };
 	const char *p[] = { pg_fmt_int(&rid, run_id) };
 	PGresult *res = pg_query(st, "DELETE FROM runs WHERE id = $1", 1, p, "cannot delete the run");
 	if (!res)
@@ -672,7 +672,7 @@ static void pg_run_params(struct pg_run_params *rp, const struct run *run, int64
  * bringing one run up to date do it one after the other. */
 static int pg_run_insert(struct store *st, const struct run *run, int64_t *run_id)
 {
-	struct pg_run_params rp;
+	struct pg_run_params rp = { 0 };
 	pg_run_params(&rp, run, 0);
 	PGresult *res = pg_query(st, "INSERT INTO runs (" RUN_COPY_COLS ") VALUES (" RUN_COPY_VALUES ")"
 				     " ON CONFLICT (uuid) DO NOTHING RETURNING id", 16, rp.p, "cannot record the run");
@@ -701,7 +701,7 @@ static int pg_run_insert(struct store *st, const struct run *run, int64_t *run_i
 
 static int pg_run_replace(struct store *st, int64_t run_id, const struct run *run)
 {
-	struct pg_run_params rp;
+	struct pg_run_params rp = { 0 };
 	pg_run_params(&rp, run, run_id);
 	PGresult *res = pg_query(st, "UPDATE runs SET (" RUN_COPY_COLS ") = (" RUN_COPY_VALUES ")"
 				     " WHERE id = $17", 17, rp.p, "cannot record the run");

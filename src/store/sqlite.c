@@ -204,7 +204,7 @@ rollback:
 static char *sqlite_file(const char *path, bool create)
 {
 	char *file;
-	struct stat sb;
+	struct stat sb = { 0 };
 	int r = path_resolve_last(path, &file, &sb);
 	if (r == 0 && !S_ISREG(sb.st_mode))
 		r = S_ISDIR(sb.st_mode) ? -EISDIR : -EINVAL;
@@ -271,7 +271,7 @@ static void sqlite_lockfile_tidy(struct store *st)
 {
 	char *name = sqlite_lockname(st);
 	int fd = st->lockfd >= 0 ? st->lockfd : open(name, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
-	struct flock fl;
+	struct flock fl = { 0 };
 	if (fd >= 0 && sqlite_lock_range(fd, F_OFD_SETLK, F_WRLCK, 0, 0, &fl) == 0)
 		unlink(name);
 	if (fd >= 0)
@@ -299,7 +299,7 @@ static void sqlite_close(struct store *st)
  * all the same; only no one can tell it is still running. */
 static int sqlite_hold(struct store *st, int64_t run_id, bool hold)
 {
-	struct flock fl;
+	struct flock fl = { 0 };
 	if (!hold) {
 		if (st->lockfd >= 0)
 			sqlite_lock_range(st->lockfd, F_OFD_SETLK, F_UNLCK, (off_t)run_id, 1, &fl);
@@ -329,7 +329,7 @@ static bool sqlite_running(struct store *st, int64_t run_id)
 	free(name);
 	if (fd < 0)
 		return false;
-	struct flock fl;
+	struct flock fl = { 0 };
 	bool held = sqlite_lock_range(fd, F_OFD_GETLK, F_RDLCK, (off_t)run_id, 1, &fl) == 0 && fl.l_type != F_UNLCK;
 	close(fd);
 	return held;

@@ -301,7 +301,7 @@ static struct run *store_new_run(const char *name, const char *suite, const char
 	struct run *r = xcalloc(1, sizeof(*r));
 	struct run_info *ri = &r->info;
 	char uuid[40];
-	struct utsname u;
+	struct utsname u = { 0 };
 	uname(&u);
 	store_uuid(uuid, sizeof(uuid));
 	r->env = store_env_for_run(env);
@@ -539,7 +539,7 @@ int store_case_result(struct store *st, struct run_case *c, int iteration, int64
 {
 	json_t *j = text ? json_loads(text, 0, NULL) : NULL;
 	const char *why = "not JSON";
-	struct result res;
+	struct result res = { 0 };
 	if (!j || result_from_json(j, &res, &why) < 0) {
 		vmr_err("%s: case %s iteration %d: stored result is damaged: %s", st->path, c->name, iteration + 1, why);
 		json_decref(j);
@@ -717,7 +717,7 @@ char *store_format_time(char *buf, size_t len, double t)
 	/* a damaged store may hold any number: only years 0 to 9999 convert */
 	bool ok = t > -62167219200.0 && t < 253402300800.0;
 	time_t s = ok ? (time_t)t : 0;
-	struct tm tm;
+	struct tm tm = { 0 };
 	if (!ok || !gmtime_r(&s, &tm) || !strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm))
 		snprintf(buf, len, "invalid");
 	return buf;
@@ -726,7 +726,7 @@ char *store_format_time(char *buf, size_t len, double t)
 char *store_default_name(const char *suite, double now)
 {
 	time_t s = (time_t)now;
-	struct tm tm;
+	struct tm tm = { 0 };
 	char when[32];
 	localtime_r(&s, &tm);
 	strftime(when, sizeof(when), "%Y%m%d-%H%M%S", &tm);

@@ -65,7 +65,7 @@ static const char *alloc_supported(const void *opts, const struct wl_env *env)
 {
 	static char why[200];
 	const struct alloc_opts *o = opts;
-	struct level_plan p;
+	struct level_plan p = { 0 };
 	const char *reason;
 	if (level_plan(o->level, o->pages, &o->size, env, &p, &reason) < 0)
 		return reason;

@@ -52,7 +52,7 @@ uint64_t level_cgroup_usage(const char *cgroup)
 /* The zones' pages summed over every populated zone of every node. */
 static int level_zones_read(struct level_zones *z)
 {
-	struct zoneinfo zi;
+	struct zoneinfo zi = { 0 };
 	char err[PROBE_ERR_MAX];
 	memset(z, 0, sizeof(*z));
 	if (zoneinfo_read(&zi, NULL, err) < 0)
@@ -80,7 +80,7 @@ uint64_t level_free_pages(const struct wl_env *env)
 		uint64_t used = level_cgroup_usage(env->cgroup);
 		return used < env->limit_bytes ? (env->limit_bytes - used) / env->page_size : 0;
 	}
-	struct level_zones z;
+	struct level_zones z = { 0 };
 	return level_zones_read(&z) == 0 ? z.free : 0;
 }
 

@@ -127,7 +127,7 @@ static int mmap_validate(const void *opts)
 		vmr_err("test mmap: --file: '' is not a path");
 		return -1;
 	}
-	struct refs_trace t;
+	struct refs_trace t = { 0 };
 	if (refs_open(&t, o->refs) < 0)
 		return -1;
 	uint64_t pages = t.h.pages, refs = t.h.references;
@@ -148,7 +148,7 @@ static int mmap_validate(const void *opts)
 		return -1;
 	}
 	if (o->file) {
-		struct stat st;
+		struct stat st = { 0 };
 		if (stat(o->file, &st) < 0) {
 			vmr_errno("test mmap: --file %s", o->file);
 			return -1;
@@ -464,14 +464,14 @@ static int mmap_run(void *state, struct result *r)
 	struct replay_cfg cfg = { .write = st->o.write, .verify = st->verify_reads, .salt = st->salt,
 				  .slow_ns = st->o.slow_ns, .max_slow = (size_t)st->o.max_slow,
 				  .batch = (uint32_t)st->o.batch, .batch_max = (uint32_t)st->o.batch_max };
-	struct replay rp;
+	struct replay rp = { 0 };
 	replay_init(&rp, st->t.h.pages, &cfg);
 	static const char *const cols[] = { "pass", "time_ns", "refs_per_sec", "minflt", "majflt", "slow" };
 	struct table *t = result_table(r, "passes", 6, cols);
 	if (st->o.corrupt_page >= 0 && !st->o.write)
 		mmap_corrupt(st, r);
 	for (long pass = 0; pass < st->o.passes; pass++) {
-		struct replay_pass p;
+		struct replay_pass p = { 0 };
 		replay_run_pass(&rp, st->t.refs, st->t.h.references, st->region, st->ps, (unsigned)pass, &p);
 		double row[6] = { (double)pass, (double)p.ns, p.ns ? (double)st->t.h.references / ((double)p.ns / 1e9) : 0,
 				  (double)p.minflt, (double)p.majflt, (double)p.slow };

@@ -240,7 +240,7 @@ static void mtest01_wait_eof(int fd)
 
 static uint64_t mtest01_majflt(void)
 {
-	struct rusage_counts c;
+	struct rusage_counts c = { 0 };
 	rusage_self(&c);
 	return c.majflt;
 }
@@ -307,7 +307,7 @@ static void mtest01_reap(pid_t *pids, long n, bool oom_rose_fn(void *), void *ct
  * child has closed its end. */
 static void mtest01_collect(int fd, long n, struct result *r, uint64_t *bytes, uint64_t *majflt)
 {
-	struct mtest01_report rep;
+	struct mtest01_report rep = { 0 };
 	for (long got = 0; got < n && read(fd, &rep, sizeof(rep)) == sizeof(rep); got++) {
 		*bytes += rep.bytes;
 		*majflt += rep.majflt;
@@ -384,7 +384,7 @@ static int mtest01_run(void *state, struct result *r)
 		free(pids);
 		return 0;
 	}
-	struct rusage ru;
+	struct rusage ru = { 0 };
 	getrusage(RUSAGE_CHILDREN, &ru);
 	rusage_from_sys(&ru, &a);
 	struct mtest01_oom oom = { st->cgroup, mtest01_oom_kills(st->cgroup) };

@@ -44,7 +44,7 @@ static bool pages_all_resident(struct pages_map *pm, const void *addr, size_t n)
 
 size_t pages_state(struct pages_map *pm, const void *addr, size_t n, char *state, size_t *swapped)
 {
-	struct pagemap_counts c;
+	struct pagemap_counts c = { 0 };
 	char err[PROBE_ERR_MAX];
 	uint64_t start = (uintptr_t)addr;
 	if (pm->private_anon && pages_all_resident(pm, addr, n)) {

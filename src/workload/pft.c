@@ -198,7 +198,7 @@ static int pft_iteration(struct pft_state *st, struct pft_task *t, long idx, uin
 
 static uint64_t pft_cpu_ns(void)
 {
-	struct timespec ts;
+	struct timespec ts = { 0 };
 	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }

@@ -149,7 +149,7 @@ static uint64_t reclaim_current(const struct reclaim_state *st)
 
 static uint64_t reclaim_refaults(void)
 {
-	struct vmstat vs;
+	struct vmstat vs = { 0 };
 	char err[PROBE_ERR_MAX] = "";
 	uint64_t v = 0;
 	vmstat_init(&vs);

@@ -248,7 +248,7 @@ static void zswap_metrics_add(struct result *r, const double *v, const bool *hav
 static int zswap_run(void *state, struct result *r)
 {
 	struct zswap_state *st = state;
-	struct zswap_snap s[3];
+	struct zswap_snap s[3] = { 0 };
 	struct hist *h = hist_new();
 	size_t swapped = 0;
 	for (int i = 0; i < 3; i++) {

@@ -150,7 +150,7 @@ static void test_render(void)
 		"set terminal png size 200,150\nset output\nplot [-1:1] x\n",
 		"set terminal svg size 320,200\nset output\nplot [-1:1] x\n",
 	};
-	struct plot_image imgs[4];
+	struct plot_image imgs[4] = { 0 };
 	size_t drawn = plot_render_batch(batch, 4, imgs, &why);
 	CHECK(drawn == 3 && imgs[0].data && !imgs[1].data && imgs[2].data && imgs[3].data,
 	      "a batch draws all but the bad plot (%zu)", drawn);
@@ -166,7 +166,7 @@ static void test_render(void)
 	 * lands in its own slot, and a bad script costs only itself. */
 	enum { BIG = 70 };
 	char *big[BIG];
-	struct plot_image bimgs[BIG];
+	struct plot_image bimgs[BIG] = { 0 };
 	for (int i = 0; i < BIG; i++)
 		big[i] = i == 40 ? xstrdup("set terminal svg\nset output\nplot nosuchfunction(x)\n")
 				 : xasprintf("set terminal %s size %d,100\nset output\nplot x\n", i % 3 ? "svg" : "png",

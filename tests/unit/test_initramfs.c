@@ -59,7 +59,7 @@ static void test_cpio(void)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 	struct cpio c = { 0 };
-	struct entry e[8];
+	struct entry e[8] = { 0 };
 
 	cpio_begin(&c, f);
 	cpio_dir(&c, "bin", 0755);

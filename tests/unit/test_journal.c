@@ -38,7 +38,7 @@ int main(void)
 		{ .type = JREC_ZRAM, .id = 3, .value = "added" },
 		{ .type = JREC_CGROUP, .path = "/sys/fs/cgroup/memory/vmregress-1234-987654-0" },
 	};
-	struct jrec out[JOURNAL_MAX_RECS];
+	struct jrec out[JOURNAL_MAX_RECS] = { 0 };
 	char buf[4096], why[160] = "";
 	size_t len = build(buf, sizeof(buf), &owner, recs, 5);
 

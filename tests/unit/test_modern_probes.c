@@ -74,7 +74,7 @@ static void test_size_names(void)
 
 static void test_thp_fixtures(void)
 {
-	struct thp t;
+	struct thp t = { 0 };
 	char err[PROBE_ERR_MAX] = "";
 	uint64_t v;
 	CHECK(thp_read(&t, "tests/fixtures/thp/linux-6.1", err) == 0, "6.1's tree reads (%s)", err);
@@ -106,7 +106,7 @@ static void test_thp_fixtures(void)
 
 static void test_thp_host(void)
 {
-	struct thp t;
+	struct thp t = { 0 };
 	char err[PROBE_ERR_MAX] = "";
 	uint64_t v;
 	if (access(THP_ROOT "/hugepages-64kB/stats", F_OK) != 0) {
@@ -126,7 +126,7 @@ static void test_thp_host(void)
 
 static void test_lru_gen(void)
 {
-	struct lru_gen g;
+	struct lru_gen g = { 0 };
 	uint64_t m;
 	char err[PROBE_ERR_MAX] = "";
 	CHECK(lru_gen_parse_enabled("0x0007\n", 7, &m, err) == 0 && m == 7, "0x0007");
@@ -152,7 +152,7 @@ static void test_lru_gen(void)
 
 static void bad_mm_stat(const char *name, const char *buf, size_t len, void *arg)
 {
-	struct zram_mm_stat m;
+	struct zram_mm_stat m = { 0 };
 	char err[PROBE_ERR_MAX] = "";
 	CHECK(zram_mm_stat_parse(&m, buf, len, err) == -1, "mm_stat %s is rejected", name);
 	CHECK(err[0], "mm_stat %s: the reason (%s)", name, err);
@@ -160,7 +160,7 @@ static void bad_mm_stat(const char *name, const char *buf, size_t len, void *arg
 
 static void test_mm_stat(void)
 {
-	struct zram_mm_stat m;
+	struct zram_mm_stat m = { 0 };
 	size_t len;
 	char err[PROBE_ERR_MAX] = "";
 	char *buf = fixture_read("mm_stat", "linux-4.9.txt", &len);
@@ -194,7 +194,7 @@ static void test_zswap_fixture(void)
 
 static void test_swap_host(void)
 {
-	struct swapinfo s;
+	struct swapinfo s = { 0 };
 	swapinfo_read(&s);
 	CHECK(s.devices && json_is_array(s.devices), "the swap devices are read");
 	CHECK(sysfs_dir_get(&s.meminfo, "SwapCached"), "SwapCached is read");
@@ -222,7 +222,7 @@ static void test_fingerprint(void)
 	CHECK(json_object_get(json_object_get(j, "swap"), "vma_ra_enabled"), "swap.vma_ra_enabled");
 	CHECK(json_is_boolean(json_object_get(json_object_get(j, "damon"), "available")), "damon.available");
 	if (access(THP_ROOT "/hugepages-64kB/enabled", F_OK) == 0) {
-		struct thp t;
+		struct thp t = { 0 };
 		char err[PROBE_ERR_MAX] = "";
 		CHECK(thp_read(&t, NULL, err) == 0, "THP reads (%s)", err);
 		const struct sysfs_value *v = sysfs_dir_get(&thp_find_size(&t, 64)->settings, "enabled");
@@ -245,7 +245,7 @@ static void test_fingerprint(void)
 
 static void test_damon(void)
 {
-	struct damon_state d;
+	struct damon_state d = { 0 };
 	char err[PROBE_ERR_MAX] = "";
 	CHECK(damon_read(&d, "tests/fixtures/damon/idle", err) == 0 && d.nkdamonds == 0, "idle DAMON (%s)", err);
 	CHECK(damon_running(&d) == 0, "idle: none running");

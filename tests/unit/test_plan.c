@@ -103,7 +103,7 @@ static void test_random(void)
 
 static void test_parse(void)
 {
-	struct variant v;
+	struct variant v = { 0 };
 	CHECK(variant_parse(&v, "pc0:vm.page-cluster=0", "--variant") == 0 && !strcmp(v.name, "pc0") &&
 	      v.nsettings == 1 && !strcmp(v.set[0].key, "vm.page-cluster") && !strcmp(v.set[0].value, "0"),
 	      "NAME:KNOB=VALUE");
@@ -137,7 +137,7 @@ static void test_parse(void)
 		CHECK(rc < 0 && !v.name && one_line_matching(bad[i].expect), "refused with one line: '%s'", bad[i].arg);
 	}
 
-	struct variant two[2];
+	struct variant two[2] = { 0 };
 	int rc;
 	variant_parse(&two[0], "a:", "--variant");
 	CAPTURE(rc, variants_check(two, 1, "--variant"));
@@ -164,7 +164,7 @@ static const char suite_text[] =
 
 static int apply(const char *arg, struct suite *s)
 {
-	struct variant v;
+	struct variant v = { 0 };
 	if (suite_parse(s, "t.ini", suite_text) < 0 || variant_parse(&v, arg, "--variant") < 0)
 		return -2;
 	int rc = variant_apply(s, &v, "--variant");
@@ -179,7 +179,7 @@ static long passes(const struct suite_case *c)
 
 static void test_apply(void)
 {
-	struct suite s;
+	struct suite s = { 0 };
 	CHECK(apply("pc0:vm.page-cluster=0", &s) == 0 && s.cases[0].sandbox.set.n == 1 &&
 	      !strcmp(s.cases[2].sandbox.set.v[0], "vm.page-cluster=0"), "a knob replaces the suite's value of it");
 	suite_free(&s);
@@ -214,7 +214,7 @@ static void test_apply(void)
 		CHECK(rc == -1 && one_line_matching(bad[i].expect), "refused with one line: '%s'", bad[i].arg);
 		suite_free(&s);
 	}
-	struct variant v;
+	struct variant v = { 0 };
 	variant_parse(&v, "k:vm.swappiness=10", "--variant");
 	CHECK(variant_needs_sandbox(&v), "a knob needs a sandbox");
 	variant_free(&v);
@@ -225,7 +225,7 @@ static void test_apply(void)
 
 static void test_suite_variants(void)
 {
-	struct suite s;
+	struct suite s = { 0 };
 	const char *text = "[global]\norder = random\nseed = 7\n[variants]\nbase =\npc0 = vm.page-cluster=0, mem=32M\n"
 			   "[a]\nworkload = null\n";
 	int rc;
