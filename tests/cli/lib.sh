@@ -98,7 +98,8 @@ py_checks() {
 		not_ok "${prefix}the checks of the result ran to the end (exit $rc: $(tail -1 <<< "$out" | cut -c1-200))"
 	fi
 }
-one_line_err() { # stderr is exactly one line
-	[ "$(printf '%s' "$ERR" | grep -c '')" = 1 ]
+one_line_err() { # stderr is exactly one line (besides a note that another
+	# vmregress on the host holds the knob lock, which a busy machine may add)
+	[ "$(printf '%s' "$ERR" | grep -v 'waiting for another vmregress' | grep -c '')" = 1 ]
 }
 is_root() { [ "$(id -u)" = 0 ]; }
