@@ -381,12 +381,29 @@ static void run_group_names(struct run_state *rs)
 		rs->vars[v].name = xasprintf("%s-%s", rs->group.name, rs->vars[v].variant->name);
 }
 
+/* Sandboxes of other live vmregress processes, which press on the same
+ * host while this run measures: part of its environment, so that compare
+ * can say so.  Null where the state cannot be read (no root). */
+static json_t *run_other_sandboxes(void)
+{
+	json_t *st = NULL, *j;
+	size_t i, n = 0;
+	if (!vmr_is_root() || sandbox_status(&st) < 0)
+		return json_null();
+	json_array_foreach(json_object_get(st, "journals"), i, j)
+		n += json_is_true(json_object_get(j, "owner_alive")) &&
+		     json_integer_value(json_object_get(j, "owner_pid")) != (json_int_t)getpid();
+	json_decref(st);
+	return json_integer((json_int_t)n);
+}
+
 static int run_begin(struct run_state *rs)
 {
 	if (rs->group.uuid)
 		run_group_names(rs);
 	int rc = rs->group.uuid ? run_name_free(rs, rs->group.name, "--name") : 0;
 	json_t *env = system_fingerprint();
+	json_object_set_new(env, "other_sandboxes", run_other_sandboxes());
 	for (size_t v = 0; v < rs->nvars && !rc; v++)
 		rc = run_begin_var(rs, &rs->vars[v], v, env);
 	json_decref(env);

@@ -396,6 +396,8 @@ json_t *system_fingerprint(void)
 	json_object_set_new(j, "page_size", json_integer((json_int_t)vmr_page_size()));
 	json_object_set_new(j, "mem_total_bytes", system_mem(&mi, "MemTotal"));
 	json_object_set_new(j, "swap_total_bytes", system_mem(&mi, "SwapTotal"));
+	/* huge pages other processes hold: a host already fragmented or not */
+	json_object_set_new(j, "anon_huge_bytes", system_mem(&mi, "AnonHugePages"));
 	json_object_set_new(j, "swaps", system_swaps());
 	json_object_set_new(j, "sysctl", system_sysctls());
 	json_object_set_new(j, "thp", system_thp());
