@@ -2,8 +2,11 @@
 
 #include <gsl/gsl_cdf.h>
 #include <math.h>
+#include <stdlib.h>
+#include <string.h>
 #include <stdbool.h>
 
+#include "core/util.h"
 #include "stats/stats.h"
 
 double precision_of(const double *x, size_t n)
@@ -48,4 +51,44 @@ const char *precision_stop_name(enum precision_stop s)
 	static const char *const names[] = { [PRECISION_MET] = "precision", [PRECISION_BUDGET] = "budget",
 					     [PRECISION_MAX] = "max" };
 	return s == PRECISION_GO ? NULL : names[s];
+}
+
+int precision_parse(const char *text, double *fraction)
+{
+	char *end = NULL;
+	double v = strtod(text, &end);
+	if (end == text)
+		return -1;
+	if (*end == '%' && !end[1])
+		v /= 100;
+	else if (*end || v >= 1)  /* "2" would be 200%: say 2% */
+		return -1;
+	if (!(v > 0 && v < 1))
+		return -1;
+	*fraction = v;
+	return 0;
+}
+
+void precision_track_add(struct precision_track *t, const char *metric, double v)
+{
+	size_t i = 0;
+	while (i < t->n && strcmp(t->s[i].metric, metric))
+		i++;
+	if (i == t->n) {
+		t->s = xrealloc(t->s, (t->n + 1) * sizeof(*t->s));
+		t->s[t->n++] = (struct precision_series){ .metric = xstrdup(metric), .n = 0, .v = NULL };
+	}
+	struct precision_series *s = &t->s[i];
+	s->v = xrealloc(s->v, (s->n + 1) * sizeof(*s->v));
+	s->v[s->n++] = v;
+}
+
+void precision_track_free(struct precision_track *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		free(t->s[i].metric);
+		free(t->s[i].v);
+	}
+	free(t->s);
+	*t = (struct precision_track){ 0 };
 }

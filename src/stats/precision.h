@@ -48,6 +48,26 @@ double precision_of(const double *x, size_t n);
 enum precision_stop precision_decide(const struct precision_rule *rule, const double *reached, size_t nmetrics,
 				     long iterations, double elapsed_s, long blocks);
 
+/* "2%" or "0.02" into *fraction (0 < P < 1).  0, or -1 when it is
+ * neither (the caller names the input). */
+int precision_parse(const char *text, double *fraction);
+
+/* The figures of one configuration's iterations of a case, one series per
+ * metric name, in the order first seen. */
+struct precision_series {
+	char *metric;
+	size_t n;
+	double *v;
+};
+
+struct precision_track {
+	size_t n;
+	struct precision_series *s;
+};
+
+void precision_track_add(struct precision_track *t, const char *metric, double v);
+void precision_track_free(struct precision_track *t);
+
 /* "precision", "budget", "max", or NULL for PRECISION_GO. */
 const char *precision_stop_name(enum precision_stop s);
 
