@@ -655,5 +655,11 @@ json_t *suite_case_json(const struct suite_case *c)
 		json_object_set_new(j, "trace", opt_echo(trace_opts, &c->trace));
 	if (c->set.refs_generate)
 		json_object_set_new(j, "refs-generate", json_string(c->set.refs_generate));
+	/* how the iterations ran, only when not as always, so runs made before
+	 * these existed compare alike */
+	if (c->set.warmup)
+		json_object_set_new(j, "warmup", json_integer(c->set.warmup));
+	if (c->set.cpu)
+		json_object_set_new(j, "cpu", json_string(c->set.cpu));
 	return j;
 }
