@@ -136,7 +136,7 @@ static void run_progress(struct run_progress *p, const struct suite *s, size_t c
 	run_fmt_secs(l, sizeof(l), left);
 	fprintf(stderr, "%s[%zu/%zu] %s (%s)%s%s iteration %ld/%ld: %s  elapsed %s, left %s%s", p->tty ? "\r\033[K" : "",
 		p->done + (state[0] == 'r' ? 1 : 0), p->total, c->name, c->w->name, p->variant ? " " : "",
-		p->variant ? p->variant : "", it + 1, c->set.iterations, state, e, l, p->tty ? "" : "\n");
+		p->variant ? p->variant : "", it + 1, c->set.warmup + c->set.iterations, state, e, l, p->tty ? "" : "\n");
 	fflush(stderr);
 }
 
