@@ -117,8 +117,9 @@ struct progress *progress_new(const struct suite *s, size_t nvars, struct store 
 	if (!quiet)
 		progress_expect(p, st);
 	for (size_t i = 0; i < s->ncases; i++) {
-		p->total += nvars * (size_t)s->cases[i].set.iterations;
-		p->left_s += p->expect_s[i] * (double)(nvars * (size_t)s->cases[i].set.iterations);
+		size_t n = nvars * (size_t)(s->cases[i].set.warmup + s->cases[i].set.iterations);
+		p->total += n;
+		p->left_s += p->expect_s[i] * (double)n;
 	}
 	return p;
 }
@@ -165,7 +166,7 @@ static void progress_line(struct progress *p, const char *state, bool running)
 	progress_fmt_secs(l, sizeof(l), left);
 	int w = fprintf(stderr, "%s[%zu/%zu] %s (%s)%s%s iteration %ld/%ld: %s  elapsed %s, left %s%s",
 			p->tty ? "\r\033[K" : "", p->done + (running ? 1 : 0), p->total, c->name, c->w->name,
-			p->variant ? " " : "", p->variant ? p->variant : "", p->it + 1, c->set.iterations, state, e, l,
+			p->variant ? " " : "", p->variant ? p->variant : "", p->it + 1, c->set.warmup + c->set.iterations, state, e, l,
 			p->tty ? "" : "\n");
 	if ((w < 0 || fflush(stderr) == EOF) && errno == EPIPE)
 		p->closed = true;
@@ -259,4 +260,12 @@ void progress_finish(struct progress *p)
 {
 	if (p->tty && !p->quiet)
 		fputc('\n', stderr);
+}
+
+void progress_grow(struct progress *p, size_t n)
+{
+	pthread_mutex_lock(&p->lock);
+	p->total += n;
+	p->left_s += p->expect_s[p->ci] * (double)n;
+	pthread_mutex_unlock(&p->lock);
 }

@@ -37,6 +37,9 @@ void progress_end(struct progress *p, const struct result *r);
 /* Whether a progress line could not be written because stderr is a pipe
  * with no reader (EPIPE): the run should stop. */
 bool progress_closed(const struct progress *p);
+/* n more iterations of the current case than planned (iterations chosen
+ * by precision add them a block at a time). */
+void progress_grow(struct progress *p, size_t n);
 /* The run is over: end the line on a terminal. */
 void progress_finish(struct progress *p);
 /* Seconds the rest of the suite is expected to take when the current

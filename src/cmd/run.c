@@ -2,6 +2,7 @@
  * with the monitor and the latency probe beside it, stored as one run. */
 #include <errno.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <time.h>
@@ -12,6 +13,7 @@
 #include "cmd/cmd.h"
 #include "cmd/progress.h"
 #include "core/monitor.h"
+#include "core/pin.h"
 #include "core/plan.h"
 #include "core/probe.h"
 #include "core/runner.h"
@@ -24,6 +26,7 @@
 #include "report/compare_fmt.h"
 #include "sandbox/knobs.h"
 #include "sandbox/sandbox.h"
+#include "stats/precision.h"
 #include "store/store.h"
 #include "store/summary.h"
 
@@ -32,13 +35,24 @@ struct run_opts {
 	char *name, *db, *tag;
 	char *trace;                /* checked by trace_opts */
 	char *order, *seed;         /* checked by suite_opts */
+	char *precision, *budget, *warmup, *cpu;  /* checked by suite_opts and run_check */
 	struct strlist set, variant;
 	bool json, quiet, no_monitor, no_probe, profile, no_sandbox, force;
 };
 
 const struct opt run_cmd_opts[] = {
 	{ .name = "iterations", .type = OPT_STR, .off = offsetof(struct run_opts, iterations), .metavar = "N",
-	  .help = "run each case N times (default: the suite's, else 1)", .short_name = 'n' },
+	  .help = "run each case N times, or auto: until --precision or --budget (default: the suite's, else 1)",
+	  .short_name = 'n' },
+	{ .name = "precision", .type = OPT_STR, .off = offsetof(struct run_opts, precision), .metavar = "P",
+	  .help = "with --iterations auto: stop when every headline metric's 95% interval is within P of its mean "
+	  "(default 2%)" },
+	{ .name = "budget", .type = OPT_STR, .off = offsetof(struct run_opts, budget), .metavar = "TIME",
+	  .help = "with --iterations auto: stop adding iterations when the run has taken TIME (default 2m)" },
+	{ .name = "warmup", .type = OPT_STR, .off = offsetof(struct run_opts, warmup), .metavar = "N",
+	  .help = "N warm-up iterations of each case and variant first, stored as skipped, not counted" },
+	{ .name = "cpu", .type = OPT_STR, .off = offsetof(struct run_opts, cpu), .metavar = "LIST",
+	  .help = "pin the workload to these CPUs (0,2-3), the latency probe to the others" },
 	{ .name = "name", .type = OPT_STR, .off = offsetof(struct run_opts, name), .metavar = "NAME",
 	  .help = "name the run (default SUITE-YYYYmmdd-HHMMSS): unused, printable, at most 128 bytes, not a number" },
 	{ .name = "set", .type = OPT_LIST, .off = offsetof(struct run_opts, set), .metavar = "KNOB=VALUE",
@@ -106,14 +120,39 @@ static int run_overrides(struct suite *s, const struct run_opts *o)
 		return -1;
 	if (o->seed && suite_override(s, suite_opts, "seed", o->seed, "--seed") < 0)
 		return -1;
+	const char *const keys[] = { "precision", "budget", "warmup", "cpu" };
+	const char *const vals[] = { o->precision, o->budget, o->warmup, o->cpu };
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
+		char where[32] = "";
+		snprintf(where, sizeof(where), "--%s", keys[i]);
+		if (vals[i] && suite_override(s, suite_opts, keys[i], vals[i], where) < 0)
+			return -1;
+	}
+	if ((o->precision || o->budget) && !s->global.iterations_auto) {
+		vmr_err("--%s: only iterations chosen by precision have one (add --iterations auto)",
+			o->precision ? "precision" : "budget");
+		return -1;
+	}
 	return 0;
 }
 
 static int run_check(struct suite *s)
 {
-	for (size_t i = 0; i < s->ncases; i++)
+	double frac = 0;
+	if (s->global.iterations_auto && precision_parse(s->global.precision, &frac) < 0) {
+		vmr_err("precision %s: not a fraction of the mean (2%% or 0.02)", s->global.precision);
+		return -1;
+	}
+	for (size_t i = 0; i < s->ncases; i++) {
+		struct pin pin = { 0 };
+		const char *why = NULL;
+		if (s->cases[i].set.cpu && pin_parse(s->cases[i].set.cpu, &pin, &why) < 0) {
+			vmr_err("cpu %s: %s", s->cases[i].set.cpu, why);
+			return -1;
+		}
 		if (sandbox_cfg_check(&s->cases[i].sandbox) < 0)
 			return -1;
+	}
 	return 0;
 }
 
@@ -156,6 +195,9 @@ struct run_var {
 	int64_t run_id;
 	int64_t *case_ids;
 	json_t *out;                    /* --json: cases with their results */
+	struct precision_track track;   /* iterations auto: the case's headline figures */
+	json_t *stops;                  /* iterations auto: {CASE: why it stopped, ...} */
+	json_t *reached;                /* and {"CASE.METRIC": precision reached, ...} */
 };
 
 /* The state of one run in progress. */
@@ -171,6 +213,7 @@ struct run_state {
 	json_t *sb_echo;                /* the open sandbox's configuration */
 	struct progress *prog;
 	bool any_failed;
+	json_t *env;                    /* the environment stored with the runs */
 };
 
 /* Open the case's sandbox, or keep the open one when its configuration is
@@ -209,6 +252,18 @@ static const char *run_missing_knob(const struct suite_case *c, char *buf, size_
 	return NULL;
 }
 
+/* A warm-up iteration is stored as skipped, so that no statistic counts
+ * it; the headline figures of a counted one go to the variant's track. */
+static void run_count(struct run_var *var, const struct suite_case *c, struct result *r, bool warmup)
+{
+	if (warmup && r->outcome == OUTCOME_PASS)
+		result_set_outcome(r, OUTCOME_SKIP, "warm-up iteration, not counted");
+	for (size_t i = 0; r->outcome == OUTCOME_PASS && i < r->nmetrics; i++)
+		if (compare_headline(c->w->name, r->metrics[i].name))
+			precision_track_add(&var->track, r->metrics[i].name, r->metrics[i].value);
+}
+
+
 static int run_iteration(struct run_state *rs, struct run_var *var, size_t ci, long it, struct runner_cfg *cfg,
 			 json_t *results, const char *skip)
 {
@@ -223,6 +278,7 @@ static int run_iteration(struct run_state *rs, struct run_var *var, size_t ci, l
 	}
 	if (r.outcome != OUTCOME_PASS && r.outcome != OUTCOME_SKIP)
 		rs->any_failed = true;
+	run_count(var, c, &r, it < c->set.warmup);
 	progress_end(rs->prog, &r);
 	int rc = rs->group.uuid ? store_result_add_seq(rs->st, var->case_ids[ci], (int)it, rs->seq, &r)
 				: store_result_add(rs->st, var->case_ids[ci], (int)it, &r);
@@ -239,7 +295,8 @@ struct run_hooks {
 	struct monitor mon;
 	struct probe probe;
 	struct trace_hooks *th;
-	struct runner_hook hooks[5];
+	struct pin pin;
+	struct runner_hook hooks[6];
 	struct runner_cfg cfg;
 	json_t *results;            /* --json: where the iterations go */
 };
@@ -251,6 +308,11 @@ static void run_hooks_init(struct run_state *rs, struct run_var *var, size_t ci,
 	h->hooks[nhooks++] = progress_hook(rs->prog);
 	monitor_init(&h->mon, c->set.monitor_interval_ns);
 	probe_init(&h->probe, c->set.probe_period_ns);
+	const char *why = NULL;
+	if (c->set.cpu && pin_parse(c->set.cpu, &h->pin, &why) == 0) {  /* run_check said it parses */
+		h->hooks[nhooks++] = pin_hook(&h->pin);
+		h->probe.cpus = h->pin.any_rest ? &h->pin.rest : NULL;
+	}
 	if (!c->set.no_monitor)
 		h->hooks[nhooks++] = monitor_hook(&h->mon);
 	if (!c->set.no_probe)
@@ -276,29 +338,102 @@ static void run_hooks_destroy(struct run_hooks *h)
 	probe_destroy(&h->probe);
 }
 
+/* iterations = auto: the most iterations per variant, and what makes
+ * the least (stats/precision.h). */
+#define RUN_AUTO_MAX 1000
+#define RUN_AUTO_MIN 3
+
+/* After a block of iterations auto: whether to run another.  Each
+ * variant's headline figures so far, all within the precision or not. */
+static enum precision_stop run_auto_decide(struct run_state *rs, size_t ci, long counted, uint64_t t0,
+					   long blocks)
+{
+	const struct suite *s0 = rs->vars[0].suite;
+	struct precision_rule rule = { .budget_s = (double)s0->global.budget_ns / 1e9 / (double)s0->ncases,
+				       .min_iterations = RUN_AUTO_MIN, .max_iterations = RUN_AUTO_MAX };
+	precision_parse(s0->global.precision, &rule.target);  /* run_check said it parses */
+	size_t n = 0;
+	for (size_t v = 0; v < rs->nvars; v++)
+		n += rs->vars[v].track.n;
+	double *reached = xcalloc(n + 1, sizeof(*reached));
+	n = 0;
+	for (size_t v = 0; v < rs->nvars; v++)
+		for (size_t m = 0; m < rs->vars[v].track.n; m++)
+			reached[n++] = precision_of(rs->vars[v].track.s[m].v, rs->vars[v].track.s[m].n);
+	enum precision_stop why =
+		precision_decide(&rule, reached, n, counted, (double)(vmr_now_ns() - t0) / 1e9, blocks);
+	free(reached);
+	return why;
+}
+
+/* Why a case stopped ("precision after 12 iterations") and the precision
+ * each headline metric reached ("CASE.METRIC": 0.018), into every
+ * variant's record; its figures dropped for the next case. */
+static void run_auto_record(struct run_state *rs, size_t ci, enum precision_stop why, long counted)
+{
+	for (size_t v = 0; v < rs->nvars; v++) {
+		struct run_var *var = &rs->vars[v];
+		const char *name = var->suite->cases[ci].name;
+		if (!var->stops) {
+			var->stops = json_object();
+			var->reached = json_object();
+		}
+		for (size_t m = 0; why != PRECISION_GO && m < var->track.n; m++) {
+			double p = precision_of(var->track.s[m].v, var->track.s[m].n);
+			char *key = xasprintf("%s.%s", name, var->track.s[m].metric);
+			json_object_set_new(var->reached, key, isfinite(p) ? json_real(p) : json_null());
+			free(key);
+		}
+		if (why != PRECISION_GO)
+			json_object_set_new(var->stops, name, json_sprintf("%s after %ld iterations",
+									  precision_stop_name(why), counted));
+		precision_track_free(&var->track);
+	}
+}
+
 /* Every configuration's iterations of one case, in the plan's order
- * (core/plan.h): each configuration's sandbox, with its knobs, is opened
- * for its own iterations and closed when another's come. */
+ * (core/plan.h), a block (one iteration of each) at a time: first the
+ * warm-up blocks, then the counted ones, as many as the suite says or,
+ * with iterations = auto, until the precision is reached or the budget
+ * spent.  Each configuration's sandbox, with its knobs, is opened for its
+ * own iterations and closed when another's come. */
 static int run_case(struct run_state *rs, size_t ci)
 {
 	const struct suite *s0 = rs->vars[0].suite;
-	long iterations = s0->cases[ci].set.iterations;
-	size_t nv = rs->nvars, total = nv * (size_t)iterations;
-	size_t *order = xcalloc(total, sizeof(*order));
+	const struct suite_settings *set = &s0->cases[ci].set;
+	bool autom = s0->global.iterations_auto;
+	long warmup = set->warmup, blocks = warmup + (autom ? RUN_AUTO_MAX : set->iterations);
+	size_t nv = rs->nvars;
+	size_t *order = xcalloc(nv * (size_t)blocks, sizeof(*order));
 	long *done = xcalloc(nv, sizeof(*done));
 	struct run_hooks *h = xcalloc(nv, sizeof(*h));
-	plan_order((enum plan_order)s0->global.order, (uint64_t)s0->global.seed, ci, nv, iterations, order);
+	plan_order((enum plan_order)s0->global.order, (uint64_t)s0->global.seed, ci, nv, blocks, order);
 	for (size_t v = 0; v < nv; v++)
 		run_hooks_init(rs, &rs->vars[v], ci, &h[v]);
 	int rc = 0;
-	for (size_t k = 0; k < total && !rc && !progress_closed(rs->prog); k++) {
-		struct run_var *var = &rs->vars[order[k]];
-		char why[600] = "";
-		const char *skip = run_missing_knob(&var->suite->cases[ci], why, sizeof(why));
-		rc = skip ? 0 : run_sandbox(rs, &var->suite->cases[ci]);
-		if (!rc)
-			rc = run_iteration(rs, var, ci, done[order[k]]++, &h[order[k]].cfg, h[order[k]].results, skip);
+	enum precision_stop why = PRECISION_GO;
+	uint64_t t0 = vmr_now_ns();
+	for (long b = 0; b < blocks && !rc && why == PRECISION_GO && !progress_closed(rs->prog); b++) {
+		for (size_t k = (size_t)b * nv; k < (size_t)(b + 1) * nv && !rc && !progress_closed(rs->prog); k++) {
+			struct run_var *var = &rs->vars[order[k]];
+			char skipwhy[600] = "";
+			const char *skip = run_missing_knob(&var->suite->cases[ci], skipwhy, sizeof(skipwhy));
+			rc = skip ? 0 : run_sandbox(rs, &var->suite->cases[ci]);
+			if (!rc)
+				rc = run_iteration(rs, var, ci, done[order[k]]++, &h[order[k]].cfg, h[order[k]].results,
+						   skip);
+		}
+		if (autom && !rc && b + 1 > warmup)
+			why = run_auto_decide(rs, ci, b + 1 - warmup, t0, b + 1);
+		long next = b + 2 - warmup;  /* the progress line's count: one more block */
+		if (autom && why == PRECISION_GO && next > s0->cases[ci].set.iterations) {
+			for (size_t v = 0; v < nv; v++)
+				rs->vars[v].suite->cases[ci].set.iterations = next;
+			progress_grow(rs->prog, nv);
+		}
 	}
+	if (autom)
+		run_auto_record(rs, ci, why, done[0] - warmup);
 	for (size_t v = 0; v < nv; v++)
 		run_hooks_destroy(&h[v]);
 	free(h);
@@ -402,11 +537,10 @@ static int run_begin(struct run_state *rs)
 	if (rs->group.uuid)
 		run_group_names(rs);
 	int rc = rs->group.uuid ? run_name_free(rs, rs->group.name, "--name") : 0;
-	json_t *env = system_fingerprint();
-	json_object_set_new(env, "other_sandboxes", run_other_sandboxes());
+	rs->env = system_fingerprint();
+	json_object_set_new(rs->env, "other_sandboxes", run_other_sandboxes());
 	for (size_t v = 0; v < rs->nvars && !rc; v++)
-		rc = run_begin_var(rs, &rs->vars[v], v, env);
-	json_decref(env);
+		rc = run_begin_var(rs, &rs->vars[v], v, rs->env);
 	return rc;
 }
 
@@ -467,6 +601,27 @@ static int run_print(struct run_state *rs)
 	return rc;
 }
 
+/* iterations = auto: the rule and why each case stopped, added to the
+ * run's environment ("iterations-auto": {"precision", "budget_s", CASE:
+ * "budget after 9 iterations"}, "iterations-auto-reached": {"CASE.METRIC":
+ * 0.031}), where show prints it and compare's environment diff finds it. */
+static int run_auto_store(struct run_state *rs, struct run_var *var)
+{
+	const struct suite_settings *g = &var->suite->global;
+	if (!g->iterations_auto)
+		return 0;
+	double target = 0;
+	precision_parse(g->precision, &target);
+	json_t *env = json_deep_copy(rs->env), *stops = var->stops ? json_deep_copy(var->stops) : json_object();
+	json_object_set_new(stops, "precision", json_real(target));
+	json_object_set_new(stops, "budget_s", json_real((double)g->budget_ns / 1e9));
+	json_object_set_new(env, "iterations-auto", stops);
+	json_object_set(env, "iterations-auto-reached", var->reached ? var->reached : json_object());
+	int rc = store_run_env_set(rs->st, var->run_id, env);
+	json_decref(env);
+	return rc;
+}
+
 static int run_suite(struct run_state *rs)
 {
 	const struct run_opts *o = rs->o;
@@ -492,6 +647,9 @@ static int run_suite(struct run_state *rs)
 	}
 	progress_finish(rs->prog);
 	for (size_t v = 0; v < rs->nvars; v++)
+		if (run_auto_store(rs, &rs->vars[v]) < 0 && !rc)
+			rc = VMR_EXIT_CANNOT;
+	for (size_t v = 0; v < rs->nvars; v++)
 		if (store_run_end(rs->st, rs->vars[v].run_id, rc ? "failed" : "complete") < 0 && !rc)
 			rc = VMR_EXIT_CANNOT;
 	int prc = run_print(rs);
@@ -502,7 +660,11 @@ static int run_suite(struct run_state *rs)
 close_store:
 	progress_free(rs->prog);
 	json_decref(rs->sb_echo);
+	json_decref(rs->env);
 	for (size_t v = 0; v < rs->nvars; v++) {
+		json_decref(rs->vars[v].stops);
+		json_decref(rs->vars[v].reached);
+		precision_track_free(&rs->vars[v].track);
 		json_decref(rs->vars[v].out);
 		free(rs->vars[v].case_ids);
 	}
@@ -629,6 +791,8 @@ static int run_prepare(struct suite *s, const struct run_opts *o, const struct v
 		snprintf(where, sizeof(where), "%s:%u: variant", s->path, v->line);
 	if (run_overrides(s, o) < 0 || (v && variant_apply(s, v, where) < 0) || run_check(s) < 0)
 		return VMR_EXIT_USAGE;
+	for (size_t i = 0; s->global.iterations_auto && i < s->ncases; i++)
+		s->cases[i].set.iterations = RUN_AUTO_MIN;  /* so far: grows as blocks are added */
 	if (run_plan(s) < 0)
 		return VMR_EXIT_CANNOT;
 	return run_traces_make(s, t) < 0 || run_validate(s) < 0 ? VMR_EXIT_USAGE : 0;

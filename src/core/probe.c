@@ -75,7 +75,12 @@ int probe_start(struct probe *p)
 	hist_reset(p->touch);
 	p->wakeups = p->deadlines = p->missed = 0;
 	atomic_store(&p->stop, false);
-	int e = pthread_create(&p->thread, NULL, probe_thread, p);
+	pthread_attr_t attr;
+	pthread_attr_init(&attr);
+	if (p->cpus)
+		pthread_attr_setaffinity_np(&attr, sizeof(*p->cpus), p->cpus);
+	int e = pthread_create(&p->thread, &attr, probe_thread, p);
+	pthread_attr_destroy(&attr);
 	if (e) {
 		errno = e;
 		return -1;

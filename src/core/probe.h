@@ -15,6 +15,7 @@
 #define VMR_PROBE_LATENCY_H
 
 #include <pthread.h>
+#include <sched.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -32,6 +33,7 @@ struct probe {
 	unsigned char *buf;
 	struct hist *late, *touch;
 	uint64_t wakeups, deadlines, missed;
+	const cpu_set_t *cpus;      /* the thread's CPUs (core/pin.h); NULL: any */
 };
 
 /* Set up a probe (allocates its buffer and histograms). */

@@ -40,6 +40,17 @@ const struct opt suite_opts[] = {
 	{ .name = "seed", .type = OPT_INT, .off = offsetof(struct suite_settings, seed), .def = "-1", .min = -1,
 	  .max = 9007199254740991.0, .metavar = "N", .help = "the seed of order = random (default: drawn, and "
 	  "stored with the runs)" },
+	{ .name = "precision", .type = OPT_STR, .off = offsetof(struct suite_settings, precision), .def = "2%",
+	  .metavar = "P", .help = "with iterations = auto: the 95% confidence interval's half-width, relative to "
+	  "the mean, every headline metric must reach (2% or 0.02)" },
+	{ .name = "budget", .type = OPT_TIME, .off = offsetof(struct suite_settings, budget_ns), .def = "2m",
+	  .min = 1e9, .max = 7 * 86400e9, .metavar = "TIME",
+	  .help = "with iterations = auto: the most time the run's cases may take, shared evenly between them" },
+	{ .name = "warmup", .type = OPT_INT, .off = offsetof(struct suite_settings, warmup), .def = "0",
+	  .min = 0, .max = 100, .metavar = "N", .help = "run N warm-up iterations of each case (and variant) "
+	  "first: stored as skipped, not counted" },
+	{ .name = "cpu", .type = OPT_STR, .off = offsetof(struct suite_settings, cpu), .metavar = "LIST",
+	  .help = "pin the workload to these CPUs (0,2-3) and the latency probe to the others" },
 	{ .name = "description", .type = OPT_STR, .off = offsetof(struct suite_settings, description),
 	  .metavar = "TEXT", .help = "what the suite or case is for", .flags = OPTF_NO_ECHO },
 	OPT_END,
@@ -190,7 +201,25 @@ static bool suite_is_variants(const struct suite_parser *p, size_t section)
 /* Settings of the whole run, which a case cannot change. */
 static bool suite_key_global_only(const char *key)
 {
-	return !strcmp(key, "order") || !strcmp(key, "seed");
+	return !strcmp(key, "order") || !strcmp(key, "seed") || !strcmp(key, "precision") || !strcmp(key, "budget");
+}
+
+/* opt_set, and `iterations = auto` (a whole run's: global says whether
+ * obj is the suite's [global] settings). */
+static int suite_set(const struct opt *o, void *obj, const char *value, const char *where, bool global)
+{
+	if (o != &suite_opts[0])
+		return opt_set(o, obj, value, where);
+	((struct suite_settings *)obj)->iterations_auto = false;
+	if (strcmp(value, "auto"))
+		return opt_set(o, obj, value, where);
+	if (!global) {
+		vmr_err("%s: 'iterations = auto' is the whole run's: set it in [global] or with --iterations auto",
+			where);
+		return -1;
+	}
+	((struct suite_settings *)obj)->iterations_auto = true;
+	return 0;
 }
 
 /* Apply one section's pairs to a case in file order.  A key goes to the
@@ -220,7 +249,8 @@ static int suite_apply(struct suite_parser *p, size_t section, struct suite_case
 			continue;
 		char where[PATH_MAX + 128];
 		snprintf(where, sizeof(where), "%s:%u: %s", p->file, kv->line, kv->key);
-		if (opt_set(o, obj, kv->value, where) < 0) {
+		if ((obj == &c->set ? suite_set(o, obj, kv->value, where, suite_is_global(p, section))
+				    : opt_set(o, obj, kv->value, where)) < 0) {
 			p->failed = true;
 			return -1;
 		}
@@ -401,7 +431,7 @@ static int suite_build(struct suite *s, struct suite_parser *p)
 			continue;
 		char where[PATH_MAX + 128];
 		snprintf(where, sizeof(where), "%s:%u: %s", p->file, kv->line, kv->key);
-		if (opt_set(o, &s->global, kv->value, where) < 0)
+		if (suite_set(o, &s->global, kv->value, where, true) < 0)
 			return -1;
 		kv->used = true;
 	}
@@ -607,10 +637,10 @@ int suite_override(struct suite *s, const struct opt *table, const char *key, co
 		struct suite_case *c = &s->cases[i];
 		void *obj = table == suite_opts ? (void *)&c->set : table == sandbox_opts ? (void *)&c->sandbox
 			  : table == trace_opts ? (void *)&c->trace : c->wopts;
-		if (opt_set(o, obj, value, where) < 0)
+		if ((table == suite_opts ? suite_set(o, obj, value, where, true) : opt_set(o, obj, value, where)) < 0)
 			return -1;
 	}
-	if (table == suite_opts && opt_set(o, &s->global, value, where) < 0)
+	if (table == suite_opts && suite_set(o, &s->global, value, where, true) < 0)
 		return -1;
 	return 0;
 }
@@ -625,5 +655,11 @@ json_t *suite_case_json(const struct suite_case *c)
 		json_object_set_new(j, "trace", opt_echo(trace_opts, &c->trace));
 	if (c->set.refs_generate)
 		json_object_set_new(j, "refs-generate", json_string(c->set.refs_generate));
+	/* how the iterations ran, only when not as always, so runs made before
+	 * these existed compare alike */
+	if (c->set.warmup)
+		json_object_set_new(j, "warmup", json_integer(c->set.warmup));
+	if (c->set.cpu)
+		json_object_set_new(j, "cpu", json_string(c->set.cpu));
 	return j;
 }

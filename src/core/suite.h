@@ -57,6 +57,14 @@ struct suite_settings {
 	 * or the command line only) */
 	int order;                  /* enum plan_order, default abba */
 	long seed;                  /* order = random; -1: draw one */
+	/* iterations = auto: added a block at a time until every headline
+	 * metric is within precision, or budget runs out (stats/precision.h);
+	 * the whole run's */
+	bool iterations_auto;
+	char *precision;            /* "2%" or "0.02", checked by run */
+	uint64_t budget_ns;         /* the whole run's, shared by its cases */
+	long warmup;                /* iterations per variant run first and not counted */
+	char *cpu;                  /* CPUs for the workload child ("0", "1-3"); NULL: any */
 };
 
 extern const struct opt suite_opts[];

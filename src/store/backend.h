@@ -55,6 +55,9 @@ struct store_backend {
 	int (*case_add)(struct store *st, int64_t run_id, const char *case_name, const char *workload,
 			json_t *options, int64_t *case_id);
 	int (*run_end)(struct store *st, int64_t run_id, const char *status);
+	/* Overwrite a run's environment (what a run learns only as it ends:
+	 * why it stopped adding iterations). */
+	int (*env_set)(struct store *st, int64_t run_id, const json_t *env);
 	/* Take or drop the writer's lock of a run (see above).  0, or -1
 	 * after a message; a back end that cannot lock here writes the run
 	 * all the same, only no one can tell it is running. */

@@ -455,6 +455,18 @@ static int pg_run_end(struct store *st, int64_t run_id, const char *status)
 	return res ? 0 : -1;
 }
 
+static int pg_env_set(struct store *st, int64_t run_id, const json_t *env)
+{
+	struct pg_num rid;
+	char *text = store_json_text(env, true);
+	const char *p[] = { text, pg_fmt_int(&rid, run_id) };
+	PGresult *res = pg_query(st, "UPDATE runs SET env = $1 WHERE id = $2", 2, p,
+				 "cannot record the run's environment");
+	PQclear(res);
+	free(text);
+	return res ? 0 : -1;
+}
+
 #define PG_STR(x) PG_STR_(x)
 #define PG_STR_(x) #x
 #define RUN_INFO_COLS "r.id, r.uuid, r.name, r.suite, r.status, r.kernel, r.host, r.started, r.ended, r.tag," \
@@ -721,6 +733,7 @@ const struct store_backend store_pg_backend = {
 	.close = pg_close,
 	.case_add = pg_case_add,
 	.run_end = pg_run_end,
+	.env_set = pg_env_set,
 	.hold = pg_hold,
 	.list = pg_list,
 	.match = pg_lookup,

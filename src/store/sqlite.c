@@ -440,6 +440,19 @@ static int sqlite_run_end(struct store *st, int64_t run_id, const char *status)
 	return store_step_done(st, s, "cannot record the run's end");
 }
 
+static int sqlite_env_set(struct store *st, int64_t run_id, const json_t *env)
+{
+	sqlite3_stmt *s = store_prepare(st, "UPDATE runs SET env = ? WHERE id = ?");
+	if (!s)
+		return -1;
+	char *text = store_json_text(env, true);
+	store_bind_text(s, 1, text);
+	sqlite3_bind_int64(s, 2, run_id);
+	int rc = store_step_done(st, s, "cannot record the run's environment");
+	free(text);
+	return rc;
+}
+
 static char *store_col_text(sqlite3_stmt *s, int i)
 {
 	const unsigned char *t = sqlite3_column_text(s, i);
@@ -746,6 +759,7 @@ const struct store_backend store_sqlite_backend = {
 	.close = sqlite_close,
 	.case_add = sqlite_case_add,
 	.run_end = sqlite_run_end,
+	.env_set = sqlite_env_set,
 	.hold = sqlite_hold,
 	.list = sqlite_list,
 	.match = sqlite_lookup,

@@ -392,6 +392,11 @@ int store_run_end(struct store *st, int64_t run_id, const char *status)
 	return rc;
 }
 
+int store_run_env_set(struct store *st, int64_t run_id, const json_t *env)
+{
+	return st->be->env_set(st, run_id, env);
+}
+
 int store_list(struct store *st, struct run_info **runs, size_t *n)
 {
 	return st->be->list(st, runs, n);

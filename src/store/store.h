@@ -149,6 +149,9 @@ int store_result_add(struct store *st, int64_t case_id, int iteration, const str
 int store_result_add_seq(struct store *st, int64_t case_id, int iteration, int64_t seq, const struct result *r);
 /* Set the final status (complete | incomplete | failed) and the end time. */
 int store_run_end(struct store *st, int64_t run_id, const char *status);
+/* Replace a run's environment fingerprint with env (a run adds what it
+ * learnt as it ran, e.g. why it stopped adding iterations). */
+int store_run_env_set(struct store *st, int64_t run_id, const json_t *env);
 
 /* Runs, newest first.  Free with run_info_free_array. */
 int store_list(struct store *st, struct run_info **runs, size_t *n);

@@ -1,5 +1,6 @@
 /* null: does nothing measurable, so the harness can test itself without root
  * or a sandbox.  Its options exercise every option type. */
+#include <sched.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
@@ -9,6 +10,7 @@
 
 struct null_opts {
 	uint64_t spin_ns;
+	uint64_t jitter_ns;
 	bool fail;
 	bool error;
 	bool crash;
@@ -17,6 +19,9 @@ struct null_opts {
 static const struct opt null_opts[] = {
 	{ .name = "spin", .type = OPT_TIME, .off = offsetof(struct null_opts, spin_ns), .def = "0",
 	  .min = 0, .max = 60e9, .metavar = "TIME", .help = "busy-wait this long, to test timing" },
+	{ .name = "jitter", .type = OPT_TIME, .off = offsetof(struct null_opts, jitter_ns), .def = "0",
+	  .min = 0, .max = 60e9, .metavar = "TIME", .help = "spin up to this much longer, at random, "
+	  "to test iterations chosen by precision", .flags = OPTF_HIDDEN },
 	{ .name = "fail", .type = OPT_FLAG, .off = offsetof(struct null_opts, fail),
 	  .help = "report a failed check, to test the harness", .flags = OPTF_HIDDEN },
 	{ .name = "error", .type = OPT_FLAG, .off = offsetof(struct null_opts, error),
@@ -47,9 +52,16 @@ static int null_run(void *state, struct result *r)
 {
 	struct null_opts *st = state;
 	uint64_t t0 = vmr_now_ns();
-	while (vmr_now_ns() - t0 < st->spin_ns)
+	/* uniform in [0, jitter): the low bits of the clock are random enough */
+	uint64_t spin = st->spin_ns + (st->jitter_ns ? t0 * 2654435761u % st->jitter_ns : 0);
+	while (vmr_now_ns() - t0 < spin)
 		;
 	result_metric_def(r, &null_metrics[0], (double)(vmr_now_ns() - t0));
+	/* the CPUs it may run on: what run --cpu gave it */
+	cpu_set_t cpus;
+	CPU_ZERO(&cpus);
+	if (sched_getaffinity(0, sizeof(cpus), &cpus) == 0)
+		result_info_set(r, "cpus", json_integer(CPU_COUNT(&cpus)));
 	if (st->crash)
 		abort();   /* SIGABRT: sanitizers leave it alone, unlike SIGSEGV */
 	if (st->fail)

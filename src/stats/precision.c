@@ -1,0 +1,94 @@
+#include "stats/precision.h"
+
+#include <gsl/gsl_cdf.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <stdbool.h>
+
+#include "core/util.h"
+#include "stats/stats.h"
+
+double precision_of(const double *x, size_t n)
+{
+	if (n < 2)
+		return INFINITY;
+	double mean = stats_amean(x, n), var = stats_variance(x, n);
+	if (mean == 0)
+		return INFINITY;
+	if (var == 0)
+		return 0;
+	double t = gsl_cdf_tdist_Qinv(0.025, (double)(n - 1));
+	return t * sqrt(var / (double)n) / fabs(mean);
+}
+
+static bool precision_all_met(const double *reached, size_t n, double target)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!(reached[i] <= target))
+			return false;
+	return true;
+}
+
+enum precision_stop precision_decide(const struct precision_rule *rule, const double *reached, size_t nmetrics,
+				     long iterations, double elapsed_s, long blocks)
+{
+	if (iterations >= rule->max_iterations)
+		return PRECISION_MAX;
+	if (iterations < rule->min_iterations)
+		return PRECISION_GO;
+	/* a case without a headline figure has nothing to wait for */
+	if (precision_all_met(reached, nmetrics, rule->target))
+		return PRECISION_MET;
+	double per_block = blocks > 0 ? elapsed_s / (double)blocks : 0;
+	if (elapsed_s + per_block > rule->budget_s)
+		return PRECISION_BUDGET;
+	return PRECISION_GO;
+}
+
+const char *precision_stop_name(enum precision_stop s)
+{
+	static const char *const names[] = { [PRECISION_MET] = "precision", [PRECISION_BUDGET] = "budget",
+					     [PRECISION_MAX] = "max" };
+	return s == PRECISION_GO ? NULL : names[s];
+}
+
+int precision_parse(const char *text, double *fraction)
+{
+	char *end = NULL;
+	double v = strtod(text, &end);
+	if (end == text)
+		return -1;
+	if (*end == '%' && !end[1])
+		v /= 100;
+	else if (*end || v >= 1)  /* "2" would be 200%: say 2% */
+		return -1;
+	if (!(v > 0 && v < 1))
+		return -1;
+	*fraction = v;
+	return 0;
+}
+
+void precision_track_add(struct precision_track *t, const char *metric, double v)
+{
+	size_t i = 0;
+	while (i < t->n && strcmp(t->s[i].metric, metric))
+		i++;
+	if (i == t->n) {
+		t->s = xrealloc(t->s, (t->n + 1) * sizeof(*t->s));
+		t->s[t->n++] = (struct precision_series){ .metric = xstrdup(metric), .n = 0, .v = NULL };
+	}
+	struct precision_series *s = &t->s[i];
+	s->v = xrealloc(s->v, (s->n + 1) * sizeof(*s->v));
+	s->v[s->n++] = v;
+}
+
+void precision_track_free(struct precision_track *t)
+{
+	for (size_t i = 0; i < t->n; i++) {
+		free(t->s[i].metric);
+		free(t->s[i].v);
+	}
+	free(t->s);
+	*t = (struct precision_track){ 0 };
+}
