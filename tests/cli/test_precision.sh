@@ -63,7 +63,7 @@ check "the precision reached is stored, within 10% ($reached)" \
 	awk -v p="$reached" 'BEGIN { exit !(p != "" && p + 0 > 0 && p + 0 <= 0.10) }'
 n=$(counted prec)
 check "at least 3 iterations ($n), as many as the reason says" grep -q "after $n iterations" <<< "$stop"
-run "$VMR" show prec --db "$DB"
+run "$VMR" show prec --db "$DB" --all
 expect_out "show prints why it stopped" "iterations-auto\.spin +precision after $n iterations"
 expect_out "show prints the precision reached" "iterations-auto-reached\.spin\.time +[0-9.e-]+$"
 
