@@ -44,9 +44,11 @@ static void export_row_fill(struct export_row *row, const struct run *r, const s
 	memcpy(row->f, f, sizeof(f));
 }
 
-json_t *export_rows_json(struct run *const *runs, size_t n)
+/* Call emit for every value of every run, in order: runs, cases,
+ * iterations, metrics. */
+static void export_each(struct run *const *runs, size_t n,
+			void (*emit)(void *ctx, const struct export_row *row, int iteration, double value), void *ctx)
 {
-	json_t *rows = json_array();
 	for (size_t ri = 0; ri < n; ri++)
 		for (size_t ci = 0; ci < runs[ri]->ncases; ci++) {
 			const struct run_case *c = &runs[ri]->cases[ci];
@@ -56,17 +58,38 @@ json_t *export_rows_json(struct run *const *runs, size_t n)
 					struct export_row row = { .f = { NULL } };
 					const struct metric *x = &c->iters[k].metrics[m];
 					export_row_fill(&row, runs[ri], c, knobs, k, x);
-					json_t *o = json_object();
-					for (size_t f = 0; f < 13; f++)
-						json_object_set_new(o, export_columns[f],
-								    f == 9 ? json_integer(c->iter_no[k] + 1)
-									   : json_string(row.f[f]));
-					json_object_set_new(o, "value", isfinite(x->value) ? json_real(x->value) : json_null());
-					json_array_append_new(rows, o);
+					emit(ctx, &row, c->iter_no[k] + 1, x->value);
 				}
 			free(knobs);
 		}
+}
+
+static void export_emit_json(void *ctx, const struct export_row *row, int iteration, double value)
+{
+	json_t *o = json_object();
+	for (size_t f = 0; f < 13; f++)
+		json_object_set_new(o, export_columns[f], f == 9 ? json_integer(iteration) : json_string(row->f[f]));
+	json_object_set_new(o, "value", isfinite(value) ? json_real(value) : json_null());
+	json_array_append_new(ctx, o);
+}
+
+json_t *export_rows_json(struct run *const *runs, size_t n)
+{
+	json_t *rows = json_array();
+	export_each(runs, n, export_emit_json, rows);
 	return rows;
+}
+
+static void export_emit_csv(void *ctx, const struct export_row *row, int iteration, double value)
+{
+	FILE *f = ctx;
+	(void)iteration;
+	for (size_t col = 0; col < 13; col++) {
+		if (col)
+			fputc(',', f);
+		vmr_csv_field(f, row->f[col]);
+	}
+	fprintf(f, ",%.17g\n", value);
 }
 
 void export_rows_csv(FILE *f, struct run *const *runs, size_t n)
@@ -74,22 +97,5 @@ void export_rows_csv(FILE *f, struct run *const *runs, size_t n)
 	for (size_t i = 0; export_columns[i]; i++)
 		fprintf(f, "%s%s", i ? "," : "", export_columns[i]);
 	fputc('\n', f);
-	for (size_t ri = 0; ri < n; ri++)
-		for (size_t ci = 0; ci < runs[ri]->ncases; ci++) {
-			const struct run_case *c = &runs[ri]->cases[ci];
-			char *knobs = export_knobs(c);
-			for (size_t k = 0; k < c->niter; k++)
-				for (size_t m = 0; m < c->iters[k].nmetrics; m++) {
-					struct export_row row = { .f = { NULL } };
-					const struct metric *x = &c->iters[k].metrics[m];
-					export_row_fill(&row, runs[ri], c, knobs, k, x);
-					for (size_t col = 0; col < 13; col++) {
-						if (col)
-							fputc(',', f);
-						vmr_csv_field(f, row.f[col]);
-					}
-					fprintf(f, ",%.17g\n", x->value);
-				}
-			free(knobs);
-		}
+	export_each(runs, n, export_emit_csv, f);
 }
