@@ -26,7 +26,7 @@ EOF
 # kill -9 while the run's sandbox, work directory and traces exist.
 "$VMR" run "$T_TMP/traced.ini" --db "$T_TMP/r.db" -q 2>"$T_TMP/run.err" {SB_LOCK_FD}<&- &
 p=$!; SB_PIDS+=("$p")
-for _ in $(seq 400); do
+for _ in $(seq 1200); do  # up to a minute: ASan on a busy machine is slow
 	ls -d "$TMPDIR"/vmregress-traces-"$p"-* >/dev/null 2>&1 && ls -d "$TMPDIR"/vmregress-"$p"-* >/dev/null 2>&1 &&
 		grep -qs '^cgroup ' "$SB_STATE"/vmregress-"$p"-*.journal && break
 	sleep 0.05
@@ -54,7 +54,7 @@ check "a second cleanup finds nothing more of it (exit $RC)" bash -c "[ $RC = 0 
 # A live run's scratch directories are not touched by another's cleanup.
 "$VMR" run "$T_TMP/traced.ini" --db "$T_TMP/r.db" -q 2>"$T_TMP/run.err" {SB_LOCK_FD}<&- &
 p=$!; SB_PIDS+=("$p")
-for _ in $(seq 400); do ls -d "$TMPDIR"/vmregress-traces-"$p"-* >/dev/null 2>&1 && break; sleep 0.05; done
+for _ in $(seq 1200); do ls -d "$TMPDIR"/vmregress-traces-"$p"-* >/dev/null 2>&1 && break; sleep 0.05; done
 traces=$(ls -d "$TMPDIR"/vmregress-traces-"$p"-* 2>/dev/null)
 run "$VMR" cleanup
 check "cleanup leaves a live run's traces directory ($traces)" [ -n "$traces" -a -d "$traces" ]
