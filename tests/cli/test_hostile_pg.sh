@@ -108,9 +108,18 @@ timed timeout 120 "$VMR" list --db "$PG_URL&options=-c%20statement_timeout%3D2s"
 [ "$RC" = 3 ] && [ "$(echo "$SECS < 10" | bc)" = 1 ] &&
 	ok "a locked table: the session's own statement_timeout is kept (${SECS%.*} s)" ||
 	not_ok "locked table, statement_timeout=2s: exit $RC after $SECS s: ${ERR:0:200}"
-timed timeout 120 "$VMR" list --db "$PG_URL"
-[ "$RC" = 3 ] && [ "$(echo "$SECS >= 55 && $SECS < 90" | bc)" = 1 ] &&
-	ok "a locked table: list gives up after the default read timeout (${SECS%.*} s)" ||
-	not_ok "locked table, default: exit $RC after $SECS s (timeout 120 gives 124): ${ERR:0:200}"
-WANT_RC=3
-expect_err "and says why" "statement timeout"
+# The default is a minute of honest waiting: the plain binary's run shows
+# it; the sanitized one's would only repeat the wait.
+case $VMR in
+*asan*)
+	skip "a locked table: list gives up after the default read timeout" "waits 60 s; checked with the plain binary"
+	;;
+*)
+	timed timeout 120 "$VMR" list --db "$PG_URL"
+	[ "$RC" = 3 ] && [ "$(echo "$SECS >= 55 && $SECS < 90" | bc)" = 1 ] &&
+		ok "a locked table: list gives up after the default read timeout (${SECS%.*} s)" ||
+		not_ok "locked table, default: exit $RC after $SECS s (timeout 120 gives 124): ${ERR:0:200}"
+	WANT_RC=3
+	expect_err "and says why" "statement timeout"
+	;;
+esac
