@@ -115,3 +115,14 @@ void meminfo_free(struct meminfo *m)
 	free(m->items);
 	memset(m, 0, sizeof(*m));
 }
+
+uint64_t meminfo_now(const char *name)
+{
+	struct meminfo m = { 0 };
+	char err[PROBE_ERR_MAX] = "";
+	uint64_t v = 0;
+	if (meminfo_read(&m, NULL, err) == 0 && meminfo_get(&m, name, &v) < 0)
+		v = 0;
+	meminfo_free(&m);
+	return v;
+}

@@ -31,5 +31,8 @@ int meminfo_read(struct meminfo *m, const char *path, char *err);
 /* 0 and *bytes, or -1 when m has no such name ("MemTotal", "SwapTotal"). */
 int meminfo_get(const struct meminfo *m, const char *name, uint64_t *bytes);
 void meminfo_free(struct meminfo *m);
+/* One value of /proc/meminfo read now, in bytes ("SwapTotal"), or 0 when it
+ * cannot be read or the kernel has no such line. */
+uint64_t meminfo_now(const char *name);
 
 #endif

@@ -19,6 +19,7 @@
 #include "core/rusage.h"
 #include "core/timer.h"
 #include "core/util.h"
+#include "probe/meminfo.h"
 #include "workload/pattern.h"
 #include "workload/workload.h"
 
@@ -135,24 +136,12 @@ static uint64_t mtest01_pswpin(void)
 	return v;
 }
 
-static uint64_t mtest01_meminfo(const char *key)
-{
-	char *buf, *p;
-	uint64_t kb = 0;
-	if (vmr_read_file("/proc/meminfo", &buf, NULL) < 0)
-		return 0;
-	if ((p = strstr(buf, key)))
-		kb = strtoull(p + strlen(key), NULL, 10);
-	free(buf);
-	return kb * 1024;
-}
-
 static uint64_t mtest01_total(const struct mtest01_opts *o, const struct wl_env *env)
 {
 	if (o->bytes)
 		return o->bytes;
 	uint64_t base = env->sandboxed ? env->limit_bytes + env->swap_bytes
-				       : mtest01_meminfo("MemAvailable:") + mtest01_meminfo("SwapFree:");
+				       : meminfo_now("MemAvailable") + meminfo_now("SwapFree");
 	return base / 100 * (uint64_t)o->percent;
 }
 

@@ -27,6 +27,7 @@
 #include "core/rusage.h"
 #include "core/timer.h"
 #include "core/util.h"
+#include "probe/meminfo.h"
 #include "workload/level.h"
 #include "workload/pages.h"
 #include "workload/pattern.h"
@@ -110,18 +111,6 @@ static uint64_t reread_vmstat(const char *key, bool *have)
 	return v;
 }
 
-static uint64_t reread_meminfo(const char *key)
-{
-	char *buf, *p;
-	uint64_t kb = 0;
-	if (vmr_read_file("/proc/meminfo", &buf, NULL) < 0)
-		return 0;
-	if ((p = strstr(buf, key)))
-		kb = strtoull(p + strlen(key), NULL, 10);
-	free(buf);
-	return kb * 1024;
-}
-
 /* sp_tester's Ram and Swap: the sandbox's limit and swap, else the host's. */
 static uint64_t reread_ram(const struct wl_env *env)
 {
@@ -132,7 +121,7 @@ static uint64_t reread_ram(const struct wl_env *env)
 
 static uint64_t reread_swap(const struct wl_env *env)
 {
-	return env->sandboxed ? env->swap_bytes : reread_meminfo("\nSwapTotal:");
+	return env->sandboxed ? env->swap_bytes : meminfo_now("SwapTotal");
 }
 
 /* The buffers: the options', or sp_tester's formula, each half of

@@ -55,5 +55,9 @@ int main(void)
 	free(buf);
 	meminfo_free(&m);
 	CHECK(fixture_each("meminfo", "bad-*", bad_file, NULL) >= 6, "bad fixtures exist");
+	/* meminfo_now reads the live file: MemTotal is there and not zero,
+	 * a name no kernel has is 0 */
+	CHECK(meminfo_now("MemTotal") > 0 && meminfo_now("MemTotal") % 1024 == 0, "meminfo_now reads MemTotal in bytes");
+	CHECK(meminfo_now("NoSuchLine") == 0, "meminfo_now of a name no kernel has is 0");
 	T_DONE();
 }
