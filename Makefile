@@ -63,6 +63,12 @@ say   = @printf '  %-7s %s\n' '$(1)' '$(2)';
 MAKEFLAGS += --no-print-directory
 endif
 
+# As many jobs as cores unless -j was given: the build is most of a clean
+# `make check`'s first minutes.
+ifeq ($(filter -j%,$(MAKEFLAGS)),)
+MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
+endif
+
 .PHONY: all deps run check check-fast unit cli asan fuzz fuzz-smoke bench install clean man
 # The static copy is what `vmregress matrix` boots its guests with, so that
 # the matrix works straight after `make`.
