@@ -65,8 +65,11 @@ endif
 
 # As many jobs as cores unless -j was given: the build is most of a clean
 # `make check`'s first minutes.
+# (Sub-makes inherit the job server.)
+ifeq ($(MAKELEVEL),0)
 ifeq ($(filter -j%,$(MAKEFLAGS)),)
 MAKEFLAGS += -j$(shell nproc 2>/dev/null || echo 1)
+endif
 endif
 
 .PHONY: all deps run check check-fast unit cli asan fuzz fuzz-smoke bench install clean man

@@ -13,15 +13,19 @@ mem = 32M
 swap = file:16M
 no-monitor = yes
 no-probe = yes
-[traced]
-workload = mmap
-refs-generate = --pages 64 --references 2000 --seed 1
 [waits]
 workload = reread
 size = 1M
 second = 1M
 sleep = 30s
+[traced]
+workload = mmap
+refs-generate = --pages 64 --references 2000 --seed 1
 EOF
+# The run generates every case's trace before its first case, so while the
+# first case sleeps, its work directory and the traces directory exist
+# together.  (With the short case first, its work directory could be gone
+# between two looks.)
 
 # kill -9 while the run's sandbox, work directory and traces exist.
 "$VMR" run "$T_TMP/traced.ini" --db "$T_TMP/r.db" -q 2>"$T_TMP/run.err" {SB_LOCK_FD}<&- &
@@ -34,6 +38,10 @@ done
 traces=$(ls -d "$TMPDIR"/vmregress-traces-"$p"-* 2>/dev/null)
 work=$(ls -d "$TMPDIR"/vmregress-"$p"-* 2>/dev/null)
 check "the run made a traces directory ($traces) and a work directory ($work)" [ -n "$traces" -a -n "$work" ]
+if [ -z "$traces" ] || [ -z "$work" ]; then
+	{ echo "run: $(ps -o pid=,stat=,etime=,args= -p "$p" 2>&1)"; ls -la "$TMPDIR" "$SB_STATE"; cat "$T_TMP/run.err"
+	  lslocks -o PID,COMMAND,TYPE,MODE,PATH 2>&1 | grep -E 'COMMAND|/proc/sys/vm|vmregress'; } 2>&1 | sed 's/^/# /'
+fi
 check "the traces directory holds the generated trace" bash -c "ls '$traces'/*.refs >/dev/null"
 kill -9 "$p"; wait "$p" 2>/dev/null
 check "kill -9 leaves the traces directory" [ -d "$traces" ]
