@@ -365,6 +365,7 @@ json_t *cgroup_stats(int version, const char *path)
 		cgroup_put_file(o, "limit_bytes", path, "memory.limit_in_bytes");
 		cgroup_put_file(o, "failcnt", path, "memory.failcnt");
 		cgroup_put_file(o, "memsw_usage_bytes", path, "memory.memsw.usage_in_bytes");
+		cgroup_put_file(o, "memsw_peak_bytes", path, "memory.memsw.max_usage_in_bytes");
 		cgroup_put_file(o, "memsw_failcnt", path, "memory.memsw.failcnt");
 		cgroup_put_keyed(o, "oom_control.", path, "memory.oom_control");
 		json_object_set_new(o, "oom", json_integer((json_int_t)cgroup_get(o, "oom_control.under_oom")));

@@ -45,7 +45,10 @@ int cgroup_remove(const char *path);
 bool cgroup_is_cgroup(const char *path);
 
 /* Counters as a flat JSON object: usage_bytes, peak_bytes, swap_bytes,
- * limit_bytes, failcnt/events.*, oom, oom_kill, stat.* . */
+ * limit_bytes, failcnt/events.*, oom, oom_kill, stat.*, and on v1
+ * memsw_usage_bytes, memsw_peak_bytes, memsw_failcnt, oom_control.* .
+ * Read after a workload was OOM-killed they show what its death freed, not
+ * the moment of the kill: sandbox/oomlog.h has that. */
 json_t *cgroup_stats(int version, const char *path);
 /* Reset v1's max_usage counters (memory and memory+swap). */
 void cgroup_reset_peak_v1(const char *path);
