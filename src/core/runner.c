@@ -18,7 +18,6 @@
 #include "core/signals.h"
 #include "core/util.h"
 #include "probe/vmstat.h"
-#include "sandbox/oomlog.h"
 
 /* The /proc/vmstat event counters whose change over a run is kept as
  * "vmstat-NAME" metrics.  Counters the kernel lacks are left out. */
@@ -274,15 +273,14 @@ static void runner_classify(struct result *r, struct runner_wait *wt, uint64_t t
 	json_decref(j);
 }
 
-/* The kernel's report of the kill (sandbox/oomlog.h): the cgroup's
+/* The kernel's report of the kill (sandbox_oom_report): the cgroup's
  * counters at that moment, which the cgroup's files no longer show once the
  * workload's pages are freed.  Kept whole in info "oom_report"; its gist
  * goes into the reason, so that every report of the result carries it. */
-static void runner_oom_report(struct result *r, struct oomlog *ol, const char *cgroup)
+static void runner_oom_report(struct result *r, struct sandbox *sb)
 {
-	json_t *rep = oomlog_collect(ol, cgroup);
 	char gist[400];
-	oomlog_summary(rep, gist, sizeof(gist));
+	json_t *rep = sandbox_oom_report(sb, gist, sizeof(gist));
 	free(r->reason);
 	if (gist[0])
 		r->reason = xasprintf("killed by the OOM killer (kernel log: %s)", gist);
@@ -414,15 +412,14 @@ int runner_run(const struct workload *w, const void *wopts, struct sandbox *sb,
 	bool sandboxed = sb && sandbox_active(sb);
 	json_t *sb_before = sandboxed ? sandbox_stats(sb) : NULL;
 	uint64_t oom0 = sandboxed ? sandbox_oom_kills(sb) : 0;
-	struct oomlog oom_log = { .fd = -1 };
 	if (sandboxed)
-		oomlog_open(&oom_log);
+		sandbox_oom_watch(sb);
 	uint64_t timeout_ns = cfg ? cfg->timeout_ns : 0;
 
 	pid_t pid = runner_fork(w, wopts, &env, go, out, r);
 	if (pid < 0) {
 		json_decref(sb_before);
-		oomlog_close(&oom_log);
+		sandbox_oom_unwatch(sb);
 		goto unlock_knobs;
 	}
 	uint64_t t0 = vmr_now_ns();
@@ -448,7 +445,7 @@ int runner_run(const struct workload *w, const void *wopts, struct sandbox *sb,
 	}
 	/* the hooks' last samples fall inside the vmstat deltas' window */
 	if (r->outcome == OUTCOME_OOM && sandboxed)
-		runner_oom_report(r, &oom_log, sandbox_cgroup_path(sb));
+		runner_oom_report(r, sb);
 	runner_hooks_stop(cfg, nhooks, r);
 	runner_vmstat_read(&vm1);
 	if (wt.status != -1)
@@ -458,7 +455,7 @@ int runner_run(const struct workload *w, const void *wopts, struct sandbox *sb,
 	const char *lock = knob_lock >= 0 ? "shared" : sandbox_sets_knobs(sb) ? "exclusive" : "none";
 	result_info_set(r, "knob_lock", json_string(lock));
 	ret = harness_failed ? -1 : 0;
-	oomlog_close(&oom_log);
+	sandbox_oom_unwatch(sb);
 unlock_knobs:
 	if (knob_lock >= 0)
 		close(knob_lock);

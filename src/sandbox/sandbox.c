@@ -20,6 +20,7 @@
 #include "sandbox/cgroup.h"
 #include "sandbox/journal.h"
 #include "sandbox/knobs.h"
+#include "sandbox/oomlog.h"
 #include "sandbox/state.h"
 #include "sandbox/statflush.h"
 #include "sandbox/swap.h"
@@ -79,6 +80,7 @@ struct sandbox {
 	bool zram_added;
 	struct cg_root cg;
 	char cg_path[JOURNAL_PATH_MAX];    /* "" until created */
+	struct oomlog oom_log;             /* between sandbox_oom_watch and _report */
 	char journal_path[JOURNAL_PATH_MAX];
 	int journal_fd;
 	int knob_lock_fd;                  /* held while our knobs are set */
@@ -524,6 +526,7 @@ static struct sandbox *sb_new(const struct sandbox_cfg *cfg)
 	sb->journal_fd = -1;
 	sb->knob_lock_fd = -1;
 	sb->zram_id = -1;
+	sb->oom_log.fd = -1;
 	sb->no_sandbox = cfg->no_sandbox;
 	sb->mem_bytes = cfg->no_sandbox ? 0 : cfg->mem_bytes;
 	sb->high_bytes = cfg->high_bytes;
@@ -694,6 +697,7 @@ void sandbox_close(struct sandbox *sb)
 	if (!sb)
 		return;
 	sb_enter();
+	oomlog_close(&sb->oom_log);
 	statflush_stop(sb->flush);  /* before the cgroup goes */
 	sb->flush = NULL;
 	if (sb->pid == getpid())
@@ -741,6 +745,31 @@ void sandbox_reset_peak(struct sandbox *sb)
 {
 	if (sandbox_active(sb) && sb->cg.version == 1)
 		cgroup_reset_peak_v1(sb->cg_path);
+}
+
+void sandbox_oom_watch(struct sandbox *sb)
+{
+	if (!sandbox_active(sb))
+		return;
+	oomlog_close(&sb->oom_log);
+	oomlog_open(&sb->oom_log);
+}
+
+json_t *sandbox_oom_report(struct sandbox *sb, char *gist, size_t len)
+{
+	gist[0] = '\0';
+	if (!sandbox_active(sb))
+		return json_pack("{ss}", "error", "no sandbox");
+	json_t *rep = oomlog_collect(&sb->oom_log, sb->cg_path);
+	oomlog_close(&sb->oom_log);
+	oomlog_summary(rep, gist, len);
+	return rep;
+}
+
+void sandbox_oom_unwatch(struct sandbox *sb)
+{
+	if (sb)
+		oomlog_close(&sb->oom_log);
 }
 
 uint64_t sandbox_oom_kills(const struct sandbox *sb)
