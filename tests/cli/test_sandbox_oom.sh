@@ -9,12 +9,12 @@ echo "$OUT" > "$T_TMP/oom.json"
 expect_rc "2x the limit without swap fails (exit 1)" 1
 expect_json_is "it is an OOM kill" '.outcome' oom
 expect_json "the reason carries the counters at the kill" \
-	'.reason | test("^killed by the OOM killer \\(kernel log: memory 65536 of 65536 kB, (memory\\+swap|swap) [0-9]+ of [0-9]+ kB, .*charged in ")'
+	'.reason | test("^killed by the OOM killer \\(kernel log: memory [0-9]+ of 65536 kB, (memory\\+swap|swap) [0-9]+ of [0-9]+ kB, .*charged in ")'
 cg=$(jq -r '.info.sandbox.cgroup | split("/") | last' "$T_TMP/oom.json")
 expect_json "the report is of this sandbox's kill" \
 	'.info.oom_report.oom_kill | contains("oom_memcg=/" + $cg + ",")' --arg cg "$cg"
 expect_json "the report has usage, limit and failcnt at the kill" \
-	'.info.oom_report.memory | .usage_kb == 65536 and .limit_kb == 65536 and (.failcnt | type) == "number"'
+	'.info.oom_report.memory | .usage_kb > 60000 and .limit_kb == 65536 and (.failcnt | type) == "number"'
 expect_json "the report has the memory.stat lines at the kill (anon charged)" \
 	'.info.oom_report.stat | ((.rss // .anon) > 32 * 1048576) and has("swapcached")'
 expect_json "the report has the call trace of the failed charge" \
@@ -25,7 +25,7 @@ expect_err "stderr says why, with the counters" "test mtest01: oom: killed by th
 
 run "$VMR" test mtest01 --bytes 128M --write --mem 64M --swap none
 expect_rc "the text report: exit 1" 1
-expect_out "the text report carries the counters" "^mtest01: oom: killed by the OOM killer \(kernel log: memory 65536 of 65536 kB"
+expect_out "the text report carries the counters" "^mtest01: oom: killed by the OOM killer \(kernel log: memory [0-9]+ of 65536 kB"
 
 cat > "$T_TMP/oom.ini" <<'INI'
 [global]
@@ -43,11 +43,11 @@ run "$VMR" run "$T_TMP/oom.ini" --db "$DB" --name oomrun --quiet
 expect_rc "a suite whose case is OOM-killed exits 1" 1
 run "$VMR" show oomrun --db "$DB" --json
 expect_json "the stored reason carries the counters" \
-	'.cases[0].reasons[0] | .outcome == "oom" and (.reason | test("kernel log: memory 65536 of 65536 kB"))'
+	'.cases[0].reasons[0] | .outcome == "oom" and (.reason | test("kernel log: memory [0-9]+ of 65536 kB"))'
 if command -v sqlite3 > /dev/null; then
 	rep=$(sqlite3 "$DB" "SELECT result FROM iterations")
 	check "the stored result holds the whole report" \
-		jq -e '.info.oom_report | .memory.usage_kb == 65536 and (.lines | length) > 20' <<< "${rep:-null}" > /dev/null
+		jq -e '.info.oom_report | .memory.limit_kb == 65536 and (.lines | length) > 20' <<< "${rep:-null}" > /dev/null
 else
 	skip "the stored result holds the whole report" "no sqlite3 program here"
 fi

@@ -57,6 +57,16 @@ int main(void)
 	CHECK(json_object_get(r, "error") != NULL, "a cgroup name's prefix is not the cgroup");
 	json_decref(r);
 
+	/* The kill this module was written for: fault --level min in 64M with
+	 * a swap file, the limit full of swap cache on the active list, the
+	 * charge failing in swap-in readahead (captured on 6.18, cgroup v1). */
+	r = parse_fixture("v1-swapin-readahead.txt", "/vmregress-21102-1256207-0");
+	oomlog_summary(r, gist, sizeof(gist));
+	CHECK_STR(gist, "memory 65536 of 65536 kB, memory+swap 65968 of 196608 kB, swapcached 63.45M, "
+		  "active_anon 63.85M, inactive_anon 0, charged in __read_swap_cache_async < swap_cluster_readahead "
+		  "< swapin_readahead", "the swap-in kill's gist");
+	json_decref(r);
+
 	/* /dev/kmsg hands out one record a read; a SEQPACKET socket does too.
 	 * Older kernels print memory.stat as one record, \x0a between lines,
 	 * and records may carry dictionary lines after the text. */
