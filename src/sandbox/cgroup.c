@@ -192,6 +192,13 @@ int cgroup_configure(int version, const char *path, uint64_t mem, uint64_t high,
 	return cgroup_configure_v1(path, mem, high, swap, swappiness);
 }
 
+int cgroup_set_low(const char *path, uint64_t low)
+{
+	char v[32];
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)low);
+	return cgroup_write(path, "memory.low", v) < 0 ? -1 : 0;
+}
+
 int cgroup_attach(const char *path, pid_t pid)
 {
 	char file[320], v[24];

@@ -32,6 +32,10 @@ int cgroup_parse_mountinfo(const char *text, bool memory_on_v2, struct cg_root *
  * host's rule); swappiness (-1 = inherit).  0 or -1 after reporting. */
 int cgroup_configure(int version, const char *path, uint64_t mem, uint64_t high, uint64_t swap, int swappiness);
 
+/* v2 only: memory.low, the memory protected from reclaim by outside
+ * pressure.  0 or -1 after reporting. */
+int cgroup_set_low(const char *path, uint64_t low);
+
 /* Move a process in.  0 or -errno. */
 int cgroup_attach(const char *path, pid_t pid);
 /* SIGKILL every process in the cgroup until it is empty (async-signal-safe).

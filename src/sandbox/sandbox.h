@@ -25,6 +25,7 @@
 struct sandbox_cfg {
 	uint64_t mem_bytes;      /* --mem: hard limit (default 256M) */
 	uint64_t high_bytes;     /* --mem-high: v2 memory.high, 0 = not set */
+	uint64_t low_bytes;      /* --mem-low: v2 memory.low, 0 = not set (v1: refused) */
 	char *swap;              /* --swap file[:SIZE]|zram[:SIZE[:ALGO]]|host|none */
 	struct strlist set;      /* --set NAME=VALUE, allow-listed knobs */
 	uint64_t timeout_ns;     /* --timeout: watchdog for a workload */
