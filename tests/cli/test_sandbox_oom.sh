@@ -51,5 +51,13 @@ if command -v sqlite3 > /dev/null; then
 else
 	skip "the stored result holds the whole report" "no sqlite3 program here"
 fi
+# sandbox exec: the same report, for any program
+run "$VMR" sandbox exec --json --mem 64M --swap none -- "$MEMFILL" 192
+expect_rc "exec: 3x without swap is an OOM kill (137)" 137
+expect_json "exec: the JSON has the kernel's report of this sandbox's kill" \
+	'. as $r | $r.oom_report.memory.limit_kb == 65536 and ($r.oom_report.oom_kill | contains("oom_memcg=/" + ($r.sandbox.cgroup | split("/") | last) + ","))'
+run "$VMR" sandbox exec --mem 64M --swap none -- "$MEMFILL" 192
+expect_rc "exec: the text report, exit 137" 137
+expect_err "exec: the text report has the counters at the kill" "At the OOM kill \(kernel log\): memory [0-9]+ of 65536 kB, "
 left=$(ours_left "$T_TMP/oom.json")
 check "nothing of ours is left ($left)" [ -z "$left" ]
