@@ -111,6 +111,8 @@ static void sandbox_exec_text(FILE *f, char *const argv[], const struct exec_res
 	fprintf(f, "\tSwap-outs (pages, /proc/vmstat pswpout): %llu\n", (unsigned long long)r->pswpout);
 	fprintf(f, "\tSandbox swap in use, peak: %s\n", units_format_size(a, sizeof(a), r->swap_peak_bytes));
 	fprintf(f, "\tSandbox OOM kills: %llu\n", (unsigned long long)r->oom_kills);
+	if (r->oom_gist[0])
+		fprintf(f, "\tAt the OOM kill (kernel log): %s\n", r->oom_gist);
 	fprintf(f, "\tOutcome: %s\n", exec_outcome_name(r->outcome));
 	if (r->outcome == EXEC_EXITED)
 		fprintf(f, "\tExit status: %d\n", r->exit_status);

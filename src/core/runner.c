@@ -273,6 +273,22 @@ static void runner_classify(struct result *r, struct runner_wait *wt, uint64_t t
 	json_decref(j);
 }
 
+/* The kernel's report of the kill (sandbox_oom_report): the cgroup's
+ * counters at that moment, which the cgroup's files no longer show once the
+ * workload's pages are freed.  Kept whole in info "oom_report"; its gist
+ * goes into the reason, so that every report of the result carries it. */
+static void runner_oom_report(struct result *r, struct sandbox *sb)
+{
+	char gist[400];
+	json_t *rep = sandbox_oom_report(sb, gist, sizeof(gist));
+	free(r->reason);
+	if (gist[0])
+		r->reason = xasprintf("killed by the OOM killer (kernel log: %s)", gist);
+	else
+		r->reason = xasprintf("killed by the OOM killer (%s)", json_string_value(json_object_get(rep, "error")));
+	result_info_set(r, "oom_report", rep);
+}
+
 static void runner_sandbox_info(struct result *r, struct sandbox *sb, json_t *before)
 {
 	if (!sb || !sandbox_active(sb)) {
@@ -396,11 +412,14 @@ int runner_run(const struct workload *w, const void *wopts, struct sandbox *sb,
 	bool sandboxed = sb && sandbox_active(sb);
 	json_t *sb_before = sandboxed ? sandbox_stats(sb) : NULL;
 	uint64_t oom0 = sandboxed ? sandbox_oom_kills(sb) : 0;
+	if (sandboxed)
+		sandbox_oom_watch(sb);
 	uint64_t timeout_ns = cfg ? cfg->timeout_ns : 0;
 
 	pid_t pid = runner_fork(w, wopts, &env, go, out, r);
 	if (pid < 0) {
 		json_decref(sb_before);
+		sandbox_oom_unwatch(sb);
 		goto unlock_knobs;
 	}
 	uint64_t t0 = vmr_now_ns();
@@ -425,6 +444,8 @@ int runner_run(const struct workload *w, const void *wopts, struct sandbox *sb,
 		runner_classify(r, &wt, timeout_ns, oom_rose);
 	}
 	/* the hooks' last samples fall inside the vmstat deltas' window */
+	if (r->outcome == OUTCOME_OOM && sandboxed)
+		runner_oom_report(r, sb);
 	runner_hooks_stop(cfg, nhooks, r);
 	runner_vmstat_read(&vm1);
 	if (wt.status != -1)
@@ -434,6 +455,7 @@ int runner_run(const struct workload *w, const void *wopts, struct sandbox *sb,
 	const char *lock = knob_lock >= 0 ? "shared" : sandbox_sets_knobs(sb) ? "exclusive" : "none";
 	result_info_set(r, "knob_lock", json_string(lock));
 	ret = harness_failed ? -1 : 0;
+	sandbox_oom_unwatch(sb);
 unlock_knobs:
 	if (knob_lock >= 0)
 		close(knob_lock);

@@ -192,6 +192,13 @@ int cgroup_configure(int version, const char *path, uint64_t mem, uint64_t high,
 	return cgroup_configure_v1(path, mem, high, swap, swappiness);
 }
 
+int cgroup_set_low(const char *path, uint64_t low)
+{
+	char v[32];
+	snprintf(v, sizeof(v), "%llu", (unsigned long long)low);
+	return cgroup_write(path, "memory.low", v) < 0 ? -1 : 0;
+}
+
 int cgroup_attach(const char *path, pid_t pid)
 {
 	char file[320], v[24];
@@ -365,6 +372,7 @@ json_t *cgroup_stats(int version, const char *path)
 		cgroup_put_file(o, "limit_bytes", path, "memory.limit_in_bytes");
 		cgroup_put_file(o, "failcnt", path, "memory.failcnt");
 		cgroup_put_file(o, "memsw_usage_bytes", path, "memory.memsw.usage_in_bytes");
+		cgroup_put_file(o, "memsw_peak_bytes", path, "memory.memsw.max_usage_in_bytes");
 		cgroup_put_file(o, "memsw_failcnt", path, "memory.memsw.failcnt");
 		cgroup_put_keyed(o, "oom_control.", path, "memory.oom_control");
 		json_object_set_new(o, "oom", json_integer((json_int_t)cgroup_get(o, "oom_control.under_oom")));

@@ -32,6 +32,10 @@ int cgroup_parse_mountinfo(const char *text, bool memory_on_v2, struct cg_root *
  * host's rule); swappiness (-1 = inherit).  0 or -1 after reporting. */
 int cgroup_configure(int version, const char *path, uint64_t mem, uint64_t high, uint64_t swap, int swappiness);
 
+/* v2 only: memory.low, the memory protected from reclaim by outside
+ * pressure.  0 or -1 after reporting. */
+int cgroup_set_low(const char *path, uint64_t low);
+
 /* Move a process in.  0 or -errno. */
 int cgroup_attach(const char *path, pid_t pid);
 /* SIGKILL every process in the cgroup until it is empty (async-signal-safe).
@@ -45,7 +49,10 @@ int cgroup_remove(const char *path);
 bool cgroup_is_cgroup(const char *path);
 
 /* Counters as a flat JSON object: usage_bytes, peak_bytes, swap_bytes,
- * limit_bytes, failcnt/events.*, oom, oom_kill, stat.* . */
+ * limit_bytes, failcnt/events.*, oom, oom_kill, stat.*, and on v1
+ * memsw_usage_bytes, memsw_peak_bytes, memsw_failcnt, oom_control.* .
+ * Read after a workload was OOM-killed they show what its death freed, not
+ * the moment of the kill: sandbox/oomlog.h has that. */
 json_t *cgroup_stats(int version, const char *path);
 /* Reset v1's max_usage counters (memory and memory+swap). */
 void cgroup_reset_peak_v1(const char *path);

@@ -136,6 +136,7 @@ int exec_run(struct sandbox *sb, char *const argv[], uint64_t timeout_ns, struct
 	}
 	uint64_t in0, out0, in1, out1, oom0 = sandbox_oom_kills(sb);
 	r->before = sandbox_stats(sb);
+	sandbox_oom_watch(sb);
 	fflush(NULL);
 	pid_t pid = fork();
 	if (pid < 0) {
@@ -175,6 +176,8 @@ int exec_run(struct sandbox *sb, char *const argv[], uint64_t timeout_ns, struct
 	r->pswpout = out1 - out0;
 	r->oom_kills = sandbox_oom_kills(sb) - oom0;
 	r->after = sandbox_stats(sb);
+	if (r->oom_kills)
+		r->oom_report = sandbox_oom_report(sb, r->oom_gist, sizeof(r->oom_gist));
 	if (read(err[0], &e, sizeof(e)) == (ssize_t)sizeof(e)) {
 		vmr_err("cannot run '%s': %s", argv[0], strerror(e));
 		rc = -1;
@@ -183,6 +186,7 @@ int exec_run(struct sandbox *sb, char *const argv[], uint64_t timeout_ns, struct
 	exec_fill(r, status, &ru);
 	rc = 0;
 close_pipes:
+	sandbox_oom_unwatch(sb);
 	for (int i = 0; i < 2; i++) {
 		if (go[i] >= 0)
 			close(go[i]);
@@ -220,6 +224,8 @@ json_t *exec_result_json(const struct exec_result *r)
 	json_object_set_new(o, "pswpout", json_integer((json_int_t)r->pswpout));
 	json_object_set_new(o, "swap_peak_bytes", json_integer((json_int_t)r->swap_peak_bytes));
 	json_object_set_new(o, "oom_kills", json_integer((json_int_t)r->oom_kills));
+	if (r->oom_report)
+		json_object_set_new(o, "oom_report", json_incref(r->oom_report));
 	return o;
 }
 
@@ -227,5 +233,6 @@ void exec_result_free(struct exec_result *r)
 {
 	json_decref(r->before);
 	json_decref(r->after);
-	r->before = r->after = NULL;
+	json_decref(r->oom_report);
+	r->before = r->after = r->oom_report = NULL;
 }

@@ -21,6 +21,8 @@ struct exec_result {
 	uint64_t pswpin, pswpout;   /* /proc/vmstat deltas, pages */
 	uint64_t swap_peak_bytes;   /* the cgroup's swap usage, highest sampled */
 	uint64_t oom_kills;         /* in the cgroup, during the run */
+	json_t *oom_report;         /* the kernel's report of the first kill, or NULL */
+	char oom_gist[400];         /* its gist in one line, "" */
 	json_t *before, *after;     /* sandbox_stats */
 };
 
@@ -31,7 +33,8 @@ struct exec_result {
 int exec_run(struct sandbox *sb, char *const argv[], uint64_t timeout_ns, struct exec_result *r);
 /* The outcome's name: "exited", "signaled", "oom", "timeout". */
 const char *exec_outcome_name(enum exec_outcome o);
-/* The result as JSON (without before/after, which the caller may add). */
+/* The result as JSON (without before/after, which the caller may add; with
+ * oom_report when there was a kill). */
 json_t *exec_result_json(const struct exec_result *r);
 void exec_result_free(struct exec_result *r);
 

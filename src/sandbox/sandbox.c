@@ -20,6 +20,7 @@
 #include "sandbox/cgroup.h"
 #include "sandbox/journal.h"
 #include "sandbox/knobs.h"
+#include "sandbox/oomlog.h"
 #include "sandbox/state.h"
 #include "sandbox/statflush.h"
 #include "sandbox/swap.h"
@@ -31,6 +32,10 @@ const struct opt sandbox_opts[] = {
 	{ .name = "mem-high", .type = OPT_SIZE, .off = offsetof(struct sandbox_cfg, high_bytes), .def = "0",
 	  .metavar = "SIZE", .help = "cgroup v2: reclaim and throttle above this (memory.high); v1: the soft limit, which the "
 	  "kernel acts on only when the whole host runs short; 0: not set" },
+	{ .name = "mem-low", .type = OPT_SIZE, .off = offsetof(struct sandbox_cfg, low_bytes), .def = "0",
+	  .metavar = "SIZE", .help = "cgroup v2: protect this much of the sandbox's memory from reclaim by outside "
+	  "pressure (memory.low), the boundary of the fast and low levels of --levels memcg; refused on cgroup v1, "
+	  "which has no such threshold; 0: not set" },
 	{ .name = "swap", .type = OPT_STR, .off = offsetof(struct sandbox_cfg, swap), .def = "file",
 	  .metavar = "KIND", .help = "the sandbox's swap: file[:SIZE], zram[:SIZE[:ALGO]], host or none "
 	  "(SIZE defaults to twice --mem)" },
@@ -69,7 +74,7 @@ struct sandbox {
 	struct journal_owner owner;
 	int seq;
 	bool no_sandbox;
-	uint64_t mem_bytes, high_bytes;
+	uint64_t mem_bytes, high_bytes, low_bytes;
 	uint64_t stats_flush_ns;
 	struct statflush *flush;           /* NULL when not refreshing */
 	struct swap_spec swap;
@@ -79,6 +84,7 @@ struct sandbox {
 	bool zram_added;
 	struct cg_root cg;
 	char cg_path[JOURNAL_PATH_MAX];    /* "" until created */
+	struct oomlog oom_log;             /* between sandbox_oom_watch and _report */
 	char journal_path[JOURNAL_PATH_MAX];
 	int journal_fd;
 	int knob_lock_fd;                  /* held while our knobs are set */
@@ -278,6 +284,11 @@ int sandbox_cfg_check(const struct sandbox_cfg *cfg)
 		}
 		if (cfg->high_bytes > cfg->mem_bytes) {
 			vmr_err("--mem-high: '%s' is above --mem", units_format_size(a, sizeof(a), cfg->high_bytes));
+			return -1;
+		}
+		if (cfg->low_bytes > (cfg->high_bytes ? cfg->high_bytes : cfg->mem_bytes)) {
+			vmr_err("--mem-low: '%s' is above --%s", units_format_size(a, sizeof(a), cfg->low_bytes),
+				cfg->high_bytes ? "mem-high" : "mem");
 			return -1;
 		}
 		struct swap_spec sp = { 0 };
@@ -482,7 +493,9 @@ static int sb_cgroup(struct sandbox *sb)
 	char sw[16];
 	const struct knob *k = knob_find("vm.swappiness");
 	int swappiness = knob_read(k, sw, sizeof(sw)) == 0 ? atoi(sw) : -1;
-	return cgroup_configure(sb->cg.version, sb->cg_path, sb->mem_bytes, sb->high_bytes, swap, swappiness) < 0 ? -2 : 0;
+	if (cgroup_configure(sb->cg.version, sb->cg_path, sb->mem_bytes, sb->high_bytes, swap, swappiness) < 0)
+		return -2;
+	return sb->low_bytes && cgroup_set_low(sb->cg_path, sb->low_bytes) < 0 ? -2 : 0;
 }
 
 /* Can the host afford it?  -2 with the reason when not. */
@@ -524,9 +537,11 @@ static struct sandbox *sb_new(const struct sandbox_cfg *cfg)
 	sb->journal_fd = -1;
 	sb->knob_lock_fd = -1;
 	sb->zram_id = -1;
+	sb->oom_log.fd = -1;
 	sb->no_sandbox = cfg->no_sandbox;
 	sb->mem_bytes = cfg->no_sandbox ? 0 : cfg->mem_bytes;
 	sb->high_bytes = cfg->high_bytes;
+	sb->low_bytes = cfg->no_sandbox ? 0 : cfg->low_bytes;
 	sb->stats_flush_ns = cfg->no_sandbox ? 0 : cfg->stats_flush_ns;
 	if (cfg->no_sandbox)
 		sb->swap.kind = SWAP_HOST;
@@ -603,6 +618,11 @@ static int sb_prepare(struct sandbox *sb, const struct sandbox_cfg *cfg)
 			return e;
 		if (cgroup_detect(&sb->cg, why, sizeof(why)) < 0) {
 			vmr_err("sandbox: %s", why);
+			return -2;
+		}
+		if (sb->low_bytes && sb->cg.version != 2) {
+			vmr_err("--mem-low: needs the cgroup v2 memory controller (memory.low); the memory controller "
+				"here is on cgroup v1 (%s), which has no such threshold", sb->cg.path);
 			return -2;
 		}
 	}
@@ -694,6 +714,7 @@ void sandbox_close(struct sandbox *sb)
 	if (!sb)
 		return;
 	sb_enter();
+	oomlog_close(&sb->oom_log);
 	statflush_stop(sb->flush);  /* before the cgroup goes */
 	sb->flush = NULL;
 	if (sb->pid == getpid())
@@ -743,6 +764,31 @@ void sandbox_reset_peak(struct sandbox *sb)
 		cgroup_reset_peak_v1(sb->cg_path);
 }
 
+void sandbox_oom_watch(struct sandbox *sb)
+{
+	if (!sandbox_active(sb))
+		return;
+	oomlog_close(&sb->oom_log);
+	oomlog_open(&sb->oom_log);
+}
+
+json_t *sandbox_oom_report(struct sandbox *sb, char *gist, size_t len)
+{
+	gist[0] = '\0';
+	if (!sandbox_active(sb))
+		return json_pack("{ss}", "error", "no sandbox");
+	json_t *rep = oomlog_collect(&sb->oom_log, sb->cg_path);
+	oomlog_close(&sb->oom_log);
+	oomlog_summary(rep, gist, len);
+	return rep;
+}
+
+void sandbox_oom_unwatch(struct sandbox *sb)
+{
+	if (sb)
+		oomlog_close(&sb->oom_log);
+}
+
 uint64_t sandbox_oom_kills(const struct sandbox *sb)
 {
 	return sandbox_active(sb) ? cgroup_oom_kills(sb->cg.version, sb->cg_path) : 0;
@@ -775,6 +821,7 @@ json_t *sandbox_describe(const struct sandbox *sb)
 		json_object_set_new(o, "cgroup", json_string(sb->cg_path));
 		json_object_set_new(o, "limit_bytes", json_integer((json_int_t)sb->mem_bytes));
 		json_object_set_new(o, "high_bytes", json_integer((json_int_t)sb->high_bytes));
+		json_object_set_new(o, "low_bytes", json_integer((json_int_t)sb->low_bytes));
 		json_object_set_new(o, "stats_flush_ns", json_integer((json_int_t)(sb->flush ? sb->stats_flush_ns : 0)));
 	}
 	if (sb) {

@@ -25,6 +25,7 @@
 struct sandbox_cfg {
 	uint64_t mem_bytes;      /* --mem: hard limit (default 256M) */
 	uint64_t high_bytes;     /* --mem-high: v2 memory.high, 0 = not set */
+	uint64_t low_bytes;      /* --mem-low: v2 memory.low, 0 = not set (v1: refused) */
 	char *swap;              /* --swap file[:SIZE]|zram[:SIZE[:ALGO]]|host|none */
 	struct strlist set;      /* --set NAME=VALUE, allow-listed knobs */
 	uint64_t timeout_ns;     /* --timeout: watchdog for a workload */
@@ -100,6 +101,15 @@ json_t *sandbox_stats(const struct sandbox *sb);
 void sandbox_reset_peak(struct sandbox *sb);
 /* The OOM-kill count so far (memory.events oom_kill / v1 oom_control). */
 uint64_t sandbox_oom_kills(const struct sandbox *sb);
+/* The kernel's report of an OOM kill in the sandbox (sandbox/oomlog.h):
+ * sandbox_oom_watch before the workload starts skips what the kernel log
+ * holds; sandbox_oom_report after it was killed returns the report of the
+ * first kill in the sandbox's cgroup since, or {"error": why}, puts its
+ * gist in one line into gist ("" when it has none), and stops watching. */
+void sandbox_oom_watch(struct sandbox *sb);
+json_t *sandbox_oom_report(struct sandbox *sb, char *gist, size_t len);
+/* Stop watching without a report. */
+void sandbox_oom_unwatch(struct sandbox *sb);
 /* What the sandbox is: cgroup version and path, limit, how often its
  * statistics are refreshed (stats_flush_ns), swap device and size, every
  * allow-listed knob's value in force.  Stored with every result. */

@@ -17,6 +17,7 @@
 
 struct alloc_opts {
 	int level;
+	int levels;
 	long pages;
 	struct vmr_rsize size;
 	long passes;
@@ -28,6 +29,8 @@ struct alloc_opts {
 static const struct opt alloc_opts[] = {
 	{ .name = "level", .type = OPT_ENUM, .off = offsetof(struct alloc_opts, level), .def = "fast",
 	  .choices = LEVEL_CHOICES, .help = LEVEL_HELP },
+	{ .name = "levels", .type = OPT_ENUM, .off = offsetof(struct alloc_opts, levels), .def = "limit",
+	  .choices = LEVELS_CHOICES, .help = LEVELS_HELP },
 	{ .name = "pages", .type = OPT_INT, .off = offsetof(struct alloc_opts, pages), .def = "0",
 	  .min = 0, .max = 1e12, .metavar = "N", .help = "allocate N pages per pass instead of the level's number" },
 	{ .name = "size", .type = OPT_RSIZE, .off = offsetof(struct alloc_opts, size), .def = "0",
@@ -67,7 +70,7 @@ static const char *alloc_supported(const void *opts, const struct wl_env *env)
 	const struct alloc_opts *o = opts;
 	struct level_plan p = { 0 };
 	const char *reason;
-	if (level_plan(o->level, o->pages, &o->size, env, &p, &reason) < 0)
+	if (level_plan_from(o->level, o->levels, o->pages, &o->size, env, &p, &reason) < 0)
 		return reason;
 	if (!env->sandboxed && p.pages > p.zones.free && !env->force) {
 		snprintf(why, sizeof(why), "%" PRIu64 " pages is more than the %" PRIu64 " free pages "
@@ -84,7 +87,7 @@ static void *alloc_setup(const void *opts, const struct wl_env *env, struct resu
 	st->o = *(const struct alloc_opts *)opts;
 	st->env = *env;
 	st->ps = env->page_size;
-	if (level_plan(st->o.level, st->o.pages, &st->o.size, env, &st->plan, &why) < 0) {
+	if (level_plan_from(st->o.level, st->o.levels, st->o.pages, &st->o.size, env, &st->plan, &why) < 0) {
 		result_set_outcome(r, OUTCOME_ERROR, "%s", why);
 		free(st);
 		return NULL;

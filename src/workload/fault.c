@@ -27,6 +27,7 @@
 
 struct fault_opts {
 	int level;
+	int levels;
 	long pages;
 	struct vmr_rsize size;
 	long passes;
@@ -38,6 +39,8 @@ struct fault_opts {
 static const struct opt fault_opts[] = {
 	{ .name = "level", .type = OPT_ENUM, .off = offsetof(struct fault_opts, level), .def = "fast",
 	  .choices = LEVEL_CHOICES, .help = LEVEL_HELP },
+	{ .name = "levels", .type = OPT_ENUM, .off = offsetof(struct fault_opts, levels), .def = "limit",
+	  .choices = LEVELS_CHOICES, .help = LEVELS_HELP },
 	{ .name = "pages", .type = OPT_INT, .off = offsetof(struct fault_opts, pages), .def = "0",
 	  .min = 0, .max = 1e12, .metavar = "N", .help = "map N pages instead of the level's number" },
 	{ .name = "size", .type = OPT_RSIZE, .off = offsetof(struct fault_opts, size), .def = "0",
@@ -103,7 +106,7 @@ static const char *fault_supported(const void *opts, const struct wl_env *env)
 	const struct fault_opts *o = opts;
 	struct level_plan p = { 0 };
 	const char *reason;
-	if (level_plan(o->level, o->pages, &o->size, env, &p, &reason) < 0)
+	if (level_plan_from(o->level, o->levels, o->pages, &o->size, env, &p, &reason) < 0)
 		return reason;
 	if (env->sandboxed && p.pages * env->page_size > env->limit_bytes + env->swap_bytes &&
 	    !o->file) {
@@ -188,7 +191,7 @@ static void *fault_setup(const void *opts, const struct wl_env *env, struct resu
 	st->ps = env->page_size;
 	st->fd = -1;
 	st->salt = pattern_salt();
-	if (level_plan(st->o.level, st->o.pages, &st->o.size, env, &st->plan, &why) < 0) {
+	if (level_plan_from(st->o.level, st->o.levels, st->o.pages, &st->o.size, env, &st->plan, &why) < 0) {
 		result_set_outcome(r, OUTCOME_ERROR, "%s", why);
 		goto free_state;
 	}

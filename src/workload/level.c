@@ -1,8 +1,11 @@
 #include "workload/level.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <inttypes.h>
 
 #include "core/util.h"
 #include "probe/zoneinfo.h"
@@ -33,6 +36,20 @@ const char *level_meaning(int level, bool sandboxed)
 	if (level < 0 || level > 3)
 		return "?";
 	return sandboxed ? in_sandbox[level] : on_host[level];
+}
+
+static const char *level_meaning_memcg(int level)
+{
+	static const char *const in_memcg[] = {
+		"level fast: up to memory.low, where the cgroup's memory is protected from reclaim, the "
+		"stand-in for free pages above pages_high",
+		"level low: midway between memory.low and memory.high, unprotected but below the point where the "
+		"kernel throttles, the stand-in for pages_min..pages_low",
+		"level min: midway between memory.high and memory.max, where every allocation reclaims and is "
+		"throttled (the memcg's direct reclaim), the stand-in for below pages_min",
+		"level zero: 125% of memory.max, more than the cgroup may hold (swap must take the rest)",
+	};
+	return level >= 0 && level <= 3 ? in_memcg[level] : "?";
 }
 
 uint64_t level_cgroup_usage(const char *cgroup)
@@ -97,12 +114,88 @@ static void level_watermarks(int level, struct level_plan *p)
 		p->pages = z->free > limit ? z->free - limit : 0;
 }
 
+/* A cgroup v2 threshold: bytes, "max" as UINT64_MAX.  -1 when the file
+ * is not there (a v1 cgroup) or does not hold a number. */
+static int level_threshold(const char *cgroup, const char *file, uint64_t *out)
+{
+	char *path = xasprintf("%s/%s", cgroup, file), *line = NULL, *end;
+	int rc = vmr_read_line(path, &line);
+	free(path);
+	if (rc < 0)
+		return -1;
+	errno = 0;
+	unsigned long long v = strtoull(line, &end, 10);
+	if (!strcmp(line, "max"))
+		*out = UINT64_MAX;
+	else if (end == line || *end || errno)
+		rc = -1;
+	else
+		*out = v;
+	free(line);
+	return rc;
+}
+
+/* --levels memcg (level.h): where the level's usage ends, from the
+ * thresholds the cgroup holds. */
+static int level_memcg(int level, const struct wl_env *env, struct level_plan *p, const char **why)
+{
+	static char buf[160];
+	uint64_t ps = env->page_size, low = 0, high = 0, max = 0, end = 0;
+	if (!env->cgroup || level_threshold(env->cgroup, "memory.max", &max) < 0 ||
+	    level_threshold(env->cgroup, "memory.high", &high) < 0 ||
+	    level_threshold(env->cgroup, "memory.low", &low) < 0) {
+		*why = "--levels memcg needs the cgroup v2 memory controller (memory.low, memory.high): the memory "
+		       "controller here is on cgroup v1, whose soft limit acts only when the whole host runs short";
+		return -1;
+	}
+	if (max == UINT64_MAX)
+		max = env->limit_bytes;
+	bool need_low = level == LEVEL_FAST || level == LEVEL_LOW;
+	bool need_high = level == LEVEL_LOW || level == LEVEL_MIN;
+	if ((need_low && !low) || (need_high && high >= max)) {
+		snprintf(buf, sizeof(buf), "--levels memcg: level %s needs %s, which the sandbox has not set (give %s)",
+			 level_name(level), need_low && !low ? "memory.low" : "memory.high",
+			 need_low && !low ? "--mem-low" : "--mem-high");
+		*why = buf;
+		return -1;
+	}
+	p->low_pages = low / ps;
+	p->high_pages = high >= max ? max / ps : high / ps;
+	p->limit_pages = max / ps;
+	if (level == LEVEL_ZERO) {
+		p->pages = (uint64_t)(level_factor[LEVEL_ZERO] * (double)p->limit_pages);
+		return 0;
+	}
+	end = level == LEVEL_FAST ? p->low_pages
+	    : level == LEVEL_LOW  ? (p->low_pages + p->high_pages) / 2 : (p->high_pages + p->limit_pages) / 2;
+	if (end <= p->usage_pages) {
+		snprintf(buf, sizeof(buf), "--levels memcg: level %s ends at %" PRIu64 " pages, and the cgroup "
+			 "holds %" PRIu64 " already", level_name(level), end, p->usage_pages);
+		*why = buf;
+		return -1;
+	}
+	p->pages = end - p->usage_pages;
+	p->free_limit = p->limit_pages - end;
+	return 0;
+}
+
 int level_plan(int level, long pages_opt, const struct vmr_rsize *size_opt,
 	       const struct wl_env *env, struct level_plan *p, const char **why)
 {
+	return level_plan_from(level, LEVELS_LIMIT, pages_opt, size_opt, env, p, why);
+}
+
+int level_plan_from(int level, int levels, long pages_opt, const struct vmr_rsize *size_opt,
+		    const struct wl_env *env, struct level_plan *p, const char **why)
+{
 	uint64_t ps = env->page_size;
 	memset(p, 0, sizeof(*p));
+	p->base = levels;
 	uint64_t base;
+	if (levels == LEVELS_MEMCG && !env->sandboxed) {
+		*why = "--levels memcg needs a sandbox, a cgroup with a cgroup v2 memory controller";
+		return -1;
+	}
 	if (env->sandboxed) {
 		p->limit_pages = env->limit_bytes / ps;
 		p->usage_pages = level_cgroup_usage(env->cgroup) / ps;
@@ -110,6 +203,8 @@ int level_plan(int level, long pages_opt, const struct vmr_rsize *size_opt,
 		p->start_free = p->limit_pages > p->usage_pages ? p->limit_pages - p->usage_pages : 0;
 		p->pages = (uint64_t)(level_factor[level] * (double)p->limit_pages);
 		p->free_limit = p->limit_pages > p->pages ? p->limit_pages - p->pages : 0;
+		if (levels == LEVELS_MEMCG && level_memcg(level, env, p, why) < 0)
+			return -1;
 		base = env->limit_bytes;
 	} else {
 		if (level_zones_read(&p->zones) < 0) {
@@ -156,6 +251,9 @@ void level_report_start(FILE *f, const struct result *r)
 			" o memcg->free_pages = %lld\n o swap->size        = %lld pages\n",
 			level_info_int(r, s, "limit_pages"), level_info_int(r, s, "usage_pages"),
 			level_info_int(r, s, "free_pages"), level_info_int(r, s, "swap_pages"));
+		if (json_object_get(s, "low_pages"))
+			fprintf(f, " o memcg->low        = %lld pages\n o memcg->high       = %lld pages\n",
+				level_info_int(r, s, "low_pages"), level_info_int(r, s, "high_pages"));
 		level_report_meaning(f, r);
 		return;
 	}
@@ -172,8 +270,10 @@ void level_report_start(FILE *f, const struct result *r)
 void level_info(struct result *r, const struct level_plan *p, bool sandboxed, int level)
 {
 	result_info_set(r, "level", json_string(level_name(level)));
+	bool memcg = p->base == LEVELS_MEMCG;
+	result_info_set(r, "levels", json_string(memcg ? "memcg" : "limit"));
 	result_info_set(r, "level_meaning", json_string(p->overridden ? "--pages or --size set the pages, not the level"
-								    : level_meaning(level, sandboxed)));
+							: memcg ? level_meaning_memcg(level) : level_meaning(level, sandboxed)));
 	json_t *start = sandboxed
 		? json_pack("{sI sI sI sI}", "limit_pages", (json_int_t)p->limit_pages, "usage_pages",
 			    (json_int_t)p->usage_pages, "free_pages", (json_int_t)p->start_free,
@@ -181,6 +281,10 @@ void level_info(struct result *r, const struct level_plan *p, bool sandboxed, in
 		: json_pack("{sI sI sI sI sI}", "size", (json_int_t)p->zones.size, "free_pages",
 			    (json_int_t)p->zones.free, "pages_high", (json_int_t)p->zones.high,
 			    "pages_low", (json_int_t)p->zones.low, "pages_min", (json_int_t)p->zones.min);
+	if (memcg && sandboxed) {
+		json_object_set_new(start, "low_pages", json_integer((json_int_t)p->low_pages));
+		json_object_set_new(start, "high_pages", json_integer((json_int_t)p->high_pages));
+	}
 	result_info_set(r, "sandboxed", json_boolean(sandboxed));
 	result_info_set(r, "start", start);
 	result_info_set(r, "starting_free", json_integer((json_int_t)p->start_free));

@@ -11,7 +11,22 @@
  *   min   limit = pages_min / 2           N = free - limit
  *   zero  limit = 0                       N = (size + free) / 2
  * --pages N or --size SIZE|Fx override the level (F times L, or times the
- * zones' size without a sandbox). */
+ * zones' size without a sandbox).
+ *
+ * --levels memcg takes the levels from the thresholds a cgroup v2 memory
+ * controller really has, read from the sandbox's cgroup (the sandbox sets
+ * them: --mem-low, --mem-high, --mem), so that the usage U the workload
+ * ends at, from the usage U0 when planned, is:
+ *   fast  U = memory.low                     N = low - U0
+ *         (all of it protected from reclaim; nothing reclaims it)
+ *   low   U = (memory.low + memory.high) / 2 N = (low + high) / 2 - U0
+ *         (unprotected, below the point where the kernel throttles)
+ *   min   U = (memory.high + memory.max) / 2 N = (high + max) / 2 - U0
+ *         (over memory.high: each allocation reclaims and is throttled,
+ *         the memcg's direct reclaim)
+ *   zero  N = 1.25 memory.max, as with --levels limit (swap takes the rest)
+ * v1 has no such thresholds (its soft limit acts only when the whole host
+ * runs short), so there --levels memcg is a SKIP with that reason. */
 #ifndef VMR_LEVEL_H
 #define VMR_LEVEL_H
 
@@ -23,6 +38,12 @@
 
 enum level { LEVEL_FAST, LEVEL_LOW, LEVEL_MIN, LEVEL_ZERO };
 #define LEVEL_CHOICES "fast|low|min|zero"
+enum level_base { LEVELS_LIMIT, LEVELS_MEMCG };
+#define LEVELS_CHOICES "limit|memcg"
+#define LEVELS_HELP "what the levels are measured against: limit, fractions of the sandbox's limit (as --level " \
+	"says); memcg, the cgroup v2 thresholds the sandbox sets (--mem-low, --mem-high): fast ends at memory.low, " \
+	"low midway between memory.low and memory.high, min midway between memory.high and memory.max (reclaim " \
+	"and throttling), zero 1.25x memory.max; needs a cgroup v2 memory controller"
 #define LEVEL_HELP "pages relative to the sandbox limit L: fast 0.8L, low 0.95L, min 1.0L, zero 1.25L, " \
 	"the sandbox's stand-ins for the seed's zone watermarks (fast: free stays above pages_high; low: " \
 	"between 80% and 95% of the limit, pages_min..pages_low; min: below pages_min, reclaim must run; " \
@@ -40,6 +61,8 @@ struct level_plan {
 	uint64_t start_free;   /* free pages when planned */
 	struct level_zones zones;       /* unsandboxed only */
 	uint64_t limit_pages, usage_pages, swap_pages;  /* sandboxed only */
+	int base;              /* enum level_base */
+	uint64_t low_pages, high_pages;  /* LEVELS_MEMCG: memory.low, memory.high */
 	bool overridden;       /* --pages or --size set N, not the level */
 };
 
@@ -58,6 +81,11 @@ uint64_t level_free_pages(const struct wl_env *env);
  * the level.  0, or -1 with *why set (static or in a static buffer). */
 int level_plan(int level, long pages_opt, const struct vmr_rsize *size_opt,
 	       const struct wl_env *env, struct level_plan *p, const char **why);
+/* The same against base (enum level_base); LEVELS_MEMCG fails with the
+ * reason where there is no cgroup v2 memory controller or the level's
+ * thresholds are not set. */
+int level_plan_from(int level, int base, long pages_opt, const struct vmr_rsize *size_opt,
+		    const struct wl_env *env, struct level_plan *p, const char **why);
 
 /* Report helpers shared by the seed's layouts (fault, alloc). */
 /* An integer from obj (or r->info when obj is NULL); 0 when absent. */
@@ -66,7 +94,7 @@ long long level_info_int(const struct result *r, const json_t *obj, const char *
  * r->info's "start" and "sandboxed". */
 void level_report_start(FILE *f, const struct result *r);
 /* Put the plan's starting information into r->info ("start", "sandboxed",
- * "starting_free", "free_limit", "level", "level_meaning"). */
+ * "starting_free", "free_limit", "level", "levels", "level_meaning"). */
 void level_info(struct result *r, const struct level_plan *p, bool sandboxed, int level);
 
 #endif

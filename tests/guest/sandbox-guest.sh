@@ -9,7 +9,8 @@
 # KERNEL_ROOT holds boot/vmlinuz-VERSION and lib/modules/VERSION (an
 # unpacked Debian linux-image package, as 'vmregress matrix' caches them);
 # by default the newest under $XDG_CACHE_HOME/vmregress/kernels.  Prints the
-# guest's ok/not ok lines; exits 1 if any failed.
+# guest's ok/not ok lines; exits 1 if any failed.  SANDBOX_GUEST_TESTS, file
+# name patterns under tests/cli (default test_sandbox*.sh), runs fewer.
 set -eu
 cd "$(dirname "$0")/../.."
 cache=${XDG_CACHE_HOME:-$HOME/.cache}/vmregress/kernels
@@ -39,6 +40,10 @@ for b in ./vmregress "$(command -v bash)" "$(command -v jq)"; do
 		cp -nL "$l" "$g$l"
 	done
 done
+# glibc loads libgcc_s itself when a thread is cancelled (vmregress run's
+# monitor), so ldd does not name it
+gcc_s=$(realpath "$(cc -print-file-name=libgcc_s.so.1)")
+mkdir -p "$g/lib/x86_64-linux-gnu" && cp -L "$gcc_s" "$g/lib/x86_64-linux-gnu/libgcc_s.so.1"
 cc -O2 -static -o "$g/bin/memfill" tests/helpers/memfill.c
 # The tests build memfill with cc; the guest has a prebuilt one.
 printf '#!/bin/sh\nwhile [ $# -gt 0 ]; do [ "$1" = -o ] && exec cp /bin/memfill "$2"; shift; done; exit 1\n' > "$g/bin/cc"
@@ -68,6 +73,7 @@ add_module() {
 # disk; zram asks for its compressors by name, and the guest has no modprobe
 for m in virtio_pci virtio_blk zram lzo lzo_rle lz4; do add_module "$m"; done
 
+guest_tests=$(for p in ${SANDBOX_GUEST_TESTS:-test_sandbox*.sh}; do ls tests/cli/$p; done | tr '\n' ' ')
 cat > "$g/init" <<EOF
 #!/bin/busybox sh
 /bin/busybox --install -s /bin
@@ -77,9 +83,9 @@ for m in ${order[*]}; do insmod /mod/\$m.ko; done
 mount -t ext4 /dev/vda /tmp || { echo "not ok - the guest's disk (swap files need a real file system)"; poweroff -f; }
 mount -t cgroup2 cgroup2 /sys/fs/cgroup
 echo +memory > /sys/fs/cgroup/cgroup.subtree_control
-export PATH=/bin HOME=/tmp
+export PATH=/bin HOME=/tmp TMPDIR=/tmp
 cd /repo
-for t in tests/cli/test_sandbox*.sh; do VMR=/bin/vmregress bash \$t 2>/dev/null; done
+for t in $guest_tests; do VMR=/bin/vmregress bash \$t 2>/dev/null; done
 echo "swaps left: \$(tail -n +2 /proc/swaps | wc -l)"
 poweroff -f
 EOF
