@@ -13,7 +13,12 @@ CFLAGS  += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2 -f
            -D_GNU_SOURCE -DVMR_VERSION='"$(VERSION)"' -Isrc \
            -DVMR_SUITE_DIR='"$(PREFIX)/share/vmregress/suites"' \
            $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LDLIBS  += $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lpthread -lm
+# libpq is not linked: src/store/pqlib.c loads it when a PostgreSQL store is
+# opened, so that commands which never open one do not pay for loading it
+# and its Kerberos, LDAP and TLS libraries at every start.  Its headers are.
+LDLIBS  += $(shell pkg-config --libs $(filter-out libpq,$(PKGS)) 2>/dev/null) -lpthread -lm
+# fuzz/fuzz_mask_url.c asks libpq itself how it parses a URL: it links it.
+PQLIBS  := $(shell pkg-config --libs libpq 2>/dev/null)
 
 # src/static/ is only for the static build (below).
 SRC      := $(filter-out src/static/%,$(sort $(wildcard src/*.c src/*/*.c)))
@@ -88,7 +93,7 @@ vmregress: $(OBJ)
 # reference renamed to src/static/nodl.c's, which fails as dlopen would
 # there, so the link neither pulls in glibc's nor warns about it.
 STATICPKGS := $(shell pkg-config --static --libs $(filter-out libpq,$(PKGS)) 2>/dev/null)
-STATICOBJ := $(filter-out build/obj/store/pg.o,$(OBJ)) build/static/store/pg.o build/static/nodl.o
+STATICOBJ := $(filter-out build/obj/store/pg.o build/obj/store/pqlib.o,$(OBJ)) build/static/store/pg.o build/static/nodl.o
 build/static/store/pg.o: src/store/pg.c
 	@mkdir -p $(dir $@)
 	$(call say,CC,$@)$(CC) $(CFLAGS) -DVMR_NO_PG -c -o $@ $<
@@ -159,7 +164,7 @@ fuzz: $(FUZZBIN)
 
 build/fuzz/%: fuzz/%.c $(FUZZLIB)
 	@mkdir -p $(dir $@)
-	$(call say,CCLD,$@)clang $(FUZZFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZLIB) $(LDLIBS)
+	$(call say,CCLD,$@)clang $(FUZZFLAGS) -fsanitize=fuzzer -o $@ $< $(FUZZLIB) $(LDLIBS) $(PQLIBS)
 
 deps:
 	@scripts/deps

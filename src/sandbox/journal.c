@@ -394,18 +394,7 @@ static int journal_write_all(int fd, const char *buf, size_t len)
 		buf += w;
 		len -= (size_t)w;
 	}
-	return fsync(fd) < 0 ? -errno : 0;
-}
-
-static void journal_sync_dir(const char *path)
-{
-	char dir[JOURNAL_PATH_MAX * 2];
-	journal_base(path, dir, sizeof(dir));
-	int fd = open(dir[0] ? dir : "/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (fd >= 0) {
-		fsync(fd);
-		close(fd);
-	}
+	return 0;
 }
 
 int journal_create(const char *path, const struct journal_owner *o)
@@ -422,7 +411,6 @@ int journal_create(const char *path, const struct journal_owner *o)
 		unlink(path);
 		return e;
 	}
-	journal_sync_dir(path);
 	return fd;
 }
 

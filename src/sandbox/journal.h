@@ -2,7 +2,17 @@
  * owner (PID and the start time from /proc/PID/stat, so that a reused PID is
  * not mistaken for the owner) and, before each change to the host, a record
  * of how to undo it.  Every line carries a CRC-32 of its text; every append
- * is fsync'd before the change is made.
+ * is written before the change is made.
+ *
+ * Written, not fsync'd: the journal is read by this process's signal
+ * handler, by a later `vmregress cleanup` after it died (however it died:
+ * the page cache outlives it) and by the next sandbox, never by anything
+ * the page cache would not reach.  A crash of the whole machine undoes
+ * every change but one by itself (knobs, cgroups, swapon and zram do not
+ * outlive a boot), and the one left, a swap file, is found by its name in
+ * the swap directory; a journal that such a crash left cut short or empty
+ * is older than the boot, and recovery removes it as such (recover.c).
+ * Syncing each record cost a busy disk tens of milliseconds per change.
  *
  *   vmregress-journal 1 PID START #crc
  *   knob vm.swappiness 60 #crc          old value, restored on undo
@@ -80,10 +90,10 @@ int journal_parse_line(const char *line, size_t len, struct jrec *r, const char 
 int journal_parse(const char *buf, size_t len, const char *swapdir, struct journal_owner *owner,
 		  struct jrec *recs, size_t max, char *why, size_t whylen);
 
-/* Create a journal file (O_EXCL, O_NOFOLLOW, 0600) with its header line,
- * fsync'd along with its directory.  Returns an fd or -errno. */
+/* Create a journal file (O_EXCL, O_NOFOLLOW, 0600) with its header line.
+ * Returns an fd or -errno. */
 int journal_create(const char *path, const struct journal_owner *o);
-/* Append one record and fsync.  0 or -errno. */
+/* Append one record.  0 or -errno. */
 int journal_append(int fd, const struct jrec *r);
 
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/scratch.h"
@@ -74,6 +75,31 @@ static int recover_read_journal(int fd, char **buf, size_t *len, const char **wh
 	return 0;
 }
 
+/* The time the host booted (btime of /proc/stat), or 0. */
+static time_t recover_boot_time(void)
+{
+	char *text;
+	long long btime = 0;
+	if (vmr_read_file("/proc/stat", &text, NULL) < 0)
+		return 0;
+	const char *p = strstr(text, "\nbtime ");
+	if (p && sscanf(p + 7, "%lld", &btime) != 1)
+		btime = 0;
+	free(text);
+	return (time_t)btime;
+}
+
+/* A journal last written before this boot: journals are not fsync'd
+ * (journal.h), so a crash of the machine may have left one cut short or
+ * empty, and what it described is gone with the crash but a swap file,
+ * which the orphan scan finds by its name. */
+static bool recover_journal_before_boot(int fd)
+{
+	struct stat st = { 0 };
+	time_t boot = recover_boot_time();
+	return boot > 0 && fstat(fd, &st) == 0 && st.st_mtime < boot;
+}
+
 /* Undo one dead owner's journal.  Returns things undone, or -1 (refused). */
 static int recover_journal(const char *path, const struct journal_owner *named, json_t *actions)
 {
@@ -98,6 +124,11 @@ static int recover_journal(const char *path, const struct journal_owner *named, 
 	}
 	int n = journal_parse(buf, len, state_swap_dir(swapdir, sizeof(swapdir)), &owner, recs, JOURNAL_MAX_RECS,
 			      why, sizeof(why));
+	if (n < 0 && recover_journal_before_boot(fd)) {
+		unlink(path);
+		recover_action(actions, "removed", "journal", path, named->pid, "previous boot", NULL);
+		goto free_buf;
+	}
 	if (n < 0)
 		goto refuse;
 	if (owner.pid != named->pid || owner.start != named->start) {

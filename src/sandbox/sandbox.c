@@ -324,9 +324,27 @@ int sandbox_cfg_check(const struct sandbox_cfg *cfg)
 	return 0;
 }
 
+/* The journal is created with the first record: a sandbox that changes
+ * nothing (--no-sandbox without --set) has none to write or remove. */
+static int sb_journal_create(struct sandbox *sb)
+{
+	char name[96];
+	journal_name(name, sizeof(name), &sb->owner, sb->seq);
+	snprintf(sb->journal_path, sizeof(sb->journal_path), "%s/%s.journal", state_dir(), name);
+	sb->journal_fd = journal_create(sb->journal_path, &sb->owner);
+	if (sb->journal_fd < 0) {
+		vmr_err("cannot create journal %s: %s", sb->journal_path, strerror(-sb->journal_fd));
+		sb->journal_path[0] = '\0';
+		return -2;
+	}
+	return 0;
+}
+
 /* Journal a record, then (the caller) make the change. */
 static int sb_record(struct sandbox *sb, const struct jrec *r)
 {
+	if (sb->journal_fd < 0 && sb_journal_create(sb) < 0)
+		return -2;
 	if (sb->nrecs >= JOURNAL_MAX_RECS) {
 		vmr_err("sandbox: journal %s is full", sb->journal_path);
 		return -2;
@@ -583,16 +601,7 @@ int sandbox_knobs_hold(const struct sandbox *sb, uint64_t wait_ns, const char **
 
 static int sb_build(struct sandbox *sb, const struct sandbox_cfg *cfg)
 {
-	char name[96];
 	int e;
-	journal_name(name, sizeof(name), &sb->owner, sb->seq);
-	snprintf(sb->journal_path, sizeof(sb->journal_path), "%s/%s.journal", state_dir(), name);
-	sb->journal_fd = journal_create(sb->journal_path, &sb->owner);
-	if (sb->journal_fd < 0) {
-		vmr_err("cannot create journal %s: %s", sb->journal_path, strerror(-sb->journal_fd));
-		sb->journal_path[0] = '\0';
-		return -2;
-	}
 	for (size_t i = 0; i < cfg->set.n; i++)
 		if ((e = sb_set_knob(sb, cfg->set.v[i])) < 0)
 			return e;

@@ -20,13 +20,13 @@
 
 #include <errno.h>
 #include <inttypes.h>
-#include <libpq-fe.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/util.h"
+#include "store/pqlib.h"
 
 /* Migration i takes a database from version i to version i + 1, as
  * sqlite.c's do.  Never edit one that has shipped: add the next. */
@@ -321,6 +321,13 @@ static int pg_session_setup(struct store *st)
 
 static int pg_open(struct store **out, const char *url, bool create)
 {
+	const char *why;
+	if (pqlib_load(&why) < 0) {
+		char *masked = store_mask_url(url);
+		vmr_err("%s: %s", masked, why);
+		free(masked);
+		return -1;
+	}
 	struct store *st = xcalloc(1, sizeof(*st));
 	st->path = store_mask_url(url);
 	store_url_secrets(url, &st->secrets);
