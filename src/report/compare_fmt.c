@@ -309,7 +309,7 @@ static json_t *cmp_cell_json(const struct comparison *cmp, const struct cmp_row 
 	json_object_set_new(j, "n", json_integer((json_int_t)c->s.n));
 	json_object_set_new(j, "mean", cmp_num(c->s.mean));
 	json_object_set_new(j, "stddev", cmp_num(c->s.stddev));
-	json_object_set_new(j, "cv", cmp_num(c->s.cv));
+	json_object_set_new(j, "cv_pct", cmp_num(c->s.cv * 100));
 	json_object_set_new(j, "min", cmp_num(c->s.min));
 	json_object_set_new(j, "max", cmp_num(c->s.max));
 	json_t *vals = json_array();
@@ -368,7 +368,7 @@ static json_t *cmp_verdict_json(const struct comparison *cmp)
 			 "regressions", (json_int_t)t->regressed, "improvements", (json_int_t)t->improved, "unchanged",
 			 (json_int_t)t->same, "unstable", (json_int_t)t->unstable, "changed", (json_int_t)t->changed,
 			 "too_few", (json_int_t)t->too_few, "fdr", cmp->alpha, "noise_floor_min", cmp->noise_min,
-			 "unstable_cv", cmp->unstable_cv, "env_flags", flags, "headline", heads);
+			 "unstable_cv_pct", cmp->unstable_cv * 100, "env_flags", flags, "headline", heads);
 }
 
 json_t *compare_to_json(const struct comparison *cmp)
@@ -416,7 +416,7 @@ static void csv_num(FILE *f, double v)
 
 void compare_write_csv(FILE *f, const struct comparison *cmp)
 {
-	fputs("case,metric,unit,better,combine,run,n,mean,stddev,cv,min,max,change_pct,p,significant,verdict,"
+	fputs("case,metric,unit,better,combine,run,n,mean,stddev,cv_pct,min,max,change_pct,p,significant,verdict,"
 	      "headline,test,ratio,ci_low,ci_high,q,noise_floor,abs_change,mde\n", f);
 	for (size_t r = 0; r < cmp->nrows; r++) {
 		const struct cmp_row *row = &cmp->rows[r];
@@ -432,7 +432,7 @@ void compare_write_csv(FILE *f, const struct comparison *cmp)
 			fprintf(f, ",%zu", c->present ? c->s.n : 0);
 			csv_num(f, c->present ? c->s.mean : NAN);
 			csv_num(f, c->present ? c->s.stddev : NAN);
-			csv_num(f, c->present ? c->s.cv : NAN);
+			csv_num(f, c->present ? c->s.cv * 100 : NAN);
 			csv_num(f, c->present ? c->s.min : NAN);
 			csv_num(f, c->present ? c->s.max : NAN);
 			csv_num(f, i ? c->change_pct : (c->present ? 0 : NAN));
