@@ -85,3 +85,13 @@ expect_json "export: the new name and its unit, the old name gone" \
 run "$VMR" report old new --db "$DB" -o "$T_TMP/r" --no-graphs
 [ "$RC" = 0 ] && grep -q 'alloc-byte-rate' "$T_TMP/r/index.html" && ok "report reads the old run" \
 	|| not_ok "report reads the old run (exit $RC: ${ERR:0:200})"
+
+# --- one word for the count of a case's iterations ---------------------------
+run "$VMR" show new --db "$DB"
+expect_out "show's summary counts iterations under that word" '^  case +iterations +outcome '
+expect_out "with the count under it" '^  spin +2 +pass '
+expect_no_out "and no column 'n'" '^  case +n +outcome'
+run "$VMR" list --db "$DB" --json
+expect_json "list --json says iterations" '[.[] | .iterations] == [2, 2]'
+run "$VMR" show new --db "$DB" --json
+expect_json "show --json says iterations" '.cases[0].iterations == 2 and (.cases[0] | has("n") | not)'
