@@ -293,7 +293,65 @@ void compare_verdict_lines(const struct comparison *cmp, struct strlist *out)
 		}
 }
 
+char *compare_left_text(const struct cmp_left *l)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	switch (l->why) {
+	case CMP_LEFT_NO_PASS:
+		fprintf(f, "metric '%s' of case '%s' has no passing iteration in %s", l->metric, l->case_name, l->run);
+		break;
+	case CMP_LEFT_ZERO:
+		fprintf(f, "%zu metric%s of case '%s' %s zero in every run:", l->metrics.n, l->metrics.n == 1 ? "" : "s",
+			l->case_name, l->metrics.n == 1 ? "is" : "are");
+		for (size_t i = 0; i < l->metrics.n && i < 6; i++)
+			fprintf(f, "%s %s", i ? "," : "", l->metrics.v[i]);
+		if (l->metrics.n > 6)
+			fprintf(f, " and %zu more", l->metrics.n - 6);
+		break;
+	case CMP_LEFT_FAILED:
+		fprintf(f, "%zu of %zu iterations of case '%s' in %s did not pass and are not counted", l->count, l->of,
+			l->case_name, l->run);
+		break;
+	case CMP_LEFT_ONLY_IN_RUN:
+		if (l->metric)
+			fprintf(f, "metric '%s' of case '%s' is only in %s, not in the base", l->metric, l->case_name,
+				l->run);
+		else
+			fprintf(f, "case '%s' is only in %s, not in the base", l->case_name, l->run);
+		break;
+	case CMP_LEFT_NOT_IN_RUN:
+		fprintf(f, "case '%s' is not in %s", l->case_name, l->run);
+		break;
+	}
+	fclose(f);
+	return buf;
+}
+
 /* ---- JSON ---- */
+
+/* One entry of left_out: the reason and what it is about; the fields that
+ * do not apply are absent. */
+static json_t *cmp_left_json(const struct cmp_left *l)
+{
+	json_t *j = json_pack("{ss ss}", "reason", compare_left_reason(l->why), "case", l->case_name);
+	if (l->metric)
+		json_object_set_new(j, "metric", json_string(l->metric));
+	if (l->run)
+		json_object_set_new(j, "run", json_string(l->run));
+	if (l->why == CMP_LEFT_FAILED) {
+		json_object_set_new(j, "iterations", json_integer((json_int_t)l->count));
+		json_object_set_new(j, "of", json_integer((json_int_t)l->of));
+	}
+	if (l->why == CMP_LEFT_ZERO) {
+		json_t *m = json_array();
+		for (size_t i = 0; i < l->metrics.n; i++)
+			json_array_append_new(m, json_string(l->metrics.v[i]));
+		json_object_set_new(j, "metrics", m);
+	}
+	return j;
+}
 
 static json_t *cmp_num(double v)
 {
@@ -398,8 +456,8 @@ json_t *compare_to_json(const struct comparison *cmp)
 						      combine_names[row->combine], "headline", row->headline, "test",
 						      test_names[row->test], "runs", cells));
 	}
-	for (size_t i = 0; i < cmp->left_out.n; i++)
-		json_array_append_new(left, json_string(cmp->left_out.v[i]));
+	for (size_t i = 0; i < cmp->nleft; i++)
+		json_array_append_new(left, cmp_left_json(&cmp->left_out[i]));
 	return json_pack("{sf sb so so so so so}", "alpha", cmp->alpha, "emulated", cmp->emulated, "verdict",
 			 cmp_verdict_json(cmp), "runs", runs, "env_diff", env, "rows", rows, "left_out", left);
 }
@@ -562,10 +620,13 @@ void compare_write_text(FILE *f, const struct comparison *cmp)
 		text_rows(f, cmp, &w);
 	else
 		fputs("No metric to compare.\n", f);
-	if (cmp->left_out.n) {
+	if (cmp->nleft) {
 		fputs("\nLeft out:\n", f);
-		for (size_t i = 0; i < cmp->left_out.n; i++)
-			fprintf(f, "  %s\n", cmp->left_out.v[i]);
+		for (size_t i = 0; i < cmp->nleft; i++) {
+			char *t = compare_left_text(&cmp->left_out[i]);
+			fprintf(f, "  %s\n", t);
+			free(t);
+		}
 	}
 	fputc('\n', f);
 	for (size_t i = 0; cmp_legend[i]; i++)
@@ -701,12 +762,14 @@ void compare_write_markdown(FILE *f, const struct comparison *cmp)
 				md_cell(f, row, i, s);
 			fputc('\n', f);
 		}
-	if (cmp->left_out.n) {
+	if (cmp->nleft) {
 		fputs("\nLeft out:\n\n", f);
-		for (size_t i = 0; i < cmp->left_out.n; i++) {
+		for (size_t i = 0; i < cmp->nleft; i++) {
+			char *t = compare_left_text(&cmp->left_out[i]);
 			fputs("- ", f);
-			md_text(f, cmp->left_out.v[i]);
+			md_text(f, t);
 			fputc('\n', f);
+			free(t);
 		}
 	}
 	fprintf(f, "\nBold: a finding at FDR %g (docs/statistics.md); ?: too few iterations on a side. "

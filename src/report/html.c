@@ -909,12 +909,14 @@ static void html_compare(struct report_ctx *x)
 	html_compare_short(x, false);
 	fputs("</details>\n", x->f);
 	html_compare_full(x);
-	if (cmp->left_out.n) {
+	if (cmp->nleft) {
 		fputs("<p>Left out of the comparison:</p><ul>\n", x->f);
-		for (size_t i = 0; i < cmp->left_out.n; i++) {
+		for (size_t i = 0; i < cmp->nleft; i++) {
+			char *t = compare_left_text(&cmp->left_out[i]);
 			fputs("<li>", x->f);
-			html_esc(x->f, cmp->left_out.v[i]);
+			html_esc(x->f, t);
 			fputs("</li>\n", x->f);
+			free(t);
 		}
 		fputs("</ul>\n", x->f);
 	}
