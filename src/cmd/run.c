@@ -602,8 +602,8 @@ static int run_print(struct run_state *rs)
 }
 
 /* iterations = auto: the rule and why each case stopped, added to the
- * run's environment ("iterations-auto": {"precision", "budget_s", CASE:
- * "budget after 9 iterations"}, "iterations-auto-reached": {"CASE.METRIC":
+ * run's environment ("iterations_auto": {"precision", "budget_s", CASE:
+ * "budget after 9 iterations"}, "iterations_auto_reached": {"CASE.METRIC":
  * 0.031}), where show prints it and compare's environment diff finds it. */
 static int run_auto_store(struct run_state *rs, struct run_var *var)
 {
@@ -615,8 +615,8 @@ static int run_auto_store(struct run_state *rs, struct run_var *var)
 	json_t *env = json_deep_copy(rs->env), *stops = var->stops ? json_deep_copy(var->stops) : json_object();
 	json_object_set_new(stops, "precision", json_real(target));
 	json_object_set_new(stops, "budget_s", json_real((double)g->budget_ns / 1e9));
-	json_object_set_new(env, "iterations-auto", stops);
-	json_object_set(env, "iterations-auto-reached", var->reached ? var->reached : json_object());
+	json_object_set_new(env, "iterations_auto", stops);
+	json_object_set(env, "iterations_auto_reached", var->reached ? var->reached : json_object());
 	int rc = store_run_env_set(rs->st, var->run_id, env);
 	json_decref(env);
 	return rc;

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/spelling.h"
 #include "core/util.h"
 
 static const char *const outcome_names[] = { "pass", "fail", "skip", "error", "oom" };
@@ -287,7 +288,9 @@ static int metrics_from_json(json_t *a, struct result *r)
 		int c = name_index(combine_names, ARRAY_SIZE(combine_names), combine);
 		if (b < 0 || c < 0)
 			return -1;
-		result_metric(r, name, unit, (enum better)b, (enum combine)c, v);
+		char now[128];
+		result_metric(r, spelling_metric(name, unit, now, sizeof(now)), spelling_unit(unit), (enum better)b,
+			      (enum combine)c, v);
 	}
 	return 0;
 }
@@ -381,6 +384,7 @@ int result_from_json(const json_t *j, struct result *r, const char **why)
 	json_decref(r->info);
 	r->options = json_incref(options);
 	r->info = json_incref(info);
+	spelling_info(r->info);
 	if (outcome_parse(outcome, &r->outcome) < 0) {
 		*why = "unknown outcome";
 		goto bad;

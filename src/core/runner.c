@@ -297,10 +297,10 @@ static void runner_sandbox_info(struct result *r, struct sandbox *sb, json_t *be
 	}
 	result_info_set(r, "sandbox", sandbox_describe(sb));
 	if (before)
-		result_info_set(r, "sandbox-before", before);
+		result_info_set(r, "sandbox_before", before);
 	json_t *after = sandbox_stats(sb);
 	if (after)
-		result_info_set(r, "sandbox-after", after);
+		result_info_set(r, "sandbox_after", after);
 }
 
 static void runner_hooks_stop(const struct runner_cfg *cfg, size_t nstarted, struct result *r)

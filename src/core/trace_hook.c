@@ -214,7 +214,7 @@ static void add_info(const struct trace_stats *s, const struct trace_resolved *r
 					      (json_int_t)s->bad_lines, "unmatched", (json_int_t)unmatched,
 					      "tracepoints", used));
 	if (json_object_size(skipped))
-		result_info_set(r, "trace-skipped", skipped);
+		result_info_set(r, "trace_skipped", skipped);
 	else
 		json_decref(skipped);
 }
@@ -306,8 +306,8 @@ void trace_hooks_report(FILE *f, const struct result *r)
 		"perf-page-faults", "perf-minor-faults", "perf-major-faults", "perf-context-switches",
 		"perf-cpu-migrations", "perf-task-clock", "perf-dtlb-read-misses",
 	};
-	bool traced = json_is_object(json_object_get(r->info, "trace")) || json_object_get(r->info, "trace-skipped");
-	bool profiled = json_object_get(r->info, "profile-skipped") || json_object_get(r->info, "perf-unsupported") ||
+	bool traced = json_is_object(json_object_get(r->info, "trace")) || json_object_get(r->info, "trace_skipped");
+	bool profiled = json_object_get(r->info, "profile_skipped") || json_object_get(r->info, "perf_unsupported") ||
 			result_find_metric(r, "perf-page-faults");
 	if (!traced && !profiled)
 		return;
@@ -318,10 +318,10 @@ void trace_hooks_report(FILE *f, const struct result *r)
 	report_hist(f, r, "memcg-reclaim-stall");
 	report_hist(f, r, "compaction");
 	report_per_pass(f, r);
-	report_skipped(f, r, "trace-skipped");
-	report_skipped(f, r, "perf-unsupported");
-	report_skipped(f, r, "profile-skipped");
-	json_t *top = json_object_get(r->info, "profile-top-kernel-symbols"), *e;
+	report_skipped(f, r, "trace_skipped");
+	report_skipped(f, r, "perf_unsupported");
+	report_skipped(f, r, "profile_skipped");
+	json_t *top = json_object_get(r->info, "profile_top_kernel_symbols"), *e;
 	size_t i;
 	if (json_array_size(top))
 		fputs("\n  top kernel symbols (perf record, cpu-clock)\n", f);
@@ -366,7 +366,7 @@ static void trace_hook_stop(void *arg, struct result *r)
 {
 	struct trace_hook_ctx *c = arg;
 	if (!c->ts) {
-		result_info_set(r, "trace-skipped", json_pack("{s:s}", "trace", c->why ? c->why : "not started"));
+		result_info_set(r, "trace_skipped", json_pack("{s:s}", "trace", c->why ? c->why : "not started"));
 		return;
 	}
 	uint64_t dropped = 0, end_ns = trace_clock_now_ns();
@@ -377,7 +377,7 @@ static void trace_hook_stop(void *arg, struct result *r)
 	if (rc == 0)
 		trace_stats_to_result(&c->stats, res, nres, c->start_ns, dropped, r);
 	else
-		result_info_set(r, "trace-skipped", json_pack("{s:s}", "trace", "tracing failed to stop cleanly"));
+		result_info_set(r, "trace_skipped", json_pack("{s:s}", "trace", "tracing failed to stop cleanly"));
 	trace_session_close(c->ts);
 	c->ts = NULL;
 	trace_stats_free(&c->stats);
@@ -426,14 +426,14 @@ static void profile_hook_stop(void *arg, struct result *r)
 		json_t *top = perf_profile_stop(c->pp, PROFILE_TOP_SYMBOLS);
 		c->pp = NULL;
 		if (top)
-			result_info_set(r, "profile-top-kernel-symbols", top);
+			result_info_set(r, "profile_top_kernel_symbols", top);
 		else
 			json_object_set_new(skipped, "profile", json_string("perf recorded no samples"));
 	} else {
 		json_object_set_new(skipped, "profile", json_string(c->why_profile ? c->why_profile : "not started"));
 	}
 	if (json_object_size(skipped))
-		result_info_set(r, "profile-skipped", skipped);
+		result_info_set(r, "profile_skipped", skipped);
 	else
 		json_decref(skipped);
 }

@@ -24,10 +24,10 @@
  *            memcg_stalls, memcg_stall_ns), when the workload's "passes"
  *            table has start_ns (CLOCK_MONOTONIC) and time_ns columns
  *   info     "trace": events read, dropped, tracepoints used;
- *            "trace-skipped": {metric: why} for tracepoints the kernel lacks,
+ *            "trace_skipped": {metric: why} for tracepoints the kernel lacks,
  *            or {"trace": why} when tracing cannot run here at all.
- * The profile hook adds perf-* counter metrics, "perf-unsupported"
- * {counter: why}, and "profile-top-kernel-symbols" [{symbol, percent}]. */
+ * The profile hook adds perf-* counter metrics, "perf_unsupported"
+ * {counter: why}, and "profile_top_kernel_symbols" [{symbol, percent}]. */
 #ifndef VMR_TRACE_HOOK_H
 #define VMR_TRACE_HOOK_H
 

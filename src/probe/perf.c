@@ -116,7 +116,7 @@ void perf_counters_result(struct perf_counters *pc, struct result *r)
 		free(name);
 	}
 	if (json_object_size(unsup))
-		result_info_set(r, "perf-unsupported", unsup);
+		result_info_set(r, "perf_unsupported", unsup);
 	else
 		json_decref(unsup);
 }

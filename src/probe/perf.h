@@ -23,7 +23,7 @@ struct perf_counters;
  * at all here. */
 int perf_counters_open(struct perf_counters **pc, pid_t pid, char **why);
 /* Read the counters and add them to r as metrics ("perf-page-faults", ...);
- * unsupported ones go into r->info "perf-unsupported" {name: reason}. */
+ * unsupported ones go into r->info "perf_unsupported" {name: reason}. */
 void perf_counters_result(struct perf_counters *pc, struct result *r);
 void perf_counters_close(struct perf_counters *pc);
 

@@ -293,7 +293,65 @@ void compare_verdict_lines(const struct comparison *cmp, struct strlist *out)
 		}
 }
 
+char *compare_left_text(const struct cmp_left *l)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	switch (l->why) {
+	case CMP_LEFT_NO_PASS:
+		fprintf(f, "metric '%s' of case '%s' has no passing iteration in %s", l->metric, l->case_name, l->run);
+		break;
+	case CMP_LEFT_ZERO:
+		fprintf(f, "%zu metric%s of case '%s' %s zero in every run:", l->metrics.n, l->metrics.n == 1 ? "" : "s",
+			l->case_name, l->metrics.n == 1 ? "is" : "are");
+		for (size_t i = 0; i < l->metrics.n && i < 6; i++)
+			fprintf(f, "%s %s", i ? "," : "", l->metrics.v[i]);
+		if (l->metrics.n > 6)
+			fprintf(f, " and %zu more", l->metrics.n - 6);
+		break;
+	case CMP_LEFT_FAILED:
+		fprintf(f, "%zu of %zu iterations of case '%s' in %s did not pass and are not counted", l->count, l->of,
+			l->case_name, l->run);
+		break;
+	case CMP_LEFT_ONLY_IN_RUN:
+		if (l->metric)
+			fprintf(f, "metric '%s' of case '%s' is only in %s, not in the base", l->metric, l->case_name,
+				l->run);
+		else
+			fprintf(f, "case '%s' is only in %s, not in the base", l->case_name, l->run);
+		break;
+	case CMP_LEFT_NOT_IN_RUN:
+		fprintf(f, "case '%s' is not in %s", l->case_name, l->run);
+		break;
+	}
+	fclose(f);
+	return buf;
+}
+
 /* ---- JSON ---- */
+
+/* One entry of left_out: the reason and what it is about; the fields that
+ * do not apply are absent. */
+static json_t *cmp_left_json(const struct cmp_left *l)
+{
+	json_t *j = json_pack("{ss ss}", "reason", compare_left_reason(l->why), "case", l->case_name);
+	if (l->metric)
+		json_object_set_new(j, "metric", json_string(l->metric));
+	if (l->run)
+		json_object_set_new(j, "run", json_string(l->run));
+	if (l->why == CMP_LEFT_FAILED) {
+		json_object_set_new(j, "iterations", json_integer((json_int_t)l->count));
+		json_object_set_new(j, "of", json_integer((json_int_t)l->of));
+	}
+	if (l->why == CMP_LEFT_ZERO) {
+		json_t *m = json_array();
+		for (size_t i = 0; i < l->metrics.n; i++)
+			json_array_append_new(m, json_string(l->metrics.v[i]));
+		json_object_set_new(j, "metrics", m);
+	}
+	return j;
+}
 
 static json_t *cmp_num(double v)
 {
@@ -309,7 +367,7 @@ static json_t *cmp_cell_json(const struct comparison *cmp, const struct cmp_row 
 	json_object_set_new(j, "n", json_integer((json_int_t)c->s.n));
 	json_object_set_new(j, "mean", cmp_num(c->s.mean));
 	json_object_set_new(j, "stddev", cmp_num(c->s.stddev));
-	json_object_set_new(j, "cv", cmp_num(c->s.cv));
+	json_object_set_new(j, "cv_pct", cmp_num(c->s.cv * 100));
 	json_object_set_new(j, "min", cmp_num(c->s.min));
 	json_object_set_new(j, "max", cmp_num(c->s.max));
 	json_t *vals = json_array();
@@ -368,7 +426,7 @@ static json_t *cmp_verdict_json(const struct comparison *cmp)
 			 "regressions", (json_int_t)t->regressed, "improvements", (json_int_t)t->improved, "unchanged",
 			 (json_int_t)t->same, "unstable", (json_int_t)t->unstable, "changed", (json_int_t)t->changed,
 			 "too_few", (json_int_t)t->too_few, "fdr", cmp->alpha, "noise_floor_min", cmp->noise_min,
-			 "unstable_cv", cmp->unstable_cv, "env_flags", flags, "headline", heads);
+			 "unstable_cv_pct", cmp->unstable_cv * 100, "env_flags", flags, "headline", heads);
 }
 
 json_t *compare_to_json(const struct comparison *cmp)
@@ -398,8 +456,8 @@ json_t *compare_to_json(const struct comparison *cmp)
 						      combine_names[row->combine], "headline", row->headline, "test",
 						      test_names[row->test], "runs", cells));
 	}
-	for (size_t i = 0; i < cmp->left_out.n; i++)
-		json_array_append_new(left, json_string(cmp->left_out.v[i]));
+	for (size_t i = 0; i < cmp->nleft; i++)
+		json_array_append_new(left, cmp_left_json(&cmp->left_out[i]));
 	return json_pack("{sf sb so so so so so}", "alpha", cmp->alpha, "emulated", cmp->emulated, "verdict",
 			 cmp_verdict_json(cmp), "runs", runs, "env_diff", env, "rows", rows, "left_out", left);
 }
@@ -416,7 +474,7 @@ static void csv_num(FILE *f, double v)
 
 void compare_write_csv(FILE *f, const struct comparison *cmp)
 {
-	fputs("case,metric,unit,better,combine,run,n,mean,stddev,cv,min,max,change_pct,p,significant,verdict,"
+	fputs("case,metric,unit,better,combine,run,n,mean,stddev,cv_pct,min,max,change_pct,p,significant,verdict,"
 	      "headline,test,ratio,ci_low,ci_high,q,noise_floor,abs_change,mde\n", f);
 	for (size_t r = 0; r < cmp->nrows; r++) {
 		const struct cmp_row *row = &cmp->rows[r];
@@ -432,7 +490,7 @@ void compare_write_csv(FILE *f, const struct comparison *cmp)
 			fprintf(f, ",%zu", c->present ? c->s.n : 0);
 			csv_num(f, c->present ? c->s.mean : NAN);
 			csv_num(f, c->present ? c->s.stddev : NAN);
-			csv_num(f, c->present ? c->s.cv : NAN);
+			csv_num(f, c->present ? c->s.cv * 100 : NAN);
 			csv_num(f, c->present ? c->s.min : NAN);
 			csv_num(f, c->present ? c->s.max : NAN);
 			csv_num(f, i ? c->change_pct : (c->present ? 0 : NAN));
@@ -562,10 +620,13 @@ void compare_write_text(FILE *f, const struct comparison *cmp)
 		text_rows(f, cmp, &w);
 	else
 		fputs("No metric to compare.\n", f);
-	if (cmp->left_out.n) {
+	if (cmp->nleft) {
 		fputs("\nLeft out:\n", f);
-		for (size_t i = 0; i < cmp->left_out.n; i++)
-			fprintf(f, "  %s\n", cmp->left_out.v[i]);
+		for (size_t i = 0; i < cmp->nleft; i++) {
+			char *t = compare_left_text(&cmp->left_out[i]);
+			fprintf(f, "  %s\n", t);
+			free(t);
+		}
 	}
 	fputc('\n', f);
 	for (size_t i = 0; cmp_legend[i]; i++)
@@ -701,12 +762,14 @@ void compare_write_markdown(FILE *f, const struct comparison *cmp)
 				md_cell(f, row, i, s);
 			fputc('\n', f);
 		}
-	if (cmp->left_out.n) {
+	if (cmp->nleft) {
 		fputs("\nLeft out:\n\n", f);
-		for (size_t i = 0; i < cmp->left_out.n; i++) {
+		for (size_t i = 0; i < cmp->nleft; i++) {
+			char *t = compare_left_text(&cmp->left_out[i]);
 			fputs("- ", f);
-			md_text(f, cmp->left_out.v[i]);
+			md_text(f, t);
 			fputc('\n', f);
+			free(t);
 		}
 	}
 	fprintf(f, "\nBold: a finding at FDR %g (docs/statistics.md); ?: too few iterations on a side. "

@@ -55,6 +55,9 @@ char *cmp_fmt_stat(char *buf, size_t len, const struct cmp_row *row, const struc
 /* The marker pair around a change: "()" plain, "**" significant, "??" too
  * few iterations to say. */
 void cmp_markers(const struct cmp_cell *cell, enum cmp_stat s, char *open, char *close);
+/* What was left out, as a sentence for people (malloc'd): "case 'x' is
+ * only in b, not in the base"; a long list of zero metrics is cut at six. */
+char *compare_left_text(const struct cmp_left *l);
 /* The legend, one paragraph of lines. */
 extern const char *const cmp_legend[];
 

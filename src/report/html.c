@@ -14,6 +14,7 @@
 #include "core/util.h"
 #include "report/compare_fmt.h"
 #include "report/plot.h"
+#include "report/svg_slim.h"
 #include "stats/compare.h"
 #include "store/summary.h"
 #include "vm/proto.h"
@@ -908,12 +909,14 @@ static void html_compare(struct report_ctx *x)
 	html_compare_short(x, false);
 	fputs("</details>\n", x->f);
 	html_compare_full(x);
-	if (cmp->left_out.n) {
+	if (cmp->nleft) {
 		fputs("<p>Left out of the comparison:</p><ul>\n", x->f);
-		for (size_t i = 0; i < cmp->left_out.n; i++) {
+		for (size_t i = 0; i < cmp->nleft; i++) {
+			char *t = compare_left_text(&cmp->left_out[i]);
 			fputs("<li>", x->f);
-			html_esc(x->f, cmp->left_out.v[i]);
+			html_esc(x->f, t);
 			fputs("</li>\n", x->f);
+			free(t);
 		}
 		fputs("</ul>\n", x->f);
 	}
@@ -987,10 +990,37 @@ static char *html_fill(const char *page, size_t len, const struct report_ctx *x,
 	char *why = NULL;
 	stats->graphs = plot_render_batch((const char *const *)scripts->v, scripts->n, imgs, &why);
 	stats->failed = scripts->n - stats->graphs;
+	struct svg_slim slim = { 0 };
+	for (size_t i = 0; i < scripts->n; i++)
+		if (imgs[i].data && imgs[i].format == PLOT_SVG) {
+			size_t n = 0;
+			char *small = svg_slim(&slim, imgs[i].data, imgs[i].len, &n);
+			free(imgs[i].data);
+			imgs[i].data = small;
+			imgs[i].len = n;
+		}
 	char *buf = NULL;
 	FILE *f = open_memstream(&buf, outlen);
+	/* The graphs' classes go at the end of the page's style, their shared
+	 * shapes at the top of its body: both strings are the page's own, and
+	 * data cannot hold them (html_esc escapes '<'). */
+	const char *style = memmem(page, len, "</style>", 8), *body = memmem(page, len, "<body>\n", 7);
 	for (const char *p = page, *end = page + len; p < end;) {
 		const char *open = memchr(p, HTML_SLOT_OPEN, (size_t)(end - p));
+		if (style && style >= p && (!open || style < open)) {
+			fwrite(p, 1, (size_t)(style - p), f);
+			svg_slim_css(f, &slim);
+			p = style;
+			style = NULL;
+			continue;
+		}
+		if (body && body >= p && (!open || body < open)) {
+			fwrite(p, 1, (size_t)(body + 7 - p), f);
+			svg_slim_defs(f, &slim);
+			p = body + 7;
+			body = NULL;
+			continue;
+		}
 		if (!open) {
 			fwrite(p, 1, (size_t)(end - p), f);
 			break;
@@ -1011,6 +1041,7 @@ static char *html_fill(const char *page, size_t len, const struct report_ctx *x,
 		}
 	}
 	fclose(f);
+	svg_slim_free(&slim);
 	for (size_t i = 0; i < scripts->n; i++)
 		plot_image_free(&imgs[i]);
 	free(imgs);

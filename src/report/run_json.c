@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/spelling.h"
 #include "core/util.h"
 
 static json_t *run_case_json(const struct run_case *c)
@@ -96,6 +97,7 @@ struct run *run_from_json(const json_t *j, const char **why)
 	run_info_from_json(j, &r->info);
 	json_t *env = json_object_get(j, "env");
 	r->env = env ? json_incref(env) : json_object();
+	spelling_env(r->env);
 	r->suite_text = run_json_str(j, "suite_text");
 	r->cases = xcalloc(json_array_size(cases) + 1, sizeof(*r->cases));
 	size_t k;

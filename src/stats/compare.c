@@ -31,9 +31,21 @@ static void compare_note_to(struct strlist *l, char *note)
 	free(note);
 }
 
-static void compare_note(struct comparison *cmp, char *note)
+static struct cmp_left *compare_left(struct comparison *cmp, enum cmp_left_why why, const char *case_name,
+				     const char *metric, const char *run)
 {
-	compare_note_to(&cmp->left_out, note);
+	cmp->left_out = xrealloc(cmp->left_out, (cmp->nleft + 1) * sizeof(*cmp->left_out));
+	struct cmp_left *l = &cmp->left_out[cmp->nleft++];
+	*l = (struct cmp_left){ .why = why, .case_name = xstrdup(case_name), .metric = metric ? xstrdup(metric) : NULL,
+				.run = run ? xstrdup(run) : NULL };
+	return l;
+}
+
+const char *compare_left_reason(enum cmp_left_why why)
+{
+	static const char *const names[] = { "no-passing-iteration", "zero-in-every-run", "did-not-pass",
+					     "only-in-run", "not-in-run" };
+	return names[why % ARRAY_SIZE(names)];
 }
 
 static const struct run_case *compare_find_case(const struct run *r, const char *name)
@@ -237,8 +249,7 @@ static void compare_add_row(struct comparison *cmp, const char *case_name, const
 		cell->present = n > 0;
 		cell->s.n = n;
 		if (!n)
-			compare_note(cmp, xasprintf("metric '%s' of case '%s' has no passing iteration in %s",
-							    metric, case_name, cmp->labels[i]));
+			compare_left(cmp, CMP_LEFT_NO_PASS, case_name, metric, cmp->labels[i]);
 	}
 	row.unit = xstrdup(m ? m->unit : "");
 	row.better = m ? m->better : BETTER_NONE;
@@ -363,17 +374,9 @@ static void compare_note_zero(struct comparison *cmp, const char *case_name, con
 {
 	if (!zero->n)
 		return;
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&buf, &len);
-	fprintf(f, "%zu metric%s of case '%s' %s zero in every run:", zero->n, zero->n == 1 ? "" : "s", case_name,
-		zero->n == 1 ? "is" : "are");
-	for (size_t i = 0; i < zero->n && i < 6; i++)
-		fprintf(f, "%s %s", i ? "," : "", zero->v[i]);
-	if (zero->n > 6)
-		fprintf(f, " and %zu more", zero->n - 6);
-	fclose(f);
-	compare_note(cmp, buf);
+	struct cmp_left *l = compare_left(cmp, CMP_LEFT_ZERO, case_name, NULL, NULL);
+	for (size_t i = 0; i < zero->n; i++)
+		strlist_add(&l->metrics, zero->v[i]);
 }
 
 static bool compare_glob(const char *pattern, const char *s)
@@ -412,9 +415,11 @@ static void compare_note_failed(struct comparison *cmp, size_t ri, const struct 
 		size_t bad = 0;
 		for (size_t i = 0; i < c->niter; i++)
 			bad += c->iters[i].outcome != OUTCOME_PASS;
-		if (bad && compare_glob(o->cases, c->name))
-			compare_note(cmp, xasprintf("%zu of %zu iterations of case '%s' in %s did not pass and are "
-						    "not counted", bad, c->niter, c->name, cmp->labels[ri]));
+		if (bad && compare_glob(o->cases, c->name)) {
+			struct cmp_left *l = compare_left(cmp, CMP_LEFT_FAILED, c->name, NULL, cmp->labels[ri]);
+			l->count = bad;
+			l->of = c->niter;
+		}
 	}
 }
 
@@ -428,8 +433,7 @@ static void compare_note_left_out(struct comparison *cmp, size_t ri, const struc
 			continue;
 		const struct run_case *bc = compare_find_case(base, c->name);
 		if (!bc) {
-			compare_note(cmp, xasprintf("case '%s' is only in %s, not in the base", c->name,
-							    cmp->labels[ri]));
+			compare_left(cmp, CMP_LEFT_ONLY_IN_RUN, c->name, NULL, cmp->labels[ri]);
 			continue;
 		}
 		struct strlist mine = { 0 }, theirs = { 0 };
@@ -437,15 +441,13 @@ static void compare_note_left_out(struct comparison *cmp, size_t ri, const struc
 		compare_case_metrics(bc, &theirs);
 		for (size_t i = 0; i < mine.n; i++)
 			if (compare_glob(o->metrics, mine.v[i]) && !strlist_has(&theirs, mine.v[i]))
-				compare_note(cmp, xasprintf("metric '%s' of case '%s' is only in %s, not in the base",
-								    mine.v[i], c->name, cmp->labels[ri]));
+				compare_left(cmp, CMP_LEFT_ONLY_IN_RUN, c->name, mine.v[i], cmp->labels[ri]);
 		strlist_free(&mine);
 		strlist_free(&theirs);
 	}
 	for (size_t k = 0; k < base->ncases; k++)
 		if (compare_glob(o->cases, base->cases[k].name) && !compare_find_case(r, base->cases[k].name))
-			compare_note(cmp, xasprintf("case '%s' is not in %s", base->cases[k].name,
-							    cmp->labels[ri]));
+			compare_left(cmp, CMP_LEFT_NOT_IN_RUN, base->cases[k].name, NULL, cmp->labels[ri]);
 }
 
 static char *compare_label(const struct run *r, size_t idx)
@@ -952,7 +954,13 @@ void compare_free(struct comparison *cmp)
 	free(cmp->labels);
 	free(cmp->rows);
 	free(cmp->env);
-	strlist_free(&cmp->left_out);
+	for (size_t i = 0; i < cmp->nleft; i++) {
+		free(cmp->left_out[i].case_name);
+		free(cmp->left_out[i].metric);
+		free(cmp->left_out[i].run);
+		strlist_free(&cmp->left_out[i].metrics);
+	}
+	free(cmp->left_out);
 	strlist_free(&cmp->env_flags);
 	memset(cmp, 0, sizeof(*cmp));
 }

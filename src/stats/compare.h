@@ -115,6 +115,29 @@ struct compare_opts {
 	const char *const *setting_keys;
 };
 
+/* What a comparison left out, and why: data, which the formatters render
+ * (compare_left_text in report/compare_fmt.h for people). */
+enum cmp_left_why {
+	CMP_LEFT_NO_PASS,        /* metric of case has no passing iteration in run */
+	CMP_LEFT_ZERO,           /* metrics of case are zero in every run */
+	CMP_LEFT_FAILED,         /* count of the case's iterations in run did not pass */
+	CMP_LEFT_ONLY_IN_RUN,    /* case (or metric of case) is in run, not in the base */
+	CMP_LEFT_NOT_IN_RUN,     /* case of the base is not in run */
+};
+
+struct cmp_left {
+	enum cmp_left_why why;
+	char *case_name;
+	char *metric;            /* the one metric it is about, or NULL */
+	char *run;               /* the run's label, or NULL (ZERO: every run) */
+	size_t count, of;        /* FAILED: iterations that did not pass, of all */
+	struct strlist metrics;  /* ZERO: the metrics */
+};
+
+/* The reason's name in JSON: "no-passing-iteration", "zero-in-every-run",
+ * "did-not-pass", "only-in-run", "not-in-run". */
+const char *compare_left_reason(enum cmp_left_why why);
+
 /* The headline cells of a comparison, counted by verdict. */
 struct cmp_tally {
 	size_t regressed, improved, same, unstable, too_few, changed, missing;
@@ -128,7 +151,8 @@ struct comparison {
 	size_t nrows, nenv;
 	struct cmp_row *rows;
 	struct cmp_env_diff *env;
-	struct strlist left_out;         /* "case 'x' is only in run b", ... */
+	struct cmp_left *left_out;       /* what was left out, and why */
+	size_t nleft;
 	bool emulated;                   /* a run ran in an emulated guest (matrix, TCG):
 					    its times mean little, so counters lead */
 	double noise_min, unstable_cv;   /* as used */

@@ -14,6 +14,7 @@
 #include <errno.h>
 #include <unistd.h>
 
+#include "core/spelling.h"
 #include "core/util.h"
 
 static bool store_is_pg_url(const char *loc)
@@ -578,6 +579,7 @@ int store_load_run(struct store *st, int64_t run_id, struct run **out)
 		if (be->iterations(st, &r->cases[i]) < 0)
 			goto rollback;
 	be->rollback(st);
+	spelling_env(r->env);
 	*out = r;
 	return 0;
 rollback:

@@ -357,7 +357,7 @@ static void summary_outcome_word(char *buf, size_t len, const struct case_summar
 static void summary_brief_line(FILE *f, int wcase, const struct case_summary *cs, const char *outcome,
 			       const char *cell, const char *counters)
 {
-	fprintf(f, "  %-*s %3zu  %-8s  ", wcase, cs->c->name, cs->c->niter, outcome);
+	fprintf(f, "  %-*s %10zu  %-8s  ", wcase, cs->c->name, cs->c->niter, outcome);
 	if (*counters)
 		fprintf(f, "%-36s  %s\n", cell, counters);
 	else
@@ -380,7 +380,7 @@ static void summary_brief_case(FILE *f, const struct case_summary *cs, int wcase
 		if (!lines)
 			summary_brief_line(f, wcase, cs, outcome, cell, counters);
 		else
-			fprintf(f, "  %-*s %3s  %-8s  %s\n", wcase, "", "", "", cell);
+			fprintf(f, "  %-*s %10s  %-8s  %s\n", wcase, "", "", "", cell);
 		lines++;
 	}
 	if (!lines)
@@ -420,7 +420,7 @@ void summary_print_brief(FILE *f, const struct run *r, summary_headline_fn headl
 		wcase = (int)strlen(r->cases[i].name) > wcase ? (int)strlen(r->cases[i].name) : wcase;
 		nmax = r->cases[i].niter > nmax ? r->cases[i].niter : nmax;
 	}
-	fprintf(f, "  %-*s %3s  %-8s  %-36s  %s\n", wcase, "case", "n", "outcome", "headline (mean ± spread)",
+	fprintf(f, "  %-*s %10s  %-8s  %-36s  %s\n", wcase, "case", "iterations", "outcome", "headline (mean ± spread)",
 		"counters (mean)");
 	for (size_t i = 0; i < r->ncases; i++)
 		summary_brief_case(f, &s[i], wcase, headline);

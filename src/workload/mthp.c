@@ -60,7 +60,7 @@ static const struct opt mthp_opts[] = {
 enum { MM_FPS, MM_SPS, MM_TFAULT, MM_TOUT, MM_TIN, MM_ALLOC, MM_FALLBACK, MM_SWPOUT, MM_SWPOUT_FB,
        MM_SWAPPED, MM_SWPIN, MM_SWPIN_FB, MM_SPLIT, MM_N };
 static const struct metric_def mthp_metrics[] = {
-	[MM_FPS] = { "faults-per-sec", "pages/s", BETTER_HIGHER, COMBINE_HMEAN, "pages faulted in per second" },
+	[MM_FPS] = { "faultin-per-sec", "pages/s", BETTER_HIGHER, COMBINE_HMEAN, "pages faulted in per second" },
 	[MM_SPS] = { "swapin-per-sec", "pages/s", BETTER_HIGHER, COMBINE_HMEAN,
 		     "pages faulted back from swap per second" },
 	[MM_TFAULT] = { "time-fault", "ns", BETTER_LOWER, COMBINE_AMEAN, "first touch of every page" },

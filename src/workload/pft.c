@@ -68,7 +68,7 @@ static const struct opt pft_opts[] = {
  * waiting for a CPU (other work, or more tasks than CPUs) does not count. */
 static const struct metric_def pft_metrics[] = {
 	{ "faults-per-sec", "faults/s", BETTER_HIGHER, COMBINE_HMEAN, "page faults per second, all tasks", .headline = true },
-	{ "scaling", "ratio", BETTER_HIGHER, COMBINE_AMEAN, "faults per second over linear scaling of the first count", .headline = false },
+	{ "scaling", "x", BETTER_HIGHER, COMBINE_AMEAN, "faults per second over linear scaling of the first count", .headline = false },
 	{ "faults-per-cpu-sec", "faults/s", BETTER_HIGHER, COMBINE_HMEAN, "page faults per second of the tasks' CPU time", .headline = false },
 	{ .name = NULL },
 };

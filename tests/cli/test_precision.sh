@@ -56,38 +56,38 @@ check "bad input stored nothing" test "${OUT:-0}" = 0 -o $RC != 0
 # --- stops on precision ------------------------------------------------------
 run "$VMR" run "$T_TMP/spin.ini" --db "$DB" --name prec -q --iterations auto --precision 10% --budget 60s
 expect_rc "auto on null --spin: runs" 0
-stop=$(env_of prec '"iterations-auto".spin')
+stop=$(env_of prec 'iterations_auto.spin')
 check "auto on null --spin: stopped on precision ($stop)" grep -qE '^precision after [0-9]+ iterations$' <<< "$stop"
-reached=$(env_of prec '"iterations-auto-reached"."spin.time"')
+reached=$(env_of prec 'iterations_auto_reached."spin.time"')
 check "the precision reached is stored, within 10% ($reached)" \
 	awk -v p="$reached" 'BEGIN { exit !(p != "" && p + 0 > 0 && p + 0 <= 0.10) }'
 n=$(counted prec)
 check "at least 3 iterations ($n), as many as the reason says" grep -q "after $n iterations" <<< "$stop"
 run "$VMR" show prec --db "$DB" --all
-expect_out "show prints why it stopped" "iterations-auto\.spin +precision after $n iterations"
-expect_out "show prints the precision reached" "iterations-auto-reached\.spin\.time +[0-9.e-]+$"
+expect_out "show prints why it stopped" "iterations_auto\.spin +precision after $n iterations"
+expect_out "show prints the precision reached" "iterations_auto_reached\.spin\.time +[0-9.e-]+$"
 
 # --- stops on the budget -----------------------------------------------------
 t0=$(date +%s)
 run "$VMR" run "$T_TMP/noisy.ini" --db "$DB" --name budget -q --iterations auto --precision 1% --budget 3s
 t1=$(date +%s)
 expect_rc "auto on a noisy null: runs" 0
-stop=$(env_of budget '"iterations-auto".spin')
+stop=$(env_of budget 'iterations_auto.spin')
 check "a noisy null stops on the budget ($stop)" grep -qE '^budget after [0-9]+ iterations$' <<< "$stop"
 check "within about its budget (3s; took $((t1 - t0))s)" test $((t1 - t0)) -le 12
-reached=$(env_of budget '"iterations-auto-reached"."spin.time"')
+reached=$(env_of budget 'iterations_auto_reached."spin.time"')
 check "and the precision reached is above 1% ($reached)" awk -v p="$reached" 'BEGIN { exit !(p + 0 > 0.01) }'
 # the budget never cuts below the minimum: iterations of 0.4-1.4 s, a 1 s budget
 sed 's/^spin = 20ms/spin = 400ms\njitter = 1s/' "$T_TMP/spin.ini" > "$T_TMP/slow.ini"
 run "$VMR" run "$T_TMP/slow.ini" --db "$DB" --name min -q --iterations auto --precision 1% --budget 1s
 check "the minimum of 3 iterations runs whatever the budget ($(counted min))" \
-	test "$(env_of min '"iterations-auto".spin')" = "budget after 3 iterations" -a "$(counted min)" = 3
+	test "$(env_of min 'iterations_auto.spin')" = "budget after 3 iterations" -a "$(counted min)" = 3
 
 # --- in a suite file -----------------------------------------------------------
 run "$VMR" run "$T_TMP/auto.ini" --db "$DB" --name file -q
 expect_rc "iterations = auto in [global]: runs" 0
-check "a suite file's auto stops on its precision" grep -qE '^precision after' <<< "$(env_of file '"iterations-auto".spin')"
-check "a suite file's precision is stored" test "$(env_of file '"iterations-auto".precision')" = 0.1
+check "a suite file's auto stops on its precision" grep -qE '^precision after' <<< "$(env_of file 'iterations_auto.spin')"
+check "a suite file's precision is stored" test "$(env_of file 'iterations_auto.precision')" = 0.1
 
 # --- with variants: whole blocks ----------------------------------------------
 run "$VMR" run "$T_TMP/noisy.ini" --db "$DB" --name grp -q --iterations auto --precision 1% --budget 3s \
@@ -95,7 +95,7 @@ run "$VMR" run "$T_TMP/noisy.ini" --db "$DB" --name grp -q --iterations auto --p
 expect_rc "auto with variants: runs" 0
 na=$(counted grp-a) nb=$(counted grp-b)
 check "every variant ran as many iterations ($na, $nb)" test -n "$na" -a "$na" = "$nb" -a "${na:-0}" -ge 3
-check "each variant's run has its reason" grep -q "after $na iterations" <<< "$(env_of grp-b '"iterations-auto".spin')"
+check "each variant's run has its reason" grep -q "after $na iterations" <<< "$(env_of grp-b 'iterations_auto.spin')"
 
 # --- warm-up ---------------------------------------------------------------------
 run "$VMR" run "$T_TMP/spin.ini" --db "$DB" --name warm -q -n 3 --warmup 2 --no-probe
@@ -130,5 +130,5 @@ else
 	run "$VMR" compare --db "$DB" free warm
 	expect_out "compare's environment diff shows --warmup" "case\.spin\.warmup +- +2"
 	run "$VMR" compare --db "$DB" free prec
-	expect_out "compare's environment diff shows the precision rule" "iterations-auto\.precision +- +0\.1"
+	expect_out "compare's environment diff shows the precision rule" "iterations_auto\.precision +- +0\.1"
 fi

@@ -47,7 +47,7 @@ run "$VMR" test mmap --refs "$D/t" --no-sandbox
 expect_rc "a plain replay runs" 0
 expect_no_out "no kernel-tracing section without --trace" "Inside the kernel"
 run "$VMR" test mmap --refs "$D/t" --no-sandbox --trace reclaim --json
-why=$([ "$RC" = 0 ] && jq -r '.info["trace-skipped"] // empty | tostring' <<< "$OUT" 2>/dev/null)
+why=$([ "$RC" = 0 ] && jq -r '.info["trace_skipped"] // empty | tostring' <<< "$OUT" 2>/dev/null)
 if [ "$RC" = 3 ]; then
 	skip "mmap with --trace" "cannot trace here: ${ERR:0:160}"
 elif [ -n "$why" ]; then

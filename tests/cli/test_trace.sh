@@ -20,7 +20,7 @@ fi
 if ! grep -qw tracefs /proc/filesystems; then
 	run "$VMR" test fault --level zero --mem 32M --passes 1 --trace reclaim --json
 	expect_rc "without tracefs the case still runs" 0
-	expect_json "without tracefs tracing is skipped with a reason" '.info["trace-skipped"].trace | type == "string"'
+	expect_json "without tracefs tracing is skipped with a reason" '.info["trace_skipped"].trace | type == "string"'
 	skip "traced cases" "no tracefs in /proc/filesystems"
 	exit 0
 fi
@@ -77,13 +77,13 @@ expect_rc "--profile runs" 0
 expect_json "perf counts page faults on the child" \
 	'[.metrics[] | select(.name == "perf-page-faults") | .value > 0] == [true]'
 expect_json_or_skip "perf counts dTLB read misses" '[.metrics[].name] | index("perf-dtlb-read-misses") != null' \
-	'.info["perf-unsupported"]["perf-dtlb-read-misses"]'
-expect_json_or_skip "profile: top kernel symbols" '.info["profile-top-kernel-symbols"] | length > 0' \
-	'.info["profile-skipped"].profile'
+	'.info["perf_unsupported"]["perf-dtlb-read-misses"]'
+expect_json_or_skip "profile: top kernel symbols" '.info["profile_top_kernel_symbols"] | length > 0' \
+	'.info["profile_skipped"].profile'
 run "$VMR" test fault --level fast --mem 32M --passes 1 --json
 expect_rc "without --profile the case runs" 0
 expect_json "without --profile no perf counter is read" '[.metrics[].name | select(startswith("perf-"))] == []'
-expect_json "without --profile nothing is profiled" '.info | has("profile-top-kernel-symbols") | not'
+expect_json "without --profile nothing is profiled" '.info | has("profile_top_kernel_symbols") | not'
 
 # start_traced KINDS: a long traced fault case in the background ($victim);
 # seen=1 once its tracefs instance exists (within 10 s)

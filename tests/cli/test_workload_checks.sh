@@ -57,10 +57,10 @@ json_ok "LTP's -w: no check phase" "[.metrics[] | select(.name == \"check-time\"
 # (Per-process and per-cgroup counters: /proc/vmstat's pswpin is the
 # host's, and other work on the machine moves it.)
 json_ok "LTP's -w: all 160M written in a 64M sandbox, so 96M went to swap" \
-	"$(metric bytes-allocated) == 167772160 and .info[\"sandbox-after\"].peak_bytes == .info[\"sandbox-after\"].limit_bytes"
+	"$(metric bytes-allocated) == 167772160 and .info.sandbox_after.peak_bytes == .info.sandbox_after.limit_bytes"
 json_ok "LTP's -w: the children take (almost) no major faults" "$(metric children-major-faults) < 100"
 json_ok "LTP's -w: nor does anything else in the sandbox (memcg pgmajfault)" \
-	'.info["sandbox-after"]["stat.pgmajfault"] // .info["sandbox-after"]["stat.total_pgmajfault"] | . != null and . < 100'
+	'.info.sandbox_after["stat.pgmajfault"] // .info.sandbox_after["stat.total_pgmajfault"] | . != null and . < 100'
 json_ok "LTP's -w: one child, by LTP's rule" "$(metric children) == 1"
 run "$VMR" test mtest01 --mem 64M --swap file:256M --timeout 60s --write --bytes 160M --json
 expect_rc "mtest01 --write with its check runs" 0

@@ -25,7 +25,7 @@ expect_json "fault pass 0 leaves every page present" '.tables[] | select(.name =
 expect_json "fault records one row per pass" '.tables[] | select(.name == "passes") | (.rows | length) == 3'
 expect_json "fault keeps a map per pass" '(.maps | length) == 3 and (.maps[0].pages | length) == 2000'
 expect_json "fault times first touches" '.hists[] | select(.name == "first-touch-latency") | .hist.count == 2000'
-expect_json "fault result carries the sandbox's counters" '.info["sandbox-after"] != null and .info.sandbox != null'
+expect_json "fault result carries the sandbox's counters" '.info.sandbox_after != null and .info.sandbox != null'
 
 # fault at level zero: 1.25x the limit must swap, every pass.
 run "$VMR" test fault "${SB[@]}" --level zero --passes 3 --json
@@ -67,7 +67,7 @@ expect_rc "alloc catches a damaged page" 1; expect_err "alloc names the page" 'p
 run "$VMR" test alloc "${SB[@]}" --level zero --lock --passes 1 --json
 expect_rc "locking 1.25x the limit fails the test" 1
 expect_json "and the outcome is oom" '.outcome == "oom"'
-expect_json "the OOM result has the memcg's counters" '.info["sandbox-after"] | length > 0'
+expect_json "the OOM result has the memcg's counters" '.info.sandbox_after | length > 0'
 expect_json "and says the workload sent no result" '.info.workload_result == false'
 run "$VMR" test alloc "${SB[@]}" --level zero --lock --passes 1
 expect_rc "an OOM-killed workload's text report exits 1" 1

@@ -59,10 +59,13 @@ static bool env_has(const struct comparison *cmp, const char *key)
 
 static bool left_out_has(const struct comparison *cmp, const char *needle)
 {
-	for (size_t i = 0; i < cmp->left_out.n; i++)
-		if (strstr(cmp->left_out.v[i], needle))
-			return true;
-	return false;
+	bool found = false;
+	for (size_t i = 0; i < cmp->nleft && !found; i++) {
+		char *t = compare_left_text(&cmp->left_out[i]);
+		found = strstr(t, needle) != NULL;
+		free(t);
+	}
+	return found;
 }
 
 int main(void)

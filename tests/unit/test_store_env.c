@@ -27,13 +27,13 @@ int main(void)
 	json_t *env = json_pack("{s{ss} ss}", "kernel", "release", "6.1.0-test", "host", "box");
 	int64_t run = 0;
 	CHECK(store_run_begin(st, name, "quick", "[a]\nworkload=null\n", env, NULL, &run) == 0, "run begins");
-	json_object_set_new(env, "iterations-auto", json_pack("{ss}", "a", "precision after 7 iterations"));
+	json_object_set_new(env, "iterations_auto", json_pack("{ss}", "a", "precision after 7 iterations"));
 	CHECK(store_run_env_set(st, run, env) == 0, "the environment is replaced");
 	CHECK(store_run_end(st, run, "complete") == 0, "run ends");
 	struct run *r = NULL;
 	CHECK(store_load_run(st, run, &r) == 0, "run loads");
 	if (r) {
-		CHECK_STR(json_string_value(json_object_get(json_object_get(r->env, "iterations-auto"), "a")),
+		CHECK_STR(json_string_value(json_object_get(json_object_get(r->env, "iterations_auto"), "a")),
 			  "precision after 7 iterations", "the new environment is what loads");
 		CHECK_STR(r->info.host, "box", "the host stays");
 		CHECK_STR(r->info.status, "complete", "the status stays");

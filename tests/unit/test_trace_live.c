@@ -201,12 +201,12 @@ static void check_profile(void)
 	struct result r = { 0 };
 	uint64_t vm[4] = { 0 }, failcnt = 0;
 	CHECK(run_case(&cfg, &r, vm, &failcnt) == 0, "profile: child read the file in the cgroup");
-	json_t *unsup = json_object_get(r.info, "perf-unsupported");
-	json_t *skipped = json_object_get(r.info, "profile-skipped");
+	json_t *unsup = json_object_get(r.info, "perf_unsupported");
+	json_t *skipped = json_object_get(r.info, "profile_skipped");
 	double faults = metric(&r, "perf-page-faults"), minor = metric(&r, "perf-minor-faults");
 	double major = metric(&r, "perf-major-faults");
 	char *un = unsup ? json_dumps(unsup, JSON_COMPACT) : NULL;
-	json_t *top = json_object_get(r.info, "profile-top-kernel-symbols");
+	json_t *top = json_object_get(r.info, "profile_top_kernel_symbols");
 	printf("# perf faults %.0f (minor %.0f major %.0f), context switches %.0f, unsupported: %s, top: %s\n",
 	       faults, minor, major, metric(&r, "perf-context-switches"), un ? un : "none",
 	       json_string_value(json_object_get(json_array_get(top, 0), "symbol")));

@@ -217,7 +217,7 @@ static void test_resolve_and_result(void)
 	CHECK(m && m->value == 3, "result: dropped events reported");
 	CHECK(result_find_metric(&r, "reclaim-writeback-pages") != NULL, "result: writeback via writepage");
 	CHECK(result_find_metric(&r, "compaction-runs") == NULL, "result: compaction not asked for, not reported");
-	json_t *sk = json_object_get(r.info, "trace-skipped");
+	json_t *sk = json_object_get(r.info, "trace_skipped");
 	CHECK(json_object_get(sk, "compaction-runs") == NULL, "result: what was not asked for is not 'skipped'");
 	const struct named_hist *h = result_find_hist(&r, "direct-reclaim-stall");
 	CHECK(h && h->h->count == 2 && !strcmp(h->unit, "ns"), "result: stall histogram");
@@ -237,7 +237,7 @@ static void test_resolve_and_result(void)
 		}
 	result_init(&r, "x");
 	trace_stats_to_result(&s, res, n, 0, 0, &r);
-	sk = json_object_get(r.info, "trace-skipped");
+	sk = json_object_get(r.info, "trace_skipped");
 	CHECK(result_find_metric(&r, "direct-reclaim-stalls") == NULL, "skip: no stall metric without the end event");
 	CHECK(json_is_string(json_object_get(sk, "direct-reclaim-stalls")), "skip: the metric is listed with why");
 	CHECK(result_find_metric(&r, "memcg-reclaim-stalls") != NULL, "skip: other metrics stay");
