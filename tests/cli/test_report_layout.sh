@@ -53,22 +53,55 @@ grep -qx 'time-pass1 (s)' "$T_TMP/axes" && ok "a time axis says its unit (time-p
 	|| not_ok "a time axis says its unit: $(grep time-pass1 "$T_TMP/axes" | head -3 | tr '\n' ' ')"
 grep -q 'class="num improved">1.013 s ' "$H" && ok "the tables are in human units" || not_ok "the tables are in human units"
 
+# svg_page FILE: prints "SVGS CLASSES-USED CLASSES-MISSING DEFS USES", or
+# what is wrong.
+svg_page() {
+	python3 - "$1" <<'PY'
+import re, sys, xml.dom.minidom
+html = open(sys.argv[1], encoding="utf-8").read()
+svgs = re.findall(r"<svg\b.*?</svg>", html, re.S)
+for i, s in enumerate(svgs):
+    try:
+        xml.dom.minidom.parseString(s)
+    except Exception as e:
+        sys.exit(f"svg {i} is not well-formed: {e}")
+style = "".join(re.findall(r"<style>(.*?)</style>", html, re.S))
+used = set(re.findall(r'<g\b[^>]*\bclass="(g\d+)"', html))
+missing = sorted(c for c in used if not re.search(r"\." + c + r"\{[^}]+\}", style))
+defs = len(re.findall(r"id='gpDot'", html))
+uses = len(re.findall(r"xlink:href='#gpPt", html))
+print(len(svgs), len(used), len(missing), defs, uses)
+PY
+}
 # --- two real quick runs: small, no plot that says nothing ----------------
 if ! is_root; then
 	skip "a two-run quick report" "needs root for the sandboxes"
 else
 	DB=$T_TMP/results.db
-	run "$VMR" run quick --db "$DB" --name q1 -q
+	# 3 iterations a case, so that every per-iteration plot is drawn
+	run "$VMR" run quick -n 3 --db "$DB" --name q1 -q
 	rc1=$RC
-	run "$VMR" run quick --db "$DB" --name q2 -q
-	[ "$rc1" = 0 ] && [ "$RC" = 0 ] && ok "two quick runs" || not_ok "two quick runs (exit $rc1, $RC: ${ERR:0:300})"
+	run "$VMR" run quick -n 3 --db "$DB" --name q2 -q
+	[ "$rc1" = 0 ] && [ "$RC" = 0 ] && ok "two quick runs of 3 iterations" \
+		|| not_ok "two quick runs of 3 iterations (exit $rc1, $RC: ${ERR:0:300})"
 	Q=$T_TMP/quick
 	run "$VMR" report q1 q2 --db "$DB" -o "$Q" --json
 	bytes=$(jq -r .bytes <<< "$OUT" 2>/dev/null)
-	[ "$RC" = 0 ] && [ -n "$bytes" ] && [ "$bytes" -lt 1000000 ] && ok "a two-run quick report is under 1 MB ($bytes bytes)" \
+	graphs=$(jq -r .graphs <<< "$OUT" 2>/dev/null)
+	[ "$RC" = 0 ] && [ -n "$bytes" ] && [ "$bytes" -lt 1000000 ] && [ "$bytes" = "$(stat -c %s "$Q/index.html")" ] \
+		&& ok "a two-run quick report is under 1 MB ($bytes bytes, $graphs graphs)" \
 		|| not_ok "a two-run quick report is under 1 MB (exit $RC, ${bytes:-?} bytes)"
+	[ "${graphs:-0}" -ge 60 ] && ok "with its graphs ($graphs)" || not_ok "with its graphs (${graphs:-?})"
+	# the graphs made small for it still draw
+	read -r nsvg nused nmissing ndefs nuses < <(svg_page "$Q/index.html")
+	[ "${nsvg:-0}" -ge 40 ] && ok "every SVG is well-formed ($nsvg)" || not_ok "every SVG is well-formed (${nsvg:-none})"
+	[ "${nused:-0}" -ge 3 ] && [ "${nmissing:-1}" = 0 ] && ok "every class a group names has its rule ($nused classes)" \
+		|| not_ok "every class a group names has its rule (${nused:-?} used, ${nmissing:-?} without a rule)"
+	[ "${ndefs:-0}" -ge 1 ] && [ "${ndefs:-9}" -le 2 ] && [ "${nuses:-0}" -ge 1 ] \
+		&& ok "the point shapes are in the page once for $nuses uses" \
+		|| not_ok "the point shapes are in the page once (${ndefs:-?} copies, ${nuses:-?} uses)"
 	# the monitor's graphs need 3 samples: a case sampled every 100ms
-	printf '[global]\nmem = 64M\nswap = file:128M\nmonitor-interval = 100ms\n\n[swapping]\nworkload = fault\nlevel = zero\npasses = 2\n' \
+	printf '[global]\niterations = 1\nmem = 64M\nswap = file:128M\nmonitor-interval = 100ms\n\n[swapping]\nworkload = fault\nlevel = zero\npasses = 2\n' \
 		> "$T_TMP/mon.ini"
 	run "$VMR" run "$T_TMP/mon.ini" --db "$DB" --name mon -q
 	rc1=$RC
@@ -78,11 +111,15 @@ else
 	if grep -qE 'free memory|MemFree' "$Q/index.html" "$T_TMP/mon/index.html"; then
 		not_ok "the host's free memory is not drawn"
 	else ok "the host's free memory is not drawn"; fi
-	# one iteration per run: no per-iteration plot; mmap-anon-read replays
-	# its trace once: no plot by pass
+	# three iterations per run: per-iteration plots; the monitored run's one
+	# iteration: none; mmap-anon-read replays its trace once: no plot by pass
 	svg_axis_text "$Q/index.html" > "$T_TMP/qaxes"
+	svg_axis_text "$T_TMP/mon/index.html" > "$T_TMP/maxes"
 	[ -s "$T_TMP/qaxes" ] || not_ok "the quick report's graphs have axis text"
-	if grep -qE 'per iteration$' "$T_TMP/qaxes"; then not_ok "no per-iteration plot of one iteration"
+	grep -qE 'per iteration$' "$T_TMP/qaxes" && ok "per-iteration plots of three iterations" \
+		|| not_ok "per-iteration plots of three iterations"
+	if [ ! -s "$T_TMP/maxes" ] || grep -qE 'per iteration$' "$T_TMP/maxes"; then
+		not_ok "no per-iteration plot of one iteration"
 	else ok "no per-iteration plot of one iteration"; fi
 	if grep -qE '^mmap-anon-read: .* by pass$' "$T_TMP/qaxes"; then not_ok "no plot by pass of one pass"
 	else ok "no plot by pass of one pass"; fi
