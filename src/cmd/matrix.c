@@ -31,7 +31,7 @@ struct matrix_opts {
 	uint64_t mem, swap_size, disk_size, timeout;
 	long cpus, iterations;
 	int swap, accel;
-	bool json, keep;
+	bool json, keep, numa_tiered;
 	/* test-only and guest-side */
 	char *guest_cmd, *build_initramfs, *guest_script;
 	struct strlist guest_files;
@@ -55,6 +55,9 @@ const struct opt matrix_cmd_opts[] = {
 	{ "swap-size", OPT_SIZE, O(swap_size), "256M", 1 << 20, 1ull << 40, NULL, "SIZE", "guest swap size", 0, 0 },
 	{ "disk", OPT_SIZE, O(disk_size), "2G", 64 << 20, 1ull << 42, NULL, "SIZE",
 	  "the guest's virtio disk (sparse): the sandbox's swap files and the guest's swap", 0, 0 },
+	{ "numa-tiered", OPT_FLAG, O(numa_tiered), NULL, 0, 0, NULL, NULL,
+	  "two NUMA nodes of half the memory, the second CPU-less and slower by the ACPI HMAT: a lower "
+	  "memory tier for demotion", 0, 0 },
 	{ "accel", OPT_ENUM, O(accel), "auto", 0, 0, "auto|kvm|tcg", NULL,
 	  "KVM, TCG (emulation), or KVM when it works", 0, 0 },
 	{ "iterations", OPT_INT, O(iterations), "0", 0, 1000, NULL, "N", "iterations per case (0: the suite's)", 0, 0 },
@@ -387,6 +390,7 @@ static json_t *matrix_facts(const struct matrix_ctx *c, const struct matrix_gues
 			      "console_log", g->log_path);
 	json_object_set_new(m, "mem_bytes", json_integer((json_int_t)c->o->mem));
 	json_object_set_new(m, "cpus", json_integer(c->o->cpus));
+	json_object_set_new(m, "numa_tiered", json_boolean(c->o->numa_tiered));
 	json_object_set_new(m, "reason", g->reason ? json_string(g->reason) : json_null());
 	return m;
 }
@@ -438,7 +442,7 @@ static int matrix_run_guest(struct matrix_ctx *c, struct matrix_guest *g)
 	struct guest_config cfg = {
 		.kernel = g->k->vmlinuz, .initrd = initrd, .append = append, .disk = disk,
 		.log_path = g->log_path, .mem_bytes = c->o->mem, .cpus = (int)c->o->cpus, .accel = c->accel,
-		.timeout_ns = c->o->timeout, .stop = &matrix_stop,
+		.timeout_ns = c->o->timeout, .stop = &matrix_stop, .numa_tiered = c->o->numa_tiered,
 	};
 	if (!c->o->json)
 		fprintf(stderr, "vmregress: booting %s%s%s under %s\n", g->k->spec, g->append ? " with " : "",
