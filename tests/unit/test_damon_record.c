@@ -116,8 +116,9 @@ static void test_journal(void)
 	char line[512];
 	const char *why = "";
 	int n = journal_format(line, sizeof(line), &r);
+	if (n > 0)
+		line[n - 1] = '\0';  /* the newline */
 	CHECK(n > 0 && !strncmp(line, "damon 2 added:4242 #", 20), "a DAMON record is 'damon 2 added:4242' (%s)", line);
-	line[n - 1] = '\0';
 	CHECK(journal_parse_line(line, (size_t)n - 1, &back, &why) == 0 && back.type == JREC_DAMON && back.id == 2 &&
 	      !strcmp(back.value, "added:4242"), "and parses back (%s)", why);
 
