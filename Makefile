@@ -144,6 +144,11 @@ build/helpers/%: tests/helpers/%.c
 	@mkdir -p $(dir $@)
 	$(call say,CCLD,$@)$(CC) $(CFLAGS) $(INITFLAGS) -o $@ $<
 
+# This one also runs in matrix guests, whose initramfs has no C library.
+build/helpers/touch_region: tests/helpers/touch_region.c
+	@mkdir -p $(dir $@)
+	$(call say,CCLD,$@)$(CC) $(CFLAGS) $(INITFLAGS) -static -o $@ $<
+
 # Benchmarks of vmregress's own code link the library like the unit tests.
 build/bench/%: bench/%.c $(LIBOBJ)
 	@mkdir -p $(dir $@)

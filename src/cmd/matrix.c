@@ -31,9 +31,10 @@ struct matrix_opts {
 	uint64_t mem, swap_size, disk_size, timeout;
 	long cpus, iterations;
 	int swap, accel;
-	bool json, keep;
+	bool json, keep, numa_tiered;
 	/* test-only and guest-side */
-	char *guest_cmd, *build_initramfs;
+	char *guest_cmd, *build_initramfs, *guest_script;
+	struct strlist guest_files;
 	int guest_fault;
 	char *guest_emit, *guest_label;
 	long guest_rc;
@@ -54,6 +55,9 @@ const struct opt matrix_cmd_opts[] = {
 	{ "swap-size", OPT_SIZE, O(swap_size), "256M", 1 << 20, 1ull << 40, NULL, "SIZE", "guest swap size", 0, 0 },
 	{ "disk", OPT_SIZE, O(disk_size), "2G", 64 << 20, 1ull << 42, NULL, "SIZE",
 	  "the guest's virtio disk (sparse): the sandbox's swap files and the guest's swap", 0, 0 },
+	{ "numa-tiered", OPT_FLAG, O(numa_tiered), NULL, 0, 0, NULL, NULL,
+	  "two NUMA nodes of half the memory, the second CPU-less and slower by the ACPI HMAT: a lower "
+	  "memory tier for demotion", 0, 0 },
 	{ "accel", OPT_ENUM, O(accel), "auto", 0, 0, "auto|kvm|tcg", NULL,
 	  "KVM, TCG (emulation), or KVM when it works", 0, 0 },
 	{ "iterations", OPT_INT, O(iterations), "0", 0, 1000, NULL, "N", "iterations per case (0: the suite's)", 0, 0 },
@@ -70,6 +74,10 @@ const struct opt matrix_cmd_opts[] = {
 	{ "json", OPT_FLAG, O(json), NULL, 0, 0, NULL, NULL, "print the outcome as JSON", OPTF_NO_ECHO, 0 },
 	{ "guest-cmd", OPT_STR, O(guest_cmd), NULL, 0, 0, NULL, "ARGS",
 	  "test: vmregress arguments the guest runs instead of the suite", OPTF_HIDDEN, 0 },
+	{ "guest-script", OPT_STR, O(guest_script), NULL, 0, 0, NULL, "FILE",
+	  "test: a shell script the guest runs instead of the suite (vmregress is /vmregress)", OPTF_HIDDEN, 0 },
+	{ "guest-file", OPT_LIST, O(guest_files), NULL, 0, 0, NULL, "FILE",
+	  "test: a file put in the guest's / under its base name, for --guest-script (repeatable)", OPTF_HIDDEN, 0 },
 	{ "guest-fault", OPT_ENUM, O(guest_fault), "none", 0, 0, "none|panic|hang|garbage", NULL,
 	  "test: make the guest misbehave", OPTF_HIDDEN, 0 },
 	{ "build-initramfs", OPT_STR, O(build_initramfs), NULL, 0, 0, NULL, "FILE",
@@ -104,6 +112,12 @@ static void matrix_catch_signals(void)
 }
 
 static const char *const matrix_faults[] = { NULL, "panic", "hang", "garbage" };
+
+/* A test's own command or script instead of a suite: nothing to store. */
+static bool matrix_adhoc(const struct matrix_opts *o)
+{
+	return o->guest_cmd || o->guest_script;
+}
 
 /* ---- guest side: frame a file on the console ---- */
 
@@ -276,18 +290,31 @@ static int matrix_initramfs(const struct matrix_ctx *c, const struct vm_kernel *
 	char *moddir = xasprintf("%s/%s.modules", c->work, label), *script;
 	int r;
 
+	struct strlist extra = { 0 };
+	char *in_guest = NULL;
 	matrix_guest_args(c, label, &args);
+	if (c->o->guest_script) {
+		const char *base = strrchr(c->o->guest_script, '/');
+		in_guest = xasprintf("/%s", base ? base + 1 : c->o->guest_script);
+		strlist_add(&extra, c->o->guest_script);
+	}
+	for (size_t i = 0; i < c->o->guest_files.n; i++)
+		strlist_add(&extra, c->o->guest_files.v[i]);
 	struct guest_plan plan = {
 		.cmd = (const char *const *)args.v, .swap = c->o->swap, .swap_bytes = c->o->swap_size,
-		.fault = matrix_faults[c->o->guest_fault], .db = c->o->guest_cmd ? NULL : "/tmp/results.db",
+		.fault = matrix_faults[c->o->guest_fault], .db = matrix_adhoc(c->o) ? NULL : "/tmp/results.db",
+		.script = in_guest,
 	};
 	r = matrix_modules(c, k, moddir, &mods);
 	if (r == 0) {
 		script = initramfs_init_script(&plan);
-		r = initramfs_build(path, c->static_bin, c->busybox, &mods, script, c->suite_file);
+		r = initramfs_build(path, c->static_bin, c->busybox, &mods, script, c->suite_file,
+				    (const char *const *)extra.v);
 		free(script);
 	}
 	modules_free(&mods);
+	strlist_free(&extra);
+	free(in_guest);
 	strlist_free(&args);
 	free(moddir);
 	return r;
@@ -363,6 +390,7 @@ static json_t *matrix_facts(const struct matrix_ctx *c, const struct matrix_gues
 			      "console_log", g->log_path);
 	json_object_set_new(m, "mem_bytes", json_integer((json_int_t)c->o->mem));
 	json_object_set_new(m, "cpus", json_integer(c->o->cpus));
+	json_object_set_new(m, "numa_tiered", json_boolean(c->o->numa_tiered));
 	json_object_set_new(m, "reason", g->reason ? json_string(g->reason) : json_null());
 	return m;
 }
@@ -414,7 +442,7 @@ static int matrix_run_guest(struct matrix_ctx *c, struct matrix_guest *g)
 	struct guest_config cfg = {
 		.kernel = g->k->vmlinuz, .initrd = initrd, .append = append, .disk = disk,
 		.log_path = g->log_path, .mem_bytes = c->o->mem, .cpus = (int)c->o->cpus, .accel = c->accel,
-		.timeout_ns = c->o->timeout, .stop = &matrix_stop,
+		.timeout_ns = c->o->timeout, .stop = &matrix_stop, .numa_tiered = c->o->numa_tiered,
 	};
 	if (!c->o->json)
 		fprintf(stderr, "vmregress: booting %s%s%s under %s\n", g->k->spec, g->append ? " with " : "",
@@ -550,7 +578,7 @@ static int matrix_prepare(struct matrix_ctx *c)
 		vmr_err("matrix: no static busybox (install Debian's busybox-static or set VMR_BUSYBOX)");
 		return VMR_EXIT_CANNOT;
 	}
-	if (!o->guest_cmd && !(c->suite_file = suite_find(o->suite)))
+	if (!matrix_adhoc(o) && !(c->suite_file = suite_find(o->suite)))
 		return VMR_EXIT_USAGE;
 	matrix_sweep_stale(tmp && *tmp ? tmp : "/tmp");
 	c->work = xasprintf("%s/vmregress-matrix.%d.XXXXXX", tmp && *tmp ? tmp : "/tmp", (int)getpid());
@@ -572,7 +600,7 @@ static bool matrix_kvm_boots(struct matrix_ctx *c, const struct vm_kernel *k)
 	struct guest_outcome out = { 0 };
 	bool ok = false;
 
-	if (initramfs_build(initrd, c->static_bin, c->busybox, NULL, script, NULL) == 0) {
+	if (initramfs_build(initrd, c->static_bin, c->busybox, NULL, script, NULL, NULL) == 0) {
 		struct guest_config cfg = {
 			.kernel = k->vmlinuz, .initrd = initrd, .append = "console=ttyS0 panic=-1 quiet",
 			.mem_bytes = 256 << 20, .cpus = 1, .accel = GUEST_ACCEL_KVM, .timeout_ns = 20 * 1000000000ull,
@@ -672,7 +700,7 @@ static int matrix_run_all(struct matrix_ctx *c, struct vm_kernel *ks)
 		vmr_errno("cannot create %s", c->log_dir);
 		r = VMR_EXIT_CANNOT;
 	}
-	if (r == VMR_EXIT_OK && !c->o->guest_cmd) {
+	if (r == VMR_EXIT_OK && !matrix_adhoc(c->o)) {
 		char *path = c->o->db ? xstrdup(c->o->db) : store_default_path();
 		int e = store_open(&c->st, path, true);
 		if (e < 0)

@@ -1,6 +1,8 @@
 /* vmregress refs: generate, randomize, show and record page-reference
  * traces (the seed's generate_references.pl and randomize_references.pl). */
+#include <errno.h>
 #include <inttypes.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -8,8 +10,11 @@
 #include "core/util.h"
 #include "refs/gen.h"
 #include "refs/record.h"
+#include "refs/record_damon.h"
 #include "refs/stats.h"
 #include "refs/trace.h"
+#include "sandbox/damonctl.h"
+#include "sandbox/sandbox.h"
 
 struct refs_cmd {
 	long pages, references, seed, window, top, pid;
@@ -53,8 +58,9 @@ struct refs_cmd {
 #define OPT_DURATION { .name = "duration", .type = OPT_TIME, .off = O(duration_ns), .def = "30s", \
 	.min = 1e6, .max = 86400e9, .metavar = "TIME", .help = "record: how long to record" }
 #define OPT_METHOD { .name = "method", .type = OPT_ENUM, .off = O(method), .def = "auto", \
-	.choices = REFS_REC_METHODS, .help = "record: how to see accesses: idle page tracking, soft-dirty bits, or " \
-		"the process's page faults (a software perf event); auto: the first that works here" }
+	.choices = REFS_REC_METHODS, .help = "record: how to see accesses: idle page tracking, soft-dirty bits, " \
+		"the process's page faults (a software perf event), or DAMON's regions (a kdamond for the recording, " \
+		"put back after); auto: the first of the first three that works here" }
 
 static const struct opt generate_opts[] = {
 	OPT_PAGES, OPT_REFERENCES, OPT_PATTERN, OPT_SEED, OPT_ALPHA, OPT_HOTF, OPT_HOTP, OPT_SIGMA,
@@ -262,6 +268,40 @@ close_trace:
 	return rc;
 }
 
+/* DAMON's regions, as the recorder takes them. */
+static int refs_damon_next(void *ctx, struct refs_damon_sample **v, size_t *n)
+{
+	struct damonctl_region *dr;
+	if (damonctl_session_regions(ctx, &dr, n) < 0) {
+		if (errno == ESRCH)
+			return 1;  /* the process exited, and its kdamond stopped */
+		vmr_errno("refs record: cannot read DAMON's regions");
+		return -2;
+	}
+	*v = xcalloc(*n ? *n : 1, sizeof(**v));
+	for (size_t i = 0; i < *n; i++)
+		(*v)[i] = (struct refs_damon_sample){ dr[i].start, dr[i].end, dr[i].nr_accesses };
+	free(dr);
+	return 0;
+}
+
+/* A kdamond for the recording's length, put back after (and on a signal). */
+static int refs_record_damon_cmd(const struct refs_record_cfg *cfg, struct refs_out *out)
+{
+	struct damonctl_session *s;
+	if (kill(cfg->pid, 0) < 0 && errno == ESRCH) {
+		vmr_err("refs record: --pid %d: no such process", (int)cfg->pid);
+		return -1;
+	}
+	sandbox_install_signal_handlers();
+	if (damonctl_session_open(cfg->pid, cfg->interval_ns / 1000, &s) < 0)
+		return -2;
+	struct refs_damon_source src = { refs_damon_next, s };
+	int r = refs_record_damon(cfg, &src, out);
+	damonctl_session_close(s);
+	return r;
+}
+
 static int refs_record_cmd(struct refs_cmd *o, int npos)
 {
 	if (npos) {
@@ -277,7 +317,7 @@ static int refs_record_cmd(struct refs_cmd *o, int npos)
 	struct refs_record_cfg cfg = { .pid = (pid_t)o->pid, .interval_ns = o->interval_ns,
 				       .duration_ns = o->duration_ns, .method = o->method };
 	struct refs_out out = { 0 };
-	int r = refs_record(&cfg, &out);
+	int r = cfg.method == REFS_REC_DAMON ? refs_record_damon_cmd(&cfg, &out) : refs_record(&cfg, &out);
 	if (r < 0)
 		return r == -1 ? VMR_EXIT_USAGE : VMR_EXIT_CANNOT;
 	r = refs_out_write(&out, o->output) < 0 ? VMR_EXIT_CANNOT : VMR_EXIT_OK;

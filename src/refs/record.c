@@ -157,7 +157,7 @@ static int rec_soft_dirty_works(void)
 	return ok;
 }
 
-static int rec_vma_wanted(const char *line, uint64_t *start, uint64_t *end)
+int refs_maps_vma(const char *line, uint64_t *start, uint64_t *end)
 {
 	char perms[5];
 	int name_at = 0;
@@ -183,7 +183,7 @@ static int rec_scan(struct rec *r)
 		if (nl)
 			*nl = '\0';
 		uint64_t start, end;
-		if (!rec_vma_wanted(line, &start, &end))
+		if (!refs_maps_vma(line, &start, &end))
 			continue;
 		for (uint64_t v = start / ps; v < end / ps;) {
 			size_t n = end / ps - v < SCAN_CHUNK ? (size_t)(end / ps - v) : SCAN_CHUNK;
@@ -427,6 +427,10 @@ static int rec_build(struct rec *r, struct refs_out *out)
 
 int refs_record(const struct refs_record_cfg *cfg, struct refs_out *out)
 {
+	if (cfg->method == REFS_REC_DAMON) {
+		vmr_err("refs record: --method damon needs a kdamond set up (refs_record_damon)");
+		return -2;
+	}
 	struct rec r = { .cfg = cfg, .pagemap_fd = -1, .idle_fd = -1, .clear_fd = -1 };
 	int rc = rec_open(&r);
 	if (rc == 0)

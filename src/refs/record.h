@@ -17,6 +17,8 @@
  *    references that fault are seen (first touches, swap-ins, refaults of
  *    reclaimed pages): that is the process's paging behaviour, which is
  *    what a replay under memory pressure exercises.
+ *  - or DAMON (refs/record_damon.h, only when asked for: it changes host
+ *    state for the recording's length, so the command sets it up).
  * The trace's page index is a page's rank among every page the recording
  * saw, so the replay region is as small as the pages touched.  The header
  * is flagged sampled and its description names the method: references
@@ -35,9 +37,10 @@ enum refs_record_method {
 	REFS_REC_IDLE,
 	REFS_REC_SOFT_DIRTY,
 	REFS_REC_FAULTS,
+	REFS_REC_DAMON,
 };
 
-#define REFS_REC_METHODS "auto|idle|soft-dirty|faults"
+#define REFS_REC_METHODS "auto|idle|soft-dirty|faults|damon"
 
 struct refs_record_cfg {
 	pid_t pid;
@@ -51,5 +54,9 @@ struct refs_record_cfg {
  * cannot run here (no privilege, no pagemap, method missing).  A process
  * that exits early ends the recording with what was sampled. */
 int refs_record(const struct refs_record_cfg *cfg, struct refs_out *out);
+
+/* One line of /proc/PID/maps: its range, unless it is an inaccessible
+ * guard (---p) or [vsyscall], which no program references.  1 or 0. */
+int refs_maps_vma(const char *line, uint64_t *start, uint64_t *end);
 
 #endif

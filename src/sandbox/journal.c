@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "sandbox/damonctl.h"
 #include "sandbox/knobs.h"
 
 int journal_proc_start(int pid, unsigned long long *start)
@@ -110,7 +111,7 @@ uint32_t journal_crc32(const void *buf, size_t len)
 
 static const char *const jrec_names[] = {
 	[JREC_KNOB] = "knob", [JREC_SWAPFILE] = "swapfile", [JREC_SWAPON] = "swapon",
-	[JREC_ZRAM] = "zram", [JREC_CGROUP] = "cgroup",
+	[JREC_ZRAM] = "zram", [JREC_CGROUP] = "cgroup", [JREC_DAMON] = "damon",
 };
 
 /* A word in a journal: printable, no spaces, not empty. */
@@ -131,6 +132,8 @@ static int journal_text(char *buf, size_t len, const struct jrec *r)
 		return snprintf(buf, len, "knob %s %s", r->path, r->value);
 	case JREC_ZRAM:
 		return snprintf(buf, len, "zram %d %s", r->id, r->value);
+	case JREC_DAMON:
+		return snprintf(buf, len, "damon %d %s", r->id, r->value);
 	case JREC_SWAPFILE:
 	case JREC_SWAPON:
 	case JREC_CGROUP:
@@ -242,6 +245,15 @@ int journal_parse_line(const char *line, size_t len, struct jrec *r, const char 
 		r->id = (int)id;
 		if (journal_word(&p, end, r->value, sizeof(r->value)) < 0 || !journal_zram_mode_ok(r->value))
 			return -1;
+	} else if (!strcmp(kind, "damon")) {
+		const char *q = arg;
+		unsigned long long id;
+		r->type = JREC_DAMON;
+		if (journal_number(&q, &id) < 0 || *q || id > 63)
+			return -1;
+		r->id = (int)id;
+		if (journal_word(&p, end, r->value, sizeof(r->value)) < 0 || !damonctl_value_ok(r->value))
+			return -1;
 	} else {
 		size_t i;
 		for (i = JREC_SWAPFILE; i <= JREC_CGROUP; i++)
@@ -318,6 +330,7 @@ static const char *journal_check_rec(const struct jrec *r, const struct journal_
 	switch (r->type) {
 	case JREC_KNOB:
 	case JREC_ZRAM:
+	case JREC_DAMON:
 		return NULL;
 	case JREC_CGROUP:
 		if (journal_name_parse(base, NULL, &ro, &seq) < 0 || ro.pid != o->pid || ro.start != o->start)

@@ -22,6 +22,9 @@
  *                                       (a free device; ALGO put back after)
  *   swapon /dev/zram1 #crc
  *   cgroup /sys/fs/cgroup/memory/vmregress-PID-START-SEQ #crc
+ *   damon 0 added:PID #crc              kdamond 0 made for process PID
+ *                                       ("added": nr_kdamonds raised from 0;
+ *                                       "blank": a blank one filled; damonctl.h)
  *
  * Undo walks the records backwards.  Every undo is idempotent, because a
  * record is written before its change and the change may never have been
@@ -44,14 +47,15 @@
 #define JOURNAL_PATH_MAX 256
 #define JOURNAL_VALUE_MAX 96
 
-enum jrec_type { JREC_KNOB, JREC_SWAPFILE, JREC_SWAPON, JREC_ZRAM, JREC_CGROUP };
+enum jrec_type { JREC_KNOB, JREC_SWAPFILE, JREC_SWAPON, JREC_ZRAM, JREC_CGROUP, JREC_DAMON };
 
 /* Fixed-size so that the signal handler can undo without allocating. */
 struct jrec {
 	enum jrec_type type;
-	int id;                          /* JREC_ZRAM: device number */
+	int id;                          /* JREC_ZRAM: device number; JREC_DAMON: kdamond */
 	char path[JOURNAL_PATH_MAX];     /* knob name, file, device, cgroup dir */
-	char value[JOURNAL_VALUE_MAX];   /* knob: old value; zram: added|reused[:ALGO] */
+	char value[JOURNAL_VALUE_MAX];   /* knob: old value; zram: added|reused[:ALGO];
+	                                    damon: added|blank:PID */
 };
 
 /* Who made a journal (or a cgroup, swap file, zram device). */

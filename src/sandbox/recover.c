@@ -13,6 +13,7 @@
 
 #include "core/scratch.h"
 #include "core/util.h"
+#include "probe/damon.h"
 #include "sandbox/cgroup.h"
 #include "sandbox/journal.h"
 #include "sandbox/knobs.h"
@@ -25,11 +26,11 @@
 
 static const char *const recover_rec_what[] = {
 	[JREC_KNOB] = "knob", [JREC_SWAPFILE] = "swap file", [JREC_SWAPON] = "swap",
-	[JREC_ZRAM] = "zram device", [JREC_CGROUP] = "cgroup",
+	[JREC_ZRAM] = "zram device", [JREC_CGROUP] = "cgroup", [JREC_DAMON] = "kdamond",
 };
 static const char *const recover_rec_action[] = {
 	[JREC_KNOB] = "restored", [JREC_SWAPFILE] = "removed", [JREC_SWAPON] = "disabled",
-	[JREC_ZRAM] = "reset", [JREC_CGROUP] = "removed",
+	[JREC_ZRAM] = "reset", [JREC_CGROUP] = "removed", [JREC_DAMON] = "stopped",
 };
 
 static void recover_action(json_t *actions, const char *action, const char *what, const char *path,
@@ -143,6 +144,8 @@ static int recover_journal(const char *path, const struct journal_owner *named, 
 			snprintf(path_or_dev, sizeof(path_or_dev), "/dev/zram%d", recs[i].id);
 		else if (recs[i].type == JREC_KNOB)
 			snprintf(path_or_dev, sizeof(path_or_dev), "%s=%s", recs[i].path, recs[i].value);
+		else if (recs[i].type == JREC_DAMON)
+			snprintf(path_or_dev, sizeof(path_or_dev), DAMON_ADMIN "/kdamonds/%d", recs[i].id);
 		else
 			snprintf(path_or_dev, sizeof(path_or_dev), "%s", recs[i].path);
 		int e = undo_rec(&recs[i], &owner);
@@ -497,6 +500,11 @@ static json_t *recover_journal_status(const char *path, const char *name)
 			snprintf(dev, sizeof(dev), "/dev/zram%d", recs[i].id);
 			json_object_set_new(c, "path", json_string(dev));
 			json_object_set_new(c, "hot_added", json_boolean(!strcmp(recs[i].value, "added")));
+		} else if (recs[i].type == JREC_DAMON) {
+			char kd[96];
+			snprintf(kd, sizeof(kd), DAMON_ADMIN "/kdamonds/%d", recs[i].id);
+			json_object_set_new(c, "path", json_string(kd));
+			json_object_set_new(c, "kdamond", json_string(recs[i].value));
 		} else {
 			json_object_set_new(c, "path", json_string(recs[i].path));
 		}

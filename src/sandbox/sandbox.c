@@ -359,6 +359,18 @@ static int sb_record(struct sandbox *sb, const struct jrec *r)
 	return 0;
 }
 
+int sandbox_journal(struct sandbox *sb, const struct jrec *r)
+{
+	if (!sb || sb->journal_fd < 0) {
+		vmr_err("sandbox: no journal to record a change in");
+		return -2;
+	}
+	sb_enter();
+	int e = sb_record(sb, r);
+	sb_leave();
+	return e;
+}
+
 static int sb_set_knob(struct sandbox *sb, const char *arg)
 {
 	const char *value, *why;

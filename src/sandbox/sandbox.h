@@ -82,6 +82,12 @@ int sandbox_knobs_hold(const struct sandbox *sb, uint64_t wait_ns, const char **
 /* True when sb set knobs (and holds them exclusively). */
 bool sandbox_sets_knobs(const struct sandbox *sb);
 
+/* Journal a change to the host that another module makes (DAMON,
+ * sandbox/damonctl.h), before it makes it; closing the sandbox, a signal or
+ * `cleanup` undoes it with the rest (undo_rec).  0, or -2 after a message. */
+struct jrec;
+int sandbox_journal(struct sandbox *sb, const struct jrec *r);
+
 /* Move a process into the sandbox's cgroup. */
 int sandbox_attach(struct sandbox *sb, pid_t pid);
 /* Kill every process in the cgroup (watchdog). */

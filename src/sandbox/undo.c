@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "sandbox/cgroup.h"
+#include "sandbox/damonctl.h"
 #include "sandbox/knobs.h"
 #include "sandbox/swap.h"
 
@@ -184,6 +185,11 @@ int undo_rec(const struct jrec *r, const struct journal_owner *owner)
 	case JREC_CGROUP:
 		what = "cannot remove cgroup ";
 		e = cgroup_remove(r->path);
+		break;
+	case JREC_DAMON:
+		what = "cannot put DAMON back as it was";
+		name = "";
+		e = damonctl_undo(r->id, r->value);
 		break;
 	}
 	if (e < 0)

@@ -115,6 +115,40 @@ int guest_pick_accel(enum guest_accel want, enum guest_accel *got, char *why, si
 	return want == GUEST_ACCEL_KVM ? -1 : 0;
 }
 
+/* A CPU-less node is a lower memory tier only when the firmware says it is
+ * slower: without the HMAT the kernel puts both nodes in one tier (no
+ * demotion target); with node 1 at ten times node 0's latency and a tenth
+ * of its bandwidth, Debian's 6.12 puts it in a tier of its own. */
+static void guest_numa_tiered(const struct guest_config *c, struct strlist *a)
+{
+	unsigned long long half = c->mem_bytes / 2 >> 20;
+	char *v;
+	static const char *const hmat[] = {
+		"hmat-lb,initiator=0,target=0,hierarchy=memory,data-type=access-latency,latency=10",
+		"hmat-lb,initiator=0,target=0,hierarchy=memory,data-type=access-bandwidth,bandwidth=10G",
+		"hmat-lb,initiator=0,target=1,hierarchy=memory,data-type=access-latency,latency=100",
+		"hmat-lb,initiator=0,target=1,hierarchy=memory,data-type=access-bandwidth,bandwidth=1G",
+	};
+	strlist_add(a, "-machine");
+	strlist_add(a, "pc,hmat=on");
+	for (int n = 0; n < 2; n++) {
+		v = xasprintf("memory-backend-ram,id=m%d,size=%lluM", n, half);
+		strlist_add(a, "-object");
+		strlist_add(a, v);
+		free(v);
+	}
+	v = xasprintf("node,nodeid=0,cpus=0-%d,memdev=m0", c->cpus - 1);
+	strlist_add(a, "-numa");
+	strlist_add(a, v);
+	free(v);
+	strlist_add(a, "-numa");
+	strlist_add(a, "node,nodeid=1,memdev=m1,initiator=0");
+	for (size_t i = 0; i < ARRAY_SIZE(hmat); i++) {
+		strlist_add(a, "-numa");
+		strlist_add(a, hmat[i]);
+	}
+}
+
 static void guest_argv(const struct guest_config *c, struct strlist *a, char *mem, char *cpus)
 {
 	const char *fixed[] = { "-nodefaults", "-no-reboot", "-nographic", "-monitor", "none", "-serial", "stdio" };
@@ -132,6 +166,8 @@ static void guest_argv(const struct guest_config *c, struct strlist *a, char *me
 	strlist_add(a, mem);
 	strlist_add(a, "-smp");
 	strlist_add(a, cpus);
+	if (c->numa_tiered)
+		guest_numa_tiered(c, a);
 	strlist_add(a, "-kernel");
 	strlist_add(a, c->kernel);
 	strlist_add(a, "-initrd");

@@ -31,6 +31,9 @@ struct guest_config {
 	uint64_t timeout_ns;       /* the watchdog */
 	const char *qemu;          /* binary; NULL: qemu-system-x86_64 */
 	volatile sig_atomic_t *stop; /* set by a signal handler: kill the guest now */
+	bool numa_tiered;          /* two NUMA nodes of half the memory each, the second
+				      without CPUs and, by the ACPI HMAT, ten times slower:
+				      a lower memory tier (numa.demotion_enabled) */
 };
 
 struct guest_outcome {

@@ -155,10 +155,15 @@ char *initramfs_init_script(const struct guest_plan *p)
 	initramfs_disk(f, p);
 	if (p->fault)
 		initramfs_fault(f, p->fault);
-	fputs("cd /tmp\n/vmregress", f);
-	for (const char *const *a = p->cmd; *a; a++) {
-		fputc(' ', f);
-		initramfs_quote(f, *a);
+	if (p->script) {
+		fputs("cd /tmp\nsh ", f);
+		initramfs_quote(f, p->script);
+	} else {
+		fputs("cd /tmp\n/vmregress", f);
+		for (const char *const *a = p->cmd; *a; a++) {
+			fputc(' ', f);
+			initramfs_quote(f, *a);
+		}
 	}
 	fputs(" > /tmp/out 2> /tmp/err\nrc=$?\necho\n"
 	      "emit stdout $rc /tmp/out\nemit stderr $rc /tmp/err\n", f);
@@ -211,7 +216,8 @@ static int initramfs_add_modules(struct cpio *c, const struct vm_modules *mods)
 }
 
 int initramfs_build(const char *out, const char *vmregress, const char *busybox,
-		    const struct vm_modules *mods, const char *init_script, const char *suite)
+		    const struct vm_modules *mods, const char *init_script, const char *suite,
+		    const char *const *extra)
 {
 	static const char *const dirs[] = { "bin", "dev", "proc", "sys", "tmp", "etc", "root" };
 	char *buf = NULL;
@@ -233,6 +239,10 @@ int initramfs_build(const char *out, const char *vmregress, const char *busybox,
 	}
 	if (r == 0 && suite)
 		r = initramfs_add_path(&c, "suite.ini", 0644, suite);
+	for (const char *const *x = extra; r == 0 && x && *x; x++) {
+		const char *base = strrchr(*x, '/');
+		r = initramfs_add_path(&c, base ? base + 1 : *x, 0755, *x);
+	}
 	if (r == 0)
 		r = initramfs_add_modules(&c, mods);
 	if (cpio_end(&c) < 0)

@@ -35,6 +35,8 @@ struct guest_plan {
 	uint64_t swap_bytes;     /* its size */
 	const char *fault;       /* test-only: "panic", "hang", "garbage" or NULL */
 	const char *db;          /* a store file the guest sends home as frame "db", or NULL */
+	const char *script;      /* test-only: a shell script in the guest run instead of
+				    vmregress (its stdout and stderr go home the same way) */
 };
 
 /* The init script for a plan (malloc'd).  It mounts /proc, /sys, devtmpfs,
@@ -47,10 +49,12 @@ char *initramfs_init_script(const struct guest_plan *plan);
 
 /* Write an initramfs to out (atomically).  vmregress is a static binary for
  * the guest, busybox a static busybox; mods may be NULL; suite, when not
- * NULL, is a suite file that becomes /suite.ini.  0, or -1 after a one-line
- * error. */
+ * NULL, is a suite file that becomes /suite.ini; extra, when not NULL, a
+ * NULL-terminated list of files each put in / under its base name (tests:
+ * a script and static helpers).  0, or -1 after a one-line error. */
 int initramfs_build(const char *out, const char *vmregress, const char *busybox,
-		    const struct vm_modules *mods, const char *init_script, const char *suite);
+		    const struct vm_modules *mods, const char *init_script, const char *suite,
+		    const char *const *extra);
 
 /* A static busybox: $VMR_BUSYBOX, else Debian's busybox-static at
  * /bin/busybox when it is statically linked.  Malloc'd, or NULL. */

@@ -5,7 +5,7 @@
 
 extern const struct workload wl_null, wl_fault, wl_alloc, wl_reread, wl_mmap001, wl_mtest01, wl_pft;
 extern const struct workload wl_mmap;
-extern const struct workload wl_mthp, wl_zswap, wl_reclaim;
+extern const struct workload wl_mthp, wl_zswap, wl_reclaim, wl_senpai;
 
 const struct workload *const workloads[] = {
 	&wl_null,
@@ -19,6 +19,7 @@ const struct workload *const workloads[] = {
 	&wl_mthp,
 	&wl_zswap,
 	&wl_reclaim,
+	&wl_senpai,
 	NULL,
 };
 

@@ -3,7 +3,8 @@
 # 6.7), MGLRU switched on and off with its knob, mthp with its per-size
 # counters on 6.8+ (a skip naming the size before), and a case whose knob
 # the guest's kernel lacks (zswap in Debian's cloud kernels) a skip while
-# the others run.  Two guests, 25-50 s each under TCG; skipped in the ASan
+# the others run; the senpai-like memory.high walk; and the two guests'
+# runs compared.  Two guests, 25-50 s each under TCG; skipped in the ASan
 # pass and with VMR_NO_GUEST=1 (as test_matrix.sh).
 . "$(dirname "$0")/lib.sh"
 K1=${VMR_TEST_KERNEL:-linux-image-6.1.0-57-cloud-amd64}
@@ -38,6 +39,8 @@ mem = 32M
 ; a guest's boot is thrown away: what turning zswap on leaves does not last
 force = yes
 set = zswap.enabled=Y
+[senpai]
+workload = senpai
 [lru-gen-on]
 workload = reclaim
 set = lru_gen.enabled=0x0007
@@ -63,8 +66,18 @@ for label in $(jq -r '.guests[].version' "$T_TMP/matrix.json"); do
 		check "$v: reclaim passes under cgroup v2" case_is reclaim '.outcomes.pass == 1'
 		check "$v: and took memory from the sandbox ($(m reclaim reclaimed-bytes) bytes)" case_is reclaim \
 			'.metrics[] | select(.name == "reclaimed-bytes") | select(.mean > 0)'
+		ws=$((64 * 1024 * 1024 / 2))
+		echo "# $v: senpai: memory-needed $(m senpai memory-needed) for a working set of $ws;" \
+			"stall $(m senpai stall-at-target) at memory.high $(m senpai high-at-target), $(m senpai steps) steps"
+		check "$v: senpai passes under cgroup v2" case_is senpai '.outcomes.pass == 1'
+		check "$v: its stall passed the target" [ "$(m senpai target-reached)" = 1 ]
+		check "$v: at a memory.high below what it needed" \
+			awk -v a="$(m senpai high-at-target)" -v b="$(m senpai memory-needed)" 'BEGIN { exit !(a > 0 && a < b) }'
+		check "$v: which is about the working set, read over and over ($(m senpai memory-needed-ratio)x)" \
+			awk -v r="$(m senpai memory-needed-ratio)" 'BEGIN { exit !(r > 0.8 && r < 1.3) }'
 	else
 		skip "$v: reclaim" "the guest's memory controller is not v2"
+		skip "$v: senpai" "the guest's memory controller is not v2"
 	fi
 	if before 6.7; then
 		check "$v: swappiness= is a skip that says so" case_is reclaim-swappiness0 \
@@ -90,3 +103,11 @@ for label in $(jq -r '.guests[].version' "$T_TMP/matrix.json"); do
 		check "$v: no mTHP: mthp is a skip" case_is mthp '.outcomes.skip == 1'
 	fi
 done
+# the guests' runs are ordinary runs: compare one kernel's with the other's
+labels=($(jq -r '.guests[].version' "$T_TMP/matrix.json"))
+if [ "${#labels[@]}" = 2 ]; then
+	run "$VMR" compare "mod-${labels[0]}" "mod-${labels[1]}" --db "$T_TMP/r.db" --json
+	expect_rc "compare takes the two guests' runs" 0
+	expect_json "and compares senpai's memory-needed between the kernels" \
+		'[.. | objects | select(.metric? == "memory-needed" or .name? == "memory-needed")] | length > 0'
+fi
