@@ -47,6 +47,11 @@ bool cgroup_is_cgroup(const char *path);
 /* Counters as a flat JSON object: usage_bytes, peak_bytes, swap_bytes,
  * limit_bytes, failcnt/events.*, oom, oom_kill, stat.* . */
 json_t *cgroup_stats(int version, const char *path);
+/* Reclaim every page charged to the cgroup, which must have no tasks:
+ * v1 memory.force_empty, v2 memory.reclaim of its memory.current (what
+ * the kernel cannot reclaim stays, and is no error).  0 or -errno, nothing
+ * printed (-ENOENT: a v2 kernel before 5.19 has no memory.reclaim). */
+int cgroup_empty(int version, const char *path);
 /* Reset v1's max_usage counters (memory and memory+swap). */
 void cgroup_reset_peak_v1(const char *path);
 /* The number of OOM kills inside the cgroup so far. */
