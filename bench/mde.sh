@@ -43,6 +43,7 @@ aa() {
 		 ([.runs[0].n, .runs[1].n] | min)] | @tsv' <<< "$json" > "$tmp/$name.tsv"
 	[ -s "$tmp/$name.tsv" ] || bench_fail "$name: compare found no headline metric"
 	cat "$tmp/$name.tsv" >> "$tmp/all.tsv"
+	sed 's/^/  /' "$tmp/$name.tsv"  # the figures in the log too, should a later round fail
 }
 
 : > "$tmp/all.tsv"
