@@ -37,7 +37,7 @@ struct run_opts {
 	char *order, *seed;         /* checked by suite_opts */
 	char *precision, *budget, *warmup, *cpu;  /* checked by suite_opts and run_check */
 	struct strlist set, variant;
-	bool json, quiet, no_monitor, no_probe, profile, no_sandbox, force;
+	bool json, quiet, no_monitor, no_probe, profile, no_sandbox, force, reset_between;
 };
 
 const struct opt run_cmd_opts[] = {
@@ -53,6 +53,9 @@ const struct opt run_cmd_opts[] = {
 	  .help = "N warm-up iterations of each case and variant first, stored as skipped, not counted" },
 	{ .name = "cpu", .type = OPT_STR, .off = offsetof(struct run_opts, cpu), .metavar = "LIST",
 	  .help = "pin the workload to these CPUs (0,2-3), the latency probe to the others" },
+	{ .name = "reset-between", .type = OPT_FLAG, .off = offsetof(struct run_opts, reset_between),
+	  .help = "before every iteration, reclaim the sandbox's memory and turn its swap off and on "
+	  "(suite files: reset-between = yes)" },
 	{ .name = "name", .type = OPT_STR, .off = offsetof(struct run_opts, name), .metavar = "NAME",
 	  .help = "name the run (default SUITE-YYYYmmdd-HHMMSS): unused, printable, at most 128 bytes, not a number" },
 	{ .name = "set", .type = OPT_LIST, .off = offsetof(struct run_opts, set), .metavar = "KNOB=VALUE",
@@ -104,6 +107,8 @@ static int run_overrides(struct suite *s, const struct run_opts *o)
 	if (o->no_monitor && suite_override(s, suite_opts, "no-monitor", "yes", "--no-monitor") < 0)
 		return -1;
 	if (o->no_probe && suite_override(s, suite_opts, "no-probe", "yes", "--no-probe") < 0)
+		return -1;
+	if (o->reset_between && suite_override(s, suite_opts, "reset-between", "yes", "--reset-between") < 0)
 		return -1;
 	for (size_t i = 0; i < o->set.n; i++)
 		if (suite_override(s, sandbox_opts, "set", o->set.v[i], "--set") < 0)
@@ -269,6 +274,16 @@ static int run_iteration(struct run_state *rs, struct run_var *var, size_t ci, l
 {
 	struct suite_case *c = &var->suite->cases[ci];
 	struct result r = { 0 };
+	char reset[512] = "";
+	uint64_t reset_ns = 0;
+	if (!skip && c->set.reset_between) {
+		uint64_t t0 = vmr_now_ns();
+		if (sandbox_reset(rs->sb, reset, sizeof(reset)) < 0) {
+			vmr_err("reset-between: %s", reset);
+			return VMR_EXIT_CANNOT;
+		}
+		reset_ns = vmr_now_ns() - t0;
+	}
 	progress_begin(rs->prog, c, ci, it, var->variant ? var->variant->name : NULL);
 	if (skip) {
 		result_init(&r, c->w->name);
@@ -276,6 +291,8 @@ static int run_iteration(struct run_state *rs, struct run_var *var, size_t ci, l
 	} else {
 		runner_run(c->w, c->wopts, rs->sb, cfg, &r);  /* the progress ticker runs as its first hook */
 	}
+	if (reset[0])
+		result_info_set(&r, "reset-between", json_pack("{ss sI}", "done", reset, "ns", (json_int_t)reset_ns));
 	if (r.outcome != OUTCOME_PASS && r.outcome != OUTCOME_SKIP)
 		rs->any_failed = true;
 	run_count(var, c, &r, it < c->set.warmup);

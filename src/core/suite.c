@@ -51,6 +51,9 @@ const struct opt suite_opts[] = {
 	  "first: stored as skipped, not counted" },
 	{ .name = "cpu", .type = OPT_STR, .off = offsetof(struct suite_settings, cpu), .metavar = "LIST",
 	  .help = "pin the workload to these CPUs (0,2-3) and the latency probe to the others" },
+	{ .name = "reset-between", .type = OPT_FLAG, .off = offsetof(struct suite_settings, reset_between),
+	  .help = "before every iteration, reclaim all of the sandbox's memory and turn its swap off and on, so "
+	  "that each starts alike" },
 	{ .name = "description", .type = OPT_STR, .off = offsetof(struct suite_settings, description),
 	  .metavar = "TEXT", .help = "what the suite or case is for", .flags = OPTF_NO_ECHO },
 	OPT_END,
@@ -661,5 +664,7 @@ json_t *suite_case_json(const struct suite_case *c)
 		json_object_set_new(j, "warmup", json_integer(c->set.warmup));
 	if (c->set.cpu)
 		json_object_set_new(j, "cpu", json_string(c->set.cpu));
+	if (c->set.reset_between)
+		json_object_set_new(j, "reset-between", json_true());
 	return j;
 }

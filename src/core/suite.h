@@ -65,6 +65,7 @@ struct suite_settings {
 	uint64_t budget_ns;         /* the whole run's, shared by its cases */
 	long warmup;                /* iterations per variant run first and not counted */
 	char *cpu;                  /* CPUs for the workload child ("0", "1-3"); NULL: any */
+	bool reset_between;         /* sandbox_reset before every iteration */
 };
 
 extern const struct opt suite_opts[];

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -388,6 +389,25 @@ json_t *cgroup_stats(int version, const char *path)
 		json_object_set_new(o, "swap_bytes", json_integer((json_int_t)sw));
 	}
 	return o;
+}
+
+int cgroup_empty(int version, const char *path)
+{
+	char file[320];
+	if (version == 1) {
+		cgroup_path(file, sizeof(file), path, "memory.force_empty");
+		return vmr_write_file(file, "0");
+	}
+	json_t *o = cgroup_stats(version, path);
+	uint64_t usage = cgroup_get(o, "usage_bytes");
+	json_decref(o);
+	if (!usage)
+		return 0;
+	char bytes[32];
+	snprintf(bytes, sizeof(bytes), "%" PRIu64, usage);
+	cgroup_path(file, sizeof(file), path, "memory.reclaim");
+	int e = vmr_write_file(file, bytes);
+	return e == -EAGAIN ? 0 : e;  /* EAGAIN: less than all of it could go */
 }
 
 void cgroup_reset_peak_v1(const char *path)

@@ -54,6 +54,11 @@ bool cgroup_is_cgroup(const char *path);
  * Read after a workload was OOM-killed they show what its death freed, not
  * the moment of the kill: sandbox/oomlog.h has that. */
 json_t *cgroup_stats(int version, const char *path);
+/* Reclaim every page charged to the cgroup, which must have no tasks:
+ * v1 memory.force_empty, v2 memory.reclaim of its memory.current (what
+ * the kernel cannot reclaim stays, and is no error).  0 or -errno, nothing
+ * printed (-ENOENT: a v2 kernel before 5.19 has no memory.reclaim). */
+int cgroup_empty(int version, const char *path);
 /* Reset v1's max_usage counters (memory and memory+swap). */
 void cgroup_reset_peak_v1(const char *path);
 /* The number of OOM kills inside the cgroup so far. */

@@ -810,6 +810,32 @@ void sandbox_oom_unwatch(struct sandbox *sb)
 		oomlog_close(&sb->oom_log);
 }
 
+int sandbox_reset(struct sandbox *sb, char *done, size_t len)
+{
+	snprintf(done, len, "nothing: not sandboxed");
+	if (!sandbox_active(sb))
+		return 0;
+	int e = cgroup_empty(sb->cg.version, sb->cg_path);
+	int n = e < 0 ? snprintf(done, len, "memory not emptied: %s", strerror(-e))
+		      : snprintf(done, len, "memory emptied");
+	size_t at = n < 0 || (size_t)n >= len ? len - 1 : (size_t)n;
+	if (!sb->swap_dev[0])
+		return 0;
+	sb_enter();  /* the swap's journal record says "on": a signal waits until it is again */
+	int rc = 0;
+	if ((e = swap_off(sb->swap_dev)) < 0) {
+		snprintf(done + at, len - at, ", swap kept: swapoff %s: %s", sb->swap_dev, strerror(-e));
+	} else if ((e = swap_on(sb->swap_dev)) < 0) {
+		snprintf(done + at, len - at, ", swap left off: cannot enable swap on %s again: %s", sb->swap_dev,
+			 strerror(-e));
+		rc = -2;
+	} else {
+		snprintf(done + at, len - at, ", swap off and on");
+	}
+	sb_leave();
+	return rc;
+}
+
 uint64_t sandbox_oom_kills(const struct sandbox *sb)
 {
 	return sandbox_active(sb) ? cgroup_oom_kills(sb->cg.version, sb->cg_path) : 0;

@@ -105,6 +105,18 @@ json_t *sandbox_stats(const struct sandbox *sb);
  * twin), so that peak_bytes covers one workload.  On v2 memory.peak cannot
  * be reset for other readers; there peak_bytes spans the sandbox's life. */
 void sandbox_reset_peak(struct sandbox *sb);
+/* Between two workloads (nothing left in the cgroup): start the next from
+ * the state the sandbox was built in, as far as the kernel allows.  Every
+ * page charged to the cgroup is reclaimed (cgroup_empty), then the
+ * sandbox's own swap is turned off and on again, so that it starts empty,
+ * its slots allocated from the start and no swap cache left.  Swap is
+ * host-wide: the swapoff also brings back pages other cgroups put there.
+ * Returns 0 with what was done in done ("memory emptied, swap off and
+ * on"); 0 also when a step could not be done (a swapoff refused, a v2
+ * kernel without memory.reclaim), saying so in done; -2 when the swap is
+ * left off (it could not be turned on again), with the reason in done.
+ * On the host (sb NULL or --no-sandbox) it does nothing. */
+int sandbox_reset(struct sandbox *sb, char *done, size_t len);
 /* The OOM-kill count so far (memory.events oom_kill / v1 oom_control). */
 uint64_t sandbox_oom_kills(const struct sandbox *sb);
 /* The kernel's report of an OOM kill in the sandbox (sandbox/oomlog.h):

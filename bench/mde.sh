@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# The smallest change each quick-suite headline metric can show on this
+# machine, before and after the variance reductions: the minimal detectable
+# effect (80% power, compare's alpha; docs/statistics.md) of A/A runs (two
+# identical variants, their iterations interleaved), median over rounds.
+#   before: the old defaults, -n 6 per variant and no warm-up (not even
+#           mmap001's);
+#   after:  --iterations auto --precision P --budget B (B for the whole A/A
+#           run, so B/2 per variant), with $VMR_BENCH_MDE_AFTER (default
+#           --warmup 1 --reset-between; not --cpu, which halves pft's
+#           two-task throughput: docs/variance.md).
+# Rounds alternate which comes first, so the machine's drift falls on both.
+# Prints a Markdown table (MDE and CV before and after, iterations per
+# variant, whether the target is met: 2% for pft and fault, 5% for the rest)
+# and one row per metric (vmregress: MDE after, reference: MDE before).
+# Needs root.  VMR_BENCH_MDE_ROUNDS (default 3), VMR_BENCH_MDE_N (6),
+# VMR_BENCH_MDE_BUDGET (4m: 2m per variant), VMR_BENCH_MDE_PRECISION (1%).
+set -eu
+cd "$(dirname "$0")/.."
+. bench/lib.sh
+[ "$(id -u)" = 0 ] || { echo "$BENCH: skipped: needs root (sandboxes)"; exit 0; }
+ROUNDS=${VMR_BENCH_MDE_ROUNDS:-3}
+N=${VMR_BENCH_MDE_N:-6}
+BUDGET=${VMR_BENCH_MDE_BUDGET:-4m}
+PRECISION=${VMR_BENCH_MDE_PRECISION:-1%}
+read -r -a AFTER <<< "${VMR_BENCH_MDE_AFTER:---warmup 1 --reset-between}"
+make -s vmregress
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+db=$tmp/m.db
+
+# aa KIND ROUND: one A/A run, then per headline metric a line
+#   KIND <TAB> CASE METRIC <TAB> MDE <TAB> mean CV <TAB> iterations per variant
+aa() {
+	local name=$1$2 args=()
+	if [ "$1" = before ]; then args=(-n "$N" --warmup 0)
+	else args=(--iterations auto --precision "$PRECISION" --budget "$BUDGET" "${AFTER[@]}"); fi
+	bench_run "$VMR" run quick --db "$db" --quiet --name "$name" --variant a: --variant b: "${args[@]}"
+	local json
+	json=$(bench_out "$VMR" compare "$name" --db "$db" --json)
+	jq -r --arg k "$1" '.rows[] | select(.headline) |
+		[$k, "\(.case) \(.metric)", (.runs[1].mde // "nan"), ((.runs[0].cv + .runs[1].cv) / 2),
+		 ([.runs[0].n, .runs[1].n] | min)] | @tsv' <<< "$json" > "$tmp/$name.tsv"
+	[ -s "$tmp/$name.tsv" ] || bench_fail "$name: compare found no headline metric"
+	cat "$tmp/$name.tsv" >> "$tmp/all.tsv"
+	sed 's/^/  /' "$tmp/$name.tsv"  # the figures in the log too, should a later round fail
+}
+
+: > "$tmp/all.tsv"
+echo "MDE before/after: $(date -u '+%Y-%m-%d %H:%M UTC'), load $(cut -d' ' -f1-3 /proc/loadavg)," \
+	"$ROUNDS rounds; before -n $N, after auto $PRECISION within $BUDGET with ${AFTER[*]}"
+for r in $(seq 1 "$ROUNDS"); do
+	if ((r % 2)); then aa before "$r"; aa after "$r"; else aa after "$r"; aa before "$r"; fi
+	echo "round $r done, load $(cut -d' ' -f1 /proc/loadavg)"
+done
+echo "ended $(date -u '+%Y-%m-%d %H:%M UTC'), load $(cut -d' ' -f1-3 /proc/loadavg)"
+
+python3 - "$tmp/all.tsv" > "$tmp/table" <<'PY'
+import math, statistics, sys
+v = {}
+for line in open(sys.argv[1]):
+    kind, metric, mde, cv, n = line.rstrip("\n").split("\t")
+    v.setdefault(metric, {}).setdefault(kind, []).append((float(mde), float(cv), int(n)))
+def med(xs):
+    xs = [x for x in xs if not math.isnan(x)]
+    return statistics.median(xs) if xs else float("nan")
+def pct(x):
+    return "-" if math.isnan(x) else f"{100 * x:.1f}%"
+rows = []
+print("| case metric | MDE before | MDE after | CV before | CV after | iterations after | target | met |")
+print("|---|---:|---:|---:|---:|---:|---:|---|")
+for metric, k in v.items():
+    b, a = k.get("before", []), k.get("after", [])
+    mb, ma = med([x[0] for x in b]), med([x[0] for x in a])
+    target = 0.02 if metric.split()[0] in ("pft", "fault-zero") else 0.05
+    met = "-" if math.isnan(ma) else ("yes" if ma <= target else "no")
+    print(f"| {metric} | {pct(mb)} | {pct(ma)} | {pct(med([x[1] for x in b]))} | {pct(med([x[1] for x in a]))} "
+          f"| {int(med([x[2] for x in a])) if a else '-'} | {pct(target)} | {met} |")
+    rows.append(f"row\tMDE {metric}\t{pct(ma)}\t{pct(mb)}\t"
+          f"{'-' if math.isnan(ma) or math.isnan(mb) or not mb else f'{ma / mb:.2f}'}\t-\t{len(a)}")
+print("\n".join(rows))
+PY
+cat "$tmp/table"
