@@ -292,7 +292,7 @@ static int run_iteration(struct run_state *rs, struct run_var *var, size_t ci, l
 		runner_run(c->w, c->wopts, rs->sb, cfg, &r);  /* the progress ticker runs as its first hook */
 	}
 	if (reset[0])
-		result_info_set(&r, "reset-between", json_pack("{ss sI}", "done", reset, "ns", (json_int_t)reset_ns));
+		result_info_set(&r, "reset_between", json_pack("{ss sI}", "done", reset, "ns", (json_int_t)reset_ns));
 	if (r.outcome != OUTCOME_PASS && r.outcome != OUTCOME_SKIP)
 		rs->any_failed = true;
 	run_count(var, c, &r, it < c->set.warmup);

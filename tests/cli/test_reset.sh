@@ -37,11 +37,11 @@ of_run() { sql "$DB" "SELECT IFNULL(json_extract(i.result, '\$.$2'), 'null') FRO
 
 run "$VMR" run "$T_TMP/r.ini" --db "$DB" --name reset -q -n 3 --reset-between
 expect_rc "--reset-between -n 3: runs" 0
-run of_run reset info.reset-between.done
+run of_run reset info.reset_between.done
 check "every iteration was reset, memory and swap (${OUT//$'\n'/; })" test "$OUT" = "memory emptied, swap off and on
 memory emptied, swap off and on
 memory emptied, swap off and on"
-run of_run reset info.sandbox-before.usage_bytes
+run of_run reset info.sandbox_before.usage_bytes
 check "each iteration started with little charged, under 1 MiB (${OUT//$'\n'/ })" \
 	awk '{ if ($1 + 0 > 1048576 || $1 == "null") bad = 1 } END { exit bad || NR != 3 }' <<< "$OUT"
 run of_run reset outcome
@@ -74,7 +74,7 @@ check "the sandbox's swap is on in the last iteration, after resets (${tail:-no 
 
 run "$VMR" run "$T_TMP/r.ini" --db "$DB" --name plain -q -n 2
 expect_rc "without the option: runs" 0
-run of_run plain info.reset-between
+run of_run plain info.reset_between
 check "without the option nothing is reset" test "$OUT" = "null
 null"
 run "$VMR" compare --db "$DB" plain reset
@@ -83,10 +83,10 @@ expect_out "compare's environment diff shows --reset-between" "case\.fz\.reset-b
 # as a variant: only its iterations are reset, though they share the sandbox
 run "$VMR" run "$T_TMP/r.ini" --db "$DB" --name v -q -n 2 --variant a: --variant b:reset-between=yes
 expect_rc "reset-between as a variant: runs" 0
-run of_run v-a info.reset-between
+run of_run v-a info.reset_between
 check "the base variant is not reset" test "$OUT" = "null
 null"
-run of_run v-b info.reset-between.done
+run of_run v-b info.reset_between.done
 check "the reset variant is, every iteration" test "$OUT" = "memory emptied, swap off and on
 memory emptied, swap off and on"
 
@@ -94,7 +94,7 @@ memory emptied, swap off and on"
 printf '[global]\nno-sandbox = yes\n[n]\nworkload = null\nreset-between = yes\n' > "$T_TMP/host.ini"
 run "$VMR" run "$T_TMP/host.ini" --db "$DB" --name host -q
 expect_rc "reset-between = yes on the host: runs" 0
-run of_run host info.reset-between.done
+run of_run host info.reset_between.done
 check "on the host it does nothing, and says so" test "$OUT" = "nothing: not sandboxed"
 printf '[global]\nno-sandbox = yes\n[n]\nworkload = null\nreset-between = often\n' > "$T_TMP/bad.ini"
 run "$VMR" run "$T_TMP/bad.ini" --db "$DB"

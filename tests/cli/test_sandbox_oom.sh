@@ -20,7 +20,7 @@ expect_json "the report has the memory.stat lines at the kill (anon charged)" \
 expect_json "the report has the call trace of the failed charge" \
 	'.info.oom_report.trace | index("mem_cgroup_out_of_memory") != null'
 expect_json "the counters read after the kill are kept beside it" \
-	'.info["sandbox-after"] | has("peak_bytes") and has("oom_kill")'
+	'.info.sandbox_after | has("peak_bytes") and has("oom_kill")'
 expect_err "stderr says why, with the counters" "test mtest01: oom: killed by the OOM killer \(kernel log: memory "
 
 run "$VMR" test mtest01 --bytes 128M --write --mem 64M --swap none
