@@ -16,7 +16,7 @@
 #include "cmd/cmd.h"
 #include "core/util.h"
 #include "store/store.h"
-#include "core/suite.h"
+#include "harness/suite.h"
 #include "vm/guest.h"
 #include "vm/import.h"
 #include "vm/initramfs.h"

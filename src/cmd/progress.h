@@ -12,8 +12,8 @@
 #include <stdbool.h>
 
 #include "core/result.h"
-#include "core/runner.h"
-#include "core/suite.h"
+#include "harness/runner.h"
+#include "harness/suite.h"
 #include "store/store.h"
 
 struct progress;

@@ -5,8 +5,8 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "core/runner.h"
-#include "core/trace_hook.h"
+#include "harness/runner.h"
+#include "harness/trace_hook.h"
 #include "core/util.h"
 #include "probe/pagemap.h"
 #include "sandbox/sandbox.h"

@@ -15,7 +15,7 @@
 
 #include "core/signals.h"
 #include "core/util.h"
-#include "probe/perf.h"
+#include "trace/perf.h"
 
 #define DTLB_READ_MISS                                                                 \
 	(PERF_COUNT_HW_CACHE_DTLB | (PERF_COUNT_HW_CACHE_OP_READ << 8) |              \

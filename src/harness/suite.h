@@ -38,8 +38,8 @@
 #include <stdint.h>
 
 #include "core/options.h"
-#include "core/plan.h"
-#include "core/trace_hook.h"
+#include "harness/plan.h"
+#include "harness/trace_hook.h"
 #include "sandbox/sandbox.h"
 #include "workload/workload.h"
 

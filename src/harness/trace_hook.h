@@ -37,8 +37,8 @@
 
 #include "core/options.h"
 #include "core/result.h"
-#include "core/runner.h"
-#include "probe/trace.h"
+#include "harness/runner.h"
+#include "trace/trace.h"
 
 enum trace_what { TRACE_WHAT_NONE, TRACE_WHAT_RECLAIM, TRACE_WHAT_FAULTS, TRACE_WHAT_COMPACTION, TRACE_WHAT_ALL };
 

@@ -1,4 +1,4 @@
-#include "core/suite.h"
+#include "harness/suite.h"
 
 #include <ctype.h>
 #include <dirent.h>

@@ -21,7 +21,7 @@
 #include <stdint.h>
 
 #include "core/hist.h"
-#include "core/runner.h"
+#include "harness/runner.h"
 
 #define PROBE_BUFFER_BYTES (64 * 1024)
 

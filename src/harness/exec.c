@@ -1,4 +1,4 @@
-#include "sandbox/exec.h"
+#include "harness/exec.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -3,9 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/trace_hook.h"
+#include "harness/trace_hook.h"
 #include "core/util.h"
-#include "probe/perf.h"
+#include "trace/perf.h"
 
 #define PROFILE_TOP_SYMBOLS 20
 

@@ -1,4 +1,4 @@
-#include "core/monitor.h"
+#include "harness/monitor.h"
 
 #include <errno.h>
 #include <stdlib.h>

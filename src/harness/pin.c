@@ -1,4 +1,4 @@
-#include "core/pin.h"
+#include "harness/pin.h"
 
 #include <errno.h>
 #include <stdlib.h>

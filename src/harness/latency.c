@@ -1,4 +1,4 @@
-#include "core/probe.h"
+#include "harness/latency.h"
 
 #include <errno.h>
 #include <stdlib.h>

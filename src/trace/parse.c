@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "core/util.h"
-#include "probe/trace.h"
+#include "trace/trace.h"
 
 /* Growth bound for open begin events: a workload has a handful of tasks;
  * garbage input must not grow memory without limit. */

@@ -3,7 +3,7 @@
  * period. */
 #include <time.h>
 
-#include "core/probe.h"
+#include "harness/latency.h"
 #include "core/util.h"
 #include "t.h"
 

@@ -17,8 +17,8 @@
 
 #include "core/signals.h"
 #include "core/util.h"
-#include "probe/perf.h"
-#include "probe/trace.h"
+#include "trace/perf.h"
+#include "trace/trace.h"
 #include "sandbox/journal.h"
 
 #define TRACE_BUFFER_KB "4096"     /* per CPU: seconds of reclaim events */

@@ -1,4 +1,4 @@
-#include "core/runner.h"
+#include "harness/runner.h"
 
 #include <errno.h>
 #include <fcntl.h>

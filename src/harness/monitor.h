@@ -33,7 +33,7 @@
 #include <stdint.h>
 
 #include "core/result.h"
-#include "core/runner.h"
+#include "harness/runner.h"
 #include "probe/meminfo.h"
 #include "probe/pressure.h"
 #include "probe/probe.h"

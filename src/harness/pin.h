@@ -12,7 +12,7 @@
 #include <sched.h>
 #include <stdbool.h>
 
-#include "core/runner.h"
+#include "harness/runner.h"
 
 struct pin {
 	cpu_set_t work;     /* the workload's CPUs */

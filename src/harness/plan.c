@@ -1,11 +1,11 @@
-#include "core/plan.h"
+#include "harness/plan.h"
 
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 
-#include "core/suite.h"
+#include "harness/suite.h"
 #include "core/util.h"
 #include "sandbox/knobs.h"
 
