@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "core/base64.h"
 #include "core/hist.h"
 #include "core/path.h"
 #include "core/units.h"
@@ -16,7 +17,6 @@
 #include "report/plot.h"
 #include "stats/compare.h"
 #include "store/summary.h"
-#include "vm/proto.h"
 
 struct report_ctx {
 	FILE *f;
@@ -970,7 +970,7 @@ static void html_page(struct report_ctx *x)
 static void html_png(FILE *f, const struct plot_image *img, const struct html_slot *slot)
 {
 	char *b64 = xmalloc((img->len + 2) / 3 * 4 + 1);
-	proto_b64_encode((const unsigned char *)img->data, img->len, b64);
+	base64_encode((const unsigned char *)img->data, img->len, b64);
 	fprintf(f, "<img%s width=\"%u\" height=\"%u\" alt=\"", slot->map ? " class=\"map\"" : "", img->width,
 		img->height);
 	html_esc(f, slot->alt);

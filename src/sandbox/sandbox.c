@@ -66,7 +66,7 @@ const struct opt sandbox_opts[] = {
 
 struct sandbox {
 	pid_t pid;                         /* the process that built it */
-	struct journal_owner owner;
+	struct owner owner;
 	int seq;
 	bool no_sandbox;
 	uint64_t mem_bytes, high_bytes;
@@ -366,7 +366,7 @@ static int sb_swap_file(struct sandbox *sb)
 	char dir[JOURNAL_PATH_MAX], name[96];
 	struct jrec r = { .type = JREC_SWAPFILE };
 	state_swap_dir(dir, sizeof(dir));
-	journal_name(name, sizeof(name) - 8, &sb->owner, sb->seq);
+	owner_name(name, sizeof(name) - 8, &sb->owner, sb->seq);
 	strcat(name, ".swap");
 	if (snprintf(r.path, sizeof(r.path), "%s/%s", dir, name) >= (int)sizeof(r.path)) {
 		vmr_err("swap file path %s/%s is too long", dir, name);
@@ -465,7 +465,7 @@ static int sb_cgroup(struct sandbox *sb)
 {
 	char name[96];
 	struct jrec r = { .type = JREC_CGROUP };
-	journal_name(name, sizeof(name), &sb->owner, sb->seq);
+	owner_name(name, sizeof(name), &sb->owner, sb->seq);
 	if (snprintf(r.path, sizeof(r.path), "%s/%s", sb->cg.path, name) >= (int)sizeof(r.path)) {
 		vmr_err("cgroup path %s/%s is too long", sb->cg.path, name);
 		return -2;
@@ -570,7 +570,7 @@ static int sb_build(struct sandbox *sb, const struct sandbox_cfg *cfg)
 {
 	char name[96];
 	int e;
-	journal_name(name, sizeof(name), &sb->owner, sb->seq);
+	owner_name(name, sizeof(name), &sb->owner, sb->seq);
 	snprintf(sb->journal_path, sizeof(sb->journal_path), "%s/%s.journal", state_dir(), name);
 	sb->journal_fd = journal_create(sb->journal_path, &sb->owner);
 	if (sb->journal_fd < 0) {
@@ -594,7 +594,7 @@ static int sb_prepare(struct sandbox *sb, const struct sandbox_cfg *cfg)
 {
 	char why[256] = "";
 	int e;
-	if (journal_self(&sb->owner) < 0) {
+	if (owner_self(&sb->owner) < 0) {
 		vmr_err("sandbox: cannot read this process's start time from /proc/self/stat");
 		return -2;
 	}

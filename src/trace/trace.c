@@ -15,11 +15,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "core/owner.h"
 #include "core/signals.h"
 #include "core/util.h"
 #include "trace/perf.h"
 #include "trace/trace.h"
-#include "sandbox/journal.h"
 
 #define TRACE_BUFFER_KB "4096"     /* per CPU: seconds of reclaim events */
 #define TRACE_READ_PERIOD_MS 100
@@ -299,12 +299,12 @@ static void session_restore(struct trace_session *ts)
 static int session_make_instance(struct trace_session *ts)
 {
 	static int seq;
-	struct journal_owner self = { 0 };
+	struct owner self = { 0 };
 	char name[64];
-	int e = journal_self(&self);
+	int e = owner_self(&self);
 	if (e < 0)
 		return e;
-	journal_name(name, sizeof(name), &self, seq++);
+	owner_name(name, sizeof(name), &self, seq++);
 	ts->inst_name = xasprintf("instances/%s", name);
 	if (mkdirat(ts->root_fd, ts->inst_name, 0700) < 0 && errno != EEXIST)
 		return -errno;
@@ -832,9 +832,9 @@ static int cleanup_instances(int ifd, json_t *actions)
 		return 0;
 	}
 	while ((de = readdir(d))) {
-		struct journal_owner o = { 0 };
+		struct owner o = { 0 };
 		int seq;
-		if (journal_name_parse(de->d_name, NULL, &o, &seq) < 0 || journal_owner_alive(&o))
+		if (owner_name_parse(de->d_name, NULL, &o, &seq) < 0 || owner_alive(&o))
 			continue;
 		/* Removing an instance turns its events off and frees its
 		 * buffer; the host's own tracing settings were never touched. */
