@@ -181,43 +181,6 @@ static char *matrix_find_static(const struct matrix_opts *o)
 	return NULL;
 }
 
-static void matrix_rm_rf(const char *path)
-{
-	char *argv[] = { "rm", "-rf", "--one-file-system", (char *)path, NULL };
-	spawn_wait(argv, NULL, NULL, NULL);
-}
-
-static int matrix_mkdirs(const char *path)
-{
-	char *p = xstrdup(path);
-	int r = 0;
-
-	for (char *s = p + 1; *s && r == 0; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		r = mkdir(p, 0755) < 0 && errno != EEXIST ? -1 : 0;
-		*s = '/';
-	}
-	if (r == 0 && mkdir(p, 0755) < 0 && errno != EEXIST)
-		r = -1;
-	free(p);
-	return r;
-}
-
-static int matrix_mkdirs_parent(const char *path)
-{
-	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
-	int r = 0;
-
-	if (slash && slash != dir) {
-		*slash = '\0';
-		r = matrix_mkdirs(dir);
-	}
-	free(dir);
-	return r;
-}
-
 /* The vmregress arguments a guest runs. */
 static void matrix_guest_args(const struct matrix_ctx *c, const char *label, struct strlist *args)
 {
@@ -260,7 +223,7 @@ static int matrix_modules(const struct matrix_ctx *c, const struct vm_kernel *k,
 			vmr_warn("kernel %s: no module tree beside it; virtio-blk must be built in", k->spec);
 		return 0;
 	}
-	if (matrix_mkdirs(dir) < 0) {
+	if (vmr_mkdir_p(dir, NULL) < 0) {
 		vmr_errno("cannot create %s", dir);
 		return -1;
 	}
@@ -527,7 +490,7 @@ static void matrix_sweep_stale(const char *tmp)
 			continue;
 		if (kill(pid, 0) < 0 && errno == ESRCH) {
 			char *p = xasprintf("%s/%s", tmp, e->d_name);
-			matrix_rm_rf(p);
+			vmr_rm_rf(p);
 			free(p);
 		}
 	}
@@ -615,7 +578,7 @@ static bool matrix_kvm_verdict(struct matrix_ctx *c, const struct vm_kernel *k)
 	}
 	ok = matrix_kvm_boots(c, k);
 	line = xasprintf("%s %d %s\n", boot ? boot : "-", ok, ok ? "" : c->accel_why);
-	if (boot && matrix_mkdirs_parent(path) == 0)
+	if (boot && vmr_mkdir_parent(path, NULL) == 0)
 		vmr_write_atomic(path, line, strlen(line), 0644);
 	free(line);
 free_paths:
@@ -668,7 +631,7 @@ static int matrix_run_all(struct matrix_ctx *c, struct vm_kernel *ks)
 	int r = VMR_EXIT_OK;
 
 	c->log_dir = c->o->log_dir ? xstrdup(c->o->log_dir) : matrix_default_log_dir(c->o->name);
-	if (matrix_mkdirs(c->log_dir) < 0) {
+	if (vmr_mkdir_p(c->log_dir, NULL) < 0) {
 		vmr_errno("cannot create %s", c->log_dir);
 		r = VMR_EXIT_CANNOT;
 	}
@@ -723,7 +686,7 @@ static int matrix_host(struct matrix_opts *o)
 		r = matrix_run_all(&c, ks);
 remove_work:
 	if (!o->keep)
-		matrix_rm_rf(c.work);
+		vmr_rm_rf(c.work);
 	else if (!o->json)
 		fprintf(stderr, "vmregress: work directory kept: %s\n", c.work);
 free_ctx:

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -302,4 +303,61 @@ void strlist_free(struct strlist *l)
 	free(l->v);
 	l->v = NULL;
 	l->n = 0;
+}
+
+int vmr_mkdir_p(const char *dir, char **failed)
+{
+	if (!*dir) {
+		errno = ENOENT;
+		return -1;
+	}
+	char *p = xstrdup(dir);
+	int r = 0;
+
+	for (char *s = p + 1; r == 0; s++) {
+		if (*s != '/' && *s != '\0')
+			continue;
+		char c = *s;
+		*s = '\0';
+		if (mkdir(p, 0755) < 0 && errno != EEXIST) {
+			int e = errno;
+			if (failed)
+				*failed = xstrdup(p);
+			errno = e;
+			r = -1;
+		}
+		*s = c;
+		if (!c)
+			break;
+	}
+	free(p);
+	return r;
+}
+
+int vmr_mkdir_parent(const char *path, char **failed)
+{
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	int r = 0;
+
+	if (slash && slash != dir) {
+		*slash = '\0';
+		r = vmr_mkdir_p(dir, failed);
+	}
+	int e = errno;
+	free(dir);
+	errno = e;
+	return r;
+}
+
+static int vmr_rm_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(type == FTW_DP ? rmdir : unlink)(path);
+	return 0;
+}
+
+void vmr_rm_rf(const char *path)
+{
+	/* depth first, never through a symbolic link, never into another
+	 * file system (rm -rf --one-file-system) */
+	nftw(path, vmr_rm_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
 }

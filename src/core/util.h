@@ -67,6 +67,16 @@ double vmr_wall_s(void);
 /* True when running with effective uid 0. */
 bool vmr_is_root(void);
 
+/* mkdir -p DIR (mode 0755): 0, or -1 with errno set and, when failed is
+ * not NULL, the directory that could not be made in *failed (malloc'd). */
+int vmr_mkdir_p(const char *dir, char **failed);
+/* vmr_mkdir_p of the directory holding path (nothing for "/x" or "x"). */
+int vmr_mkdir_parent(const char *path, char **failed);
+/* rm -rf --one-file-system: path and everything under it, never following
+ * a symbolic link nor crossing into another file system; quietly does what
+ * it can. */
+void vmr_rm_rf(const char *path);
+
 /* A growable array of strings. */
 struct strlist {
 	char **v;

@@ -8,10 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/resource.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/compat.h"
 #include "core/signals.h"
 #include "core/util.h"
 
@@ -59,20 +59,11 @@ static void exec_child(int go, int err, char *const argv[])
 	_exit(127);
 }
 
-static int exec_pidfd(pid_t pid)
-{
-#ifdef SYS_pidfd_open
-	return (int)syscall(SYS_pidfd_open, pid, 0);
-#else
-	return -1;
-#endif
-}
-
 /* Wait for the child, sampling the cgroup's swap; kill on timeout. */
 static int exec_wait(struct sandbox *sb, pid_t pid, uint64_t t0, uint64_t timeout_ns, struct exec_result *r,
 		     int *status, struct rusage *ru)
 {
-	int pfd = exec_pidfd(pid);
+	int pfd = compat_pidfd_open(pid);
 	bool timed_out = false;
 	for (;;) {
 		pid_t w = wait4(pid, status, WNOHANG, ru);

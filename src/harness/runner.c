@@ -9,10 +9,10 @@
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core/compat.h"
 #include "core/rusage.h"
 #include "core/scratch.h"
 #include "core/signals.h"
@@ -176,15 +176,6 @@ static void runner_kill(pid_t pid, struct sandbox *sb)
 	kill(pid, SIGKILL);
 }
 
-static int runner_pidfd(pid_t pid)
-{
-#ifdef SYS_pidfd_open
-	return (int)syscall(SYS_pidfd_open, pid, 0);
-#else
-	return -1;
-#endif
-}
-
 /* How long poll may sleep: until the watchdog fires, or for ever when the
  * child's exit wakes us (a pidfd); 50 ms slices on kernels before 5.3. */
 static int runner_poll_ms(int pidfd, uint64_t timeout_ns, uint64_t t0, bool timed_out)
@@ -207,7 +198,7 @@ static int runner_poll_ms(int pidfd, uint64_t timeout_ns, uint64_t t0, bool time
 static void runner_wait_child(pid_t pid, int out_fd, struct sandbox *sb, uint64_t timeout_ns,
 			      uint64_t t0, struct runner_wait *wt)
 {
-	int pidfd = runner_pidfd(pid);
+	int pidfd = compat_pidfd_open(pid);
 	bool eof = false;
 	for (;;) {
 		struct pollfd p[2] = { { .fd = eof ? -1 : out_fd, .events = POLLIN },

@@ -120,34 +120,6 @@ static void store_rollback(struct store *st)
 	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
-/* mkdir -p of the directory holding path. */
-static int store_mkdirs(const char *path)
-{
-	char *dir = xstrdup(path);
-	char *slash = strrchr(dir, '/');
-	int rc = 0;
-	if (!slash || slash == dir)
-		goto free_dir;
-	*slash = '\0';
-	for (char *p = dir + 1; ; p++) {
-		if (*p == '/' || *p == '\0') {
-			char c = *p;
-			*p = '\0';
-			if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
-				vmr_errno("cannot create %s", dir);
-				rc = -1;
-				goto free_dir;
-			}
-			*p = c;
-			if (!c)
-				break;
-		}
-	}
-free_dir:
-	free(dir);
-	return rc;
-}
-
 static int store_user_version(struct store *st, int *v)
 {
 	sqlite3_stmt *s = store_prepare(st, "PRAGMA user_version");
@@ -203,7 +175,7 @@ rollback:
  * (the link resolved), or NULL after a message. */
 static char *sqlite_file(const char *path, bool create)
 {
-	char *file;
+	char *file, *failed = NULL;
 	struct stat sb = { 0 };
 	int r = path_resolve_last(path, &file, &sb);
 	if (r == 0 && !S_ISREG(sb.st_mode))
@@ -212,10 +184,11 @@ static char *sqlite_file(const char *path, bool create)
 		vmr_err("%s: cannot use as a results file: %s", path, path_strerror(-r));
 	else if (r == 1 && !create)
 		vmr_err("%s: no such results file (nothing stored there yet? see --db)", path);
-	else if (r == 1 && store_mkdirs(path) < 0)
-		r = -1;
+	else if (r == 1 && vmr_mkdir_parent(path, &failed) < 0)
+		vmr_errno("cannot create %s", failed);
 	else
 		return file;
+	free(failed);
 	free(file);
 	return NULL;
 }
