@@ -9,6 +9,7 @@
 
 #include "harness/trace_hook.h"
 #include "core/util.h"
+#include "trace/metrics.h"
 #include "trace/perf.h"
 #include "trace/trace.h"
 

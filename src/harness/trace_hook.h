@@ -62,15 +62,4 @@ struct trace_hooks *trace_hooks_new(const struct trace_cfg *cfg);
 struct runner_hook *trace_hooks_list(struct trace_hooks *th, size_t *n);
 void trace_hooks_free(struct trace_hooks *th);
 
-/* The "Inside the kernel" section of a text report: what the hooks added
- * to r (nothing when they added nothing).  A formatter: reads r only. */
-void trace_hooks_report(FILE *f, const struct result *r);
-
-/* Turn folded trace statistics into metrics, histograms, series and info
- * on r.  res lists the tracepoints found (a metric whose tracepoint is
- * missing is skipped with the reason); case_start_ns is the trace-clock
- * time the case started; dropped is what the kernel lost. */
-void trace_stats_to_result(const struct trace_stats *s, const struct trace_resolved *res, size_t nres,
-			   uint64_t case_start_ns, uint64_t dropped, struct result *r);
-
 #endif

@@ -1,6 +1,6 @@
-/* The tracefs session: find or privately mount tracefs, one tracing
- * instance per session, saved and restored settings, and a reader thread on
- * the instance's trace_pipe. */
+/* The tracefs session: one tracing instance per session, saved and
+ * restored settings, and a reader thread on the instance's trace_pipe
+ * (tracefs itself is found or mounted by trace/tracefs.c). */
 #include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
@@ -20,176 +20,10 @@
 #include "core/util.h"
 #include "trace/perf.h"
 #include "trace/trace.h"
+#include "trace/tracefs.h"
 
 #define TRACE_BUFFER_KB "4096"     /* per CPU: seconds of reclaim events */
 #define TRACE_READ_PERIOD_MS 100
-#define TRACE_MNT_PREFIX "vmregress-tracefs-"
-
-/* ---- the events wanted, by role ---- */
-
-#define CANDS(...) ((const char *const[]){ __VA_ARGS__, NULL })
-
-static const struct trace_event_want trace_wants[] = {
-	{ "direct-reclaim-begin", TRACE_RECLAIM, CANDS("vmscan/mm_vmscan_direct_reclaim_begin") },
-	{ "direct-reclaim-end", TRACE_RECLAIM, CANDS("vmscan/mm_vmscan_direct_reclaim_end") },
-	{ "memcg-reclaim-begin", TRACE_RECLAIM, CANDS("vmscan/mm_vmscan_memcg_reclaim_begin") },
-	{ "memcg-reclaim-end", TRACE_RECLAIM, CANDS("vmscan/mm_vmscan_memcg_reclaim_end") },
-	{ "kswapd-wake", TRACE_RECLAIM, CANDS("vmscan/mm_vmscan_kswapd_wake") },
-	{ "kswapd-sleep", TRACE_RECLAIM, CANDS("vmscan/mm_vmscan_kswapd_sleep") },
-	{ "wakeup-kswapd", TRACE_RECLAIM, CANDS("vmscan/mm_vmscan_wakeup_kswapd") },
-	{ "lru-shrink-inactive", TRACE_RECLAIM, CANDS("vmscan/mm_vmscan_lru_shrink_inactive") },
-	{ "writeback", TRACE_RECLAIM, CANDS("vmscan/mm_vmscan_write_folio", "vmscan/mm_vmscan_writepage") },
-	/* Not exceptions/page_fault_user: an event per fault costs more than
-	 * the fault, and perf's page-fault counters (--profile) count them. */
-	{ "filemap-add", TRACE_FAULTS, CANDS("filemap/mm_filemap_add_to_page_cache") },
-	{ "filemap-delete", TRACE_FAULTS, CANDS("filemap/mm_filemap_delete_from_page_cache") },
-	{ "filemap-fault", TRACE_FAULTS, CANDS("filemap/mm_filemap_fault") },
-	{ "compaction-begin", TRACE_COMPACTION, CANDS("compaction/mm_compaction_begin") },
-	{ "compaction-end", TRACE_COMPACTION, CANDS("compaction/mm_compaction_end") },
-	{ "direct-compaction", TRACE_COMPACTION, CANDS("compaction/mm_compaction_try_to_compact_pages") },
-	{ "kcompactd-wake", TRACE_COMPACTION, CANDS("compaction/mm_compaction_kcompactd_wake") },
-};
-
-struct trace_resolved *trace_resolve_events(int events_dirfd, unsigned kinds, size_t *n)
-{
-	struct trace_resolved *r = xcalloc(ARRAY_SIZE(trace_wants), sizeof(*r));
-	size_t k = 0;
-	for (size_t i = 0; i < ARRAY_SIZE(trace_wants); i++) {
-		const struct trace_event_want *w = &trace_wants[i];
-		if (!(w->kind & kinds))
-			continue;
-		r[k].role = w->role;
-		for (const char *const *c = w->cands; *c && !r[k].event; c++) {
-			char *enable = xasprintf("%s/enable", *c);
-			if (faccessat(events_dirfd, enable, W_OK, 0) == 0)
-				r[k].event = *c;
-			free(enable);
-		}
-		if (!r[k].event) {
-			size_t len = 0;
-			for (const char *const *c = w->cands; *c; c++)
-				len += strlen(*c) + 4;
-			char *list = xcalloc(1, len + 1);
-			for (const char *const *c = w->cands; *c; c++) {
-				if (c != w->cands)
-					strcat(list, " or ");
-				strcat(list, *c);
-			}
-			r[k].reason = xasprintf("no tracepoint %s on this kernel", list);
-			free(list);
-		}
-		k++;
-	}
-	*n = k;
-	return r;
-}
-
-void trace_resolved_free(struct trace_resolved *r, size_t n)
-{
-	for (size_t i = 0; r && i < n; i++)
-		free(r[i].reason);
-	free(r);
-}
-
-/* ---- finding tracefs ---- */
-
-/* The mount point of a tracefs already mounted, or NULL. */
-static char *tracefs_find_mounted(void)
-{
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-	char line[4096], *found = NULL;
-	if (!f)
-		return NULL;
-	while (!found && fgets(line, sizeof(line), f)) {
-		/* id parent maj:min root mountpoint opts... - fstype source super */
-		char *sep = strstr(line, " - ");
-		char mnt[1024];
-		if (!sep || strncmp(sep + 3, "tracefs ", 8))
-			continue;
-		if (sscanf(line, "%*s %*s %*s %*s %1023s", mnt) == 1 && !strstr(mnt, TRACE_MNT_PREFIX))
-			found = xstrdup(mnt);
-	}
-	fclose(f);
-	return found;
-}
-
-/* Mount tracefs on a private directory, keep a descriptor of it, and detach
- * it at once: the mount lives as long as the descriptor and is never
- * visible in the host's mount table afterwards, whatever happens to us. */
-static int tracefs_mount_detached(void)
-{
-	char *dir = xasprintf("/tmp/" TRACE_MNT_PREFIX "%d-XXXXXX", (int)getpid());
-	int fd = -1;
-	if (!mkdtemp(dir))
-		goto free_dir;
-	if (mount("nodev", dir, "tracefs", 0, NULL) < 0)
-		goto rm_dir;
-	fd = open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC);
-	umount2(dir, MNT_DETACH);
-rm_dir:
-	rmdir(dir);
-free_dir:
-	free(dir);
-	return fd;
-}
-
-/* A descriptor of tracefs's root, or -1 with errno set. */
-static int tracefs_open(void)
-{
-	char *mnt = tracefs_find_mounted();
-	if (mnt) {
-		int fd = open(mnt, O_PATH | O_DIRECTORY | O_CLOEXEC);
-		free(mnt);
-		if (fd >= 0 && faccessat(fd, "instances", F_OK, 0) == 0)
-			return fd;
-		if (fd >= 0)
-			close(fd);
-	}
-	return tracefs_mount_detached();
-}
-
-/* ---- reading and writing tracefs files ---- */
-
-static int tfs_read(int dirfd, const char *path, char **out)
-{
-	int fd = openat(dirfd, path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	size_t cap = 4096, len = 0;
-	char *buf = xmalloc(cap);
-	for (;;) {
-		if (len + 1 >= cap)
-			buf = xrealloc(buf, cap *= 2);
-		ssize_t n = read(fd, buf + len, cap - len - 1);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			int e = -errno;
-			close(fd);
-			free(buf);
-			return e;
-		}
-		if (n == 0)
-			break;
-		len += (size_t)n;
-	}
-	close(fd);
-	buf[len] = '\0';
-	*out = buf;
-	return 0;
-}
-
-static int tfs_write(int dirfd, const char *path, const char *val, bool append)
-{
-	int fd = openat(dirfd, path, O_WRONLY | O_CLOEXEC | (append ? O_APPEND : O_TRUNC));
-	if (fd < 0)
-		return -errno;
-	size_t len = strlen(val);
-	ssize_t n = write(fd, val, len);
-	int e = n < 0 ? -errno : (size_t)n == len ? 0 : -EIO;
-	close(fd);
-	return e;
-}
 
 /* ---- the session ---- */
 
@@ -247,7 +81,7 @@ static int session_set(struct trace_session *ts, const char *path, const char *v
 		saved = !strcmp(ts->undo[i].path, path);
 	if (!saved) {
 		char *raw;
-		int e = tfs_read(ts->inst_fd, path, &raw);
+		int e = tracefs_read(ts->inst_fd, path, &raw);
 		if (e < 0) {
 			vmr_err("cannot read tracefs %s: %s", path, strerror(-e));
 			return -1;
@@ -256,7 +90,7 @@ static int session_set(struct trace_session *ts, const char *path, const char *v
 		ts->undo[ts->nundo++] = (struct trace_undo){ xstrdup(path), tfs_value_to_input(path, raw) };
 		free(raw);
 	}
-	int e = tfs_write(ts->inst_fd, path, val, false);
+	int e = tracefs_write(ts->inst_fd, path, val, false);
 	if (e < 0) {
 		vmr_err("cannot set tracefs %s to '%s': %s", path, val, strerror(-e));
 		return -1;
@@ -270,13 +104,13 @@ static void session_restore_one(struct trace_session *ts, const struct trace_und
 	const char *base = strrchr(u->path, '/') ? strrchr(u->path, '/') + 1 : u->path;
 	int e;
 	if (!strcmp(base, "set_event_pid")) {
-		e = tfs_write(ts->inst_fd, u->path, "", false);
+		e = tracefs_write(ts->inst_fd, u->path, "", false);
 		char *copy = xstrdup(u->value), *save = NULL;
 		for (char *pid = strtok_r(copy, " \n", &save); pid && e == 0; pid = strtok_r(NULL, " \n", &save))
-			e = tfs_write(ts->inst_fd, u->path, pid, true);
+			e = tracefs_write(ts->inst_fd, u->path, pid, true);
 		free(copy);
 	} else {
-		e = tfs_write(ts->inst_fd, u->path, u->value, false);
+		e = tracefs_write(ts->inst_fd, u->path, u->value, false);
 	}
 	if (e < 0)
 		vmr_warn("cannot restore tracefs %s to '%s': %s", u->path, u->value, strerror(-e));
@@ -489,7 +323,7 @@ static uint64_t session_lost_events(struct trace_session *ts)
 	uint64_t lost = 0;
 	for (int cpu = 0;; cpu++) {
 		char *path = xasprintf("per_cpu/cpu%d/stats", cpu), *buf;
-		int e = tfs_read(ts->inst_fd, path, &buf);
+		int e = tracefs_read(ts->inst_fd, path, &buf);
 		free(path);
 		if (e < 0)
 			break;
@@ -580,7 +414,7 @@ static int session_set_pids(struct trace_session *ts, const pid_t *pids, size_t 
 	for (size_t i = 0; i < npids + nk; i++) {
 		char num[24];
 		snprintf(num, sizeof(num), "%d", (int)(i < npids ? pids[i] : k[i - npids]));
-		int e = tfs_write(ts->inst_fd, "set_event_pid", num, true);
+		int e = tracefs_write(ts->inst_fd, "set_event_pid", num, true);
 		if (e < 0 && e != -ESRCH) {
 			vmr_err("cannot add pid %s to tracefs set_event_pid: %s", num, strerror(-e));
 			return -1;
@@ -609,7 +443,7 @@ static int session_start(struct trace_session *ts, const pid_t *pids, size_t npi
 {
 	ts->stats = stats;
 	atomic_store(&ts->stopping, false);
-	if (session_set(ts, "tracing_on", "0") < 0 || tfs_write(ts->inst_fd, "trace", "", false) < 0)
+	if (session_set(ts, "tracing_on", "0") < 0 || tracefs_write(ts->inst_fd, "trace", "", false) < 0)
 		return -1;
 	if (session_set_pids(ts, pids, npids) < 0 || session_enable_events(ts, "1") < 0)
 		goto disable;
@@ -641,7 +475,7 @@ disable:
 static int session_stop(struct trace_session *ts, uint64_t *dropped)
 {
 	int rc = 0;
-	if (tfs_write(ts->inst_fd, "tracing_on", "0", false) < 0)
+	if (tracefs_write(ts->inst_fd, "tracing_on", "0", false) < 0)
 		rc = -1;
 	if (ts->reader_running) {
 		atomic_store(&ts->stopping, true);
@@ -711,156 +545,4 @@ void trace_session_close(struct trace_session *ts)
 	trace_enter();
 	session_close(ts);
 	trace_leave();
-}
-
-/* ---- snapshot and cleanup ---- */
-
-static void snap_add(char **s, size_t *len, int fd, const char *path)
-{
-	char *v = NULL;
-	int e = tfs_read(fd, path, &v);
-	char *line = e < 0 ? xasprintf("%s: (%s)\n", path, strerror(-e)) : xasprintf("%s: %s\n", path, v);
-	for (char *p = line; *p && p[1]; p++)
-		if (*p == '\n')
-			*p = ' ';
-	size_t n = strlen(line);
-	*s = xrealloc(*s, *len + n + 1);
-	memcpy(*s + *len, line, n + 1);
-	*len += n;
-	free(line);
-	free(v);
-}
-
-char *trace_settings_snapshot(void)
-{
-	static const char *const files[] = {
-		"tracing_on", "buffer_size_kb", "current_tracer", "trace_clock", "trace_options",
-		"set_event", "set_event_pid", "options/event-fork",
-	};
-	int fd = tracefs_open();
-	if (fd < 0)
-		return NULL;
-	char *s = xstrdup("");
-	size_t len = 0;
-	for (size_t i = 0; i < ARRAY_SIZE(files); i++)
-		snap_add(&s, &len, fd, files[i]);
-	for (size_t i = 0; i < ARRAY_SIZE(trace_wants); i++)
-		for (const char *const *c = trace_wants[i].cands; *c; c++) {
-			char *p = xasprintf("events/%s/enable", *c);
-			if (faccessat(fd, p, F_OK, 0) == 0) {
-				snap_add(&s, &len, fd, p);
-				strcpy(p + strlen(p) - strlen("enable"), "filter");
-				snap_add(&s, &len, fd, p);
-			}
-			free(p);
-		}
-	int ifd = openat(fd, "instances", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	DIR *d = ifd >= 0 ? fdopendir(ifd) : NULL;
-	struct dirent *de;
-	while (d && (de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		char *line = xasprintf("instance: %s\n", de->d_name);
-		s = xrealloc(s, len + strlen(line) + 1);
-		strcpy(s + len, line);
-		len += strlen(line);
-		free(line);
-	}
-	if (d)
-		closedir(d);
-	else if (ifd >= 0)
-		close(ifd);
-	close(fd);
-	return s;
-}
-
-/* The pid in ".../vmregress-tracefs-<pid>-XXXXXX", a private mount point. */
-static pid_t mount_pid(const char *s)
-{
-	const char *p = strstr(s, TRACE_MNT_PREFIX);
-	if (!p)
-		return 0;
-	p += strlen(TRACE_MNT_PREFIX);
-	char *end;
-	long pid = strtol(p, &end, 10);
-	return end != p && *end == '-' && pid > 0 ? (pid_t)pid : 0;
-}
-
-static void cleanup_action(json_t *actions, const char *action, const char *what, const char *path, int pid,
-			   const char *error)
-{
-	json_t *o = json_pack("{s:s,s:s,s:s,s:s}", "action", action, "what", what, "path", path, "from", "orphan");
-	if (pid > 0)
-		json_object_set_new(o, "owner_pid", json_integer(pid));
-	if (error)
-		json_object_set_new(o, "error", json_string(error));
-	json_array_append_new(actions, o);
-}
-
-static int cleanup_mounts(json_t *actions)
-{
-	FILE *f = fopen("/proc/self/mountinfo", "re");
-	char line[4096], mnt[1024];
-	int failed = 0;
-	if (!f)
-		return 0;
-	while (fgets(line, sizeof(line), f)) {
-		char *sep = strstr(line, " - ");
-		if (!sep || strncmp(sep + 3, "tracefs ", 8) ||
-		    sscanf(line, "%*s %*s %*s %*s %1023s", mnt) != 1)
-			continue;
-		pid_t pid = mount_pid(mnt);
-		if (!pid || kill(pid, 0) == 0 || errno != ESRCH)
-			continue;
-		int e = umount2(mnt, MNT_DETACH) < 0 ? errno : 0;
-		if (!e)
-			rmdir(mnt);
-		cleanup_action(actions, e ? "failed" : "unmounted", "tracefs", mnt, pid, e ? strerror(e) : NULL);
-		failed |= e != 0;
-	}
-	fclose(f);
-	return failed ? -1 : 0;
-}
-
-static int cleanup_instances(int ifd, json_t *actions)
-{
-	DIR *d = fdopendir(ifd);
-	struct dirent *de;
-	int failed = 0;
-	if (!d) {
-		close(ifd);
-		return 0;
-	}
-	while ((de = readdir(d))) {
-		struct owner o = { 0 };
-		int seq;
-		if (owner_name_parse(de->d_name, NULL, &o, &seq) < 0 || owner_alive(&o))
-			continue;
-		/* Removing an instance turns its events off and frees its
-		 * buffer; the host's own tracing settings were never touched. */
-		char *path = xasprintf("instances/%s", de->d_name);
-		int e = unlinkat(ifd, de->d_name, AT_REMOVEDIR) < 0 ? errno : 0;
-		cleanup_action(actions, e ? "failed" : "removed", "tracing instance", path, o.pid, e ? strerror(e) : NULL);
-		failed |= e != 0;
-		free(path);
-	}
-	closedir(d);
-	return failed ? -1 : 0;
-}
-
-int trace_cleanup_report(json_t *actions)
-{
-	int rc = cleanup_mounts(actions);
-	if (perf_cleanup_report(actions) < 0)
-		rc = -1;
-	if (!vmr_is_root())
-		return rc;
-	int fd = tracefs_open();
-	if (fd < 0)
-		return rc; /* no tracefs: nothing of ours can be there */
-	int ifd = openat(fd, "instances", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (ifd >= 0 && cleanup_instances(ifd, actions) < 0)
-		rc = -1;
-	close(fd);
-	return rc;
 }
