@@ -24,11 +24,12 @@
 #include "core/util.h"
 #include "probe/system.h"
 #include "report/compare_fmt.h"
+#include "report/run_text.h"
 #include "sandbox/knobs.h"
 #include "sandbox/sandbox.h"
 #include "stats/precision.h"
 #include "store/store.h"
-#include "store/summary.h"
+#include "stats/summary.h"
 
 struct run_opts {
 	char *iterations, *monitor_interval, *probe_period;  /* checked by suite_opts */
@@ -557,7 +558,7 @@ static int run_print_var(struct run_state *rs, struct run_var *var, json_t *runs
 		if (var->variant)
 			printf("%s== variant %s%s: %s ==\n\n", base ? "" : "\n", var->variant->name, base ? " (the base)" : "",
 			       *var->variant->settings ? var->variant->settings : "the suite as it is");
-		summary_print_brief(stdout, run, compare_headline);
+		run_text_brief(stdout, run, compare_headline);
 		if (!var->variant)
 			printf("Stored as run %lld in %s\n", (long long)run->info.id, store_path(rs->st));
 	}

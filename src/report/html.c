@@ -16,7 +16,7 @@
 #include "report/compare_fmt.h"
 #include "report/plot.h"
 #include "stats/compare.h"
-#include "store/summary.h"
+#include "stats/summary.h"
 
 struct report_ctx {
 	FILE *f;

@@ -1,14 +1,14 @@
 /* Summaries of a stored run: per case and metric the count, mean, sample
  * standard deviation, min and max over the iterations that produced the
  * metric, and the outcomes.  `show` prints them, `run` prints them when it
- * finishes; `export` writes the same numbers as tidy rows (report/export.h). */
+ * finishes (report/run_text.h); `export` writes the same numbers as tidy rows (report/export.h). */
 #ifndef VMR_SUMMARY_H
 #define VMR_SUMMARY_H
 
 #include <jansson.h>
 #include <stdio.h>
 
-#include "store/store.h"
+#include "core/run.h"
 
 struct metric_summary {
 	const char *name, *unit;    /* borrowed from the run's results */
@@ -30,19 +30,6 @@ void summary_free(struct case_summary *s, size_t n);
 
 /* The run as JSON: run info, env, and per case the summaries and outcomes. */
 json_t *summary_to_json(const struct run *r, bool with_env);
-/* The text form with everything: a header with the run and environment
- * (when with_env), then a table per case of every metric that is not zero
- * in every iteration (those are counted, not listed), in human units. */
-void summary_print(FILE *f, const struct run *r, bool with_env);
-/* The one-screen form: a line for the run, then per case its outcome, its
- * headline metrics as mean +- 95% CI (n >= 3) or +- stddev (n = 2), and
- * the counters that explain them (reclaim stalls, swap-ins, major faults),
- * the reasons of iterations that did not pass, and the totals line. */
-typedef bool (*summary_headline_fn)(const char *workload, const char *metric);
-/* headline says which metrics a workload declares headline ones
- * (compare_headline); NULL: none. */
-void summary_print_brief(FILE *f, const struct run *r, summary_headline_fn headline);
-
 /* The +- a mean is shown with: the half-width of its 95% CI (Student's t)
  * from 3 values on, the stddev from 2, 0 from 1. */
 double summary_spread(double stddev, size_t n);
