@@ -8,6 +8,7 @@
 #include "report/run_text.h"
 #include "store/store.h"
 #include "stats/summary.h"
+#include "workload/workload.h"
 
 struct show_opts {
 	char *db;
@@ -47,7 +48,7 @@ int cmd_show(int argc, char **argv)
 		if (o.all || o.verbose)
 			run_text_print(stdout, run, true);
 		else
-			run_text_brief(stdout, run, compare_headline);
+			run_text_brief(stdout, run, workload_metric_headline);
 		rc = VMR_EXIT_OK;
 	}
 	run_free(run);

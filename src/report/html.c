@@ -17,6 +17,7 @@
 #include "report/plot.h"
 #include "stats/compare.h"
 #include "stats/summary.h"
+#include "workload/workload.h"
 
 struct report_ctx {
 	FILE *f;
@@ -1055,7 +1056,7 @@ int report_write(const char *dir, const struct run *const *runs, size_t n, const
 	if (report_mkdir(dir) < 0)
 		return -1;
 	struct comparison cmp = { 0 };
-	compare_runs(runs, n, &(struct compare_opts){ .alpha = o->alpha, .cases = o->cases, .headline = compare_headline },
+	compare_runs(runs, n, &(struct compare_opts){ .alpha = o->alpha, .cases = o->cases, .headline = workload_metric_headline },
 		     &cmp);
 	char *buf = NULL;
 	size_t len = 0;

@@ -17,7 +17,7 @@ void run_text_print(FILE *f, const struct run *r, bool with_env);
  * the reasons of iterations that did not pass, and the totals line. */
 typedef bool (*run_text_headline_fn)(const char *workload, const char *metric);
 /* headline says which metrics a workload declares headline ones
- * (compare_headline); NULL: none. */
+ * (workload_metric_headline); NULL: none. */
 void run_text_brief(FILE *f, const struct run *r, run_text_headline_fn headline);
 
 #endif

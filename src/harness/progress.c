@@ -1,4 +1,4 @@
-#include "cmd/progress.h"
+#include "harness/progress.h"
 
 #include <errno.h>
 #include <pthread.h>
