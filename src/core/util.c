@@ -361,3 +361,11 @@ void vmr_rm_rf(const char *path)
 	 * file system (rm -rf --one-file-system) */
 	nftw(path, vmr_rm_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
 }
+
+bool strlist_has(const struct strlist *l, const char *s)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i], s))
+			return true;
+	return false;
+}

@@ -84,5 +84,7 @@ struct strlist {
 };
 void strlist_add(struct strlist *l, const char *s);
 void strlist_free(struct strlist *l);
+/* Whether l holds s. */
+bool strlist_has(const struct strlist *l, const char *s);
 
 #endif
