@@ -24,21 +24,24 @@ static void vmr_vmsg(const char *prefix, const char *fmt, va_list ap, int errnum
 	fputc('\n', stderr);
 }
 
-void vmr_err(const char *fmt, ...)
+int vmr_err(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
 	vmr_vmsg(NULL, fmt, ap, 0);
 	va_end(ap);
+	return -1;
 }
 
-void vmr_errno(const char *fmt, ...)
+int vmr_errno(const char *fmt, ...)
 {
 	int e = errno;
 	va_list ap;
 	va_start(ap, fmt);
 	vmr_vmsg(NULL, fmt, ap, e);
 	va_end(ap);
+	errno = e;
+	return -1;
 }
 
 void vmr_warn(const char *fmt, ...)

@@ -18,10 +18,11 @@ enum vmr_exit {
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* "vmregress: <message>\n" on stderr.  Messages are lowercase, no full stop,
- * what failed first and then why. */
-void vmr_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Like vmr_err, with ": strerror(errno)" appended. */
-void vmr_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+ * what failed first and then why.  Returns -1, so that an error path reads
+ * `return vmr_err(...);`. */
+int vmr_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Like vmr_err, with ": strerror(errno)" appended.  Returns -1. */
+int vmr_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* "vmregress: warning: <message>" */
 void vmr_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 

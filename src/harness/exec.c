@@ -14,25 +14,22 @@
 #include "core/compat.h"
 #include "core/signals.h"
 #include "core/util.h"
+#include "probe/probe.h"
+#include "probe/vmstat.h"
 
 #define EXEC_SAMPLE_MS 20
 
 static void exec_vmstat(uint64_t *in, uint64_t *out)
 {
-	char *text;
+	struct vmstat vs = { 0 };
+	char err[PROBE_ERR_MAX] = "";
 	*in = *out = 0;
-	if (vmr_read_file("/proc/vmstat", &text, NULL) < 0)
-		return;
-	for (char *line = text; line && *line;) {
-		unsigned long long v;
-		if (sscanf(line, "pswpin %llu", &v) == 1)
-			*in = v;
-		else if (sscanf(line, "pswpout %llu", &v) == 1)
-			*out = v;
-		line = strchr(line, '\n');
-		line = line ? line + 1 : NULL;
+	vmstat_init(&vs);
+	if (vmstat_read(&vs, NULL, err) == 0) {
+		vmstat_get(&vs, "pswpin", in);
+		vmstat_get(&vs, "pswpout", out);
 	}
-	free(text);
+	vmstat_free(&vs);
 }
 
 static uint64_t exec_swap_now(const struct sandbox *sb)

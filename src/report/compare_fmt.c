@@ -23,8 +23,6 @@ const char *const cmp_legend[] = {
 	NULL,
 };
 
-static const char *const better_names[] = { "none", "lower", "higher" };
-static const char *const combine_names[] = { "amean", "hmean" };
 const char *const cmp_test_names[] = { "welch", "mann-whitney" };
 
 const char *cmp_stat_name(enum cmp_stat s, enum combine c)
@@ -378,8 +376,8 @@ json_t *compare_to_json(const struct comparison *cmp)
 			json_array_append_new(cells, cmp_cell_json(cmp, row, i));
 		json_array_append_new(rows, json_pack("{ss ss ss ss ss sb ss so}", "case", row->case_name, "metric",
 						      row->metric, "unit", row->unit, "better",
-						      better_names[row->better], "combine",
-						      combine_names[row->combine], "headline", row->headline, "test",
+						      better_name(row->better), "combine",
+						      combine_name(row->combine), "headline", row->headline, "test",
 						      cmp_test_names[row->test], "runs", cells));
 	}
 	for (size_t i = 0; i < cmp->left_out.n; i++)
@@ -411,7 +409,7 @@ void compare_write_csv(FILE *f, const struct comparison *cmp)
 			vmr_csv_field(f, row->metric);
 			fputc(',', f);
 			vmr_csv_field(f, row->unit);
-			fprintf(f, ",%s,%s,", better_names[row->better], combine_names[row->combine]);
+			fprintf(f, ",%s,%s,", better_name(row->better), combine_name(row->combine));
 			vmr_csv_field(f, cmp->labels[i]);
 			fprintf(f, ",%zu", c->present ? c->s.n : 0);
 			csv_num(f, c->present ? c->s.mean : NAN);

@@ -17,6 +17,7 @@
 #include "core/signals.h"
 #include "core/units.h"
 #include "core/util.h"
+#include "probe/meminfo.h"
 #include "sandbox/cgroup.h"
 #include "sandbox/journal.h"
 #include "sandbox/knobs.h"
@@ -66,25 +67,6 @@ const struct opt sandbox_opts[] = {
 
 static int sb_seq;
 
-/* Host facts. */
-
-static uint64_t sb_meminfo(const char *key)
-{
-	char *text;
-	uint64_t v = 0;
-	if (vmr_read_file("/proc/meminfo", &text, NULL) < 0)
-		return 0;
-	size_t kl = strlen(key);
-	for (char *line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
-		if (!strncmp(line, key, kl) && line[kl] == ':') {
-			v = strtoull(line + kl + 1, NULL, 10) * 1024;
-			break;
-		}
-	}
-	free(text);
-	return v;
-}
-
 int sandbox_cfg_check(const struct sandbox_cfg *cfg)
 {
 	char a[32], b[32];
@@ -99,7 +81,7 @@ int sandbox_cfg_check(const struct sandbox_cfg *cfg)
 				units_format_size(a, sizeof(a), cfg->mem_bytes), units_format_size(b, sizeof(b), SB_MIN_MEM));
 			return -1;
 		}
-		uint64_t total = sb_meminfo("MemTotal");
+		uint64_t total = meminfo_now("MemTotal");
 		if (total && cfg->mem_bytes > total) {
 			vmr_err("--mem: '%s' is more than this host's memory (%s)",
 				units_format_size(a, sizeof(a), cfg->mem_bytes), units_format_size(b, sizeof(b), total));
@@ -318,7 +300,7 @@ static int sb_cgroup(struct sandbox *sb)
 static int sb_afford(struct sandbox *sb)
 {
 	char a[32], b[32], c[32];
-	uint64_t avail = sb_meminfo("MemAvailable"), total = sb_meminfo("MemTotal");
+	uint64_t avail = meminfo_now("MemAvailable"), total = meminfo_now("MemTotal");
 	uint64_t margin = (128ULL << 20) + total / 64;
 	uint64_t need = sb->mem_bytes + margin + (sb->swap.kind == SWAP_ZRAM ? sb->swap_bytes / 2 : 0);
 	if (avail < need) {

@@ -9,7 +9,6 @@
 #include "core/util.h"
 #include "store/store.h"
 
-static const char *const better_words[] = { "none", "lower", "higher" };
 
 static struct metric_summary *summary_find(struct case_summary *cs, const char *name)
 {
@@ -54,7 +53,7 @@ static void summary_case(const struct run_case *c, struct case_summary *cs)
 				memset(ms, 0, sizeof(*ms));
 				ms->name = m->name;
 				ms->unit = m->unit;
-				ms->better = better_words[(unsigned)m->better < 3 ? m->better : 0];
+				ms->better = better_name(m->better);
 			}
 			summary_add(ms, m->value, &m2[ms - cs->m]);
 		}

@@ -297,8 +297,8 @@ static int pg_metrics_add(struct store *st, int64_t iter_id, const struct result
 		size_t k = 1 + 5 * i;
 		p[k] = m->name;
 		p[k + 1] = m->unit;
-		p[k + 2] = store_better_name(m->better);
-		p[k + 3] = store_combine_name(m->combine);
+		p[k + 2] = better_name(m->better);
+		p[k + 3] = combine_name(m->combine);
 		p[k + 4] = pg_fmt_double(&v[i], m->value);
 		len += (size_t)snprintf(sql + len, cap - len, "%s($1,$%zu,$%zu,$%zu,$%zu,$%zu::float8)", i ? "," : "", k + 1,
 					k + 2, k + 3, k + 4, k + 5);

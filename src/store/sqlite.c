@@ -287,8 +287,8 @@ static int store_metrics_add(struct store *st, int64_t iter_id, const struct res
 		sqlite3_bind_int64(s, 1, iter_id);
 		store_bind_text(s, 2, m->name);
 		store_bind_text(s, 3, m->unit);
-		store_bind_text(s, 4, store_better_name(m->better));
-		store_bind_text(s, 5, store_combine_name(m->combine));
+		store_bind_text(s, 4, better_name(m->better));
+		store_bind_text(s, 5, combine_name(m->combine));
 		sqlite3_bind_double(s, 6, m->value);
 		if (sqlite3_step(s) != SQLITE_DONE) {
 			store_fail(st, "cannot record a metric");

@@ -375,18 +375,6 @@ char *store_result_text(struct store *st, const struct result *r)
 	return text;
 }
 
-const char *store_better_name(enum better b)
-{
-	static const char *const names[] = { "none", "lower", "higher" };
-	return names[b % ARRAY_SIZE(names)];
-}
-
-const char *store_combine_name(enum combine c)
-{
-	static const char *const names[] = { "amean", "hmean" };
-	return names[c % ARRAY_SIZE(names)];
-}
-
 int store_case_result(struct store *st, struct run_case *c, int iteration, int64_t seq, const char *text)
 {
 	json_t *j = text ? json_loads(text, 0, NULL) : NULL;
