@@ -8,6 +8,7 @@
 #include "core/util.h"
 #include "report/compare_fmt.h"
 #include "stats/compare.h"
+#include "workload/workload.h"
 #include "t.h"
 
 static struct run *mkrun(const char *name, int64_t id, const char *env)
