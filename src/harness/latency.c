@@ -91,11 +91,7 @@ int probe_start(struct probe *p)
 
 static int probe_hook_start(void *ctx, pid_t child, struct sandbox *sb)
 {
-	if (probe_start(ctx) < 0) {
-		vmr_errno("cannot start the latency probe");
-		return -1;
-	}
-	return 0;
+	return probe_start(ctx);  /* -1 with errno */
 }
 
 static void probe_results(struct probe *p, struct result *r)

@@ -272,11 +272,7 @@ void monitor_stop(struct monitor *m, struct result *r)
 
 static int monitor_hook_start(void *ctx, pid_t child, struct sandbox *sb)
 {
-	if (monitor_start(ctx, sb) < 0) {
-		vmr_errno("cannot start the monitor");
-		return -1;
-	}
-	return 0;
+	return monitor_start(ctx, sb);  /* -1 with errno */
 }
 
 static void monitor_hook_stop(void *ctx, struct result *r)

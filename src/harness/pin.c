@@ -62,11 +62,7 @@ static int pin_hook_start(void *ctx, pid_t child, struct sandbox *sb)
 {
 	struct pin *p = ctx;
 	(void)sb;
-	if (sched_setaffinity(child, sizeof(p->work), &p->work) < 0) {
-		vmr_errno("cannot pin the workload to its CPUs");
-		return -1;
-	}
-	return 0;
+	return sched_setaffinity(child, sizeof(p->work), &p->work);  /* -1 with errno */
 }
 
 static void pin_hook_stop(void *ctx, struct result *r)

@@ -292,7 +292,7 @@ static size_t runner_hooks_start(const struct runner_cfg *cfg, pid_t pid, struct
 	for (i = 0; cfg && i < cfg->nhooks; i++) {
 		struct runner_hook *h = &cfg->hooks[i];
 		if (h->start && h->start(h->ctx, pid, sb) < 0) {
-			result_set_outcome(r, OUTCOME_ERROR, "cannot start %s", h->name);
+			result_set_outcome(r, OUTCOME_ERROR, "cannot start %s: %s", h->name, strerror(errno));
 			break;
 		}
 	}

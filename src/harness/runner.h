@@ -23,7 +23,9 @@
 
 /* Something that runs beside a workload: a monitor, the latency probe, a
  * tracer.  start() is called after the child is in the sandbox and before
- * it runs; stop() after it exited, and adds what it gathered to the result. */
+ * it runs, and returns 0, or -1 with errno set, which makes the iteration an
+ * error "cannot start NAME: REASON" (a hook never prints); stop() after it
+ * exited, and adds what it gathered to the result. */
 struct runner_hook {
 	const char *name;
 	int (*start)(void *ctx, pid_t child, struct sandbox *sb);
