@@ -317,3 +317,40 @@ int knob_write(const char *path, const char *value)
 	close(fd);
 	return -e;
 }
+
+/* "thp.8K.enabled": a per-size knob of multi-size THP; its size in *size. */
+static bool knob_is_mthp(const char *name, const char **size, size_t *n)
+{
+	if (strncmp(name, "thp.", 4) || name[4] < '0' || name[4] > '9')
+		return false;
+	*size = name + 4;
+	*n = strcspn(*size, ".");
+	return true;
+}
+
+char *knob_names_help(char *buf, size_t len)
+{
+	size_t off = 0;
+	bool mthp_done = false;
+	const char *size;
+	size_t n;
+	buf[0] = '\0';
+	for (const struct knob *k = knobs; k->name && off < len; k++) {
+		const char *sep = k == knobs ? "" : ", ";
+		if (!knob_is_mthp(k->name, &size, &n)) {
+			off += (size_t)snprintf(buf + off, len - off, "%s%s", sep, k->name);
+			continue;
+		}
+		if (mthp_done)
+			continue;
+		mthp_done = true;
+		off += (size_t)snprintf(buf + off, len - off, "%sthp.SIZE.enabled and thp.SIZE.shmem_enabled "
+					"(multi-size THP; SIZE one of", sep);
+		for (const struct knob *m = k; m->name && off < len; m++)
+			if (knob_is_mthp(m->name, &size, &n) && !strcmp(size + n, ".enabled"))
+				off += (size_t)snprintf(buf + off, len - off, " %.*s", (int)n, size);
+		if (off < len)
+			off += (size_t)snprintf(buf + off, len - off, ")");
+	}
+	return buf;
+}
