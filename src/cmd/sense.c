@@ -62,19 +62,8 @@ const struct opt sense_cmd_opts[] = {
 	OPT_END,
 };
 
-const char sense_cmd_details[] =
-	"Views:\n"
-	"  zones        nodes and zones from /proc/zoneinfo: sizes and watermarks in pages\n"
-	"  structsizes  sizes of the kernel's VM structures from BTF (/sys/kernel/btf/vmlinux)\n"
-	"  kvirtual     the vmalloc address space; areas and top callers need root\n"
-	"  pagemap PID  every VMA of a process with its present/swapped/file/exclusive/\n"
-	"               soft-dirty/THP page counts (other users' processes and THP need root)\n"
-	"  system       the environment fingerprint stored with every run\n"
-	"  vmstat       /proc/vmstat per interval, like vmstat 1\n"
-	"  thp          THP settings, khugepaged, and per multi-size THP size its\n"
-	"               enabled/shmem_enabled and every counter under stats/\n"
-	"  swap         swap devices, readahead, swap cache, zero-page swap, zswap, zram\n"
-	"  lru_gen      the multi-generational LRU's settings (exits 3 without it)\n"
+/* What follows the list of views in `help sense`. */
+static const char sense_details_tail[] =
 	"\n"
 	"Maps (--map):\n"
 	"  The encoded map is VM Regress's: one character per 4 pages.  Bit k (value\n"
@@ -86,6 +75,11 @@ const char sense_cmd_details[] =
 	"\n"
 	"Exit codes: 2 bad arguments or no such process, 3 not possible here\n"
 	"(privilege, no BTF, a kernel without the feature).";
+
+/* The summary, usage and details of `sense` (main.c's command table), each
+ * naming every view: written from sense_views[] before main runs. */
+char sense_cmd_summary[256], sense_cmd_usage[256], sense_cmd_details[2048];
+
 
 static int sense_zones(struct sense_opts *o, char **pos, int npos)
 {
@@ -549,17 +543,51 @@ static const struct {
 	const char *name;
 	int (*fn)(struct sense_opts *o, char **pos, int npos);
 	int npos;               /* words including the view's name */
+	const char *args;       /* after the name in the usage */
+	const char *help;       /* its lines in `help sense` */
 } sense_views[] = {
-	{ "zones", sense_zones, 1 },
-	{ "structsizes", sense_structsizes, 1 },
-	{ "kvirtual", sense_kvirtual, 1 },
-	{ "pagemap", sense_pagemap, 0 },  /* checks its own PID argument */
-	{ "system", sense_system, 1 },
-	{ "vmstat", sense_vmstat, 1 },
-	{ "thp", sense_thp, 1 },
-	{ "swap", sense_swap, 1 },
-	{ "lru_gen", sense_lru_gen, 1 },
+	{ "zones", sense_zones, 1, "", "nodes and zones from /proc/zoneinfo: sizes and watermarks in pages" },
+	{ "structsizes", sense_structsizes, 1, "", "sizes of the kernel's VM structures from BTF (/sys/kernel/btf/vmlinux)" },
+	{ "kvirtual", sense_kvirtual, 1, "", "the vmalloc address space; areas and top callers need root" },
+	{ "pagemap", sense_pagemap, 0, " PID",  /* checks its own PID argument */
+	  "every VMA of a process with its present/swapped/file/exclusive/\n"
+	  "               soft-dirty/THP page counts (other users' processes and THP need root)" },
+	{ "system", sense_system, 1, "", "the environment fingerprint stored with every run" },
+	{ "vmstat", sense_vmstat, 1, "", "/proc/vmstat per interval, like vmstat 1" },
+	{ "thp", sense_thp, 1, "", "THP settings, khugepaged, and per multi-size THP size its\n"
+	  "               enabled/shmem_enabled and every counter under stats/" },
+	{ "swap", sense_swap, 1, "", "swap devices, readahead, swap cache, zero-page swap, zswap, zram" },
+	{ "lru_gen", sense_lru_gen, 1, "", "the multi-generational LRU's settings (exits 3 without it)" },
 };
+
+/* The views' names joined by sep, each with its arguments when args. */
+static char *sense_view_list(char *buf, size_t len, const char *sep, bool args)
+{
+	size_t off = 0;
+	buf[0] = '\0';
+	for (size_t i = 0; i < ARRAY_SIZE(sense_views) && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s%s", i ? sep : "", sense_views[i].name,
+					args ? sense_views[i].args : "");
+	return buf;
+}
+
+__attribute__((constructor)) static void sense_cmd_texts(void)
+{
+	char list[200];
+	snprintf(sense_cmd_summary, sizeof(sense_cmd_summary), "read-only views of the kernel's VM (%s)",
+		 sense_view_list(list, sizeof(list), ", ", false));
+	snprintf(sense_cmd_usage, sizeof(sense_cmd_usage), "sense %s [options]",
+		 sense_view_list(list, sizeof(list), "|", true));
+	size_t off = (size_t)snprintf(sense_cmd_details, sizeof(sense_cmd_details), "Views:\n");
+	for (size_t i = 0; i < ARRAY_SIZE(sense_views) && off < sizeof(sense_cmd_details); i++) {
+		char head[32];
+		snprintf(head, sizeof(head), "%s%s", sense_views[i].name, sense_views[i].args);
+		off += (size_t)snprintf(sense_cmd_details + off, sizeof(sense_cmd_details) - off, "  %-12s %s\n", head,
+					sense_views[i].help);
+	}
+	if (off < sizeof(sense_cmd_details))
+		snprintf(sense_cmd_details + off, sizeof(sense_cmd_details) - off, "%s", sense_details_tail);
+}
 
 int cmd_sense(int argc, char **argv)
 {
@@ -568,6 +596,7 @@ int cmd_sense(int argc, char **argv)
 	char **pos = xcalloc((size_t)argc + 1, sizeof(*pos));
 	int npos, rc = VMR_EXIT_USAGE;
 	bool help = false;
+	char list[200];
 	OPT_DEFAULTS(sense_cmd_opts, &o);
 	if (opt_parse(&set, 1, argc - 1, argv + 1, pos, &npos, &help) < 0)
 		goto free_opts;
@@ -577,7 +606,7 @@ int cmd_sense(int argc, char **argv)
 		goto free_opts;
 	}
 	if (npos == 0) {
-		vmr_err("sense: which view? zones|structsizes|kvirtual|pagemap PID|system|vmstat|thp|swap|lru_gen");
+		vmr_err("sense: which view? %s", sense_view_list(list, sizeof(list), "|", true));
 		goto free_opts;
 	}
 	for (size_t i = 0; i < ARRAY_SIZE(sense_views); i++) {
@@ -589,7 +618,7 @@ int cmd_sense(int argc, char **argv)
 			rc = sense_views[i].fn(&o, pos, npos);
 		goto free_opts;
 	}
-	vmr_err("sense: unknown view '%s' (zones|structsizes|kvirtual|pagemap|system|vmstat|thp|swap|lru_gen)", pos[0]);
+	vmr_err("sense: unknown view '%s' (%s)", pos[0], sense_view_list(list, sizeof(list), "|", false));
 free_opts:
 	opt_free(sense_cmd_opts, &o);
 	free(pos);
