@@ -10,12 +10,12 @@
 #include "stats/summary.h"
 #include "store/store.h"
 
-static void summary_env_value(FILE *f, const char *prefix, const char *key, json_t *v)
+static void run_text_env_value(FILE *f, const char *prefix, const char *key, json_t *v)
 {
 	if (json_is_object(v) && !prefix) {
 		const char *k;
 		json_t *x;
-		json_object_foreach(v, k, x) summary_env_value(f, key, k, x);
+		json_object_foreach(v, k, x) run_text_env_value(f, key, k, x);
 		return;
 	}
 	char *text = json_is_string(v) ? xstrdup(json_string_value(v)) : json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
@@ -36,7 +36,7 @@ static void summary_env_value(FILE *f, const char *prefix, const char *key, json
 	free(text);
 }
 
-static void summary_print_header(FILE *f, const struct run *r, bool with_env)
+static void run_text_header(FILE *f, const struct run *r, bool with_env)
 {
 	const struct run_info *ri = &r->info;
 	char a[40], b[40];
@@ -54,16 +54,16 @@ static void summary_print_header(FILE *f, const struct run *r, bool with_env)
 		fputs("\nEnvironment:\n", f);
 		const char *k;
 		json_t *v;
-		json_object_foreach(r->env, k, v) summary_env_value(f, NULL, k, v);
+		json_object_foreach(r->env, k, v) run_text_env_value(f, NULL, k, v);
 	}
 }
 
-static bool summary_all_zero(const struct metric_summary *m)
+static bool run_text_all_zero(const struct metric_summary *m)
 {
 	return m->n && m->min == 0 && m->max == 0;
 }
 
-static void summary_print_case(FILE *f, const struct case_summary *cs)
+static void run_text_case(FILE *f, const struct case_summary *cs)
 {
 	fprintf(f, "\nCase %s (%s): %zu iteration%s", cs->c->name, cs->c->workload, cs->c->niter,
 		cs->c->niter == 1 ? "" : "s");
@@ -85,13 +85,13 @@ static void summary_print_case(FILE *f, const struct case_summary *cs)
 				outcome_name(cs->c->iters[k].outcome), cs->c->iters[k].reason);
 	size_t zero = 0;
 	for (size_t i = 0; i < cs->nmetrics; i++)
-		zero += summary_all_zero(&cs->m[i]);
+		zero += run_text_all_zero(&cs->m[i]);
 	if (cs->nmetrics > zero)
 		fprintf(f, "  %-32s %15s %15s %15s %15s\n", "metric", "mean", "stddev", "min", "max");
 	for (size_t i = 0; i < cs->nmetrics; i++) {
 		const struct metric_summary *m = &cs->m[i];
 		char mean[48], sd[48], lo[48], hi[48];
-		if (summary_all_zero(m))
+		if (run_text_all_zero(m))
 			continue;
 		fprintf(f, "  %-32s %15s %15s %15s %15s\n", m->name, units_format_value(mean, sizeof(mean), m->mean, m->unit),
 			m->n > 1 ? units_format_value(sd, sizeof(sd), m->stddev, m->unit) : "-",
@@ -104,10 +104,10 @@ static void summary_print_case(FILE *f, const struct case_summary *cs)
 
 void run_text_print(FILE *f, const struct run *r, bool with_env)
 {
-	summary_print_header(f, r, with_env);
+	run_text_header(f, r, with_env);
 	struct case_summary *s = summary_build(r);
 	for (size_t i = 0; i < r->ncases; i++)
-		summary_print_case(f, &s[i]);
+		run_text_case(f, &s[i]);
 	summary_free(s, r->ncases);
 }
 
@@ -118,14 +118,14 @@ void run_text_print(FILE *f, const struct run *r, bool with_env)
 static const struct {
 	const char *label;
 	const char *const metrics[3];  /* summed */
-} summary_explain[] = {
+} run_text_explain[] = {
 	{ "reclaim stalls", { "vmstat-allocstall_normal", "vmstat-allocstall_movable", NULL } },
 	{ "swap-ins", { "vmstat-pswpin", NULL } },
 	{ "major faults", { "major-faults", NULL } },
 };
-#define SUMMARY_EXPLAIN_MAX 2
+#define RUN_TEXT_EXPLAIN_MAX 2
 
-static const struct metric_summary *summary_find_const(const struct case_summary *cs, const char *name)
+static const struct metric_summary *run_text_find_const(const struct case_summary *cs, const char *name)
 {
 	for (size_t i = 0; i < cs->nmetrics; i++)
 		if (!strcmp(cs->m[i].name, name))
@@ -134,15 +134,15 @@ static const struct metric_summary *summary_find_const(const struct case_summary
 }
 
 /* "swap-ins 56.07k, major faults 2.904k": the means, the non-zero ones. */
-static void summary_counters(char *buf, size_t len, const struct case_summary *cs)
+static void run_text_counters(char *buf, size_t len, const struct case_summary *cs)
 {
 	size_t used = 0, shown = 0;
 	buf[0] = '\0';
-	for (size_t e = 0; e < ARRAY_SIZE(summary_explain) && shown < SUMMARY_EXPLAIN_MAX; e++) {
+	for (size_t e = 0; e < ARRAY_SIZE(run_text_explain) && shown < RUN_TEXT_EXPLAIN_MAX; e++) {
 		double sum = 0;
 		bool any = false;
-		for (size_t k = 0; summary_explain[e].metrics[k]; k++) {
-			const struct metric_summary *m = summary_find_const(cs, summary_explain[e].metrics[k]);
+		for (size_t k = 0; run_text_explain[e].metrics[k]; k++) {
+			const struct metric_summary *m = run_text_find_const(cs, run_text_explain[e].metrics[k]);
 			if (m)
 				sum += m->mean, any = true;
 		}
@@ -150,7 +150,7 @@ static void summary_counters(char *buf, size_t len, const struct case_summary *c
 			continue;
 		char v[48];
 		units_format_value(v, sizeof(v), sum, "");
-		int n = snprintf(buf + used, len - used, "%s%s %s", shown ? ", " : "", summary_explain[e].label, v);
+		int n = snprintf(buf + used, len - used, "%s%s %s", shown ? ", " : "", run_text_explain[e].label, v);
 		if (n < 0 || (size_t)n >= len - used)
 			break;
 		used += (size_t)n;
@@ -158,7 +158,7 @@ static void summary_counters(char *buf, size_t len, const struct case_summary *c
 	}
 }
 
-static void summary_mean_spread(char *buf, size_t len, const struct metric_summary *m)
+static void run_text_mean_spread(char *buf, size_t len, const struct metric_summary *m)
 {
 	char mean[48], spread[48];
 	units_format_value(mean, sizeof(mean), m->mean, m->unit);
@@ -169,7 +169,7 @@ static void summary_mean_spread(char *buf, size_t len, const struct metric_summa
 	snprintf(buf, len, "%s ± %s", mean, units_format_value(spread, sizeof(spread), summary_spread(m->stddev, m->n), m->unit));
 }
 
-static void summary_outcome_word(char *buf, size_t len, const struct case_summary *cs)
+static void run_text_outcome_word(char *buf, size_t len, const struct case_summary *cs)
 {
 	size_t used = 0;
 	buf[0] = '\0';
@@ -190,7 +190,7 @@ static void summary_outcome_word(char *buf, size_t len, const struct case_summar
 	}
 }
 
-static void summary_brief_line(FILE *f, int wcase, const struct case_summary *cs, const char *outcome,
+static void run_text_brief_line(FILE *f, int wcase, const struct case_summary *cs, const char *outcome,
 			       const char *cell, const char *counters)
 {
 	fprintf(f, "  %-*s %3zu  %-8s  ", wcase, cs->c->name, cs->c->niter, outcome);
@@ -200,30 +200,30 @@ static void summary_brief_line(FILE *f, int wcase, const struct case_summary *cs
 		fprintf(f, "%s\n", cell);
 }
 
-static void summary_brief_case(FILE *f, const struct case_summary *cs, int wcase, run_text_headline_fn headline)
+static void run_text_brief_case(FILE *f, const struct case_summary *cs, int wcase, run_text_headline_fn headline)
 {
 	char outcome[64], counters[128];
-	summary_outcome_word(outcome, sizeof(outcome), cs);
-	summary_counters(counters, sizeof(counters), cs);
+	run_text_outcome_word(outcome, sizeof(outcome), cs);
+	run_text_counters(counters, sizeof(counters), cs);
 	size_t lines = 0;
 	for (size_t i = 0; i < cs->nmetrics; i++) {
 		const struct metric_summary *m = &cs->m[i];
 		if (!headline || !headline(cs->c->workload, m->name))
 			continue;
 		char v[112], cell[160];
-		summary_mean_spread(v, sizeof(v), m);
+		run_text_mean_spread(v, sizeof(v), m);
 		snprintf(cell, sizeof(cell), "%s %s", m->name, v);
 		if (!lines)
-			summary_brief_line(f, wcase, cs, outcome, cell, counters);
+			run_text_brief_line(f, wcase, cs, outcome, cell, counters);
 		else
 			fprintf(f, "  %-*s %3s  %-8s  %s\n", wcase, "", "", "", cell);
 		lines++;
 	}
 	if (!lines)
-		summary_brief_line(f, wcase, cs, outcome, "", counters);
+		run_text_brief_line(f, wcase, cs, outcome, "", counters);
 }
 
-static void summary_brief_reasons(FILE *f, const struct case_summary *s, size_t n)
+static void run_text_brief_reasons(FILE *f, const struct case_summary *s, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		for (size_t k = 0; k < s[i].c->niter; k++) {
@@ -259,8 +259,8 @@ void run_text_brief(FILE *f, const struct run *r, run_text_headline_fn headline)
 	fprintf(f, "  %-*s %3s  %-8s  %-36s  %s\n", wcase, "case", "n", "outcome", "headline (mean ± spread)",
 		"counters (mean)");
 	for (size_t i = 0; i < r->ncases; i++)
-		summary_brief_case(f, &s[i], wcase, headline);
-	summary_brief_reasons(f, s, r->ncases);
+		run_text_brief_case(f, &s[i], wcase, headline);
+	run_text_brief_reasons(f, s, r->ncases);
 	summary_free(s, r->ncases);
 	if (nmax > 1)
 		fputs("  ±: the 95% CI of the mean from 3 iterations on, the stddev from 2\n", f);
