@@ -181,5 +181,6 @@ int main(int argc, char **argv)
 	const struct cmd *c = cmd_find(name);
 	if (!c)
 		return main_unknown(name);
+	vmr_set_command(c->name);
 	return c->fn(argc - 1, argv + 1);
 }

@@ -44,6 +44,47 @@ int vmr_errno(const char *fmt, ...)
 	return -1;
 }
 
+static const char *vmr_cmd_name = "vmregress";
+
+void vmr_set_command(const char *name)
+{
+	vmr_cmd_name = name;
+}
+
+const char *vmr_command(void)
+{
+	return vmr_cmd_name;
+}
+
+static int vmr_wl_vmsg(const char *workload, const char *fmt, va_list ap, int errnum)
+{
+	char *prefix = xasprintf("%s %s: ", vmr_cmd_name, workload);
+	vmr_vmsg(prefix, fmt, ap, errnum);
+	free(prefix);
+	if (errnum)
+		errno = errnum;
+	return -1;
+}
+
+int vmr_wl_err(const char *workload, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int r = vmr_wl_vmsg(workload, fmt, ap, 0);
+	va_end(ap);
+	return r;
+}
+
+int vmr_wl_errno(const char *workload, const char *fmt, ...)
+{
+	int e = errno;
+	va_list ap;
+	va_start(ap, fmt);
+	int r = vmr_wl_vmsg(workload, fmt, ap, e);
+	va_end(ap);
+	return r;
+}
+
 void vmr_warn(const char *fmt, ...)
 {
 	va_list ap;
