@@ -93,8 +93,12 @@ vmregress: $(OBJ)
 # reference renamed to src/static/nodl.c's, which fails as dlopen would
 # there, so the link neither pulls in glibc's nor warns about it.
 STATICPKGS := $(shell pkg-config --static --libs $(filter-out libpq,$(PKGS)) 2>/dev/null)
-STATICOBJ := $(filter-out build/obj/store/pg.o build/obj/store/pqlib.o,$(OBJ)) build/static/store/pg.o build/static/nodl.o
-build/static/store/pg.o: src/store/pg.c
+# The PostgreSQL store's files (store/pg.c, store/pg_*.c) are built for it
+# with -DVMR_NO_PG, and libpq's loader (store/pqlib.c) is left out.
+PGSRC     := $(wildcard src/store/pg.c src/store/pg_*.c)
+STATICOBJ := $(filter-out $(PGSRC:src/%.c=build/obj/%.o) build/obj/store/pqlib.o,$(OBJ)) \
+	     $(PGSRC:src/%.c=build/static/%.o) build/static/nodl.o
+build/static/store/%.o: src/store/%.c
 	@mkdir -p $(dir $@)
 	$(call say,CC,$@)$(CC) $(CFLAGS) -DVMR_NO_PG -c -o $@ $<
 

@@ -8,7 +8,7 @@
 #include <sys/resource.h>
 #include <time.h>
 
-#include "core/monitor.h"
+#include "harness/monitor.h"
 #include "core/util.h"
 #include "sandbox/sandbox.h"
 

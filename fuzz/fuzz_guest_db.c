@@ -14,7 +14,7 @@
 
 #include "core/util.h"
 #include "store/store.h"
-#include "store/summary.h"
+#include "stats/summary.h"
 #include "vm/import.h"
 
 #define GUEST_DB_PREFIX "vmr-fuzz-guest-db-"

@@ -11,7 +11,7 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static struct jrec recs[JOURNAL_MAX_RECS];
-	struct journal_owner o = { 0 };
+	struct owner o = { 0 };
 	char why[160] = "";
 	char *buf = malloc(size + 1);
 	memcpy(buf, data, size);

@@ -24,9 +24,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	const struct knob *k = knob_parse_set(text, &value, &why);
 	if (k && (strchr(k->name, '/') || strlen(value) >= JOURNAL_VALUE_MAX))
 		abort();
-	struct journal_owner o = { 0 };
+	struct owner o = { 0 };
 	int seq;
-	if (journal_name_parse(text, NULL, &o, &seq) == 0 && o.pid <= 0)
+	if (owner_name_parse(text, NULL, &o, &seq) == 0 && o.pid <= 0)
 		abort();
 	char copy[256];
 	snprintf(copy, sizeof(copy), "%s", text);

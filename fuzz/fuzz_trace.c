@@ -7,10 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/trace_hook.h"
+#include "harness/trace_hook.h"
 #include "core/util.h"
-#include "probe/perf.h"
-#include "probe/trace.h"
+#include "trace/metrics.h"
+#include "trace/perf.h"
+#include "trace/trace.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -9,8 +9,7 @@
 #include "core/util.h"
 
 const struct cmd commands[] = {
-	{ "sense", cmd_sense, "read-only views of the kernel's VM (zones, structsizes, kvirtual, pagemap, system, vmstat, thp, swap, lru_gen)",
-	  "sense zones|structsizes|kvirtual|pagemap PID|system|vmstat|thp|swap|lru_gen [options]", sense_cmd_opts, sense_cmd_details },
+	{ "sense", cmd_sense, sense_cmd_summary, sense_cmd_usage, sense_cmd_opts, sense_cmd_details },
 	{ "test", cmd_test, "run one workload once inside a sandbox and print its report",
 	  "test WORKLOAD [workload options] [sandbox options] | test --list", test_cmd_opts, NULL },
 	{ "refs", cmd_refs, "generate, randomize, show and record page-reference traces",
@@ -182,5 +181,6 @@ int main(int argc, char **argv)
 	const struct cmd *c = cmd_find(name);
 	if (!c)
 		return main_unknown(name);
+	vmr_set_command(c->name);
 	return c->fn(argc - 1, argv + 1);
 }

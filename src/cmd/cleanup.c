@@ -4,7 +4,7 @@
 
 #include "cmd/cmd.h"
 #include "core/util.h"
-#include "probe/trace.h"
+#include "trace/trace.h"
 #include "sandbox/sandbox.h"
 
 struct cleanup_cmd {

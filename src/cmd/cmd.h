@@ -50,7 +50,8 @@ extern const struct opt sense_cmd_opts[], test_cmd_opts[], refs_cmd_opts[], run_
 extern const struct opt push_cmd_opts[], pull_cmd_opts[], suites_cmd_opts[];
 
 /* Longer help text of commands that have one (`help CMD`, the man page). */
-extern const char sense_cmd_details[], refs_cmd_details[];
+extern const char refs_cmd_details[];
+extern char sense_cmd_summary[], sense_cmd_usage[], sense_cmd_details[];
 
 /* push and pull: everything but the direction.  Their options, in one
  * struct so one table per command can name `remote` --to or --from. */

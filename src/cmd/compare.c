@@ -7,6 +7,7 @@
 #include "report/compare_fmt.h"
 #include "report/runsrc.h"
 #include "stats/compare.h"
+#include "workload/workload.h"
 
 struct compare_cmd {
 	char *db;
@@ -86,7 +87,7 @@ static int compare_run_set(const struct compare_cmd *o, const struct run_set *ru
 {
 	struct compare_opts co = { .alpha = o->alpha, .metrics = o->metrics, .cases = o->cases,
 				   .only_significant = o->only_significant, .noise_min = o->noise_floor,
-				   .unstable_cv = o->unstable, .headline = compare_headline, .headline_glob = o->headline,
+				   .unstable_cv = o->unstable, .headline = workload_metric_headline, .headline_glob = o->headline,
 				   .setting_keys = setting_keys };
 	struct comparison cmp = { 0 };
 	compare_runs((const struct run *const *)runs->runs, runs->n, &co, &cmp);

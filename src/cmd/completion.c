@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "core/suite.h"
-#include "core/trace_hook.h"
+#include "harness/suite.h"
+#include "harness/trace_hook.h"
 #include "sandbox/knobs.h"
 #include "sandbox/sandbox.h"
 #include "workload/workload.h"

@@ -8,8 +8,8 @@
 #include <sys/stat.h>
 
 #include "cmd/cmd.h"
-#include "core/suite.h"
-#include "core/trace_hook.h"
+#include "harness/suite.h"
+#include "harness/trace_hook.h"
 #include "core/util.h"
 #include "sandbox/sandbox.h"
 #include "workload/workload.h"

@@ -7,7 +7,7 @@
 #include "cmd/cmd.h"
 #include "core/units.h"
 #include "core/util.h"
-#include "sandbox/exec.h"
+#include "harness/exec.h"
 #include "sandbox/sandbox.h"
 
 struct sandbox_cmd {

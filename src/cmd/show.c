@@ -5,8 +5,10 @@
 #include "cmd/cmd.h"
 #include "core/util.h"
 #include "report/compare_fmt.h"
+#include "report/run_text.h"
 #include "store/store.h"
-#include "store/summary.h"
+#include "stats/summary.h"
+#include "workload/workload.h"
 
 struct show_opts {
 	char *db;
@@ -44,9 +46,9 @@ int cmd_show(int argc, char **argv)
 		rc = cmd_print_json(summary_to_json(run, true));
 	} else {
 		if (o.all || o.verbose)
-			summary_print(stdout, run, true);
+			run_text_print(stdout, run, true);
 		else
-			summary_print_brief(stdout, run, compare_headline);
+			run_text_brief(stdout, run, workload_metric_headline);
 		rc = VMR_EXIT_OK;
 	}
 	run_free(run);

@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "core/suite.h"
+#include "harness/suite.h"
 #include "core/util.h"
 
 struct suites_cmd {

@@ -1,14 +1,13 @@
 /* vmregress test: run one workload once, inside a sandbox, and print its
  * report (the workload's own layout when it has one, else a generic one). */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "core/runner.h"
-#include "core/trace_hook.h"
+#include "harness/runner.h"
+#include "harness/trace_hook.h"
 #include "core/util.h"
-#include "probe/pagemap.h"
+#include "report/result_text.h"
 #include "sandbox/sandbox.h"
 #include "workload/workload.h"
 
@@ -99,89 +98,6 @@ static void test_help(FILE *f, const struct workload *w)
 	opt_help(f, test_cmd_opts + 1);
 }
 
-static void test_print_metric(FILE *f, const struct metric *m)
-{
-	char buf[64];
-	fprintf(f, "  %-32s %s\n", m->name, units_format_value(buf, sizeof(buf), m->value, m->unit));
-}
-
-static void test_print_table(FILE *f, const struct table *t)
-{
-	fprintf(f, "\nTable %s\n ", t->name);
-	for (size_t c = 0; c < t->ncols; c++)
-		fprintf(f, " %14s", t->cols[c]);
-	fputc('\n', f);
-	for (size_t r = 0; r < t->nrows; r++) {
-		fputc(' ', f);
-		for (size_t c = 0; c < t->ncols; c++)
-			fprintf(f, " %14.10g", t->cells[r * t->ncols + c]);
-		fputc('\n', f);
-	}
-}
-
-static void test_print_hist(FILE *f, const struct named_hist *nh)
-{
-	static const double pcts[] = { 50, 90, 99, 99.9 };
-	const struct hist *h = nh->h;
-	fprintf(f, "\nHistogram %s (%s): count %llu", nh->name, nh->unit, (unsigned long long)h->count);
-	if (h->count) {
-		char v[48];
-		fprintf(f, " min %s", units_format_value(v, sizeof(v), (double)h->min, nh->unit));
-		fprintf(f, " mean %s", units_format_value(v, sizeof(v), hist_mean(h), nh->unit));
-		for (size_t i = 0; i < ARRAY_SIZE(pcts); i++)
-			fprintf(f, " p%g %s", pcts[i], units_format_value(v, sizeof(v), hist_percentile(h, pcts[i]), nh->unit));
-		fprintf(f, " max %s", units_format_value(v, sizeof(v), (double)h->max, nh->unit));
-	}
-	fputc('\n', f);
-}
-
-/* The report for workloads without a layout of their own. */
-static void test_report_generic(FILE *f, const struct result *r)
-{
-	fprintf(f, "%s: %s%s%s\n\nMetrics\n", r->workload, outcome_name(r->outcome),
-		r->reason ? ": " : "", r->reason ? r->reason : "");
-	for (size_t i = 0; i < r->nmetrics; i++)
-		test_print_metric(f, &r->metrics[i]);
-	for (size_t i = 0; i < r->ntables; i++)
-		test_print_table(f, &r->tables[i]);
-	for (size_t i = 0; i < r->nhists; i++)
-		test_print_hist(f, &r->hists[i]);
-}
-
-static void test_print_lines(FILE *f, const char *p, size_t n, size_t per_char)
-{
-	for (size_t off = 0; off < n; off += 64)
-		fprintf(f, "%8zu %.*s\n", off * per_char, (int)(n - off < 64 ? n - off : 64), p + off);
-}
-
-/* With --map: one character per page ('#' present, 's' swapped, '.'
- * neither), 64 to a line, each line headed by its first page's index. */
-static void test_print_maps(FILE *f, const struct result *r)
-{
-	for (size_t i = 0; i < r->nmaps; i++) {
-		const char *p = r->maps[i].pages;
-		size_t n = strlen(p);
-		fprintf(f, "\nMap %s (%zu pages: # present, s swapped, . neither)\n", r->maps[i].name, n);
-		test_print_lines(f, p, n, 1);
-	}
-}
-
-/* Unless --no-map: the last map in the seed's encoding, which the seed
- * printed at the bottom of every fault test and plot_map.pl-style tools
- * read. */
-static void test_print_seed_map(FILE *f, const struct result *r)
-{
-	if (!r->nmaps)
-		return;
-	const struct map *last = &r->maps[r->nmaps - 1];
-	size_t n = strlen(last->pages);
-	char *enc = xmalloc(n / 4 + 2);
-	size_t len = pagemap_encode_map(last->pages, n, enc);
-	fprintf(f, "\nMap %s in the seed's encoding (4 pages a character, low bits present)\n", last->name);
-	test_print_lines(f, enc, len, 4);
-	free(enc);
-}
-
 static int test_exit_code(const struct result *r)
 {
 	switch (r->outcome) {
@@ -231,16 +147,7 @@ static int test_run(const struct workload *w, void *wopts, struct sandbox_cfg *c
 		if (prc != VMR_EXIT_OK)
 			rc = prc;
 	} else {
-		json_t *got = r.info ? json_object_get(r.info, "workload_result") : NULL;
-		if (w->report && !json_is_false(got))
-			w->report(stdout, &r);
-		else
-			test_report_generic(stdout, &r);
-		trace_hooks_report(stdout, &r);
-		if (to->map)
-			test_print_maps(stdout, &r);
-		if (!to->no_map)
-			test_print_seed_map(stdout, &r);
+		result_text(stdout, w, &r, to->map, !to->no_map);
 	}
 	result_free(&r);
 	return rc;

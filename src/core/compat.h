@@ -8,6 +8,9 @@
 
 #include <stdint.h>
 #include <sys/ioctl.h>
+#include <sys/syscall.h>
+#include <sys/types.h>
+#include <unistd.h>
 
 /* PAGEMAP_SCAN (Linux 6.7, include/uapi/linux/fs.h): an ioctl on
  * /proc/PID/pagemap that walks a range and returns the runs of pages that
@@ -45,5 +48,18 @@ struct pm_scan_arg {
 
 #define PAGEMAP_SCAN _IOWR('f', 16, struct pm_scan_arg)
 #endif
+
+/* pidfd_open(2) (Linux 5.3; glibc 2.36 has no wrapper in Debian 12's
+ * headers on every architecture): a file descriptor that polls readable
+ * when the process exits.  434 is its number on every architecture but
+ * alpha.  -1 with errno ENOSYS on older kernels, where callers poll on a
+ * period instead. */
+#ifndef SYS_pidfd_open
+#define SYS_pidfd_open 434
+#endif
+static inline int compat_pidfd_open(pid_t pid)
+{
+	return (int)syscall(SYS_pidfd_open, pid, 0);
+}
 
 #endif

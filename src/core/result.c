@@ -11,6 +11,16 @@ static const char *const outcome_names[] = { "pass", "fail", "skip", "error", "o
 static const char *const better_names[] = { "none", "lower", "higher" };
 static const char *const combine_names[] = { "amean", "hmean" };
 
+const char *better_name(enum better b)
+{
+	return better_names[(unsigned)b < ARRAY_SIZE(better_names) ? b : BETTER_NONE];
+}
+
+const char *combine_name(enum combine c)
+{
+	return combine_names[(unsigned)c < ARRAY_SIZE(combine_names) ? c : 0];
+}
+
 const char *outcome_name(enum outcome o)
 {
 	return (unsigned)o < ARRAY_SIZE(outcome_names) ? outcome_names[o] : "error";

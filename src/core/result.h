@@ -102,6 +102,12 @@ void result_set_outcome(struct result *r, enum outcome o, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* Add or replace a metric. */
+/* The words of the JSON and the store for a metric's direction ("none",
+ * "lower", "higher") and its combine rule ("amean", "hmean"): the one
+ * table of each; a value out of range reads as the first. */
+const char *better_name(enum better b);
+const char *combine_name(enum combine c);
+
 void result_metric(struct result *r, const char *name, const char *unit, enum better b,
 		   enum combine c, double value);
 /* Add a metric described by a workload's table entry. */

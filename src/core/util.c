@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,21 +24,65 @@ static void vmr_vmsg(const char *prefix, const char *fmt, va_list ap, int errnum
 	fputc('\n', stderr);
 }
 
-void vmr_err(const char *fmt, ...)
+int vmr_err(const char *fmt, ...)
 {
 	va_list ap;
 	va_start(ap, fmt);
 	vmr_vmsg(NULL, fmt, ap, 0);
 	va_end(ap);
+	return -1;
 }
 
-void vmr_errno(const char *fmt, ...)
+int vmr_errno(const char *fmt, ...)
 {
 	int e = errno;
 	va_list ap;
 	va_start(ap, fmt);
 	vmr_vmsg(NULL, fmt, ap, e);
 	va_end(ap);
+	errno = e;
+	return -1;
+}
+
+static const char *vmr_cmd_name = "vmregress";
+
+void vmr_set_command(const char *name)
+{
+	vmr_cmd_name = name;
+}
+
+const char *vmr_command(void)
+{
+	return vmr_cmd_name;
+}
+
+static int vmr_wl_vmsg(const char *workload, const char *fmt, va_list ap, int errnum)
+{
+	char *prefix = xasprintf("%s %s: ", vmr_cmd_name, workload);
+	vmr_vmsg(prefix, fmt, ap, errnum);
+	free(prefix);
+	if (errnum)
+		errno = errnum;
+	return -1;
+}
+
+int vmr_wl_err(const char *workload, const char *fmt, ...)
+{
+	va_list ap;
+	va_start(ap, fmt);
+	int r = vmr_wl_vmsg(workload, fmt, ap, 0);
+	va_end(ap);
+	return r;
+}
+
+int vmr_wl_errno(const char *workload, const char *fmt, ...)
+{
+	int e = errno;
+	va_list ap;
+	va_start(ap, fmt);
+	int r = vmr_wl_vmsg(workload, fmt, ap, e);
+	va_end(ap);
+	return r;
 }
 
 void vmr_warn(const char *fmt, ...)
@@ -302,4 +347,69 @@ void strlist_free(struct strlist *l)
 	free(l->v);
 	l->v = NULL;
 	l->n = 0;
+}
+
+int vmr_mkdir_p(const char *dir, char **failed)
+{
+	if (!*dir) {
+		errno = ENOENT;
+		return -1;
+	}
+	char *p = xstrdup(dir);
+	int r = 0;
+
+	for (char *s = p + 1; r == 0; s++) {
+		if (*s != '/' && *s != '\0')
+			continue;
+		char c = *s;
+		*s = '\0';
+		if (mkdir(p, 0755) < 0 && errno != EEXIST) {
+			int e = errno;
+			if (failed)
+				*failed = xstrdup(p);
+			errno = e;
+			r = -1;
+		}
+		*s = c;
+		if (!c)
+			break;
+	}
+	free(p);
+	return r;
+}
+
+int vmr_mkdir_parent(const char *path, char **failed)
+{
+	char *dir = xstrdup(path), *slash = strrchr(dir, '/');
+	int r = 0;
+
+	if (slash && slash != dir) {
+		*slash = '\0';
+		r = vmr_mkdir_p(dir, failed);
+	}
+	int e = errno;
+	free(dir);
+	errno = e;
+	return r;
+}
+
+static int vmr_rm_one(const char *path, const struct stat *st, int type, struct FTW *ftw)
+{
+	(type == FTW_DP ? rmdir : unlink)(path);
+	return 0;
+}
+
+void vmr_rm_rf(const char *path)
+{
+	/* depth first, never through a symbolic link, never into another
+	 * file system (rm -rf --one-file-system) */
+	nftw(path, vmr_rm_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
+}
+
+bool strlist_has(const struct strlist *l, const char *s)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i], s))
+			return true;
+	return false;
 }

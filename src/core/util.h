@@ -18,10 +18,20 @@ enum vmr_exit {
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 /* "vmregress: <message>\n" on stderr.  Messages are lowercase, no full stop,
- * what failed first and then why. */
-void vmr_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-/* Like vmr_err, with ": strerror(errno)" appended. */
-void vmr_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+ * what failed first and then why.  Returns -1, so that an error path reads
+ * `return vmr_err(...);`. */
+int vmr_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Like vmr_err, with ": strerror(errno)" appended.  Returns -1. */
+int vmr_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The command the user ran ("test", "run"), set by main.c before the
+ * command starts; "vmregress" until then.  Messages that code below cmd/
+ * prints about the user's input begin with it. */
+void vmr_set_command(const char *name);
+const char *vmr_command(void);
+/* vmr_err and vmr_errno about a workload's options: "vmregress: COMMAND
+ * WORKLOAD: <message>", the same under test and run.  Return -1. */
+int vmr_wl_err(const char *workload, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+int vmr_wl_errno(const char *workload, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* "vmregress: warning: <message>" */
 void vmr_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -67,6 +77,16 @@ double vmr_wall_s(void);
 /* True when running with effective uid 0. */
 bool vmr_is_root(void);
 
+/* mkdir -p DIR (mode 0755): 0, or -1 with errno set and, when failed is
+ * not NULL, the directory that could not be made in *failed (malloc'd). */
+int vmr_mkdir_p(const char *dir, char **failed);
+/* vmr_mkdir_p of the directory holding path (nothing for "/x" or "x"). */
+int vmr_mkdir_parent(const char *path, char **failed);
+/* rm -rf --one-file-system: path and everything under it, never following
+ * a symbolic link nor crossing into another file system; quietly does what
+ * it can. */
+void vmr_rm_rf(const char *path);
+
 /* A growable array of strings. */
 struct strlist {
 	char **v;
@@ -74,5 +94,7 @@ struct strlist {
 };
 void strlist_add(struct strlist *l, const char *s);
 void strlist_free(struct strlist *l);
+/* Whether l holds s. */
+bool strlist_has(const struct strlist *l, const char *s);
 
 #endif

@@ -6,6 +6,7 @@
 #include "core/units.h"
 #include "core/util.h"
 #include "workload/workload.h"
+#include "report/compare_int.h"
 
 #define MAX(a, b) ((a) > (b) ? (a) : (b))
 
@@ -22,9 +23,7 @@ const char *const cmp_legend[] = {
 	NULL,
 };
 
-static const char *const better_names[] = { "none", "lower", "higher" };
-static const char *const combine_names[] = { "amean", "hmean" };
-static const char *const test_names[] = { "welch", "mann-whitney" };
+const char *const cmp_test_names[] = { "welch", "mann-whitney" };
 
 const char *cmp_stat_name(enum cmp_stat s, enum combine c)
 {
@@ -95,23 +94,6 @@ static char *cmp_fmt_pct(char *buf, size_t len, double pct)
 }
 
 /* ---- headline metrics and the verdict ---- */
-
-bool compare_headline(const char *workload, const char *metric)
-{
-	const struct workload *w = workload_find(workload);
-	for (const struct metric_def *d = w ? w->metrics : NULL; d && d->name; d++) {
-		if (!d->headline)
-			continue;
-		size_t n = strlen(d->name);
-		if (!strcmp(metric, d->name))
-			return true;
-		/* pft names its figures per task count: faults-per-sec-t2 */
-		if (!strncmp(metric, d->name, n) && metric[n] == '-' && metric[n + 1] == 't' && metric[n + 2] &&
-		    strspn(metric + n + 2, "0123456789") == strlen(metric + n + 2))
-			return true;
-	}
-	return false;
-}
 
 char *cmp_fmt_scaled(char *buf, size_t len, double v, const char *unit)
 {
@@ -196,7 +178,7 @@ static const char *cmp_test_name(enum cmp_test t)
 	return t == CMP_TEST_MWU ? "Mann-Whitney" : "Welch";
 }
 
-static char *cmp_headline_line(const struct comparison *cmp, const struct cmp_row *row, size_t i)
+char *cmp_headline_line(const struct comparison *cmp, const struct cmp_row *row, size_t i)
 {
 	const struct cmp_cell *c = &row->cells[i], *base = &row->cells[0];
 	char *buf = NULL;
@@ -411,7 +393,7 @@ static json_t *cmp_verdict_json(const struct comparison *cmp)
 			const struct cmp_cell *c = &row->cells[i];
 			json_t *h = json_pack("{ss ss ss ss ss}", "case", row->case_name, "metric", row->metric, "run",
 					      cmp->labels[i], "verdict", cmp_verdict_name(c->verdict), "test",
-					      test_names[row->test]);
+					      cmp_test_names[row->test]);
 			json_object_set_new(h, "ratio", cmp_num(c->ratio));
 			json_object_set_new(h, "ci_low", cmp_num(c->ci_low));
 			json_object_set_new(h, "ci_high", cmp_num(c->ci_high));
@@ -452,9 +434,9 @@ json_t *compare_to_json(const struct comparison *cmp)
 			json_array_append_new(cells, cmp_cell_json(cmp, row, i));
 		json_array_append_new(rows, json_pack("{ss ss ss ss ss sb ss so}", "case", row->case_name, "metric",
 						      row->metric, "unit", row->unit, "better",
-						      better_names[row->better], "combine",
-						      combine_names[row->combine], "headline", row->headline, "test",
-						      test_names[row->test], "runs", cells));
+						      better_name(row->better), "combine",
+						      combine_name(row->combine), "headline", row->headline, "test",
+						      cmp_test_names[row->test], "runs", cells));
 	}
 	for (size_t i = 0; i < cmp->nleft; i++)
 		json_array_append_new(left, cmp_left_json(&cmp->left_out[i]));
@@ -485,7 +467,7 @@ void compare_write_csv(FILE *f, const struct comparison *cmp)
 			vmr_csv_field(f, row->metric);
 			fputc(',', f);
 			vmr_csv_field(f, row->unit);
-			fprintf(f, ",%s,%s,", better_names[row->better], combine_names[row->combine]);
+			fprintf(f, ",%s,%s,", better_name(row->better), combine_name(row->combine));
 			vmr_csv_field(f, cmp->labels[i]);
 			fprintf(f, ",%zu", c->present ? c->s.n : 0);
 			csv_num(f, c->present ? c->s.mean : NAN);
@@ -496,7 +478,7 @@ void compare_write_csv(FILE *f, const struct comparison *cmp)
 			csv_num(f, i ? c->change_pct : (c->present ? 0 : NAN));
 			csv_num(f, i ? c->p : NAN);
 			fprintf(f, ",%d,%s,%d,%s", c->significant, i ? cmp_verdict_name(c->verdict) : "base", row->headline,
-				test_names[row->test]);
+				cmp_test_names[row->test]);
 			csv_num(f, c->present ? c->ratio : NAN);
 			csv_num(f, i ? c->ci_low : NAN);
 			csv_num(f, i ? c->ci_high : NAN);
@@ -631,276 +613,4 @@ void compare_write_text(FILE *f, const struct comparison *cmp)
 	fputc('\n', f);
 	for (size_t i = 0; cmp_legend[i]; i++)
 		fprintf(f, "%s\n", cmp_legend[i]);
-}
-
-/* ---- Markdown ---- */
-
-static void md_text(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (strchr("|\\*_`<>[]", *s))
-			fputc('\\', f);
-		fputc(*s == '\n' ? ' ' : *s, f);
-	}
-}
-
-static void md_env(FILE *f, const struct comparison *cmp)
-{
-	if (!cmp->nenv) {
-		fputs("No setting of the environment differs between the runs.\n\n", f);
-		return;
-	}
-	fputs("| Setting |", f);
-	for (size_t i = 0; i < cmp->nruns; i++) {
-		fputc(' ', f);
-		md_text(f, cmp->labels[i]);
-		fputs(" |", f);
-	}
-	fputs("\n|---|", f);
-	for (size_t i = 0; i < cmp->nruns; i++)
-		fputs("---|", f);
-	fputc('\n', f);
-	for (size_t k = 0; k < cmp->nenv; k++) {
-		fputs("| ", f);
-		md_text(f, cmp->env[k].key);
-		fputs(cmp->env[k].hardware ? " (hardware) |" : " |", f);
-		for (size_t i = 0; i < cmp->nruns; i++) {
-			fputc(' ', f);
-			md_text(f, cmp->env[k].values[i]);
-			fputs(" |", f);
-		}
-		fputc('\n', f);
-	}
-	fputc('\n', f);
-}
-
-static void md_cell(FILE *f, const struct cmp_row *row, size_t i, enum cmp_stat s)
-{
-	char num[64], open, close;
-	const struct cmp_cell *c = &row->cells[i];
-	if (!c->present) {
-		fputs(" - |", f);
-		return;
-	}
-	cmp_markers(c, s, &open, &close);
-	double pct = cmp_stat_change(row, i, s);
-	fprintf(f, " %s", cmp_fmt_num(num, sizeof(num), cmp_stat_value(c, s)));
-	if (s == CMP_STAT_MEAN && i && c->abs_change)
-		fprintf(f, open == '*' ? " **%+.4g** |" : " (%+.4g) |", c->s.mean - row->cells[0].s.mean);
-	else if (isnan(pct))
-		fputs(" |", f);
-	else if (open == '*')
-		fprintf(f, " **%+.2f%%** |", pct);
-	else if (open == '?')
-		fprintf(f, " (%+.2f%%?) |", pct);
-	else
-		fprintf(f, " (%+.2f%%) |", pct);
-}
-
-static void md_verdict(FILE *f, const struct comparison *cmp)
-{
-	char line[512], buf[64];
-	fputs("**", f);
-	md_text(f, compare_verdict_line(line, sizeof(line), cmp));
-	fputs("**\n\n", f);
-	for (size_t k = 0; k < cmp->env_flags.n; k++) {
-		fputs(k ? "- " : "Environment differs beyond the settings compared:\n\n- ", f);
-		md_text(f, cmp->env_flags.v[k]);
-		fputs(k + 1 == cmp->env_flags.n ? "\n\n" : "\n", f);
-	}
-	bool any = false;
-	for (size_t r = 0; r < cmp->nrows; r++)
-		for (size_t i = 1; cmp->rows[r].headline && i < cmp->nruns; i++) {
-			const struct cmp_row *row = &cmp->rows[r];
-			const struct cmp_cell *c = &row->cells[i];
-			if (!any)
-				fputs("| Verdict | Case | Metric | Run | Ratio | 95% CI | p | q | Test | Could have seen |\n"
-				      "|---|---|---|---|---:|---:|---:|---:|---|---:|\n", f);
-			any = true;
-			fprintf(f, "| %s | ", cmp_verdict_name(c->verdict));
-			md_text(f, row->case_name);
-			fputs(" | ", f);
-			md_text(f, row->metric);
-			fputs(" | ", f);
-			md_text(f, cmp->labels[i]);
-			fprintf(f, " | %s", cmp_fmt_num(buf, sizeof(buf), c->ratio));
-			fprintf(f, " | %s", cmp_fmt_num(buf, sizeof(buf), c->ci_low));
-			fprintf(f, " – %s", cmp_fmt_num(buf, sizeof(buf), c->ci_high));
-			fprintf(f, " | %.2g | %.2g | %s |", c->p, c->q, test_names[row->test]);
-			if (isfinite(c->mde))
-				fprintf(f, " %.1f%% |\n", c->mde * 100);
-			else
-				fputs(" - |\n", f);
-		}
-	if (any)
-		fputc('\n', f);
-}
-
-void compare_write_markdown(FILE *f, const struct comparison *cmp)
-{
-	md_verdict(f, cmp);
-	md_env(f, cmp);
-	fputs("| Stat | Case | Metric |", f);
-	for (size_t i = 0; i < cmp->nruns; i++) {
-		fputc(' ', f);
-		md_text(f, cmp->labels[i]);
-		fputs(" |", f);
-	}
-	fputs("\n|---|---|---|", f);
-	for (size_t i = 0; i < cmp->nruns; i++)
-		fputs("---:|", f);
-	fputc('\n', f);
-	for (size_t r = 0; r < cmp->nrows; r++)
-		for (int s = 0; s < CMP_NSTATS; s++) {
-			const struct cmp_row *row = &cmp->rows[r];
-			fprintf(f, "| %s | ", cmp_stat_name(s, row->combine));
-			md_text(f, row->case_name);
-			fputs(" | ", f);
-			md_text(f, row->metric);
-			fputs(" |", f);
-			for (size_t i = 0; i < cmp->nruns; i++)
-				md_cell(f, row, i, s);
-			fputc('\n', f);
-		}
-	if (cmp->nleft) {
-		fputs("\nLeft out:\n\n", f);
-		for (size_t i = 0; i < cmp->nleft; i++) {
-			char *t = compare_left_text(&cmp->left_out[i]);
-			fputs("- ", f);
-			md_text(f, t);
-			fputc('\n', f);
-			free(t);
-		}
-	}
-	fprintf(f, "\nBold: a finding at FDR %g (docs/statistics.md); ?: too few iterations on a side. "
-		   "Positive changes are better, negative worse; a change with no %% sign is absolute.\n", cmp->alpha);
-}
-
-/* ---- JUnit and TAP: each headline metric of each run a test case ---- */
-
-static void xml_text(FILE *f, const char *s)
-{
-	for (; *s; s++)
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&apos;", f); break;
-		default:
-			/* XML 1.0 has no place for other control characters. */
-			if ((unsigned char)*s >= 0x20 || *s == '\n' || *s == '\t')
-				fputc(*s, f);
-		}
-}
-
-/* The headline line without its leading verdict column. */
-static char *cmp_case_detail(const struct comparison *cmp, const struct cmp_row *row, size_t i)
-{
-	char *l = cmp_headline_line(cmp, row, i);
-	const char *colon = strstr(l, ": ");
-	char *d = xstrdup(colon ? colon + 2 : l);
-	free(l);
-	return d;
-}
-
-static size_t cmp_headline_cells(const struct comparison *cmp)
-{
-	size_t n = 0;
-	for (size_t r = 0; r < cmp->nrows; r++)
-		n += cmp->rows[r].headline ? cmp->nruns - 1 : 0;
-	return n;
-}
-
-static bool cmp_skipped(enum cmp_verdict v)
-{
-	return v == CMP_UNSTABLE || v == CMP_TOO_FEW || v == CMP_MISSING;
-}
-
-void compare_write_junit(FILE *f, const struct comparison *cmp)
-{
-	char line[512];
-	size_t fail = 0, skip = 0;
-	for (size_t r = 0; r < cmp->nrows; r++)
-		for (size_t i = 1; cmp->rows[r].headline && i < cmp->nruns; i++) {
-			fail += cmp->rows[r].cells[i].verdict == CMP_REGRESSED;
-			skip += cmp_skipped(cmp->rows[r].cells[i].verdict);
-		}
-	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n", f);
-	fprintf(f, "<testsuites>\n<testsuite name=\"vmregress compare\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" "
-		   "skipped=\"%zu\">\n<properties><property name=\"verdict\" value=\"",
-		cmp_headline_cells(cmp), fail, skip);
-	xml_text(f, compare_verdict_line(line, sizeof(line), cmp));
-	fputs("\"/>\n", f);
-	for (size_t k = 0; k < cmp->env_flags.n; k++) {
-		fputs("<property name=\"environment-differs\" value=\"", f);
-		xml_text(f, cmp->env_flags.v[k]);
-		fputs("\"/>\n", f);
-	}
-	fputs("</properties>\n", f);
-	for (size_t r = 0; r < cmp->nrows; r++)
-		for (size_t i = 1; cmp->rows[r].headline && i < cmp->nruns; i++) {
-			const struct cmp_row *row = &cmp->rows[r];
-			enum cmp_verdict v = row->cells[i].verdict;
-			char *detail = cmp_case_detail(cmp, row, i);
-			fputs("<testcase classname=\"", f);
-			xml_text(f, row->case_name);
-			fputs("\" name=\"", f);
-			xml_text(f, row->metric);
-			fputs(" (", f);
-			xml_text(f, cmp->labels[i]);
-			fputs(")\">", f);
-			if (v == CMP_REGRESSED || cmp_skipped(v)) {
-				fprintf(f, "<%s message=\"%s: ", v == CMP_REGRESSED ? "failure" : "skipped",
-					cmp_verdict_name(v));
-				xml_text(f, detail);
-				fputs("\"/>", f);
-			} else {
-				fprintf(f, "<system-out>%s: ", cmp_verdict_name(v));
-				xml_text(f, detail);
-				fputs("</system-out>", f);
-			}
-			fputs("</testcase>\n", f);
-			free(detail);
-		}
-	fputs("</testsuite>\n</testsuites>\n", f);
-}
-
-/* TAP's description may not hold '#', which starts a directive. */
-static void tap_text(FILE *f, const char *s)
-{
-	for (; *s; s++)
-		fputc(*s == '#' ? '+' : *s == '\n' ? ' ' : *s, f);
-}
-
-void compare_write_tap(FILE *f, const struct comparison *cmp)
-{
-	char line[512];
-	fprintf(f, "TAP version 13\n1..%zu\n# ", cmp_headline_cells(cmp));
-	tap_text(f, compare_verdict_line(line, sizeof(line), cmp));
-	fputc('\n', f);
-	for (size_t k = 0; k < cmp->env_flags.n; k++) {
-		fputs("# environment differs: ", f);
-		tap_text(f, cmp->env_flags.v[k]);
-		fputc('\n', f);
-	}
-	size_t n = 0;
-	for (size_t r = 0; r < cmp->nrows; r++)
-		for (size_t i = 1; cmp->rows[r].headline && i < cmp->nruns; i++) {
-			const struct cmp_row *row = &cmp->rows[r];
-			enum cmp_verdict v = row->cells[i].verdict;
-			char *detail = cmp_case_detail(cmp, row, i);
-			fprintf(f, "%s %zu - ", v == CMP_REGRESSED ? "not ok" : "ok", ++n);
-			tap_text(f, row->case_name);
-			fputc(' ', f);
-			tap_text(f, row->metric);
-			fputs(" (", f);
-			tap_text(f, cmp->labels[i]);
-			fprintf(f, "): %s: ", cmp_verdict_name(v));
-			tap_text(f, detail);
-			if (cmp_skipped(v))
-				fprintf(f, " # SKIP %s", cmp_verdict_name(v));
-			fputc('\n', f);
-			free(detail);
-		}
 }

@@ -16,11 +16,6 @@ enum cmp_format { CMP_FMT_TEXT, CMP_FMT_JSON, CMP_FMT_CSV, CMP_FMT_MARKDOWN, CMP
 /* The choices string for an OPT_ENUM, in enum order. */
 #define CMP_FORMAT_CHOICES "text|json|csv|markdown|junit|tap"
 
-/* Whether the workload declares metric one of its headline figures (the
- * metric table's .headline; pft's per-task-count names "NAME-tN" count as
- * NAME).  For compare_opts.headline. */
-bool compare_headline(const char *workload, const char *metric);
-
 /* The verdict's first line: "N regressions, M improvements, K unchanged,
  * U unstable (FDR 5%, noise floor max(1%, CV))".  Returns buf. */
 char *compare_verdict_line(char *buf, size_t len, const struct comparison *cmp);

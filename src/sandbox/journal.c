@@ -9,93 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/owner.h"
 #include "sandbox/damonctl.h"
 #include "sandbox/knobs.h"
-
-int journal_proc_start(int pid, unsigned long long *start)
-{
-	char path[64], buf[1024];
-	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	ssize_t n = read(fd, buf, sizeof(buf) - 1);
-	int e = n < 0 ? errno : 0;
-	close(fd);
-	if (n <= 0)
-		return e ? -e : -EIO;
-	buf[n] = '\0';
-	/* comm may hold spaces and parentheses: fields restart after the last ')' */
-	char *p = strrchr(buf, ')');
-	if (!p)
-		return -EIO;
-	p++;
-	for (int field = 3; field < 22; field++) {
-		p = strchr(p + 1, ' ');
-		if (!p)
-			return -EIO;
-	}
-	char *end;
-	errno = 0;
-	*start = strtoull(p + 1, &end, 10);
-	return errno || end == p + 1 ? -EIO : 0;
-}
-
-int journal_self(struct journal_owner *o)
-{
-	o->pid = (int)getpid();
-	return journal_proc_start(o->pid, &o->start);
-}
-
-bool journal_owner_alive(const struct journal_owner *o)
-{
-	unsigned long long start;
-	if (o->pid <= 0 || journal_proc_start(o->pid, &start) < 0)
-		return false;
-	return start == o->start;
-}
-
-char *journal_name(char *buf, size_t len, const struct journal_owner *o, int seq)
-{
-	snprintf(buf, len, "vmregress-%d-%llu-%d", o->pid, o->start, seq);
-	return buf;
-}
-
-static int journal_number(const char **p, unsigned long long *v)
-{
-	const char *s = *p;
-	if (*s < '0' || *s > '9')
-		return -1;
-	unsigned long long n = 0;
-	for (; *s >= '0' && *s <= '9'; s++) {
-		if (n > (ULLONG_MAX - 9) / 10)
-			return -1;
-		n = n * 10 + (unsigned)(*s - '0');
-	}
-	*v = n;
-	*p = s;
-	return 0;
-}
-
-int journal_name_parse(const char *name, const char *suffix, struct journal_owner *o, int *seq)
-{
-	static const char prefix[] = "vmregress-";
-	unsigned long long pid, start, sq;
-	if (strncmp(name, prefix, sizeof(prefix) - 1))
-		return -1;
-	const char *p = name + sizeof(prefix) - 1;
-	if (journal_number(&p, &pid) < 0 || *p++ != '-' || journal_number(&p, &start) < 0 ||
-	    *p++ != '-' || journal_number(&p, &sq) < 0)
-		return -1;
-	if (strcmp(p, suffix ? suffix : ""))
-		return -1;
-	if (pid == 0 || pid > 0x3fffffff || sq > 0xffffff)
-		return -1;
-	o->pid = (int)pid;
-	o->start = start;
-	*seq = (int)sq;
-	return 0;
-}
 
 uint32_t journal_crc32(const void *buf, size_t len)
 {
@@ -240,7 +156,7 @@ int journal_parse_line(const char *line, size_t len, struct jrec *r, const char 
 		const char *q = arg;
 		unsigned long long id;
 		r->type = JREC_ZRAM;
-		if (journal_number(&q, &id) < 0 || *q || id > 9999)
+		if (owner_number(&q, &id) < 0 || *q || id > 9999)
 			return -1;
 		r->id = (int)id;
 		if (journal_word(&p, end, r->value, sizeof(r->value)) < 0 || !journal_zram_mode_ok(r->value))
@@ -249,7 +165,7 @@ int journal_parse_line(const char *line, size_t len, struct jrec *r, const char 
 		const char *q = arg;
 		unsigned long long id;
 		r->type = JREC_DAMON;
-		if (journal_number(&q, &id) < 0 || *q || id > 63)
+		if (owner_number(&q, &id) < 0 || *q || id > 63)
 			return -1;
 		r->id = (int)id;
 		if (journal_word(&p, end, r->value, sizeof(r->value)) < 0 || !damonctl_value_ok(r->value))
@@ -279,7 +195,7 @@ int journal_parse_line(const char *line, size_t len, struct jrec *r, const char 
 	return 0;
 }
 
-static int journal_parse_header(const char *line, size_t len, struct journal_owner *o, const char **why)
+static int journal_parse_header(const char *line, size_t len, struct owner *o, const char **why)
 {
 	size_t tlen;
 	if (journal_check_crc(line, len, &tlen, why) < 0)
@@ -320,11 +236,11 @@ static const char *journal_base(const char *path, char *dir, size_t dlen)
 }
 
 /* A record's paths must be ones vmregress makes for this owner. */
-static const char *journal_check_rec(const struct jrec *r, const struct journal_owner *o, const char *swapdir,
+static const char *journal_check_rec(const struct jrec *r, const struct owner *o, const char *swapdir,
 				     const struct jrec *recs, size_t n)
 {
 	char dir[JOURNAL_PATH_MAX];
-	struct journal_owner ro = { 0 };
+	struct owner ro = { 0 };
 	int seq;
 	const char *base = journal_base(r->path, dir, sizeof(dir));
 	switch (r->type) {
@@ -333,11 +249,11 @@ static const char *journal_check_rec(const struct jrec *r, const struct journal_
 	case JREC_DAMON:
 		return NULL;
 	case JREC_CGROUP:
-		if (journal_name_parse(base, NULL, &ro, &seq) < 0 || ro.pid != o->pid || ro.start != o->start)
+		if (owner_name_parse(base, NULL, &ro, &seq) < 0 || ro.pid != o->pid || ro.start != o->start)
 			return "cgroup not named for this journal's owner";
 		return NULL;
 	case JREC_SWAPFILE:
-		if (journal_name_parse(base, ".swap", &ro, &seq) < 0 || ro.pid != o->pid || ro.start != o->start)
+		if (owner_name_parse(base, ".swap", &ro, &seq) < 0 || ro.pid != o->pid || ro.start != o->start)
 			return "swap file not named for this journal's owner";
 		if (swapdir && strcmp(dir, swapdir))
 			return "swap file outside the state directory";
@@ -346,7 +262,7 @@ static const char *journal_check_rec(const struct jrec *r, const struct journal_
 		if (!strncmp(r->path, "/dev/zram", 9)) {
 			const char *q = r->path + 9;
 			unsigned long long id;
-			if (journal_number(&q, &id) == 0 && !*q)
+			if (owner_number(&q, &id) == 0 && !*q)
 				return NULL;
 		}
 		for (size_t i = 0; i < n; i++)
@@ -357,7 +273,7 @@ static const char *journal_check_rec(const struct jrec *r, const struct journal_
 	return "unknown record type";
 }
 
-int journal_parse(const char *buf, size_t len, const char *swapdir, struct journal_owner *owner,
+int journal_parse(const char *buf, size_t len, const char *swapdir, struct owner *owner,
 		  struct jrec *recs, size_t max, char *why, size_t whylen)
 {
 	size_t n = 0, lineno = 0;
@@ -410,7 +326,7 @@ static int journal_write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
-int journal_create(const char *path, const struct journal_owner *o)
+int journal_create(const char *path, const struct owner *o)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_APPEND | O_CLOEXEC, 0600);
 	if (fd < 0)

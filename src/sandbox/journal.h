@@ -41,6 +41,8 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "core/owner.h"
+
 #define JOURNAL_MAGIC "vmregress-journal"
 #define JOURNAL_VERSION 1
 #define JOURNAL_MAX_RECS 48
@@ -58,26 +60,6 @@ struct jrec {
 	                                    damon: added|blank:PID */
 };
 
-/* Who made a journal (or a cgroup, swap file, zram device). */
-struct journal_owner {
-	int pid;
-	unsigned long long start;        /* field 22 of /proc/PID/stat */
-};
-
-/* This process. */
-int journal_self(struct journal_owner *o);
-/* True when a process with this PID exists and started at o->start. */
-bool journal_owner_alive(const struct journal_owner *o);
-/* The start time of a process, 0 or -errno. */
-int journal_proc_start(int pid, unsigned long long *start);
-
-/* The base name vmregress gives what it creates for owner o, sequence seq:
- * "vmregress-PID-START-SEQ".  Returns buf. */
-char *journal_name(char *buf, size_t len, const struct journal_owner *o, int seq);
-/* Parse such a name (a suffix like ".swap" may follow when suffix != NULL
- * and must then match).  0 or -1. */
-int journal_name_parse(const char *name, const char *suffix, struct journal_owner *o, int *seq);
-
 /* CRC-32 (IEEE) of a buffer. */
 uint32_t journal_crc32(const void *buf, size_t len);
 
@@ -91,12 +73,12 @@ int journal_parse_line(const char *line, size_t len, struct jrec *r, const char 
 /* Parse a whole journal.  swapdir, when not NULL, is the only directory its
  * swap files may be in.  Returns the number of records, or -1 with why
  * filled ("line 3: bad checksum"). */
-int journal_parse(const char *buf, size_t len, const char *swapdir, struct journal_owner *owner,
+int journal_parse(const char *buf, size_t len, const char *swapdir, struct owner *owner,
 		  struct jrec *recs, size_t max, char *why, size_t whylen);
 
 /* Create a journal file (O_EXCL, O_NOFOLLOW, 0600) with its header line.
  * Returns an fd or -errno. */
-int journal_create(const char *path, const struct journal_owner *o);
+int journal_create(const char *path, const struct owner *o);
 /* Append one record.  0 or -errno. */
 int journal_append(int fd, const struct jrec *r);
 

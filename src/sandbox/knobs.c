@@ -12,6 +12,9 @@
 
 #include "core/suggest.h"
 #include "core/util.h"
+#include "probe/meminfo.h"
+#include "probe/probe.h"
+#include "probe/vmstat.h"
 #include "sandbox/journal.h"
 
 #define KNOB_THP_DIR "/sys/kernel/mm/transparent_hugepage"
@@ -149,21 +152,24 @@ int knob_read(const struct knob *k, char *buf, size_t len)
 
 int knob_host_read(struct knob_host *h)
 {
-	char *text = NULL, *s = NULL;
+	char *s = NULL, err[PROBE_ERR_MAX] = "";
+	struct meminfo mi = { 0 };
 	memset(h, 0, sizeof(*h));
-	if (vmr_read_file("/proc/meminfo", &text, NULL) < 0)
+	if (meminfo_read(&mi, NULL, err) < 0) {
+		meminfo_free(&mi);
 		return -1;
+	}
 	static const struct { const char *key; size_t off; } keys[] = {
-		{ "MemTotal:", offsetof(struct knob_host, mem_total_kb) },
-		{ "SwapTotal:", offsetof(struct knob_host, swap_total_kb) },
-		{ "Committed_AS:", offsetof(struct knob_host, committed_kb) },
+		{ "MemTotal", offsetof(struct knob_host, mem_total_kb) },
+		{ "SwapTotal", offsetof(struct knob_host, swap_total_kb) },
+		{ "Committed_AS", offsetof(struct knob_host, committed_kb) },
 	};
 	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
-		const char *at = strstr(text, keys[i].key);
-		if (at)
-			*(uint64_t *)((char *)h + keys[i].off) = strtoull(at + strlen(keys[i].key), NULL, 10);
+		uint64_t bytes = 0;
+		if (meminfo_get(&mi, keys[i].key, &bytes) == 0)
+			*(uint64_t *)((char *)h + keys[i].off) = bytes / 1024;
 	}
-	free(text);
+	meminfo_free(&mi);
 	if (vmr_read_line("/proc/sys/vm/overcommit_kbytes", &s) == 0)
 		h->overcommit_kbytes = strtoull(s, NULL, 10);
 	free(s);
@@ -171,10 +177,12 @@ int knob_host_read(struct knob_host *h)
 	if (vmr_read_line("/sys/module/zswap/parameters/enabled", &s) == 0)
 		h->zswap_seen = s[0] == 'Y' || s[0] == 'y' || s[0] == '1';
 	free(s);
-	if (!h->zswap_seen && vmr_read_file("/proc/vmstat", &text, NULL) == 0) {
-		const char *at = strstr(text, "\nzswpout ");
-		h->zswap_seen = at && strtoull(at + 9, NULL, 10) > 0;
-		free(text);
+	if (!h->zswap_seen) {
+		struct vmstat vs = { 0 };
+		uint64_t out = 0;
+		vmstat_init(&vs);
+		h->zswap_seen = vmstat_read(&vs, NULL, err) == 0 && vmstat_get(&vs, "zswpout", &out) == 0 && out > 0;
+		vmstat_free(&vs);
 	}
 	return h->mem_total_kb ? 0 : -1;
 }
@@ -308,4 +316,41 @@ int knob_write(const char *path, const char *value)
 	int e = w < 0 ? errno : (size_t)w != len ? EIO : 0;
 	close(fd);
 	return -e;
+}
+
+/* "thp.8K.enabled": a per-size knob of multi-size THP; its size in *size. */
+static bool knob_is_mthp(const char *name, const char **size, size_t *n)
+{
+	if (strncmp(name, "thp.", 4) || name[4] < '0' || name[4] > '9')
+		return false;
+	*size = name + 4;
+	*n = strcspn(*size, ".");
+	return true;
+}
+
+char *knob_names_help(char *buf, size_t len)
+{
+	size_t off = 0;
+	bool mthp_done = false;
+	const char *size;
+	size_t n;
+	buf[0] = '\0';
+	for (const struct knob *k = knobs; k->name && off < len; k++) {
+		const char *sep = k == knobs ? "" : ", ";
+		if (!knob_is_mthp(k->name, &size, &n)) {
+			off += (size_t)snprintf(buf + off, len - off, "%s%s", sep, k->name);
+			continue;
+		}
+		if (mthp_done)
+			continue;
+		mthp_done = true;
+		off += (size_t)snprintf(buf + off, len - off, "%sthp.SIZE.enabled and thp.SIZE.shmem_enabled "
+					"(multi-size THP; SIZE one of", sep);
+		for (const struct knob *m = k; m->name && off < len; m++)
+			if (knob_is_mthp(m->name, &size, &n) && !strcmp(size + n, ".enabled"))
+				off += (size_t)snprintf(buf + off, len - off, " %.*s", (int)n, size);
+		if (off < len)
+			off += (size_t)snprintf(buf + off, len - off, ")");
+	}
+	return buf;
 }

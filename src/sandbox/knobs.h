@@ -42,6 +42,12 @@ int knob_check_bounds(char *const *set, size_t n, const struct knob_host *h, cha
 /* The allow-list, ending with a NULL name. */
 extern const struct knob knobs[];
 
+/* The knobs' names for help, in the table's order, separated by ", ",
+ * the multi-size THP ones folded into "thp.SIZE.enabled and
+ * thp.SIZE.shmem_enabled (multi-size THP; SIZE one of 8K ... 2M)", into
+ * buf.  Returns buf. */
+char *knob_names_help(char *buf, size_t len);
+
 /* The knob of that name, or NULL. */
 const struct knob *knob_find(const char *name);
 

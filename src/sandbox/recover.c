@@ -102,13 +102,13 @@ static bool recover_journal_before_boot(int fd)
 }
 
 /* Undo one dead owner's journal.  Returns things undone, or -1 (refused). */
-static int recover_journal(const char *path, const struct journal_owner *named, json_t *actions)
+static int recover_journal(const char *path, const struct owner *named, json_t *actions)
 {
 	char swapdir[JOURNAL_PATH_MAX], why[160] = "", *buf = NULL;
 	const char *reason = NULL;
 	size_t len;
 	struct jrec *recs = xcalloc(JOURNAL_MAX_RECS, sizeof(*recs));
-	struct journal_owner owner = { 0 };
+	struct owner owner = { 0 };
 	int done = 0, failed = 0;
 	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0) {
@@ -188,15 +188,15 @@ static int recover_journals(json_t *actions, int *refused)
 		size_t nl = strlen(de->d_name);
 		if (nl < 8 || strcmp(de->d_name + nl - 8, ".journal"))
 			continue;
-		struct journal_owner o = { 0 };
+		struct owner o = { 0 };
 		int seq;
 		char *path = xasprintf("%s/%s", state_dir(), de->d_name);
-		if (journal_name_parse(de->d_name, ".journal", &o, &seq) < 0) {
+		if (owner_name_parse(de->d_name, ".journal", &o, &seq) < 0) {
 			vmr_err("journal %s is not named like a vmregress journal: left alone; delete it if it is "
 				"not vmregress's", path);
 			recover_action(actions, "refused", "journal", path, 0, "journal", "foreign name");
 			(*refused)++;
-		} else if (!journal_owner_alive(&o)) {
+		} else if (!owner_alive(&o)) {
 			int r = recover_journal(path, &o, actions);
 			if (r < 0)
 				(*refused)++;
@@ -223,9 +223,9 @@ static int recover_orphan_cgroups(json_t *actions, int *refused)
 		return 0;
 	struct dirent *de;
 	while ((de = readdir(d))) {
-		struct journal_owner o = { 0 };
+		struct owner o = { 0 };
 		int seq;
-		if (journal_name_parse(de->d_name, NULL, &o, &seq) < 0 || journal_owner_alive(&o))
+		if (owner_name_parse(de->d_name, NULL, &o, &seq) < 0 || owner_alive(&o))
 			continue;
 		char *path = xasprintf("%s/%s", root.path, de->d_name);
 		int e = cgroup_remove(path);
@@ -244,7 +244,7 @@ static int recover_orphan_cgroups(json_t *actions, int *refused)
 /* A swap file of a dead owner: disable it, and remove it when it is in our
  * swap directory (its name and that root-only directory prove it ours) or
  * carries our header tag. */
-static int recover_swap_file(const char *path, const struct journal_owner *o, bool in_our_dir, json_t *actions,
+static int recover_swap_file(const char *path, const struct owner *o, bool in_our_dir, json_t *actions,
 			     int *refused)
 {
 	struct swap_tag tag = { 0 };
@@ -277,9 +277,9 @@ static int recover_orphan_swapfiles(json_t *actions, int *refused)
 	if (d) {
 		struct dirent *de;
 		while ((de = readdir(d))) {
-			struct journal_owner o = { 0 };
+			struct owner o = { 0 };
 			int seq;
-			if (journal_name_parse(de->d_name, ".swap", &o, &seq) < 0 || journal_owner_alive(&o))
+			if (owner_name_parse(de->d_name, ".swap", &o, &seq) < 0 || owner_alive(&o))
 				continue;
 			char *path = xasprintf("%s/%s", dir, de->d_name);
 			done += recover_swap_file(path, &o, true, actions, refused);
@@ -297,9 +297,9 @@ static int recover_orphan_swapfiles(json_t *actions, int *refused)
 		if (sscanf(line, "%255s", path) != 1 || path[0] != '/')
 			continue;
 		const char *base = strrchr(path, '/') + 1;
-		struct journal_owner o = { 0 };
+		struct owner o = { 0 };
 		int seq;
-		if (journal_name_parse(base, ".swap", &o, &seq) == 0 && !journal_owner_alive(&o))
+		if (owner_name_parse(base, ".swap", &o, &seq) == 0 && !owner_alive(&o))
 			done += recover_swap_file(path, &o, false, actions, refused);
 	}
 	free(text);
@@ -325,7 +325,7 @@ static int recover_orphan_zram(json_t *actions, int *refused)
 		snprintf(path, sizeof(path), "/sys/block/zram%d/disksize", id);
 		snprintf(dev, sizeof(dev), "/dev/zram%d", id);
 		if (vmr_read_u64(path, &size) < 0 || size == 0 || zram_read_tag(id, &tag) != 1 ||
-		    journal_owner_alive(&tag.owner))
+		    owner_alive(&tag.owner))
 			continue;
 		int e = swap_off(dev);
 		if (e == 0)
@@ -465,21 +465,21 @@ int sandbox_recover(void)
 static json_t *recover_journal_status(const char *path, const char *name)
 {
 	json_t *o = json_object();
-	struct journal_owner named = { 0 };
+	struct owner named = { 0 };
 	int seq;
 	json_object_set_new(o, "path", json_string(path));
-	if (journal_name_parse(name, ".journal", &named, &seq) < 0) {
+	if (owner_name_parse(name, ".journal", &named, &seq) < 0) {
 		json_object_set_new(o, "error", json_string("not named like a vmregress journal"));
 		return o;
 	}
 	json_object_set_new(o, "owner_pid", json_integer(named.pid));
-	json_object_set_new(o, "owner_alive", json_boolean(journal_owner_alive(&named)));
+	json_object_set_new(o, "owner_alive", json_boolean(owner_alive(&named)));
 	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	char *buf = NULL, why[160] = "";
 	const char *reason;
 	size_t len;
 	struct jrec *recs = xcalloc(JOURNAL_MAX_RECS, sizeof(*recs));
-	struct journal_owner owner = { 0 };
+	struct owner owner = { 0 };
 	if (fd < 0 || recover_read_journal(fd, &buf, &len, &reason) < 0) {
 		json_object_set_new(o, "error", json_string(fd < 0 ? strerror(errno) : reason));
 		goto out;
@@ -526,12 +526,12 @@ out:
 	return o;
 }
 
-static json_t *recover_owned(const char *path, const struct journal_owner *o)
+static json_t *recover_owned(const char *path, const struct owner *o)
 {
 	json_t *j = json_object();
 	json_object_set_new(j, "path", json_string(path));
 	json_object_set_new(j, "owner_pid", json_integer(o->pid));
-	json_object_set_new(j, "owner_alive", json_boolean(journal_owner_alive(o)));
+	json_object_set_new(j, "owner_alive", json_boolean(owner_alive(o)));
 	return j;
 }
 
@@ -546,9 +546,9 @@ static void recover_status_cgroups(json_t *arr)
 		return;
 	struct dirent *de;
 	while ((de = readdir(d))) {
-		struct journal_owner o = { 0 };
+		struct owner o = { 0 };
 		int seq;
-		if (journal_name_parse(de->d_name, NULL, &o, &seq) < 0)
+		if (owner_name_parse(de->d_name, NULL, &o, &seq) < 0)
 			continue;
 		char *path = xasprintf("%s/%s", root.path, de->d_name);
 		json_array_append_new(arr, recover_owned(path, &o));

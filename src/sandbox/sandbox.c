@@ -17,6 +17,7 @@
 #include "core/signals.h"
 #include "core/units.h"
 #include "core/util.h"
+#include "probe/meminfo.h"
 #include "sandbox/cgroup.h"
 #include "sandbox/journal.h"
 #include "sandbox/knobs.h"
@@ -24,7 +25,20 @@
 #include "sandbox/state.h"
 #include "sandbox/statflush.h"
 #include "sandbox/swap.h"
+#include "sandbox/sandbox_int.h"
 #include "sandbox/undo.h"
+
+/* --set's help names every knob of the allow-list: written from the table
+ * before main runs, so that help, the man page and the reference agree with
+ * it. */
+static char sandbox_set_help[1024];
+
+__attribute__((constructor)) static void sandbox_set_help_build(void)
+{
+	size_t off = (size_t)snprintf(sandbox_set_help, sizeof(sandbox_set_help),
+				      "set a knob while the sandbox exists (repeatable); NAME is one of ");
+	knob_names_help(sandbox_set_help + off, sizeof(sandbox_set_help) - off);
+}
 
 const struct opt sandbox_opts[] = {
 	{ .name = "mem", .type = OPT_SIZE, .off = offsetof(struct sandbox_cfg, mem_bytes), .def = "256M",
@@ -40,13 +54,7 @@ const struct opt sandbox_opts[] = {
 	  .metavar = "KIND", .help = "the sandbox's swap: file[:SIZE], zram[:SIZE[:ALGO]], host or none "
 	  "(SIZE defaults to twice --mem)" },
 	{ .name = "set", .type = OPT_LIST, .off = offsetof(struct sandbox_cfg, set), .metavar = "NAME=VALUE",
-	  .help = "set a knob while the sandbox exists (repeatable); NAME is one of vm.page-cluster, "
-	  "vm.swappiness, vm.watermark_scale_factor, vm.min_free_kbytes, vm.overcommit_memory, "
-	  "vm.overcommit_ratio, vm.vfs_cache_pressure, thp.enabled, thp.defrag, thp.shmem_enabled, "
-	  "swap.vma_ra_enabled, zswap.enabled, zswap.compressor, zswap.max_pool_percent, ksm.run, "
-	  "thp.SIZE.enabled and thp.SIZE.shmem_enabled (multi-size THP; SIZE one of 8K 16K 32K 64K 128K "
-	  "256K 512K 1M 2M), thp.shrink_underused, zswap.shrinker_enabled, zswap.accept_threshold_percent, "
-	  "lru_gen.enabled, lru_gen.min_ttl_ms, numa.demotion_enabled" },
+	  .help = sandbox_set_help },
 	{ .name = "timeout", .type = OPT_TIME, .off = offsetof(struct sandbox_cfg, timeout_ns), .def = "10m",
 	  .metavar = "TIME", .help = "kill everything in the sandbox when a workload runs longer (0: never)" },
 	{ .name = "stats-flush", .type = OPT_TIME, .off = offsetof(struct sandbox_cfg, stats_flush_ns), .def = "50ms",
@@ -67,200 +75,8 @@ const struct opt sandbox_opts[] = {
 
 #define SB_MIN_MEM (4ULL << 20)
 #define SB_DISK_MARGIN (64ULL << 20)
-#define SB_MAX_OPEN 8
 
-struct sandbox {
-	pid_t pid;                         /* the process that built it */
-	struct journal_owner owner;
-	int seq;
-	bool no_sandbox;
-	uint64_t mem_bytes, high_bytes, low_bytes;
-	uint64_t stats_flush_ns;
-	struct statflush *flush;           /* NULL when not refreshing */
-	struct swap_spec swap;
-	uint64_t swap_bytes;
-	char swap_dev[JOURNAL_PATH_MAX];   /* file or /dev/zramN, "" if none */
-	int zram_id;
-	bool zram_added;
-	struct cg_root cg;
-	char cg_path[JOURNAL_PATH_MAX];    /* "" until created */
-	struct oomlog oom_log;             /* between sandbox_oom_watch and _report */
-	char journal_path[JOURNAL_PATH_MAX];
-	int journal_fd;
-	int knob_lock_fd;                  /* held while our knobs are set */
-	char set_names[JOURNAL_MAX_RECS][48];
-	int nset;
-	struct jrec recs[JOURNAL_MAX_RECS];
-	volatile int nrecs;
-};
-
-/* Open sandboxes, for the signal handler and atexit. */
-static struct sandbox *volatile sb_list[SB_MAX_OPEN];
-static int sb_busy;                    /* >0: inside a change; signals wait */
-static volatile sig_atomic_t sb_pending;
-static int sb_undoing;
-static pid_t sb_handler_pid;
 static int sb_seq;
-
-static void sb_undo_all(int sig);
-
-/* Critical sections: the journal and sb_list change only inside them, and a
- * signal arriving meanwhile is acted on when the last one ends. */
-static void sb_enter(void) { __atomic_add_fetch(&sb_busy, 1, __ATOMIC_SEQ_CST); }
-
-static void sb_leave(void)
-{
-	if (__atomic_sub_fetch(&sb_busy, 1, __ATOMIC_SEQ_CST) == 0 && sb_pending)
-		sb_undo_all(sb_pending);
-}
-
-/* Add (or remove) a sandbox to the list the signal handler undoes.
- * Returns -1 when the list is full. */
-static int sb_register(struct sandbox *sb, bool add)
-{
-	for (int i = 0; i < SB_MAX_OPEN; i++) {
-		if (add && !sb_list[i]) {
-			sb_list[i] = sb;
-			return 0;
-		}
-		if (!add && sb_list[i] == sb) {
-			sb_list[i] = NULL;
-			return 0;
-		}
-	}
-	return add ? -1 : 0;
-}
-
-/* Undo every record backwards; async-signal-safe.  Returns failures. */
-static int sb_undo(struct sandbox *sb)
-{
-	int failed = 0;
-	for (int i = sb->nrecs - 1; i >= 0; i--) {
-		if (undo_rec(&sb->recs[i], &sb->owner) < 0)
-			failed++;
-		sb->nrecs = i;
-	}
-	if (sb->journal_fd >= 0) {
-		close(sb->journal_fd);
-		sb->journal_fd = -1;
-	}
-	if (sb->knob_lock_fd >= 0) {
-		close(sb->knob_lock_fd);
-		sb->knob_lock_fd = -1;
-	}
-	if (!failed && sb->journal_path[0])
-		unlink(sb->journal_path);
-	else if (failed)
-		undo_say("some changes could not be undone; journal kept in ", sb->journal_path,
-			 ": run 'vmregress cleanup' after this process has exited", NULL);
-	sb->cg_path[0] = '\0';
-	return failed;
-}
-
-/* Children that may still write to what the handler removes (a workload
- * outside any sandbox, a helper writing a trace): killed and reaped first. */
-#define SB_MAX_CHILDREN 4
-static volatile pid_t sb_children[SB_MAX_CHILDREN];
-
-void sandbox_signal_child(pid_t pid, bool add)
-{
-	for (int i = 0; i < SB_MAX_CHILDREN; i++) {
-		pid_t want = add ? 0 : pid;
-		if (__atomic_compare_exchange_n(&sb_children[i], &want, add ? pid : 0, false, __ATOMIC_SEQ_CST,
-						__ATOMIC_SEQ_CST))
-			return;
-	}
-}
-
-/* SIGKILL each child and its process group, and reap it: up to 2 s in
- * all, for one stuck in the kernel. */
-static void sb_kill_children(void)
-{
-	for (int i = 0; i < SB_MAX_CHILDREN; i++) {
-		pid_t pid = __atomic_exchange_n(&sb_children[i], 0, __ATOMIC_SEQ_CST);
-		if (pid <= 0)
-			continue;
-		kill(-pid, SIGKILL);
-		kill(pid, SIGKILL);
-		for (int tries = 0; tries < 400 && waitpid(pid, NULL, WNOHANG) == 0; tries++) {
-			struct timespec pause = { 0, 5000000 };
-			nanosleep(&pause, NULL);
-		}
-	}
-}
-
-static void sb_undo_all(int sig)
-{
-	if (__atomic_exchange_n(&sb_undoing, 1, __ATOMIC_SEQ_CST))
-		return;
-	sb_kill_children();
-	for (int i = SB_MAX_OPEN - 1; i >= 0; i--) {
-		struct sandbox *sb = sb_list[i];
-		if (sb && sb->pid == getpid())
-			sb_undo(sb);
-	}
-	scratch_remove_all();
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-static void sb_on_signal(int sig)
-{
-	if (getpid() != sb_handler_pid) {
-		/* a forked child: the sandbox is its parent's to undo */
-		signal(sig, SIG_DFL);
-		raise(sig);
-		return;
-	}
-	if (__atomic_load_n(&sb_busy, __ATOMIC_SEQ_CST) > 0) {
-		sb_pending = sig;
-		return;
-	}
-	sb_undo_all(sig);
-}
-
-void sandbox_install_signal_handlers(void)
-{
-	if (sb_handler_pid == getpid())
-		return;  /* once: a tracer may have chained its handler to ours */
-	int sigs[SIGNALS_MAX] = { 0 };
-	size_t n = signals_fatal(sigs);
-	struct sigaction sa = { .sa_handler = sb_on_signal }, ign = { .sa_handler = SIG_IGN };
-	signals_fatal_set(&sa.sa_mask);
-	sigemptyset(&ign.sa_mask);
-	sb_handler_pid = getpid();
-	for (size_t i = 0; i < n; i++)
-		sigaction(sigs[i], &sa, NULL);
-	/* a reader that went away is an EPIPE from write, which the command
-	 * handles, not a death with the sandbox still up */
-	sigaction(SIGPIPE, &ign, NULL);
-}
-
-static void sb_atexit(void)
-{
-	for (int i = SB_MAX_OPEN - 1; i >= 0; i--)
-		if (sb_list[i])
-			sandbox_close(sb_list[i]);
-}
-
-/* Host facts. */
-
-static uint64_t sb_meminfo(const char *key)
-{
-	char *text;
-	uint64_t v = 0;
-	if (vmr_read_file("/proc/meminfo", &text, NULL) < 0)
-		return 0;
-	size_t kl = strlen(key);
-	for (char *line = text; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
-		if (!strncmp(line, key, kl) && line[kl] == ':') {
-			v = strtoull(line + kl + 1, NULL, 10) * 1024;
-			break;
-		}
-	}
-	free(text);
-	return v;
-}
 
 int sandbox_cfg_check(const struct sandbox_cfg *cfg)
 {
@@ -276,7 +92,7 @@ int sandbox_cfg_check(const struct sandbox_cfg *cfg)
 				units_format_size(a, sizeof(a), cfg->mem_bytes), units_format_size(b, sizeof(b), SB_MIN_MEM));
 			return -1;
 		}
-		uint64_t total = sb_meminfo("MemTotal");
+		uint64_t total = meminfo_now("MemTotal");
 		if (total && cfg->mem_bytes > total) {
 			vmr_err("--mem: '%s' is more than this host's memory (%s)",
 				units_format_size(a, sizeof(a), cfg->mem_bytes), units_format_size(b, sizeof(b), total));
@@ -329,7 +145,7 @@ int sandbox_cfg_check(const struct sandbox_cfg *cfg)
 static int sb_journal_create(struct sandbox *sb)
 {
 	char name[96];
-	journal_name(name, sizeof(name), &sb->owner, sb->seq);
+	owner_name(name, sizeof(name), &sb->owner, sb->seq);
 	snprintf(sb->journal_path, sizeof(sb->journal_path), "%s/%s.journal", state_dir(), name);
 	sb->journal_fd = journal_create(sb->journal_path, &sb->owner);
 	if (sb->journal_fd < 0) {
@@ -361,8 +177,8 @@ static int sb_record(struct sandbox *sb, const struct jrec *r)
 
 int sandbox_journal(struct sandbox *sb, const struct jrec *r)
 {
-	if (!sb || sb->journal_fd < 0) {
-		vmr_err("sandbox: no journal to record a change in");
+	if (!sb) {  /* (the journal itself is made with the first record) */
+		vmr_err("sandbox: no sandbox to record a change in");
 		return -2;
 	}
 	sb_enter();
@@ -407,7 +223,7 @@ static int sb_swap_file(struct sandbox *sb)
 	char dir[JOURNAL_PATH_MAX], name[96];
 	struct jrec r = { .type = JREC_SWAPFILE };
 	state_swap_dir(dir, sizeof(dir));
-	journal_name(name, sizeof(name) - 8, &sb->owner, sb->seq);
+	owner_name(name, sizeof(name) - 8, &sb->owner, sb->seq);
 	strcat(name, ".swap");
 	if (snprintf(r.path, sizeof(r.path), "%s/%s", dir, name) >= (int)sizeof(r.path)) {
 		vmr_err("swap file path %s/%s is too long", dir, name);
@@ -506,7 +322,7 @@ static int sb_cgroup(struct sandbox *sb)
 {
 	char name[96];
 	struct jrec r = { .type = JREC_CGROUP };
-	journal_name(name, sizeof(name), &sb->owner, sb->seq);
+	owner_name(name, sizeof(name), &sb->owner, sb->seq);
 	if (snprintf(r.path, sizeof(r.path), "%s/%s", sb->cg.path, name) >= (int)sizeof(r.path)) {
 		vmr_err("cgroup path %s/%s is too long", sb->cg.path, name);
 		return -2;
@@ -532,7 +348,7 @@ static int sb_cgroup(struct sandbox *sb)
 static int sb_afford(struct sandbox *sb)
 {
 	char a[32], b[32], c[32];
-	uint64_t avail = sb_meminfo("MemAvailable"), total = sb_meminfo("MemTotal");
+	uint64_t avail = meminfo_now("MemAvailable"), total = meminfo_now("MemTotal");
 	uint64_t margin = (128ULL << 20) + total / 64;
 	uint64_t need = sb->mem_bytes + margin + (sb->swap.kind == SWAP_ZRAM ? sb->swap_bytes / 2 : 0);
 	if (avail < need) {
@@ -630,7 +446,7 @@ static int sb_prepare(struct sandbox *sb, const struct sandbox_cfg *cfg)
 {
 	char why[256] = "";
 	int e;
-	if (journal_self(&sb->owner) < 0) {
+	if (owner_self(&sb->owner) < 0) {
 		vmr_err("sandbox: cannot read this process's start time from /proc/self/stat");
 		return -2;
 	}
@@ -783,57 +599,6 @@ void sandbox_reset_peak(struct sandbox *sb)
 {
 	if (sandbox_active(sb) && sb->cg.version == 1)
 		cgroup_reset_peak_v1(sb->cg_path);
-}
-
-void sandbox_oom_watch(struct sandbox *sb)
-{
-	if (!sandbox_active(sb))
-		return;
-	oomlog_close(&sb->oom_log);
-	oomlog_open(&sb->oom_log);
-}
-
-json_t *sandbox_oom_report(struct sandbox *sb, char *gist, size_t len)
-{
-	gist[0] = '\0';
-	if (!sandbox_active(sb))
-		return json_pack("{ss}", "error", "no sandbox");
-	json_t *rep = oomlog_collect(&sb->oom_log, sb->cg_path);
-	oomlog_close(&sb->oom_log);
-	oomlog_summary(rep, gist, len);
-	return rep;
-}
-
-void sandbox_oom_unwatch(struct sandbox *sb)
-{
-	if (sb)
-		oomlog_close(&sb->oom_log);
-}
-
-int sandbox_reset(struct sandbox *sb, char *done, size_t len)
-{
-	snprintf(done, len, "nothing: not sandboxed");
-	if (!sandbox_active(sb))
-		return 0;
-	int e = cgroup_empty(sb->cg.version, sb->cg_path);
-	int n = e < 0 ? snprintf(done, len, "memory not emptied: %s", strerror(-e))
-		      : snprintf(done, len, "memory emptied");
-	size_t at = n < 0 || (size_t)n >= len ? len - 1 : (size_t)n;
-	if (!sb->swap_dev[0])
-		return 0;
-	sb_enter();  /* the swap's journal record says "on": a signal waits until it is again */
-	int rc = 0;
-	if ((e = swap_off(sb->swap_dev)) < 0) {
-		snprintf(done + at, len - at, ", swap kept: swapoff %s: %s", sb->swap_dev, strerror(-e));
-	} else if ((e = swap_on(sb->swap_dev)) < 0) {
-		snprintf(done + at, len - at, ", swap left off: cannot enable swap on %s again: %s", sb->swap_dev,
-			 strerror(-e));
-		rc = -2;
-	} else {
-		snprintf(done + at, len - at, ", swap off and on");
-	}
-	sb_leave();
-	return rc;
 }
 
 uint64_t sandbox_oom_kills(const struct sandbox *sb)

@@ -19,7 +19,7 @@
 #define SWAP_MIN_PAGES 10
 
 struct swap_tag {
-	struct journal_owner owner;
+	struct owner owner;
 	bool added;          /* zram: hot-added, so hot_remove after reset */
 };
 

@@ -83,7 +83,7 @@ void undo_init(void)
 
 /* Reset a reused zram device only while it still carries our own header:
  * a device someone else took meanwhile is left alone. */
-static bool undo_zram_ours(int id, const struct journal_owner *owner)
+static bool undo_zram_ours(int id, const struct owner *owner)
 {
 	char dev[32];
 	undo_zram_dev(dev, id);
@@ -104,14 +104,14 @@ static bool undo_zram_ours(int id, const struct journal_owner *owner)
  * else can hold that id meanwhile), or while it carries our header.  After
  * our death another cleanup may have removed it and someone else may have
  * been given the same id since. */
-static bool undo_zram_trusted(int id, bool added, const struct journal_owner *owner)
+static bool undo_zram_trusted(int id, bool added, const struct owner *owner)
 {
 	if (added && owner->pid == (int)getpid())
 		return true;
 	return undo_zram_ours(id, owner);
 }
 
-static int undo_zram(const struct jrec *r, const struct journal_owner *owner, char *dev)
+static int undo_zram(const struct jrec *r, const struct owner *owner, char *dev)
 {
 	undo_zram_dev(dev, r->id);
 	bool added = !strcmp(r->value, "added");
@@ -131,7 +131,7 @@ static int undo_zram(const struct jrec *r, const struct journal_owner *owner, ch
  * empty (its making was cut short before the header, which
  * swap_file_create writes first).  A file of that name that someone else
  * made stays. */
-static bool undo_swapfile_ours(const char *path, const struct journal_owner *owner)
+static bool undo_swapfile_ours(const char *path, const struct owner *owner)
 {
 	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
 	if (fd < 0)
@@ -148,7 +148,7 @@ static bool undo_swapfile_ours(const char *path, const struct journal_owner *own
 	       tag.owner.start == owner->start;
 }
 
-int undo_rec(const struct jrec *r, const struct journal_owner *owner)
+int undo_rec(const struct jrec *r, const struct owner *owner)
 {
 	int e = 0;
 	const char *what = "", *name = r->path;

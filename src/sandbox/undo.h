@@ -11,7 +11,7 @@
 void undo_init(void);
 /* Undo r; a change that was never made, or was undone already, is
  * success.  0 or -errno (after a message on stderr). */
-int undo_rec(const struct jrec *r, const struct journal_owner *owner);
+int undo_rec(const struct jrec *r, const struct owner *owner);
 /* Write strings to stderr with write(2), prefixed "vmregress: ", then a
  * newline; the list ends with NULL. */
 void undo_say(const char *first, ...);

@@ -44,9 +44,9 @@
 #include <stddef.h>
 
 #include "core/result.h"
+#include "core/run.h"
 #include "core/util.h"
 #include "stats/stats.h"
-#include "store/store.h"
 
 enum cmp_verdict {
 	CMP_SAME,         /* not significant (or the base column itself) */

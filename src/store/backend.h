@@ -110,9 +110,6 @@ const char *store_env_host(const json_t *env);
 char *store_json_text(const json_t *j, bool sorted);
 /* An iteration's result as stored (its JSON), or NULL after a message. */
 char *store_result_text(struct store *st, const struct result *r);
-/* A metric's direction and how its iterations combine, as stored. */
-const char *store_better_name(enum better b);
-const char *store_combine_name(enum combine c);
 /* Append one stored iteration (its number, its place in the group's order
  * or -1, and its result JSON) to a case being loaded.  0, or -1 after a
  * message naming the case when it is damaged. */

@@ -15,6 +15,7 @@
 
 #include "core/path.h"
 #include "core/util.h"
+#include "store/sqlite_int.h"
 
 /* Migration i takes a file from version i to version i + 1.  Never edit one
  * that has shipped: add the next. */
@@ -120,34 +121,6 @@ static void store_rollback(struct store *st)
 	sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
 }
 
-/* mkdir -p of the directory holding path. */
-static int store_mkdirs(const char *path)
-{
-	char *dir = xstrdup(path);
-	char *slash = strrchr(dir, '/');
-	int rc = 0;
-	if (!slash || slash == dir)
-		goto free_dir;
-	*slash = '\0';
-	for (char *p = dir + 1; ; p++) {
-		if (*p == '/' || *p == '\0') {
-			char c = *p;
-			*p = '\0';
-			if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
-				vmr_errno("cannot create %s", dir);
-				rc = -1;
-				goto free_dir;
-			}
-			*p = c;
-			if (!c)
-				break;
-		}
-	}
-free_dir:
-	free(dir);
-	return rc;
-}
-
 static int store_user_version(struct store *st, int *v)
 {
 	sqlite3_stmt *s = store_prepare(st, "PRAGMA user_version");
@@ -203,7 +176,7 @@ rollback:
  * (the link resolved), or NULL after a message. */
 static char *sqlite_file(const char *path, bool create)
 {
-	char *file;
+	char *file, *failed = NULL;
 	struct stat sb = { 0 };
 	int r = path_resolve_last(path, &file, &sb);
 	if (r == 0 && !S_ISREG(sb.st_mode))
@@ -212,10 +185,11 @@ static char *sqlite_file(const char *path, bool create)
 		vmr_err("%s: cannot use as a results file: %s", path, path_strerror(-r));
 	else if (r == 1 && !create)
 		vmr_err("%s: no such results file (nothing stored there yet? see --db)", path);
-	else if (r == 1 && store_mkdirs(path) < 0)
-		r = -1;
+	else if (r == 1 && vmr_mkdir_parent(path, &failed) < 0)
+		vmr_errno("cannot create %s", failed);
 	else
 		return file;
+	free(failed);
 	free(file);
 	return NULL;
 }
@@ -251,35 +225,6 @@ close_db:
 	return -1;
 }
 
-static char *sqlite_lockname(const struct store *st)
-{
-	return xasprintf("%s-lock", st->path);
-}
-
-static int sqlite_lock_range(int fd, int cmd, short type, off_t start, off_t len, struct flock *fl)
-{
-	*fl = (struct flock){ .l_type = type, .l_whence = SEEK_SET, .l_start = start, .l_len = len };
-	return fcntl(fd, cmd, fl);
-}
-
-/* A store removes the lock file when it closes and no one holds a lock in
- * it (a writer killed with -9 leaves the file, not its locks), so that a
- * results file leaves only itself behind, as SQLite does with its WAL.  Its
- * whole-file lock keeps others from locking the file it unlinks;
- * sqlite_hold checks that the file it locked is still the one named. */
-static void sqlite_lockfile_tidy(struct store *st)
-{
-	char *name = sqlite_lockname(st);
-	int fd = st->lockfd >= 0 ? st->lockfd : open(name, O_RDWR | O_CLOEXEC | O_NOFOLLOW);
-	struct flock fl = { 0 };
-	if (fd >= 0 && sqlite_lock_range(fd, F_OFD_SETLK, F_WRLCK, 0, 0, &fl) == 0)
-		unlink(name);
-	if (fd >= 0)
-		close(fd); /* drops every lock, of runs not ended too */
-	st->lockfd = -1;
-	free(name);
-}
-
 static void sqlite_close(struct store *st)
 {
 	if (!st)
@@ -288,51 +233,6 @@ static void sqlite_close(struct store *st)
 	sqlite_lockfile_tidy(st);
 	free(st->path);
 	free(st);
-}
-
-/* Writers' locks live in a file of their own beside the results file:
- * closing any descriptor of the results file itself would drop SQLite's
- * own (per-process) locks on it.  Open file description locks belong to
- * the descriptor, so the kernel drops them when the writer exits, even by
- * kill -9, and two store handles in one process do not share them.
- * Without the lock file (a directory we may not write) the run is written
- * all the same; only no one can tell it is still running. */
-static int sqlite_hold(struct store *st, int64_t run_id, bool hold)
-{
-	struct flock fl = { 0 };
-	if (!hold) {
-		if (st->lockfd >= 0)
-			sqlite_lock_range(st->lockfd, F_OFD_SETLK, F_UNLCK, (off_t)run_id, 1, &fl);
-		return 0;
-	}
-	char *name = sqlite_lockname(st);
-	for (int tries = 0; tries < 8; tries++) {
-		if (st->lockfd < 0 && (st->lockfd = open(name, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644)) < 0)
-			break;
-		struct stat held, named;
-		if (sqlite_lock_range(st->lockfd, F_OFD_SETLKW, F_WRLCK, (off_t)run_id, 1, &fl) < 0)
-			break;
-		if (fstat(st->lockfd, &held) == 0 && stat(name, &named) == 0 && held.st_ino == named.st_ino &&
-		    held.st_dev == named.st_dev)
-			break;
-		close(st->lockfd); /* removed meanwhile by a store closing: lock the new one */
-		st->lockfd = -1;
-	}
-	free(name);
-	return 0;
-}
-
-static bool sqlite_running(struct store *st, int64_t run_id)
-{
-	char *name = sqlite_lockname(st);
-	int fd = open(name, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
-	free(name);
-	if (fd < 0)
-		return false;
-	struct flock fl = { 0 };
-	bool held = sqlite_lock_range(fd, F_OFD_GETLK, F_RDLCK, (off_t)run_id, 1, &fl) == 0 && fl.l_type != F_UNLCK;
-	close(fd);
-	return held;
 }
 
 static void store_bind_text(sqlite3_stmt *s, int i, const char *v)
@@ -387,8 +287,8 @@ static int store_metrics_add(struct store *st, int64_t iter_id, const struct res
 		sqlite3_bind_int64(s, 1, iter_id);
 		store_bind_text(s, 2, m->name);
 		store_bind_text(s, 3, m->unit);
-		store_bind_text(s, 4, store_better_name(m->better));
-		store_bind_text(s, 5, store_combine_name(m->combine));
+		store_bind_text(s, 4, better_name(m->better));
+		store_bind_text(s, 5, combine_name(m->combine));
 		sqlite3_bind_double(s, 6, m->value);
 		if (sqlite3_step(s) != SQLITE_DONE) {
 			store_fail(st, "cannot record a metric");

@@ -21,60 +21,12 @@
 #include <stdint.h>
 
 #include "core/result.h"
+#include "core/run.h"
 
 struct store;
 
 /* The schema version this build writes; older files are migrated on open. */
 #define STORE_SCHEMA_VERSION 2
-
-struct run_info {
-	int64_t id;
-	char *uuid;
-	char *name;
-	char *suite;          /* suite name or file */
-	char *status;         /* complete | incomplete | failed */
-	char *kernel;         /* from the environment */
-	char *host;
-	double started, ended;/* seconds since the epoch; ended 0 if not ended */
-	char *tag;            /* e.g. the matrix name; may be NULL */
-	size_t ncases;        /* cases in the plan */
-	size_t niterations;   /* iterations stored, over all cases */
-	bool running;         /* incomplete and its writer is still at it; an
-			       * incomplete run that is not running was
-			       * interrupted (killed, machine down) */
-	/* A run made with others by one `run --variant ...` (core/plan.h) is
-	 * in their group; these are NULL (variant_index 0) otherwise. */
-	char *group_uuid;     /* the group's identity, the same in every store */
-	char *group_name;     /* what people type: `compare GROUP` */
-	char *variant;        /* this run's variant */
-	int variant_index;    /* its place in the group: 0 is the base */
-};
-
-struct run_case {
-	int64_t id;
-	char *name;           /* section name in the suite */
-	char *workload;
-	json_t *options;      /* resolved options */
-	size_t niter;
-	struct result *iters; /* iteration i at iters[i] */
-	int *iter_no;         /* the stored iteration numbers (0-based), niter of them */
-	/* when each ran: its place in the order of every iteration of the
-	 * run's group (0-based), or -1 where none was recorded (a run of one
-	 * configuration); NULL when none was */
-	int64_t *iter_seq;
-};
-
-struct run {
-	struct run_info info;
-	json_t *env;          /* environment fingerprint (sense system) */
-	char *suite_text;
-	/* a run of a group: how the group was run, the same in each of its
-	 * runs ({"order", "seed", "variants": [{"name", "settings"}]}); NULL
-	 * for a run of one configuration */
-	json_t *group_plan;
-	size_t ncases;
-	struct run_case *cases;
-};
 
 /* The default location: $VMREGRESS_DB if set, else
  * $XDG_DATA_HOME/vmregress/results.db or ~/.local/share/vmregress/results.db.

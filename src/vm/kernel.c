@@ -31,25 +31,6 @@ bool kernel_spec_is_package(const char *spec)
 	return strspn(spec, "abcdefghijklmnopqrstuvwxyz0123456789.+-") == strlen(spec);
 }
 
-static int kernel_mkdirs(const char *path)
-{
-	char *p = xstrdup(path);
-	int r = 0;
-
-	for (char *s = p + 1; *s && r == 0; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		if (mkdir(p, 0755) < 0 && errno != EEXIST)
-			r = -1;
-		*s = '/';
-	}
-	if (r == 0 && mkdir(p, 0755) < 0 && errno != EEXIST)
-		r = -1;
-	free(p);
-	return r;
-}
-
 /* The first boot/vmlinuz-* under root, and its version. */
 static int kernel_find_image(const char *root, struct vm_kernel *k)
 {
@@ -75,12 +56,6 @@ static int kernel_find_image(const char *root, struct vm_kernel *k)
 	return 0;
 }
 
-static void kernel_rm_rf(const char *path)
-{
-	char *argv[] = { "rm", "-rf", "--one-file-system", (char *)path, NULL };
-	spawn_wait(argv, NULL, NULL, NULL);
-}
-
 /* Download and unpack pkg into a private directory, then rename it into
  * place so that a cache entry is either whole or absent. */
 static int kernel_fetch(const char *pkg, const char *cache, const char *dest)
@@ -90,7 +65,7 @@ static int kernel_fetch(const char *pkg, const char *cache, const char *dest)
 	char *deb = NULL;
 	int r = -2;
 
-	if (kernel_mkdirs(root) < 0) {
+	if (vmr_mkdir_p(root, NULL) < 0) {
 		vmr_errno("cannot create kernel cache %s", tmp);
 		r = -3;
 		goto free_paths;
@@ -125,7 +100,7 @@ static int kernel_fetch(const char *pkg, const char *cache, const char *dest)
 	}
 	r = 0;
 remove_tmp:
-	kernel_rm_rf(tmp);  /* after a lost race, the winner's copy stays */
+	vmr_rm_rf(tmp);  /* after a lost race, the winner's copy stays */
 free_paths:
 	free(deb);
 	free(log);
@@ -141,7 +116,7 @@ static int kernel_from_package(const char *spec, const char *cache, struct vm_ke
 
 	k->from_package = true;
 	if (access(root, R_OK) != 0) {
-		if (kernel_mkdirs(cache) < 0) {
+		if (vmr_mkdir_p(cache, NULL) < 0) {
 			vmr_errno("cannot create kernel cache %s", cache);
 			r = -3;
 			goto free_paths;

@@ -7,10 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base64.h"
 #include "core/util.h"
-
-static const char proto_b64_chars[] =
-	"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 uint32_t proto_crc32(uint32_t crc, const void *buf, size_t len)
 {
@@ -31,63 +29,6 @@ uint32_t proto_crc32(uint32_t crc, const void *buf, size_t len)
 	while (len--)
 		crc = table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
 	return ~crc;
-}
-
-void proto_b64_encode(const unsigned char *in, size_t len, char *out)
-{
-	size_t i;
-
-	for (i = 0; i + 2 < len; i += 3) {
-		uint32_t v = (uint32_t)in[i] << 16 | (uint32_t)in[i + 1] << 8 | in[i + 2];
-		*out++ = proto_b64_chars[v >> 18 & 63];
-		*out++ = proto_b64_chars[v >> 12 & 63];
-		*out++ = proto_b64_chars[v >> 6 & 63];
-		*out++ = proto_b64_chars[v & 63];
-	}
-	if (i < len) {
-		uint32_t v = (uint32_t)in[i] << 16 | (i + 1 < len ? (uint32_t)in[i + 1] << 8 : 0);
-		*out++ = proto_b64_chars[v >> 18 & 63];
-		*out++ = proto_b64_chars[v >> 12 & 63];
-		*out++ = i + 1 < len ? proto_b64_chars[v >> 6 & 63] : '=';
-		*out++ = '=';
-	}
-	*out = '\0';
-}
-
-static int proto_b64_value(char c)
-{
-	const char *p = c ? strchr(proto_b64_chars, c) : NULL;
-	return p ? (int)(p - proto_b64_chars) : -1;
-}
-
-long proto_b64_decode(const char *in, size_t n, unsigned char *out)
-{
-	size_t o = 0;
-
-	if (n % 4)
-		return -1;
-	for (size_t i = 0; i < n; i += 4) {
-		int v[4], pad = 0;
-		for (int k = 0; k < 4; k++) {
-			if (in[i + k] == '=' && i + 4 == n && k >= 2) {
-				v[k] = 0;
-				pad++;
-				continue;
-			}
-			if (pad || (v[k] = proto_b64_value(in[i + k])) < 0)
-				return -1;
-		}
-		uint32_t w = (uint32_t)v[0] << 18 | (uint32_t)v[1] << 12 | (uint32_t)v[2] << 6 | (uint32_t)v[3];
-		/* Bits past the end must be zero: one payload, one encoding. */
-		if ((pad == 1 && (w & 0xff)) || (pad == 2 && (w & 0xffff)))
-			return -1;
-		out[o++] = w >> 16 & 0xff;
-		if (pad < 2)
-			out[o++] = w >> 8 & 0xff;
-		if (pad < 1)
-			out[o++] = w & 0xff;
-	}
-	return (long)o;
 }
 
 static bool proto_label_ok(const char *label)
@@ -114,7 +55,7 @@ int proto_emit(FILE *f, const char *label, int rc, const void *data, size_t len)
 	fprintf(f, "VMR-BEGIN %d %s %d %zu %08" PRIx32 "\n", PROTO_VERSION, label, rc, len, crc);
 	for (size_t off = 0; off < len; off += PROTO_LINE_CHARS / 4 * 3) {
 		size_t n = len - off < PROTO_LINE_CHARS / 4 * 3 ? len - off : PROTO_LINE_CHARS / 4 * 3;
-		proto_b64_encode(p + off, n, line);
+		base64_encode(p + off, n, line);
 		fprintf(f, "VMR-D %s\n", line);
 	}
 	fprintf(f, "VMR-END %08" PRIx32 "\n", crc);
@@ -213,7 +154,7 @@ static int proto_close(const char *line, size_t n, struct proto_open *o, struct 
 		return proto_fail(why, whylen, "frame '%s': %zu of %zu base64 characters arrived", label,
 				  o->b64_len, (o->fr.len + 2) / 3 * 4);
 	unsigned char *data = xmalloc(o->b64_len / 4 * 3 + 1);
-	got = proto_b64_decode(o->b64 ? o->b64 : "", o->b64_len, data);
+	got = base64_decode(o->b64 ? o->b64 : "", o->b64_len, data);
 	if (got < 0 || (size_t)got != o->fr.len) {
 		free(data);
 		return proto_fail(why, whylen, "frame '%s': bad base64 data", label);

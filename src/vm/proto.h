@@ -51,12 +51,6 @@ struct proto_result {
 /* IEEE CRC-32 of buf, continuing from crc (start with 0). */
 uint32_t proto_crc32(uint32_t crc, const void *buf, size_t len);
 
-/* Base64 (RFC 4648, with padding).  encode writes 4*ceil(len/3) characters
- * and a NUL into out; decode returns the decoded length or -1 on a bad
- * character or length.  out of decode needs 3*(n/4) bytes. */
-void proto_b64_encode(const unsigned char *in, size_t len, char *out);
-long proto_b64_decode(const char *in, size_t n, unsigned char *out);
-
 /* Write one frame to f.  0, or -1 with errno set when writing failed. */
 int proto_emit(FILE *f, const char *label, int rc, const void *data, size_t len);
 /* Write the closing VMR-DONE line. */

@@ -90,11 +90,11 @@ static int fault_validate(const void *opts)
 {
 	const struct fault_opts *o = opts;
 	if (o->file && o->shmem) {
-		vmr_err("test fault: --file and --shmem: choose one kind of memory");
+		vmr_wl_err("fault", "--file and --shmem: choose one kind of memory");
 		return -1;
 	}
 	if (o->file && !*o->file) {
-		vmr_err("test fault: --file: '' is not a path");
+		vmr_wl_err("fault", "--file: '' is not a path");
 		return -1;
 	}
 	return 0;

@@ -23,8 +23,8 @@ const char *level_meaning(int level, bool sandboxed)
 	static const char *const in_sandbox[] = {
 		"level fast: 80% of the limit, the sandbox's stand-in for free pages above pages_high",
 		"level low: between 80% and 95% of the limit, the sandbox's stand-in for pages_min..pages_low",
-		"level min: between 95% and 100% of the limit, the sandbox's stand-in for below pages_min "
-		"(reclaim must run)",
+		("level min: between 95% and 100% of the limit, the sandbox's stand-in for below pages_min "
+		 "(reclaim must run)"),
 		"level zero: 125% of the limit, the sandbox's stand-in for more than is free (swap must take the rest)",
 	};
 	static const char *const on_host[] = {

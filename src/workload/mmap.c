@@ -116,15 +116,15 @@ static int mmap_validate(const void *opts)
 {
 	const struct mmap_opts *o = opts;
 	if (!o->refs || !*o->refs) {
-		vmr_err("test mmap: needs --refs FILE (make one with vmregress refs generate)");
+		vmr_wl_err("mmap", "needs --refs FILE (make one with vmregress refs generate)");
 		return -1;
 	}
 	if ((o->anon != 0) + (o->file_backed != 0) + (o->file != NULL) > 1) {
-		vmr_err("test mmap: --anon, --file-backed and --file: choose one kind of memory");
+		vmr_wl_err("mmap", "--anon, --file-backed and --file: choose one kind of memory");
 		return -1;
 	}
 	if (o->file && !*o->file) {
-		vmr_err("test mmap: --file: '' is not a path");
+		vmr_wl_err("mmap", "--file: '' is not a path");
 		return -1;
 	}
 	struct refs_trace t = { 0 };
@@ -136,25 +136,25 @@ static int mmap_validate(const void *opts)
 		referenced = refs_at(t.refs, i) == (uint64_t)o->corrupt_page;
 	refs_close(&t);
 	if (o->corrupt_page >= 0 && !referenced) {
-		vmr_err("test mmap: --corrupt-page %ld: the trace never references that page", o->corrupt_page);
+		vmr_wl_err("mmap", "--corrupt-page %ld: the trace never references that page", o->corrupt_page);
 		return -1;
 	}
 	if (!refs) {
-		vmr_err("test mmap: --refs %s: the trace holds no references", o->refs);
+		vmr_wl_err("mmap", "--refs %s: the trace holds no references", o->refs);
 		return -1;
 	}
 	if (pages > (UINT64_MAX >> 1) / vmr_page_size() || pages * vmr_page_size() > ((uint64_t)1 << 46)) {
-		vmr_err("test mmap: --refs %s: a region of %" PRIu64 " pages is too large to map", o->refs, pages);
+		vmr_wl_err("mmap", "--refs %s: a region of %" PRIu64 " pages is too large to map", o->refs, pages);
 		return -1;
 	}
 	if (o->file) {
 		struct stat st = { 0 };
 		if (stat(o->file, &st) < 0) {
-			vmr_errno("test mmap: --file %s", o->file);
+			vmr_wl_errno("mmap", "--file %s", o->file);
 			return -1;
 		}
 		if (!S_ISREG(st.st_mode) || (uint64_t)st.st_size < pages * vmr_page_size()) {
-			vmr_err("test mmap: --file %s: not a regular file of at least %" PRIu64 " bytes (the trace's %" PRIu64
+			vmr_wl_err("mmap", "--file %s: not a regular file of at least %" PRIu64 " bytes (the trace's %" PRIu64
 				" pages)", o->file, pages * vmr_page_size(), pages);
 			return -1;
 		}

@@ -39,3 +39,20 @@ const char *workload_suggest(const char *name)
 		names[n++] = workloads[i]->name;
 	return suggest(name, names, n);
 }
+
+bool workload_metric_headline(const char *workload, const char *metric)
+{
+	const struct workload *w = workload_find(workload);
+	for (const struct metric_def *d = w ? w->metrics : NULL; d && d->name; d++) {
+		if (!d->headline)
+			continue;
+		size_t n = strlen(d->name);
+		if (!strcmp(metric, d->name))
+			return true;
+		/* pft names its figures per task count: faults-per-sec-t2 */
+		if (!strncmp(metric, d->name, n) && metric[n] == '-' && metric[n + 1] == 't' && metric[n + 2] &&
+		    strspn(metric + n + 2, "0123456789") == strlen(metric + n + 2))
+			return true;
+	}
+	return false;
+}

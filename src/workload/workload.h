@@ -53,5 +53,9 @@ extern const struct workload *const workloads[];
 const struct workload *workload_find(const char *name);
 /* The workload a mistyped name was probably meant to be, or NULL. */
 const char *workload_suggest(const char *name);
+/* Whether the workload declares metric one of its headline figures (the
+ * metric table's .headline; pft's per-task-count names "NAME-tN" count as
+ * NAME): what compare's verdict and a run's summary are on. */
+bool workload_metric_headline(const char *workload, const char *metric);
 
 #endif

@@ -1,28 +1,15 @@
 #!/usr/bin/env bash
 # The layer order of docs/DESIGN.md: scripts/check-layers passes on the tree
-# with today's known violations, and fails on a new upward include, a
-# same-layer include, a folder the order does not place and a file over 700
-# lines, each planted in a copy of src/.  Needs no binary ($VMR unused).
+# and fails on an upward include, a same-layer include, a folder the order
+# does not place and a file over 700 lines, each planted in a copy of src/.
+# Needs no binary ($VMR unused).
 . "$(dirname "$0")/lib.sh"
 root=$(cd "$(dirname "$0")/../.." && pwd)
 check_layers=$root/scripts/check-layers
-known=$root/scripts/check-layers.known
 
-run "$check_layers" --known "$known"
-expect_rc "the tree has no violation beyond the known ones" 0
-expect_out "and says how many files it read" "^check-layers: [0-9]{3,} files; 0 new violation\(s\), [0-9]+ known$"
-if [ -z "$ERR" ]; then ok "every known violation is still there (a mended one leaves the list)"
-else not_ok "known violations that are gone: ${ERR:0:300}"; fi
-
-# Without the list, each violation it holds is reported again.
-nknown=$(grep -c '^[a-z]' "$known")
 run "$check_layers"
-if [ "$nknown" -gt 0 ]; then
-	expect_rc "without the known list today's violations fail" 1
-	expect_out "and all $nknown are reported" "; $nknown new violation\(s\), 0 known$"
-else
-	expect_rc "with no known violation left the tree passes without a list" 0
-fi
+expect_rc "the tree has no violation" 0
+expect_out "and says how many files it read" "^check-layers: [0-9]{3,} files; 0 violation\(s\)$"
 
 # A copy of src/ to plant violations in, hard-linked to be quick: a planted
 # file is always a new file put in place with mv, never written through a
@@ -50,16 +37,7 @@ seq 701 | sed 's|.*|/* & */|' > "$T_TMP/src/core/big.c"
 seq 700 | sed 's|.*|/* & */|' > "$T_TMP/src/core/ok.c"
 mkdir "$T_TMP/src/attic"
 echo '#include "core/util.h"' > "$T_TMP/src/attic/x.c"
-# ... and the first entry of the known list left out of a copy of it.
-first=$(grep -m1 '^[a-z]' "$known")
-grep -vxF -- "$first" "$known" > "$T_TMP/known"
-set -- $first
-case ${1:-} in
-size) first_re="^$2: [0-9]+ lines, over 700$" ;;
-include) first_re="^$2:[0-9]+: includes \"$3\": " ;;
-*) first_re= ;;
-esac
-run "$check_layers" --known "$T_TMP/known" "$T_TMP/src"
+run "$check_layers" "$T_TMP/src"
 expect_rc "planted violations fail" 1
 expect_out "an upward include is named with its line and layers" \
 	'^src/core/util.c:[0-9]+: includes "cmd/cmd.h": core \(layer 1\) -> cmd \(layer 6\)$'
@@ -68,18 +46,12 @@ expect_out "an include between two folders of one layer is named" \
 expect_out "a 701-line file is named with its size" "^src/core/big.c: 701 lines, over 700$"
 expect_out "a folder the order does not place is named" \
 	"^src/attic/x.c: folder attic has no layer in the design document$"
-if [ -n "$first_re" ]; then
-	expect_out "a violation taken off the known list is named again" "$first_re"
-else
-	skip "a violation taken off the known list is named again" "the known list is empty"
-fi
 expect_no_out "downward includes pass" "^src/cmd/list.c"
 expect_no_out "a 700-line file passes" "ok\.c"
-expect_out "and nothing else is reported" \
-	"; $((4 + (nknown > 0))) new violation\(s\), $((nknown > 0 ? nknown - 1 : 0)) known$"
+expect_out "and nothing else is reported" "; 4 violation\(s\)$"
 
 fresh core/util.c store/store.c cmd/list.c core/big.c core/ok.c attic
-run "$check_layers" --known "$known" "$T_TMP/src"
+run "$check_layers" "$T_TMP/src"
 expect_rc "the copy passes again once they are taken out" 0
 
 printf '# design\n' > "$T_TMP/design.md"

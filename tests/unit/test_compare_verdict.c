@@ -8,6 +8,8 @@
 #include "core/util.h"
 #include "report/compare_fmt.h"
 #include "stats/compare.h"
+#include "store/store.h"
+#include "workload/workload.h"
 #include "t.h"
 
 static struct run *mkrun(const char *name, int64_t id, const char *env)
@@ -70,17 +72,17 @@ static char *text_of(const struct comparison *cmp, void (*w)(FILE *, const struc
 /* The workloads' own declarations, pft's per-task-count names included. */
 static void test_headline(void)
 {
-	CHECK(compare_headline("fault", "time-passes"), "fault time-passes is headline");
-	CHECK(compare_headline("fault", "refault-rate"), "fault refault-rate is headline");
-	CHECK(!compare_headline("fault", "major-faults-passes"), "a counter is not");
-	CHECK(compare_headline("pft", "faults-per-sec-t2"), "pft faults-per-sec per task count is headline");
-	CHECK(!compare_headline("pft", "faults-per-sec-tx") && !compare_headline("pft", "faults-per-sec-t"),
+	CHECK(workload_metric_headline("fault", "time-passes"), "fault time-passes is headline");
+	CHECK(workload_metric_headline("fault", "refault-rate"), "fault refault-rate is headline");
+	CHECK(!workload_metric_headline("fault", "major-faults-passes"), "a counter is not");
+	CHECK(workload_metric_headline("pft", "faults-per-sec-t2"), "pft faults-per-sec per task count is headline");
+	CHECK(!workload_metric_headline("pft", "faults-per-sec-tx") && !workload_metric_headline("pft", "faults-per-sec-t"),
 	      "but not a name that only starts like one");
-	CHECK(!compare_headline("pft", "faults-per-cpu-sec-t1"), "pft's CPU-time rate is not headline");
-	CHECK(compare_headline("reread", "reread-time") && compare_headline("mmap", "access-p99") &&
-		      compare_headline("null", "time"),
+	CHECK(!workload_metric_headline("pft", "faults-per-cpu-sec-t1"), "pft's CPU-time rate is not headline");
+	CHECK(workload_metric_headline("reread", "reread-time") && workload_metric_headline("mmap", "access-p99") &&
+		      workload_metric_headline("null", "time"),
 	      "reread, mmap and null declare theirs");
-	CHECK(!compare_headline("nosuch", "time"), "an unknown workload has none");
+	CHECK(!workload_metric_headline("nosuch", "time"), "an unknown workload has none");
 }
 
 static void put2(struct run *a, struct run *b, const char *cname, const char *wl, const char *metric, const char *unit,
@@ -130,7 +132,7 @@ int main(void)
 	put2(a, b, "mm", "mmap", "access-p99", "ns", BETTER_LOWER, COMBINE_AMEAN, p_a, 5, p_b, 5);
 
 	const struct run *runs[] = { a, b };
-	struct compare_opts o = { .alpha = 0.05, .headline = compare_headline };
+	struct compare_opts o = { .alpha = 0.05, .headline = workload_metric_headline };
 	struct comparison cmp = { 0 };
 	compare_runs(runs, 2, &o, &cmp);
 
@@ -244,14 +246,14 @@ int main(void)
 
 	/* The variant's own setting named: the kernel is no longer flagged. */
 	const char *const settings[] = { "kernel.*", NULL };
-	o = (struct compare_opts){ .alpha = 0.05, .headline = compare_headline, .setting_keys = settings };
+	o = (struct compare_opts){ .alpha = 0.05, .headline = workload_metric_headline, .setting_keys = settings };
 	compare_runs(runs, 2, &o, &cmp);
 	CHECK(!flag_has(&cmp, "kernel.release"), "a key named as a setting is not flagged");
 	compare_free(&cmp);
 
 	/* A/A: a run against itself calls nothing. */
 	const struct run *same[] = { a, a };
-	o = (struct compare_opts){ .alpha = 0.05, .headline = compare_headline };
+	o = (struct compare_opts){ .alpha = 0.05, .headline = workload_metric_headline };
 	compare_runs(same, 2, &o, &cmp);
 	CHECK(cmp.tally.regressed == 0 && cmp.tally.improved == 0 && !cmp.env_flags.n, "A/A: no finding, no flag");
 	compare_free(&cmp);

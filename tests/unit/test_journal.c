@@ -10,10 +10,10 @@
 #include "sandbox/journal.h"
 #include "t.h"
 
-static const struct journal_owner owner = { 1234, 987654 };
+static const struct owner owner = { 1234, 987654 };
 
 /* A journal text with header and the given records. */
-static size_t build(char *buf, size_t len, const struct journal_owner *o, const struct jrec *recs, int n)
+static size_t build(char *buf, size_t len, const struct owner *o, const struct jrec *recs, int n)
 {
 	char text[128];
 	int t = snprintf(text, sizeof(text), "vmregress-journal 1 %d %llu", o->pid, o->start);
@@ -25,7 +25,7 @@ static size_t build(char *buf, size_t len, const struct journal_owner *o, const 
 
 static int parse(const char *buf, size_t len, struct jrec *out, char *why)
 {
-	struct journal_owner o = { 0 };
+	struct owner o = { 0 };
 	return journal_parse(buf, len, "/var/lib/vmregress/swap", &o, out, JOURNAL_MAX_RECS, why, 160);
 }
 
@@ -109,22 +109,22 @@ int main(void)
 	CHECK(parse("", 0, out, why) < 0, "empty file refused: %s", why);
 
 	/* names */
-	struct journal_owner o = { 0 };
+	struct owner o = { 0 };
 	int seq;
 	char name[96];
-	journal_name(name, sizeof(name), &owner, 7);
+	owner_name(name, sizeof(name), &owner, 7);
 	CHECK_STR(name, "vmregress-1234-987654-7", "names carry owner and sequence");
-	CHECK(journal_name_parse("vmregress-1234-987654-7.swap", ".swap", &o, &seq) == 0 && o.pid == 1234 &&
+	CHECK(owner_name_parse("vmregress-1234-987654-7.swap", ".swap", &o, &seq) == 0 && o.pid == 1234 &&
 	      o.start == 987654 && seq == 7, "a swap file name parses");
-	CHECK(journal_name_parse("vmregress-1234-987654-7.swap", NULL, &o, &seq) < 0, "suffix must match");
-	CHECK(journal_name_parse("vmregress-test-1234", NULL, &o, &seq) < 0, "other names are not ours");
-	CHECK(journal_name_parse("vmregress-0-1-1", NULL, &o, &seq) < 0, "pid 0 is not an owner");
+	CHECK(owner_name_parse("vmregress-1234-987654-7.swap", NULL, &o, &seq) < 0, "suffix must match");
+	CHECK(owner_name_parse("vmregress-test-1234", NULL, &o, &seq) < 0, "other names are not ours");
+	CHECK(owner_name_parse("vmregress-0-1-1", NULL, &o, &seq) < 0, "pid 0 is not an owner");
 
 	/* the owner check: this process is alive, a made-up start time is not */
-	struct journal_owner me = { 0 };
-	CHECK(journal_self(&me) == 0 && journal_owner_alive(&me), "this process is alive");
+	struct owner me = { 0 };
+	CHECK(owner_self(&me) == 0 && owner_alive(&me), "this process is alive");
 	me.start += 1;
-	CHECK(!journal_owner_alive(&me), "same pid, other start time: not the owner");
+	CHECK(!owner_alive(&me), "same pid, other start time: not the owner");
 	CHECK_EQ_U(journal_crc32("123456789", 9), 0xcbf43926u, "CRC-32 check value");
 
 	/* on disk: created exclusively, appended, read back whole */

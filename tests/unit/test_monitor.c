@@ -5,7 +5,7 @@
 #include <sys/mman.h>
 #include <time.h>
 
-#include "core/monitor.h"
+#include "harness/monitor.h"
 #include "core/util.h"
 #include "t.h"
 

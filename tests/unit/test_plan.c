@@ -7,8 +7,8 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "core/plan.h"
-#include "core/suite.h"
+#include "harness/plan.h"
+#include "harness/suite.h"
 #include "core/util.h"
 #include "t.h"
 

@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/base64.h"
 #include "t.h"
 #include "vm/proto.h"
 
@@ -30,13 +31,13 @@ static void test_crc_b64(void)
 
 	CHECK_EQ_U(proto_crc32(0, "123456789", 9), 0xcbf43926u, "crc32 check value of '123456789'");
 	CHECK_EQ_U(proto_crc32(proto_crc32(0, "1234", 4), "56789", 5), 0xcbf43926u, "crc32 continues");
-	proto_b64_encode((const unsigned char *)"foob", 4, out);
+	base64_encode((const unsigned char *)"foob", 4, out);
 	CHECK_STR(out, "Zm9vYg==", "base64 of 'foob' (RFC 4648)");
-	CHECK(proto_b64_decode("Zm9vYmE=", 8, back) == 5 && !memcmp(back, "fooba", 5), "base64 decodes with one pad");
-	CHECK(proto_b64_decode("Zm9v", 3, back) == -1, "base64 of a length not a multiple of 4 is refused");
-	CHECK(proto_b64_decode("Zm=v", 4, back) == -1, "padding inside a quantum is refused");
-	CHECK(proto_b64_decode("Zm9*", 4, back) == -1, "a character outside the alphabet is refused");
-	CHECK(proto_b64_decode("Zg==Zg==", 8, back) == -1, "padding before the end is refused");
+	CHECK(base64_decode("Zm9vYmE=", 8, back) == 5 && !memcmp(back, "fooba", 5), "base64 decodes with one pad");
+	CHECK(base64_decode("Zm9v", 3, back) == -1, "base64 of a length not a multiple of 4 is refused");
+	CHECK(base64_decode("Zm=v", 4, back) == -1, "padding inside a quantum is refused");
+	CHECK(base64_decode("Zm9*", 4, back) == -1, "a character outside the alphabet is refused");
+	CHECK(base64_decode("Zg==Zg==", 8, back) == -1, "padding before the end is refused");
 }
 
 static void test_roundtrip(void)

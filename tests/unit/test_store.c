@@ -8,7 +8,7 @@
 #include "core/util.h"
 #include "report/export.h"
 #include "store/store.h"
-#include "store/summary.h"
+#include "stats/summary.h"
 #include "t.h"
 
 static void make_result(struct result *r, double t)

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
-#include "core/suite.h"
+#include "harness/suite.h"
 #include "core/util.h"
 #include "t.h"
 

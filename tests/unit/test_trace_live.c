@@ -15,7 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "core/trace_hook.h"
+#include "harness/trace_hook.h"
 #include "core/util.h"
 #include "t.h"
 

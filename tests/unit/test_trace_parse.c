@@ -9,10 +9,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "core/trace_hook.h"
+#include "harness/trace_hook.h"
 #include "core/util.h"
-#include "probe/perf.h"
-#include "probe/trace.h"
+#include "trace/metrics.h"
+#include "trace/perf.h"
+#include "trace/trace.h"
 #include "t.h"
 
 #define FIX "tests/fixtures/trace/"

@@ -1,0 +1,64 @@
+/* A stored run as it is read back: its row (struct run_info), its cases,
+ * each with its iterations' results.  The store fills it (store_load_run,
+ * store/store.h, which frees it); statistics and formatters read it and
+ * need nothing else of the store. */
+#ifndef VMR_RUN_H
+#define VMR_RUN_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/result.h"
+
+struct run_info {
+	int64_t id;
+	char *uuid;
+	char *name;
+	char *suite;          /* suite name or file */
+	char *status;         /* complete | incomplete | failed */
+	char *kernel;         /* from the environment */
+	char *host;
+	double started, ended;/* seconds since the epoch; ended 0 if not ended */
+	char *tag;            /* e.g. the matrix name; may be NULL */
+	size_t ncases;        /* cases in the plan */
+	size_t niterations;   /* iterations stored, over all cases */
+	bool running;         /* incomplete and its writer is still at it; an
+			       * incomplete run that is not running was
+			       * interrupted (killed, machine down) */
+	/* A run made with others by one `run --variant ...` (harness/plan.h) is
+	 * in their group; these are NULL (variant_index 0) otherwise. */
+	char *group_uuid;     /* the group's identity, the same in every store */
+	char *group_name;     /* what people type: `compare GROUP` */
+	char *variant;        /* this run's variant */
+	int variant_index;    /* its place in the group: 0 is the base */
+};
+
+struct run_case {
+	int64_t id;
+	char *name;           /* section name in the suite */
+	char *workload;
+	json_t *options;      /* resolved options */
+	size_t niter;
+	struct result *iters; /* iteration i at iters[i] */
+	int *iter_no;         /* the stored iteration numbers (0-based), niter of them */
+	/* when each ran: its place in the order of every iteration of the
+	 * run's group (0-based), or -1 where none was recorded (a run of one
+	 * configuration); NULL when none was */
+	int64_t *iter_seq;
+};
+
+struct run {
+	struct run_info info;
+	json_t *env;          /* environment fingerprint (sense system) */
+	char *suite_text;
+	/* a run of a group: how the group was run, the same in each of its
+	 * runs ({"order", "seed", "variants": [{"name", "settings"}]}); NULL
+	 * for a run of one configuration */
+	json_t *group_plan;
+	size_t ncases;
+	struct run_case *cases;
+};
+
+#endif

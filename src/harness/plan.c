@@ -1,0 +1,276 @@
+#include "harness/plan.h"
+
+#include <ctype.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include "harness/suite.h"
+#include "core/util.h"
+#include "sandbox/knobs.h"
+
+static bool variant_name_ok(const char *s, size_t n)
+{
+	if (!n || n > 64)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!isalnum((unsigned char)s[i]) && !strchr("-_.+", s[i]))
+			return false;
+	return true;
+}
+
+static void variant_add(struct variant *v, const char *key, size_t klen, const char *value, size_t vlen)
+{
+	v->set = xrealloc(v->set, (v->nsettings + 1) * sizeof(*v->set));
+	v->set[v->nsettings++] = (struct variant_setting){ .key = xasprintf("%.*s", (int)klen, key),
+							   .value = xasprintf("%.*s", (int)vlen, value) };
+}
+
+/* One "KEY=VALUE" of a comma-separated list, blanks around it trimmed. */
+static int variant_parse_one(struct variant *v, const char *item, size_t len, const char *where)
+{
+	while (len && isspace((unsigned char)*item))
+		item++, len--;
+	while (len && isspace((unsigned char)item[len - 1]))
+		len--;
+	const char *eq = memchr(item, '=', len);
+	if (!len || !eq || eq == item) {
+		vmr_err("%s %s: '%.*s' is not KEY=VALUE (e.g. vm.page-cluster=0, mem=128M, fault.passes=3)", where,
+			v->name, (int)len, item);
+		return -1;
+	}
+	size_t klen = (size_t)(eq - item);
+	while (klen && isspace((unsigned char)item[klen - 1]))
+		klen--;
+	const char *val = eq + 1;
+	size_t vlen = len - (size_t)(val - item);
+	while (vlen && isspace((unsigned char)*val))
+		val++, vlen--;
+	for (size_t i = 0; i < v->nsettings; i++)
+		if (strlen(v->set[i].key) == klen && !strncmp(v->set[i].key, item, klen)) {
+			vmr_err("%s %s: '%.*s' is set twice", where, v->name, (int)klen, item);
+			return -1;
+		}
+	variant_add(v, item, klen, val, vlen);
+	return 0;
+}
+
+int variant_parse_settings(struct variant *v, const char *name, const char *settings, const char *where)
+{
+	*v = (struct variant){ .name = xstrdup(name), .settings = xstrdup(settings ? settings : "") };
+	if (!variant_name_ok(name, strlen(name))) {
+		vmr_err("%s: '%s' is not a variant name (1 to 64 letters, digits and -_.+)", where, name);
+		goto fail;
+	}
+	const char *p = v->settings;
+	while (isspace((unsigned char)*p))
+		p++;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		if (variant_parse_one(v, p, len, where) < 0)
+			goto fail;
+		p += len;
+		if (*p == ',' && !*++p) {
+			vmr_err("%s %s: a setting is missing after the last comma", where, v->name);
+			goto fail;
+		}
+	}
+	return 0;
+fail:
+	variant_free(v);
+	return -1;
+}
+
+int variant_parse(struct variant *v, const char *arg, const char *where)
+{
+	const char *colon = strchr(arg, ':');
+	if (!colon) {
+		*v = (struct variant){ 0 };
+		vmr_err("%s: '%s' is not NAME:SETTINGS (e.g. pc0:vm.page-cluster=0; 'base:' for the suite as it is)",
+			where, arg);
+		return -1;
+	}
+	char *name = xasprintf("%.*s", (int)(colon - arg), arg);
+	int rc = variant_parse_settings(v, name, colon + 1, where);
+	free(name);
+	return rc;
+}
+
+void variant_free(struct variant *v)
+{
+	for (size_t i = 0; i < v->nsettings; i++) {
+		free(v->set[i].key);
+		free(v->set[i].value);
+	}
+	free(v->set);
+	free(v->name);
+	free(v->settings);
+	*v = (struct variant){ 0 };
+}
+
+void variant_copy(struct variant *dst, const struct variant *src)
+{
+	*dst = (struct variant){ .name = xstrdup(src->name), .settings = xstrdup(src->settings), .line = src->line };
+	for (size_t i = 0; i < src->nsettings; i++)
+		variant_add(dst, src->set[i].key, strlen(src->set[i].key), src->set[i].value, strlen(src->set[i].value));
+}
+
+int variants_check(const struct variant *v, size_t n, const char *where)
+{
+	if (n == 1) {
+		vmr_err("%s: one variant alone compares with nothing (give two or more; the first is the base, "
+			"'base:' is the suite as it is)", where);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		for (size_t j = 0; j < i; j++)
+			if (!strcmp(v[i].name, v[j].name)) {
+				vmr_err("%s: variant name '%s' is given twice", where, v[i].name);
+				return -1;
+			}
+	return 0;
+}
+
+/* A knob replaces any value the suite or --set gave it: the variant is the
+ * more specific setting, and a sandbox refuses a knob set twice. */
+static int variant_set_knob(struct suite *s, const struct knob *k, const char *value, const char *where)
+{
+	char *arg = xasprintf("%s=%s", k->name, value);
+	size_t klen = strlen(k->name);
+	for (size_t i = 0; i < s->ncases; i++) {
+		struct strlist *l = &s->cases[i].sandbox.set;
+		size_t kept = 0;
+		for (size_t j = 0; j < l->n; j++) {
+			if (!strncmp(l->v[j], k->name, klen) && l->v[j][klen] == '=')
+				free(l->v[j]);
+			else
+				l->v[kept++] = l->v[j];
+		}
+		l->n = kept;
+	}
+	int rc = suite_override(s, sandbox_opts, "set", arg, where);
+	free(arg);
+	return rc;
+}
+
+/* CASE.OPTION, WORKLOAD.OPTION or a bare OPTION of the cases' workloads. */
+static int variant_set_workload(struct suite *s, const struct variant *v, const char *key, const char *value,
+				const char *where)
+{
+	const char *dot = strrchr(key, '.');
+	size_t plen = dot ? (size_t)(dot - key) : 0;
+	const char *opt = dot ? dot + 1 : key;
+	size_t matched = 0, set = 0;
+	for (size_t i = 0; i < s->ncases; i++) {
+		struct suite_case *c = &s->cases[i];
+		if (dot && !((strlen(c->name) == plen && !strncmp(c->name, key, plen)) ||
+			     (strlen(c->w->name) == plen && !strncmp(c->w->name, key, plen))))
+			continue;
+		matched++;
+		const struct opt *o = opt_find(c->w->opts, opt);
+		if (!o)
+			continue;
+		if (opt_set(o, c->wopts, value, where) < 0)
+			return -1;
+		set++;
+	}
+	if (set)
+		return 0;
+	if (dot && !matched)
+		vmr_err("%s: '%.*s' is neither a case nor a workload of suite %s (nor a knob)", where, (int)plen, key,
+			s->name);
+	else if (dot)
+		vmr_err("%s: '%.*s' has no option '%s' (see vmregress test WORKLOAD --help)", where, (int)plen, key, opt);
+	else
+		vmr_err("%s: not a knob, nor a sandbox, suite or workload option of any case of suite %s", where,
+			s->name);
+	(void)v;
+	return -1;
+}
+
+int variant_apply(struct suite *s, const struct variant *v, const char *where)
+{
+	for (size_t i = 0; i < v->nsettings; i++) {
+		const char *key = v->set[i].key, *value = v->set[i].value;
+		char w[512];
+		snprintf(w, sizeof(w), "%s %s: %s", where, v->name, key);
+		const struct knob *k = knob_find(key);
+		const struct opt *table = NULL;
+		int rc;
+		if (!strcmp(key, "iterations")) {
+			vmr_err("%s: every variant runs as many iterations (set them with -n or in [global])", w);
+			return -1;
+		}
+		if (!strcmp(key, "order") || !strcmp(key, "seed")) {
+			vmr_err("%s: the order is the whole run's (--order, --seed), not a variant's", w);
+			return -1;
+		}
+		if (opt_find(suite_opts, key))
+			table = suite_opts;
+		else if (opt_find(sandbox_opts, key))
+			table = sandbox_opts;
+		else if (opt_find(trace_opts, key))
+			table = trace_opts;
+		if (k)
+			rc = variant_set_knob(s, k, value, w);
+		else if (table)
+			rc = suite_override(s, table, key, value, w);
+		else
+			rc = variant_set_workload(s, v, key, value, w);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int variant_needs_sandbox(const struct variant *v)
+{
+	for (size_t i = 0; i < v->nsettings; i++)
+		if (knob_find(v->set[i].key) || opt_find(sandbox_opts, v->set[i].key))
+			return 1;
+	return 0;
+}
+
+/* splitmix64: small, fast, and every seed gives a good stream. */
+static uint64_t plan_next(uint64_t *x)
+{
+	uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* A uniform integer in [0, n), without modulo bias. */
+static size_t plan_below(uint64_t *x, size_t n)
+{
+	uint64_t limit = UINT64_MAX - UINT64_MAX % n, r;
+	do
+		r = plan_next(x);
+	while (r >= limit);
+	return (size_t)(r % n);
+}
+
+void plan_order(enum plan_order kind, uint64_t seed, size_t case_index, size_t nvariants, long iterations,
+		size_t *out)
+{
+	uint64_t x = seed ^ ((uint64_t)case_index * 0xd1342543de82ef95ull);
+	plan_next(&x);
+	for (long b = 0; b < iterations; b++) {
+		size_t *block = out + (size_t)b * nvariants;
+		for (size_t i = 0; i < nvariants; i++)
+			block[i] = kind == PLAN_ABBA && (b & 1) ? nvariants - 1 - i : i;
+		for (size_t i = nvariants; kind == PLAN_RANDOM && i > 1; i--) {
+			size_t j = plan_below(&x, i), t = block[i - 1];
+			block[i - 1] = block[j];
+			block[j] = t;
+		}
+	}
+}
+
+uint64_t plan_random_seed(void)
+{
+	uint64_t s = 0;
+	if (getrandom(&s, sizeof(s), 0) != (ssize_t)sizeof(s))
+		s = vmr_now_ns();
+	return s & ((1ull << 53) - 1);
+}

@@ -1,0 +1,461 @@
+#include "harness/runner.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/compat.h"
+#include "core/rusage.h"
+#include "core/scratch.h"
+#include "core/signals.h"
+#include "core/util.h"
+#include "probe/vmstat.h"
+
+/* The /proc/vmstat event counters whose change over a run is kept as
+ * "vmstat-NAME" metrics.  Counters the kernel lacks are left out. */
+static const char *const runner_vmstat_names[] = {
+	"pgpgin", "pgpgout", "pswpin", "pswpout", "pgfault", "pgmajfault",
+	"pgfree", "pgactivate", "pgdeactivate", "pgrefill",
+	"pgscan_kswapd", "pgscan_direct", "pgsteal_kswapd", "pgsteal_direct",
+	"pgscan_anon", "pgscan_file", "pgsteal_anon", "pgsteal_file",
+	"workingset_refault_anon", "workingset_refault_file", "swap_ra", "swap_ra_hit",
+	"zswpin", "zswpout", "swpin_zero", "swpout_zero", "allocstall_normal", "allocstall_movable",
+	"compact_stall", "thp_fault_alloc", "thp_fault_fallback", "oom_kill",
+};
+#define RUNNER_NVMSTAT (sizeof(runner_vmstat_names) / sizeof(runner_vmstat_names[0]))
+
+/* A snapshot of the counters above, taken through the vmstat probe. */
+struct runner_vmstat {
+	bool have[RUNNER_NVMSTAT];
+	uint64_t v[RUNNER_NVMSTAT];
+};
+
+static void runner_vmstat_read(struct runner_vmstat *s)
+{
+	struct vmstat vs = { 0 };
+	char err[PROBE_ERR_MAX] = "";
+	memset(s, 0, sizeof(*s));
+	vmstat_init(&vs);
+	if (vmstat_read(&vs, NULL, err) == 0)
+		for (size_t i = 0; i < RUNNER_NVMSTAT; i++)
+			s->have[i] = vmstat_get(&vs, runner_vmstat_names[i], &s->v[i]) == 0;
+	vmstat_free(&vs);
+}
+
+static void runner_vmstat_metrics(struct result *r, const struct runner_vmstat *a,
+				  const struct runner_vmstat *b)
+{
+	for (size_t i = 0; i < RUNNER_NVMSTAT; i++) {
+		if (!a->have[i] || !b->have[i])
+			continue;
+		char name[64];
+		snprintf(name, sizeof(name), "vmstat-%s", runner_vmstat_names[i]);
+		result_metric(r, name, "events", BETTER_NONE, COMBINE_AMEAN,
+			      (double)(b->v[i] - a->v[i]));
+	}
+}
+
+static uint64_t runner_vmstat_get(const struct runner_vmstat *s, const char *name)
+{
+	for (size_t i = 0; i < RUNNER_NVMSTAT; i++)
+		if (!strcmp(runner_vmstat_names[i], name))
+			return s->v[i];
+	return 0;
+}
+
+static void runner_env(const struct sandbox *sb, const struct runner_cfg *cfg, const char *workdir,
+		       struct wl_env *env)
+{
+	memset(env, 0, sizeof(*env));
+	env->sandboxed = sb && sandbox_active(sb);
+	env->limit_bytes = env->sandboxed ? sandbox_limit_bytes(sb) : 0;
+	env->swap_bytes = env->sandboxed ? sandbox_swap_bytes(sb) : 0;
+	env->cgroup = env->sandboxed ? sandbox_cgroup_path(sb) : NULL;
+	env->page_size = vmr_page_size();
+	env->workdir = workdir;
+	env->force = cfg && cfg->force;
+}
+
+static int runner_write_all(int fd, const char *buf, size_t len)
+{
+	while (len) {
+		ssize_t n = write(fd, buf, len);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -1;
+		buf += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+/* In the child: wait for the go byte, run the workload, send the result. */
+static __attribute__((noreturn)) void runner_child(const struct workload *w, const void *wopts,
+						   const struct wl_env *env, int go_fd, int out_fd)
+{
+	char go;
+	/* the parent's handlers undo its sandbox; the workload gets the
+	 * defaults, and SIGPIPE back from ignored */
+	signals_default();
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	setpgid(0, 0);
+	ssize_t n;
+	do
+		n = read(go_fd, &go, 1);
+	while (n < 0 && errno == EINTR);
+	if (n != 1)
+		_exit(125);
+	close(go_fd);
+
+	struct result r = { 0 };
+	result_init(&r, w->name);
+	void *state = w->setup ? w->setup(wopts, env, &r) : NULL;
+	if (w->setup && !state && r.outcome == OUTCOME_PASS)
+		result_set_outcome(&r, OUTCOME_ERROR, "set-up failed");
+	if (state || !w->setup) {
+		if (w->run)
+			w->run(state, &r);
+		if (w->teardown)
+			w->teardown(state, &r);
+	}
+	json_t *j = result_to_json(&r);
+	char *s = json_dumps(j, JSON_COMPACT);
+	int rc = s && runner_write_all(out_fd, s, strlen(s)) == 0 ? 0 : 124;
+	/* freed although _exit follows, so that a leak checker watching the
+	 * child (valgrind follows forks) reports only real leaks */
+	free(s);
+	json_decref(j);
+	result_free(&r);
+	_exit(rc);
+}
+
+struct runner_wait {
+	int status;
+	struct rusage ru;
+	bool timed_out;
+	char *buf;
+	size_t len, cap;
+};
+
+/* Read what the pipe holds now.  True at end of file. */
+static bool runner_buf_read(int fd, struct runner_wait *wt)
+{
+	bool eof = false;
+	for (;;) {
+		if (wt->cap - wt->len < 65536) {
+			wt->cap = wt->cap ? wt->cap * 2 : 262144;
+			wt->buf = xrealloc(wt->buf, wt->cap);
+		}
+		ssize_t n = read(fd, wt->buf + wt->len, wt->cap - wt->len - 1);
+		if (n < 0 && errno == EINTR)
+			continue;
+		eof = n == 0;
+		if (n <= 0)
+			break;
+		wt->len += (size_t)n;
+	}
+	if (wt->buf)
+		wt->buf[wt->len] = '\0';
+	return eof;
+}
+
+static void runner_kill(pid_t pid, struct sandbox *sb)
+{
+	if (sb && sandbox_active(sb))
+		sandbox_kill_all(sb);
+	kill(-pid, SIGKILL);
+	kill(pid, SIGKILL);
+}
+
+/* How long poll may sleep: until the watchdog fires, or for ever when the
+ * child's exit wakes us (a pidfd); 50 ms slices on kernels before 5.3. */
+static int runner_poll_ms(int pidfd, uint64_t timeout_ns, uint64_t t0, bool timed_out)
+{
+	int ms = pidfd >= 0 ? -1 : 50;
+	if (timeout_ns && !timed_out) {
+		uint64_t el = vmr_now_ns() - t0;
+		uint64_t left = el < timeout_ns ? (timeout_ns - el) / 1000000 + 1 : 0;
+		if (ms < 0 || left < (uint64_t)ms)
+			ms = left > 1000000 ? 1000000 : (int)left;
+	}
+	return ms;
+}
+
+/* Read the child's result until it exits; the watchdog kills it after
+ * timeout_ns.  The parent sleeps in poll until the child writes, exits or
+ * the watchdog is due, so it does not wake while the workload is measured.
+ * The pipe is non-blocking, so a grandchild that inherited it cannot keep
+ * the runner waiting once the child itself has exited. */
+static void runner_wait_child(pid_t pid, int out_fd, struct sandbox *sb, uint64_t timeout_ns,
+			      uint64_t t0, struct runner_wait *wt)
+{
+	int pidfd = compat_pidfd_open(pid);
+	bool eof = false;
+	for (;;) {
+		struct pollfd p[2] = { { .fd = eof ? -1 : out_fd, .events = POLLIN },
+				       { .fd = pidfd, .events = POLLIN } };
+		poll(p, 2, runner_poll_ms(pidfd, timeout_ns, t0, wt->timed_out));
+		if (!eof)
+			eof = runner_buf_read(out_fd, wt);
+		pid_t got = wait4(pid, &wt->status, WNOHANG, &wt->ru);
+		if (got == pid) {
+			runner_buf_read(out_fd, wt);
+			break;
+		}
+		if (got < 0 && errno != EINTR) {
+			wt->status = -1;
+			break;
+		}
+		if (timeout_ns && !wt->timed_out && vmr_now_ns() - t0 > timeout_ns) {
+			wt->timed_out = true;
+			runner_kill(pid, sb);
+		}
+	}
+	if (pidfd >= 0)
+		close(pidfd);
+}
+
+static void runner_classify(struct result *r, struct runner_wait *wt, uint64_t timeout_ns,
+			    bool oom_rose)
+{
+	const char *why;
+	struct result child = { 0 };
+	result_info_set(r, "workload_result", json_false());
+	if (wt->timed_out) {
+		char t[32];
+		result_set_outcome(r, OUTCOME_ERROR, "timed out after %s",
+				   units_format_time(t, sizeof(t), timeout_ns));
+		return;
+	}
+	if (wt->status != -1 && WIFSIGNALED(wt->status)) {
+		int sig = WTERMSIG(wt->status);
+		if (sig == SIGKILL && oom_rose)
+			result_set_outcome(r, OUTCOME_OOM, "killed by the OOM killer");
+		else
+			result_set_outcome(r, OUTCOME_ERROR, "workload process killed by signal SIG%s",
+					   sigabbrev_np(sig) ? sigabbrev_np(sig) : "?");
+		return;
+	}
+	json_error_t jerr;
+	json_t *j = wt->len ? json_loadb(wt->buf, wt->len, 0, &jerr) : NULL;
+	if (!j) {
+		if (wt->status == -1 || !WIFEXITED(wt->status))
+			result_set_outcome(r, OUTCOME_ERROR, "lost the workload process");
+		else
+			result_set_outcome(r, OUTCOME_ERROR, "workload process exited with status %d "
+					   "without a result", WEXITSTATUS(wt->status));
+		return;
+	}
+	if (result_from_json(j, &child, &why) < 0) {
+		result_set_outcome(r, OUTCOME_ERROR, "workload process sent a malformed result: %s", why);
+	} else {
+		result_free(r);
+		*r = child;
+	}
+	json_decref(j);
+}
+
+/* The kernel's report of the kill (sandbox_oom_report): the cgroup's
+ * counters at that moment, which the cgroup's files no longer show once the
+ * workload's pages are freed.  Kept whole in info "oom_report"; its gist
+ * goes into the reason, so that every report of the result carries it. */
+static void runner_oom_report(struct result *r, struct sandbox *sb)
+{
+	char gist[400];
+	json_t *rep = sandbox_oom_report(sb, gist, sizeof(gist));
+	free(r->reason);
+	if (gist[0])
+		r->reason = xasprintf("killed by the OOM killer (kernel log: %s)", gist);
+	else
+		r->reason = xasprintf("killed by the OOM killer (%s)", json_string_value(json_object_get(rep, "error")));
+	result_info_set(r, "oom_report", rep);
+}
+
+static void runner_sandbox_info(struct result *r, struct sandbox *sb, json_t *before)
+{
+	if (!sb || !sandbox_active(sb)) {
+		json_decref(before);
+		return;
+	}
+	result_info_set(r, "sandbox", sandbox_describe(sb));
+	if (before)
+		result_info_set(r, "sandbox_before", before);
+	json_t *after = sandbox_stats(sb);
+	if (after)
+		result_info_set(r, "sandbox_after", after);
+}
+
+static void runner_hooks_stop(const struct runner_cfg *cfg, size_t nstarted, struct result *r)
+{
+	for (size_t i = 0; i < nstarted; i++)
+		if (cfg->hooks[i].stop)
+			cfg->hooks[i].stop(cfg->hooks[i].ctx, r);
+}
+
+static size_t runner_hooks_start(const struct runner_cfg *cfg, pid_t pid, struct sandbox *sb,
+				 struct result *r)
+{
+	size_t i;
+	for (i = 0; cfg && i < cfg->nhooks; i++) {
+		struct runner_hook *h = &cfg->hooks[i];
+		if (h->start && h->start(h->ctx, pid, sb) < 0) {
+			result_set_outcome(r, OUTCOME_ERROR, "cannot start %s: %s", h->name, strerror(errno));
+			break;
+		}
+	}
+	return i;
+}
+
+static int runner_fork(const struct workload *w, const void *wopts, const struct wl_env *env,
+		       int go[2], int out[2], struct result *r)
+{
+	if (pipe2(go, O_CLOEXEC) < 0) {
+		result_set_outcome(r, OUTCOME_ERROR, "cannot make a pipe: %s", strerror(errno));
+		return -1;
+	}
+	if (pipe2(out, O_CLOEXEC) < 0) {
+		result_set_outcome(r, OUTCOME_ERROR, "cannot make a pipe: %s", strerror(errno));
+		goto close_go;
+	}
+	fflush(NULL);
+	pid_t pid = fork();
+	if (pid < 0) {
+		result_set_outcome(r, OUTCOME_ERROR, "cannot fork: %s", strerror(errno));
+		goto close_out;
+	}
+	if (pid == 0) {
+		close(go[1]);
+		close(out[0]);
+		runner_child(w, wopts, env, go[0], out[1]);
+	}
+	sandbox_signal_child(pid, true);
+	close(go[0]);
+	close(out[1]);
+	fcntl(out[0], F_SETFL, O_NONBLOCK);
+	return pid;
+close_out:
+	close(out[0]);
+	close(out[1]);
+close_go:
+	close(go[0]);
+	close(go[1]);
+	return -1;
+}
+
+/* Attach the child to the sandbox, start the hooks, then let it run: the
+ * hooks (perf counters, tracing) must see the workload from its first
+ * instruction.  Returns how many hooks started. */
+static size_t runner_go(const struct runner_cfg *cfg, pid_t pid, struct sandbox *sb, int go_fd,
+			uint64_t *t0, struct result *r)
+{
+	if (sb && sandbox_active(sb) && sandbox_attach(sb, pid) < 0) {
+		result_set_outcome(r, OUTCOME_ERROR, "cannot move the workload process into the sandbox");
+		return 0;
+	}
+	size_t nhooks = runner_hooks_start(cfg, pid, sb, r);
+	*t0 = vmr_now_ns();
+	if (r->outcome == OUTCOME_PASS && runner_write_all(go_fd, "g", 1) < 0)
+		result_set_outcome(r, OUTCOME_ERROR, "cannot start the workload process: %s",
+				   strerror(errno));
+	return nhooks;
+}
+
+int runner_run(const struct workload *w, const void *wopts, struct sandbox *sb,
+	       const struct runner_cfg *cfg, struct result *r)
+{
+	int ret = -1, go[2], out[2];
+	struct wl_env env = { 0 };
+	struct runner_wait wt = { 0 };
+	result_init(r, w->name);
+	if (!(cfg && cfg->workdir))
+		scratch_cleanup(NULL, NULL);
+	char *own_dir = cfg && cfg->workdir ? NULL : scratch_make(NULL);
+	const char *workdir = own_dir ? own_dir : cfg ? cfg->workdir : NULL;
+	if (!workdir) {
+		result_set_outcome(r, OUTCOME_ERROR, "cannot make a work directory: %s", strerror(errno));
+		goto echo;
+	}
+	runner_env(sb, cfg, workdir, &env);
+	const char *why = w->supported ? w->supported(wopts, &env) : NULL;
+	if (why) {
+		result_set_outcome(r, OUTCOME_SKIP, "%s", why);
+		ret = 0;
+		goto remove_dir;
+	}
+	/* measured under the host's knobs: none may be set meanwhile */
+	const char *lock_why = NULL;
+	int knob_lock = sandbox_knobs_hold(sb, cfg ? cfg->timeout_ns : 0, &lock_why);
+	if (knob_lock == -2) {
+		result_set_outcome(r, OUTCOME_ERROR, "%s", lock_why);
+		goto remove_dir;
+	}
+	struct runner_vmstat vm0 = { 0 }, vm1 = { 0 };
+	runner_vmstat_read(&vm0);
+	bool sandboxed = sb && sandbox_active(sb);
+	json_t *sb_before = sandboxed ? sandbox_stats(sb) : NULL;
+	uint64_t oom0 = sandboxed ? sandbox_oom_kills(sb) : 0;
+	if (sandboxed)
+		sandbox_oom_watch(sb);
+	uint64_t timeout_ns = cfg ? cfg->timeout_ns : 0;
+
+	pid_t pid = runner_fork(w, wopts, &env, go, out, r);
+	if (pid < 0) {
+		json_decref(sb_before);
+		sandbox_oom_unwatch(sb);
+		goto unlock_knobs;
+	}
+	uint64_t t0 = vmr_now_ns();
+	size_t nhooks = runner_go(cfg, pid, sb, go[1], &t0, r);
+	if (r->outcome != OUTCOME_PASS)
+		runner_kill(pid, sb);
+	close(go[1]);
+	bool harness_failed = r->outcome != OUTCOME_PASS;
+	runner_wait_child(pid, out[0], sb, timeout_ns, t0, &wt);
+	sandbox_signal_child(pid, false);
+	uint64_t elapsed = vmr_now_ns() - t0;
+	close(out[0]);
+
+	if (!harness_failed) {
+		bool oom_rose;
+		if (sandboxed) {
+			oom_rose = sandbox_oom_kills(sb) > oom0;
+		} else {
+			runner_vmstat_read(&vm1);
+			oom_rose = runner_vmstat_get(&vm1, "oom_kill") > runner_vmstat_get(&vm0, "oom_kill");
+		}
+		runner_classify(r, &wt, timeout_ns, oom_rose);
+	}
+	/* the hooks' last samples fall inside the vmstat deltas' window */
+	if (r->outcome == OUTCOME_OOM && sandboxed)
+		runner_oom_report(r, sb);
+	runner_hooks_stop(cfg, nhooks, r);
+	runner_vmstat_read(&vm1);
+	if (wt.status != -1)
+		rusage_metrics(r, &wt.ru, elapsed);
+	runner_vmstat_metrics(r, &vm0, &vm1);
+	runner_sandbox_info(r, sb, sb_before);
+	const char *lock = knob_lock >= 0 ? "shared" : sandbox_sets_knobs(sb) ? "exclusive" : "none";
+	result_info_set(r, "knob_lock", json_string(lock));
+	ret = harness_failed ? -1 : 0;
+	sandbox_oom_unwatch(sb);
+unlock_knobs:
+	if (knob_lock >= 0)
+		close(knob_lock);
+remove_dir:
+	scratch_remove(own_dir);
+echo:
+	free(own_dir);
+	free(wt.buf);
+	json_decref(r->options);
+	r->options = opt_echo(w->opts, wopts);
+	return ret;
+}

@@ -1,0 +1,14 @@
+/* Inside report/: the helpers compare_fmt.c and compare_ci.c share. */
+#ifndef VMR_REPORT_COMPARE_INT_H
+#define VMR_REPORT_COMPARE_INT_H
+
+#include "report/compare_fmt.h"
+#include "core/units.h"
+#include "core/util.h"
+#include "workload/workload.h"
+
+/* The tests' names in the machine formats, by enum cmp_test. */
+extern const char *const cmp_test_names[];
+char *cmp_headline_line(const struct comparison *cmp, const struct cmp_row *row, size_t i);
+
+#endif

@@ -1,0 +1,47 @@
+/* Summaries of a stored run: per case and metric the count, mean, sample
+ * standard deviation, min and max over the iterations that produced the
+ * metric, and the outcomes.  `show` prints them, `run` prints them when it
+ * finishes (report/run_text.h); `export` writes the same numbers as tidy rows (report/export.h). */
+#ifndef VMR_SUMMARY_H
+#define VMR_SUMMARY_H
+
+#include <jansson.h>
+#include <stdio.h>
+
+#include "core/run.h"
+
+struct metric_summary {
+	const char *name, *unit;    /* borrowed from the run's results */
+	const char *better;         /* "lower", "higher", "none" */
+	size_t n;
+	double mean, stddev, min, max;
+};
+
+struct case_summary {
+	const struct run_case *c;
+	size_t nmetrics;
+	struct metric_summary *m;   /* in order of first appearance */
+	size_t outcomes[5];         /* by enum outcome */
+};
+
+/* Summaries of every case of r; free with summary_free. */
+struct case_summary *summary_build(const struct run *r);
+void summary_free(struct case_summary *s, size_t n);
+
+/* The run as JSON: run info, env, and per case the summaries and outcomes. */
+json_t *summary_to_json(const struct run *r, bool with_env);
+/* The +- a mean is shown with: the half-width of its 95% CI (Student's t)
+ * from 3 values on, the stddev from 2, 0 from 1. */
+double summary_spread(double stddev, size_t n);
+
+/* Cases by outcome: a case passed when every iteration passed, was skipped
+ * when every one was skipped, failed when any failed, errored or was
+ * OOM-killed, and was not run when it has no stored iteration. */
+struct summary_totals {
+	size_t passed, failed, skipped, not_run, iterations;
+};
+void summary_totals(const struct run *r, struct summary_totals *t);
+/* "8 passed, 0 failed, 0 skipped (cases; 8 iterations)".  Returns buf. */
+char *summary_totals_line(char *buf, size_t len, const struct summary_totals *t);
+
+#endif
