@@ -57,15 +57,10 @@ static bool dc_busy_again(int e, int *tries)
 
 static int dc_read_once(const char *path, char *buf, size_t len)
 {
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	ssize_t n = read(fd, buf, len - 1);
-	int e = n < 0 ? errno : 0;
-	close(fd);
-	if (n < 0)
-		return -e;
-	buf[n] = '\0';
+	int e = knobs_read_file(path, buf, len);
+	if (e < 0)
+		return e;
+	size_t n = strlen(buf);
 	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
 		buf[--n] = '\0';
 	return 0;

@@ -135,9 +135,9 @@ void knob_normalize(char *text)
 		text[--n] = '\0';
 }
 
-int knob_read(const struct knob *k, char *buf, size_t len)
+int knobs_read_file(const char *path, char *buf, size_t len)
 {
-	int fd = open(k->path, O_RDONLY | O_CLOEXEC);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	ssize_t n = read(fd, buf, len - 1);
@@ -146,6 +146,14 @@ int knob_read(const struct knob *k, char *buf, size_t len)
 	if (n < 0)
 		return -e;
 	buf[n] = '\0';
+	return 0;
+}
+
+int knob_read(const struct knob *k, char *buf, size_t len)
+{
+	int e = knobs_read_file(k->path, buf, len);
+	if (e < 0)
+		return e;
 	knob_normalize(buf);
 	return 0;
 }

@@ -55,6 +55,9 @@ const struct knob *knob_find(const char *name);
  * text after '=', or NULL with *why set to a static reason. */
 const struct knob *knob_parse_set(const char *arg, const char **value, const char **why);
 
+/* A small sysfs or procfs file's text, NUL-terminated, in one read;
+ * async-signal-safe.  0 or -errno. */
+int knobs_read_file(const char *path, char *buf, size_t len);
 /* The value in force, normalized: for files listing choices ("always
  * [madvise] never") the bracketed one.  0 or -errno. */
 int knob_read(const struct knob *k, char *buf, size_t len);
