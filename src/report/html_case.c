@@ -377,15 +377,20 @@ static void html_series_plot(struct report_ctx *x, const char *case_name, const 
 	plot_units(&p, NULL, unit);
 	p.width = 560;
 	p.height = 320;
+	size_t drawn = 0;
 	for (size_t r = 0; r < x->n; r++) {
 		const struct series *s = html_first_series(html_case(x->runs[r], case_name), name);
-		if (s && s->n < 3) /* two samples drawn as a line invent a trend */
+		if (!s || s->n < 3) /* two samples drawn as a line invent a trend */
 			continue;
-		struct plot_line *l = plot_add_line(&p, x->cmp->labels[r], s && s->n <= 25 ? PLOT_LINESPOINTS : PLOT_LINES);
-		for (size_t k = 0; s && k < s->n; k++)
+		struct plot_line *l = plot_add_line(&p, x->cmp->labels[r], s->n <= 25 ? PLOT_LINESPOINTS : PLOT_LINES);
+		for (size_t k = 0; k < s->n; k++)
 			plot_point(l, s->t[k], s->v[k]);
+		drawn++;
 	}
-	html_plot(x, &p, "first iteration that recorded it, per run");
+	double lo = 0, hi = 0;
+	plot_yrange(&p, &lo, &hi);
+	if (drawn && (lo != 0 || hi != 0)) /* no line, or flat at zero: nothing to see */
+		html_plot(x, &p, "first iteration that recorded it, per run");
 	plot_free(&p);
 	free(title);
 }

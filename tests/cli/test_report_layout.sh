@@ -53,6 +53,26 @@ grep -qx 'time-pass1 (s)' "$T_TMP/axes" && ok "a time axis says its unit (time-p
 	|| not_ok "a time axis says its unit: $(grep time-pass1 "$T_TMP/axes" | head -3 | tr '\n' ' ')"
 grep -q 'class="num improved">1.013 s ' "$H" && ok "the tables are in human units" || not_ok "the tables are in human units"
 
+# --- series over time: drawn when they show something ---------------------
+# three made-up series in every iteration of the fixture's first case: one
+# that moves, one flat at zero, one of two samples
+python3 - "$F/pc3.json" "$T_TMP/series.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+for it in d["cases"][0]["iterations"]:
+    r = it.get("result", it)
+    t = [0.0, 0.5, 1.0, 1.5, 2.0]
+    r["series"] += [{"name": "thp.64kB.anon_fault_alloc", "unit": "", "t": t, "v": [0, 5, 9, 12, 20]},
+                    {"name": "thp.64kB.swpout", "unit": "", "t": t, "v": [0, 0, 0, 0, 0]},
+                    {"name": "thp.64kB.swpin", "unit": "", "t": [0.0, 1.0], "v": [3, 7]}]
+json.dump(d, open(sys.argv[2], "w"))
+PY
+run "$VMR" report "$T_TMP/series.json" -o "$T_TMP/series"
+drawn=$(grep -o ': thp\.64kB\.[a-z_]* over time' "$T_TMP/series/index.html" 2>/dev/null | sort -u | tr '\n' ' ')
+[ "$drawn" = ": thp.64kB.anon_fault_alloc over time " ] \
+	&& ok "a series over time is drawn when it moves, not when flat at zero or of two samples" \
+	|| not_ok "a series over time is drawn when it moves, not when flat at zero or of two samples (drawn: ${drawn:-none})"
+
 # svg_page FILE: prints "SVGS CLASSES-USED CLASSES-MISSING DEFS USES", or
 # what is wrong.
 svg_page() {
