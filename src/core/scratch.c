@@ -11,6 +11,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+#include "core/owner.h"
 #include "core/util.h"
 
 #define SCRATCH_MAX 8
@@ -51,8 +52,10 @@ static void scratch_forget(const char *path)
 
 char *scratch_make(const char *kind)
 {
-	char *dir = kind ? xasprintf("%s/vmregress-%s-%ld-XXXXXX", scratch_base(), kind, (long)getpid())
-			 : xasprintf("%s/vmregress-%ld-XXXXXX", scratch_base(), (long)getpid());
+	struct owner me = { 0 };
+	owner_self(&me);  /* (start 0 if /proc is unreadable: then any run takes it for dead) */
+	char *dir = kind ? xasprintf("%s/vmregress-%s-%d-%llu-XXXXXX", scratch_base(), kind, me.pid, me.start)
+			 : xasprintf("%s/vmregress-%d-%llu-XXXXXX", scratch_base(), me.pid, me.start);
 	if (!mkdtemp(dir)) {
 		int e = errno;
 		free(dir);
@@ -115,21 +118,27 @@ void scratch_remove_all(void)
 		}
 }
 
-/* True when pid is a live vmregress process. */
-static bool scratch_pid_alive(long pid)
+/* True when the owner named by a scratch directory is alive: by PID and
+ * start time (as the journal's names), or for names made before they held
+ * the start time, a live process whose name begins "vmregress". */
+static bool scratch_owner_alive(const struct owner *o)
 {
-	char *comm = NULL, *path = xasprintf("/proc/%ld/comm", pid);
+	if (o->start)
+		return owner_alive(o);
+	char *comm = NULL, *path = xasprintf("/proc/%d/comm", o->pid);
 	bool alive = vmr_read_line(path, &comm) == 0 && !strncmp(comm, "vmregress", 9);
 	free(path);
 	free(comm);
 	return alive;
 }
 
-/* The owner of a scratch directory's name: "vmregress-[KIND-]PID-XXXXXX",
- * KIND lowercase letters.  0 or -1. */
-static int scratch_name_pid(const char *name, long *pid)
+/* The owner of a scratch directory's name: "vmregress-[KIND-]PID-START-XXXXXX"
+ * (or "vmregress-[KIND-]PID-XXXXXX" before the start time was in it), KIND
+ * lowercase letters.  0 or -1. */
+static int scratch_name_owner(const char *name, struct owner *o)
 {
 	const char *p = name;
+	unsigned long long pid = 0, start = 0;
 	if (strncmp(p, "vmregress-", 10))
 		return -1;
 	p += 10;
@@ -139,11 +148,18 @@ static int scratch_name_pid(const char *name, long *pid)
 		if (*p++ != '-')
 			return -1;
 	}
-	char *end = NULL;
-	if (*p < '1' || *p > '9')
+	if (*p == '0' || owner_number(&p, &pid) < 0 || *p++ != '-' || pid > INT_MAX)
 		return -1;
-	*pid = strtol(p, &end, 10);
-	return *end == '-' && strlen(end + 1) == 6 && *pid > 0 ? 0 : -1;
+	const char *q = p;  /* START- , when the rest is more than mkdtemp's six characters */
+	if (strlen(p) != 6 && (owner_number(&q, &start) < 0 || *q++ != '-' || !start))
+		return -1;
+	if (strlen(p) != 6)
+		p = q;
+	if (strlen(p) != 6 || strchr(p, '-'))
+		return -1;
+	o->pid = (int)pid;
+	o->start = start;
+	return 0;
 }
 
 int scratch_cleanup(void (*said)(void *ctx, const char *path, long pid, int err), void *ctx)
@@ -155,9 +171,9 @@ int scratch_cleanup(void (*said)(void *ctx, const char *path, long pid, int err)
 		return 0;
 	struct dirent *e = NULL;
 	while ((e = readdir(d))) {
-		long pid = 0;
+		struct owner o = { 0 };
 		struct stat st = { 0 };
-		if (scratch_name_pid(e->d_name, &pid) < 0 || pid == (long)getpid() || scratch_pid_alive(pid) ||
+		if (scratch_name_owner(e->d_name, &o) < 0 || o.pid == (int)getpid() || scratch_owner_alive(&o) ||
 		    fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) < 0 || !S_ISDIR(st.st_mode) ||
 		    st.st_uid != geteuid())
 			continue;
@@ -165,7 +181,7 @@ int scratch_cleanup(void (*said)(void *ctx, const char *path, long pid, int err)
 		int err = scratch_rmtree(dir);
 		n += err == 0;
 		if (said)
-			said(ctx, dir, pid, err);
+			said(ctx, dir, o.pid, err);
 		free(dir);
 	}
 	closedir(d);

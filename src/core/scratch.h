@@ -1,7 +1,8 @@
 /* Scratch directories: a workload's files, the reference traces made for a
  * run.  They go to a disk-backed file system ($TMPDIR, else /var/tmp: /tmp
- * may be tmpfs, which is memory), named vmregress-PID-XXXXXX or
- * vmregress-KIND-PID-XXXXXX, so that the ones of a dead vmregress can be
+ * may be tmpfs, which is memory), named vmregress-PID-START-XXXXXX or
+ * vmregress-KIND-PID-START-XXXXXX (START: field 22 of /proc/PID/stat, as in
+ * the journal's names), so that the ones of a dead vmregress can be
  * told from those of a live one.  Each is removed when it is done with,
  * by the signal handler of a vmregress that is killed (scratch_remove_all),
  * and after kill -9 by the next run or `vmregress cleanup`
@@ -13,7 +14,7 @@
 
 /* $TMPDIR, else /var/tmp. */
 const char *scratch_base(void);
-/* Make a fresh directory (kind NULL: vmregress-PID-XXXXXX) and register it
+/* Make a fresh directory (kind NULL: vmregress-PID-START-XXXXXX) and register it
  * for the signal handler.  The path (free it), or NULL with errno set. */
 char *scratch_make(const char *kind);
 /* Remove the files in dir, then dir, and forget it.  0 or -errno. */

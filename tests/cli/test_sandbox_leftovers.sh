@@ -69,6 +69,23 @@ check "cleanup leaves a live run's traces directory ($traces)" [ -n "$traces" -a
 kill -TERM "$p"; wait "$p" 2>/dev/null
 check "SIGTERM removes it" [ ! -e "$traces" ]
 
+# The owner is told by its PID and start time, not by its name: a copy of
+# vmregress under another name keeps its directories while it runs, and a
+# live PID with another start time (a reused PID) is not their owner.
+cp "$VMR" "$T_TMP/vmr"
+"$T_TMP/vmr" run "$T_TMP/traced.ini" --db "$T_TMP/r.db" -q 2>"$T_TMP/run.err" {SB_LOCK_FD}<&- &
+p=$!; SB_PIDS+=("$p")
+for _ in $(seq 1200); do ls -d "$TMPDIR"/vmregress-traces-"$p"-* >/dev/null 2>&1 && break; sleep 0.05; done
+traces=$(ls -d "$TMPDIR"/vmregress-traces-"$p"-* 2>/dev/null)
+reused=$TMPDIR/vmregress-traces-$$-1-abcdef  # this shell is alive, but did not start at 1
+old=$TMPDIR/vmregress-2147483646-abcdef      # a name from before the start time was in it
+mkdir "$reused" "$old"
+run "$VMR" cleanup
+check "cleanup leaves the traces directory of a live copy named otherwise ($traces)" [ -n "$traces" -a -d "$traces" ]
+check "cleanup removes a directory whose PID lives but started at another time" [ ! -e "$reused" ]
+check "cleanup removes a directory of the older naming whose owner is gone" [ ! -e "$old" ]
+kill -TERM "$p"; wait "$p" 2>/dev/null
+
 # The swap file's name is taken: pre-create it for a vmregress stopped
 # before it execs (its PID and start time, which the name holds, are known
 # then), and let it go.
