@@ -41,6 +41,9 @@ force = yes
 set = zswap.enabled=Y
 [senpai]
 workload = senpai
+; coarser and shorter steps than the defaults: the walk is emulated
+step = 0.1
+interval = 250ms
 [lru-gen-on]
 workload = reclaim
 set = lru_gen.enabled=0x0007
