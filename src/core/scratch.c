@@ -53,7 +53,7 @@ static void scratch_forget(const char *path)
 char *scratch_make(const char *kind)
 {
 	struct owner me = { 0 };
-	owner_self(&me);  /* (start 0 if /proc is unreadable: then any run takes it for dead) */
+	owner_self(&me);  /* (start 0 if /proc is unreadable: then liveness goes by the name) */
 	char *dir = kind ? xasprintf("%s/vmregress-%s-%d-%llu-XXXXXX", scratch_base(), kind, me.pid, me.start)
 			 : xasprintf("%s/vmregress-%d-%llu-XXXXXX", scratch_base(), me.pid, me.start);
 	if (!mkdtemp(dir)) {
@@ -119,8 +119,9 @@ void scratch_remove_all(void)
 }
 
 /* True when the owner named by a scratch directory is alive: by PID and
- * start time (as the journal's names), or for names made before they held
- * the start time, a live process whose name begins "vmregress". */
+ * start time (as the journal's names), or without a start time (names made
+ * before they held one, or start 0), a live process whose name begins
+ * "vmregress". */
 static bool scratch_owner_alive(const struct owner *o)
 {
 	if (o->start)
@@ -151,7 +152,7 @@ static int scratch_name_owner(const char *name, struct owner *o)
 	if (*p == '0' || owner_number(&p, &pid) < 0 || *p++ != '-' || pid > INT_MAX)
 		return -1;
 	const char *q = p;  /* START- , when the rest is more than mkdtemp's six characters */
-	if (strlen(p) != 6 && (owner_number(&q, &start) < 0 || *q++ != '-' || !start))
+	if (strlen(p) != 6 && (owner_number(&q, &start) < 0 || *q++ != '-'))
 		return -1;
 	if (strlen(p) != 6)
 		p = q;

@@ -21,22 +21,31 @@ static void md_text(FILE *f, const char *s)
 	}
 }
 
+/* A table's header: the leading columns ("| A | B |"), one column per run,
+ * and the rule line with the leading columns' rules and cell per run. */
+static void md_header(FILE *f, const struct comparison *cmp, const char *lead, const char *lead_rule,
+		      const char *run_rule)
+{
+	fputs(lead, f);
+	for (size_t i = 0; i < cmp->nruns; i++) {
+		fputc(' ', f);
+		md_text(f, cmp->labels[i]);
+		fputs(" |", f);
+	}
+	fputc('\n', f);
+	fputs(lead_rule, f);
+	for (size_t i = 0; i < cmp->nruns; i++)
+		fputs(run_rule, f);
+	fputc('\n', f);
+}
+
 static void md_env(FILE *f, const struct comparison *cmp)
 {
 	if (!cmp->nenv) {
 		fputs("No setting of the environment differs between the runs.\n\n", f);
 		return;
 	}
-	fputs("| Setting |", f);
-	for (size_t i = 0; i < cmp->nruns; i++) {
-		fputc(' ', f);
-		md_text(f, cmp->labels[i]);
-		fputs(" |", f);
-	}
-	fputs("\n|---|", f);
-	for (size_t i = 0; i < cmp->nruns; i++)
-		fputs("---|", f);
-	fputc('\n', f);
+	md_header(f, cmp, "| Setting |", "|---|", "---|");
 	for (size_t k = 0; k < cmp->nenv; k++) {
 		fputs("| ", f);
 		md_text(f, cmp->env[k].key);
@@ -117,16 +126,7 @@ void compare_write_markdown(FILE *f, const struct comparison *cmp)
 {
 	md_verdict(f, cmp);
 	md_env(f, cmp);
-	fputs("| Stat | Case | Metric |", f);
-	for (size_t i = 0; i < cmp->nruns; i++) {
-		fputc(' ', f);
-		md_text(f, cmp->labels[i]);
-		fputs(" |", f);
-	}
-	fputs("\n|---|---|---|", f);
-	for (size_t i = 0; i < cmp->nruns; i++)
-		fputs("---:|", f);
-	fputc('\n', f);
+	md_header(f, cmp, "| Stat | Case | Metric |", "|---|---|---|", "---:|");
 	for (size_t r = 0; r < cmp->nrows; r++)
 		for (int s = 0; s < CMP_NSTATS; s++) {
 			const struct cmp_row *row = &cmp->rows[r];
