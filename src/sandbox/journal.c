@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "core/owner.h"
 #include "sandbox/damonctl.h"
@@ -15,14 +16,7 @@
 
 uint32_t journal_crc32(const void *buf, size_t len)
 {
-	const unsigned char *p = buf;
-	uint32_t crc = 0xffffffffu;
-	while (len--) {
-		crc ^= *p++;
-		for (int k = 0; k < 8; k++)
-			crc = (crc >> 1) ^ (0xedb88320u & (0u - (crc & 1u)));
-	}
-	return ~crc;
+	return (uint32_t)crc32_z(0, buf, len);
 }
 
 static const char *const jrec_names[] = {

@@ -60,7 +60,7 @@ struct jrec {
 	                                    damon: added|blank:PID */
 };
 
-/* CRC-32 (IEEE) of a buffer. */
+/* CRC-32 (IEEE, zlib's crc32) of a buffer. */
 uint32_t journal_crc32(const void *buf, size_t len);
 
 /* Format one record as a journal line with its checksum and newline.

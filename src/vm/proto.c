@@ -6,29 +6,14 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "core/base64.h"
 #include "core/util.h"
 
 uint32_t proto_crc32(uint32_t crc, const void *buf, size_t len)
 {
-	static uint32_t table[256];
-	static int ready;
-	const unsigned char *p = buf;
-
-	if (!ready) {
-		for (uint32_t i = 0; i < 256; i++) {
-			uint32_t c = i;
-			for (int k = 0; k < 8; k++)
-				c = c & 1 ? 0xedb88320u ^ (c >> 1) : c >> 1;
-			table[i] = c;
-		}
-		ready = 1;
-	}
-	crc = ~crc;
-	while (len--)
-		crc = table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
-	return ~crc;
+	return (uint32_t)crc32_z(crc, buf, len);
 }
 
 static bool proto_label_ok(const char *label)

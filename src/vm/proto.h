@@ -48,7 +48,7 @@ struct proto_result {
 	bool done;                   /* VMR-DONE was seen */
 };
 
-/* IEEE CRC-32 of buf, continuing from crc (start with 0). */
+/* IEEE CRC-32 of buf (zlib's crc32), continuing from crc (start with 0). */
 uint32_t proto_crc32(uint32_t crc, const void *buf, size_t len);
 
 /* Write one frame to f.  0, or -1 with errno set when writing failed. */
