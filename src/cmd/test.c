@@ -147,7 +147,7 @@ static int test_run(const struct workload *w, void *wopts, struct sandbox_cfg *c
 		if (prc != VMR_EXIT_OK)
 			rc = prc;
 	} else {
-		result_text(stdout, w, &r, to->map, !to->no_map);
+		result_text(stdout, &r, to->map, !to->no_map);
 	}
 	result_free(&r);
 	return rc;

@@ -10,6 +10,7 @@
 #include "core/units.h"
 #include "core/util.h"
 #include "probe/pagemap.h"
+#include "report/workload_text.h"
 
 static void result_text_metric(FILE *f, const struct metric *m)
 {
@@ -182,12 +183,10 @@ static void result_text_kernel(FILE *f, const struct result *r)
 			json_string_value(json_object_get(e, "symbol")));
 }
 
-void result_text(FILE *f, const struct workload *w, const struct result *r, bool maps, bool seed_map)
+void result_text(FILE *f, const struct result *r, bool maps, bool seed_map)
 {
 	json_t *got = r->info ? json_object_get(r->info, "workload_result") : NULL;
-	if (w->report && !json_is_false(got))
-		w->report(f, r);
-	else
+	if (json_is_false(got) || !workload_text(f, r))
 		result_text_generic(f, r);
 	result_text_kernel(f, r);
 	if (maps)

@@ -193,36 +193,6 @@ static int alloc_run(void *state, struct result *r)
 
 static void alloc_teardown(void *state, struct result *r) { free(state); }
 
-static void alloc_report(FILE *f, const struct result *r)
-{
-	const char *title = json_string_value(json_object_get(r->info, "title"));
-	fprintf(f, "%s Test Results.\n\n", title ? title : "test_alloc");
-	if (json_object_get(r->info, "start")) {
-		level_report_start(f, r);
-		fprintf(f, "Test Parameters\n o Passes:               %lld\n o Starting Free pages:  %lld\n"
-			" o Free page limit:      %lld\n o Allocations per pass: %lld\n\n",
-			level_info_int(r, NULL, "passes"), level_info_int(r, NULL, "starting_free"),
-			level_info_int(r, NULL, "free_limit"), level_info_int(r, NULL, "pages"));
-		fputs("Test Results (Pass Alloc Free)\n", f);
-		for (size_t i = 0; i < r->ntables; i++) {
-			const struct table *t = &r->tables[i];
-			for (size_t k = 0; !strcmp(t->name, "passes") && k < t->nrows; k++) {
-				char a[32], b[32];
-				const double *row = t->cells + k * t->ncols;
-				fprintf(f, "%-4.0f %10s %10s\n", row[0], units_format_time(a, sizeof(a), (uint64_t)row[1]),
-					units_format_time(b, sizeof(b), (uint64_t)row[2]));
-			}
-		}
-		fprintf(f, "\nPost Test Information\n o Finishing Free pages: %lld\n o Failed allocations:   %lld\n\n",
-			level_info_int(r, NULL, "finishing_free"), level_info_int(r, NULL, "failed_allocations"));
-	}
-	if (r->outcome == OUTCOME_PASS)
-		fputs("Test completed successfully\n", f);
-	else
-		fprintf(f, "Test %s: %s\n", r->outcome == OUTCOME_FAIL ? "failed" : outcome_name(r->outcome),
-			r->reason ? r->reason : "no reason given");
-}
-
 const struct workload wl_alloc = {
 	.name = "alloc",
 	.summary = "the seed's alloc.o: allocate N pages and free them, timing both, each pass",
@@ -234,5 +204,4 @@ const struct workload wl_alloc = {
 	.setup = alloc_setup,
 	.run = alloc_run,
 	.teardown = alloc_teardown,
-	.report = alloc_report,
 };

@@ -419,57 +419,6 @@ static void fault_teardown(void *state, struct result *r)
 	free(st);
 }
 
-static void fault_report_passes(FILE *f, const struct result *r)
-{
-	const struct table *t = NULL;
-	for (size_t i = 0; i < r->ntables; i++)
-		if (!strcmp(r->tables[i].name, "passes"))
-			t = &r->tables[i];
-	fputs("Test Results (Pass Refd Present Time)\n", f);
-	for (size_t i = 0; t && i < t->nrows; i++) {
-		const double *row = t->cells + i * t->ncols;
-		char tm[32];
-		fprintf(f, "%-4.0f %9.0f %9.0f  %s\n", row[0], row[1], row[2],
-			units_format_time(tm, sizeof(tm), (uint64_t)row[4]));
-	}
-	fputs("\nFault Information (Pass Swapped MajFlt MinFlt)\n", f);
-	for (size_t i = 0; t && i < t->nrows; i++) {
-		const double *row = t->cells + i * t->ncols;
-		fprintf(f, "%-4.0f %9.0f %9.0f %9.0f\n", row[0], row[3], row[5], row[6]);
-	}
-	const struct named_hist *h = result_find_hist(r, "fault-latency");
-	if (h && h->h->count)
-		fprintf(f, " o fault latency: p50 %.0fns p90 %.0fns p99 %.0fns p99.9 %.0fns max %lluns\n",
-			hist_percentile(h->h, 50), hist_percentile(h->h, 90), hist_percentile(h->h, 99),
-			hist_percentile(h->h, 99.9), (unsigned long long)h->h->max);
-}
-
-/* The seed's report layout, from a finished result. */
-static void fault_report(FILE *f, const struct result *r)
-{
-	const char *title = json_string_value(json_object_get(r->info, "title"));
-	const char *addr = json_string_value(json_object_get(r->info, "address"));
-	fprintf(f, "%s Test Results.\n\n", title ? title : "test_fault");
-	if (json_object_get(r->info, "start")) {
-		level_report_start(f, r);
-		fprintf(f, "Mapped Area Information\n o address: %s\n o length:  %lld (%lld pages)\n\n"
-			"Test Parameters\n o Passes:              %lld\n o Starting Free pages: %lld\n"
-			" o Free page limit:     %lld\n o References:          %lld\n\n",
-			addr ? addr : "?", level_info_int(r, NULL, "length"), level_info_int(r, NULL, "pages"),
-			level_info_int(r, NULL, "passes"), level_info_int(r, NULL, "starting_free"),
-			level_info_int(r, NULL, "free_limit"), level_info_int(r, NULL, "references"));
-		fault_report_passes(f, r);
-		fprintf(f, "\nPost Test Information\n o Finishing Free pages: %lld\n o Schedule() calls:     %lld\n"
-			" o Failed mappings:      %lld\n\n", level_info_int(r, NULL, "finishing_free"),
-			level_info_int(r, NULL, "schedule_calls"), level_info_int(r, NULL, "failed_mappings"));
-	}
-	if (r->outcome == OUTCOME_PASS)
-		fputs("Test completed successfully\n", f);
-	else
-		fprintf(f, "Test %s: %s\n", r->outcome == OUTCOME_FAIL ? "failed" : outcome_name(r->outcome),
-			r->reason ? r->reason : "no reason given");
-}
-
 const struct workload wl_fault = {
 	.name = "fault",
 	.summary = "the seed's fault.o: map N pages, then passes that force every absent page back in",
@@ -482,5 +431,4 @@ const struct workload wl_fault = {
 	.setup = fault_setup,
 	.run = fault_run,
 	.teardown = fault_teardown,
-	.report = fault_report,
 };

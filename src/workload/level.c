@@ -227,46 +227,6 @@ int level_plan_from(int level, int levels, long pages_opt, const struct vmr_rsiz
 	return 0;
 }
 
-long long level_info_int(const struct result *r, const json_t *obj, const char *key)
-{
-	json_t *v = json_object_get(obj ? obj : r->info, key);
-	return json_is_integer(v) ? (long long)json_integer_value(v) : 0;
-}
-
-/* " o level low: ..." and the blank line that ends the section. */
-static void level_report_meaning(FILE *f, const struct result *r)
-{
-	const char *m = json_string_value(json_object_get(r->info, "level_meaning"));
-	if (m)
-		fprintf(f, " o %s\n", m);
-	fputc('\n', f);
-}
-
-void level_report_start(FILE *f, const struct result *r)
-{
-	const json_t *s = json_object_get(r->info, "start");
-	if (json_is_true(json_object_get(r->info, "sandboxed"))) {
-		fprintf(f, "Sandbox Starting Information\n"
-			" o memcg->limit      = %lld pages\n o memcg->usage      = %lld pages\n"
-			" o memcg->free_pages = %lld\n o swap->size        = %lld pages\n",
-			level_info_int(r, s, "limit_pages"), level_info_int(r, s, "usage_pages"),
-			level_info_int(r, s, "free_pages"), level_info_int(r, s, "swap_pages"));
-		if (json_object_get(s, "low_pages"))
-			fprintf(f, " o memcg->low        = %lld pages\n o memcg->high       = %lld pages\n",
-				level_info_int(r, s, "low_pages"), level_info_int(r, s, "high_pages"));
-		level_report_meaning(f, r);
-		return;
-	}
-	fprintf(f, "Zone Starting Information\n"
-		" o zone->size       = %lld\n o zone->free_pages = %lld\n o zone->pages_high = %lld\n"
-		" o zone->pages_low  = %lld\n o zone->pages_min  = %lld\n\n",
-		level_info_int(r, s, "size"), level_info_int(r, s, "free_pages"),
-		level_info_int(r, s, "pages_high"), level_info_int(r, s, "pages_low"),
-		level_info_int(r, s, "pages_min"));
-	level_report_meaning(f, r);
-}
-
-
 void level_info(struct result *r, const struct level_plan *p, bool sandboxed, int level)
 {
 	result_info_set(r, "level", json_string(level_name(level)));

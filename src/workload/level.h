@@ -87,12 +87,6 @@ int level_plan(int level, long pages_opt, const struct vmr_rsize *size_opt,
 int level_plan_from(int level, int base, long pages_opt, const struct vmr_rsize *size_opt,
 		    const struct wl_env *env, struct level_plan *p, const char **why);
 
-/* Report helpers shared by the seed's layouts (fault, alloc). */
-/* An integer from obj (or r->info when obj is NULL); 0 when absent. */
-long long level_info_int(const struct result *r, const json_t *obj, const char *key);
-/* "Zone Starting Information" or "Sandbox Starting Information" from
- * r->info's "start" and "sandboxed". */
-void level_report_start(FILE *f, const struct result *r);
 /* Put the plan's starting information into r->info ("start", "sandboxed",
  * "starting_free", "free_limit", "level", "levels", "level_meaning"). */
 void level_info(struct result *r, const struct level_plan *p, bool sandboxed, int level);

@@ -509,76 +509,6 @@ static void mmap_teardown(void *state, struct result *r)
 	free(st);
 }
 
-static double mmap_metric(const struct result *r, const char *name)
-{
-	const struct metric *m = result_find_metric(r, name);
-	return m ? m->value : 0;
-}
-
-static const char *mmap_info_str(const struct result *r, const char *key)
-{
-	const char *s = json_string_value(json_object_get(r->info, key));
-	return s ? s : "?";
-}
-
-static void mmap_report_passes(FILE *f, const struct result *r)
-{
-	for (size_t i = 0; i < r->ntables; i++) {
-		const struct table *t = &r->tables[i];
-		if (strcmp(t->name, "passes") || t->ncols != 6)
-			continue;
-		fprintf(f, "Pass %12s %14s %10s %10s %10s\n", "Time", "Refs/s", "Minor", "Major", "Slow");
-		for (size_t j = 0; j < t->nrows; j++) {
-			const double *c = t->cells + j * t->ncols;
-			fprintf(f, "%4.0f %10.0fms %14.0f %10.0f %10.0f %10.0f\n", c[0], c[1] / 1e6, c[2], c[3], c[4], c[5]);
-		}
-	}
-}
-
-static void mmap_report(FILE *f, const struct result *r)
-{
-	json_t *info = r->info;
-	fprintf(f, "mmap benchmark: %s %s, %lld pages (%lld bytes)\n", mmap_info_str(r, "memory"),
-		mmap_info_str(r, "mode"), (long long)json_integer_value(json_object_get(info, "pages")),
-		(long long)json_integer_value(json_object_get(info, "region_bytes")));
-	fprintf(f, "Trace: %s (%s), %lld references x %lld passes\n\n", mmap_info_str(r, "refs"),
-		mmap_info_str(r, "refs_description"), (long long)json_integer_value(json_object_get(info, "references")),
-		(long long)json_integer_value(json_object_get(info, "passes")));
-	mmap_report_passes(f, r);
-	fprintf(f, "\nTotal time:     %.0f ms\nReferences/s:   %.0f\n", mmap_metric(r, "time") / 1e6,
-		mmap_metric(r, "refs-per-sec"));
-	fprintf(f, "Faults:         %.0f minor, %.0f major (the replay; with set-up %.0f minor, %.0f major)\n",
-		mmap_metric(r, "replay-minor-faults"), mmap_metric(r, "replay-major-faults"), mmap_metric(r, "minor-faults"),
-		mmap_metric(r, "major-faults"));
-	if (result_find_metric(r, "vmstat-pswpin"))
-		fprintf(f, "Swapped:        %.0f pages in, %.0f pages out (/proc/vmstat)\n", mmap_metric(r, "vmstat-pswpin"),
-			mmap_metric(r, "vmstat-pswpout"));
-	const struct named_hist *h = result_find_hist(r, "access-time");
-	if (h && h->h->count)
-		fprintf(f, "Access time:    mean %.0fns p50 %.0fns p90 %.0fns p99 %.0fns p99.9 %.0fns max %lluns\n",
-			hist_mean(h->h), hist_percentile(h->h, 50), hist_percentile(h->h, 90), hist_percentile(h->h, 99),
-			hist_percentile(h->h, 99.9), (unsigned long long)h->h->max);
-	long long batch = json_integer_value(json_object_get(info, "timing_batch"));
-	long long bmax = json_integer_value(json_object_get(info, "timing_batch_max"));
-	long long nb = json_integer_value(json_object_get(info, "timing_batches"));
-	if (batch > 1)
-		fprintf(f, "Timing:         %lld batches of %lld to %lld references (%.1f on average)\n"
-			"Slow accesses:  %.0f batches (at least %lldns over their resident time; each kept with its "
-			"first reference, page and faults)\n", nb, batch, bmax > batch ? bmax : batch,
-			nb ? (double)json_integer_value(json_object_get(info, "references")) *
-				     (double)json_integer_value(json_object_get(info, "passes")) / (double)nb : 0, mmap_metric(r, "slow-accesses"),
-			(long long)json_integer_value(json_object_get(info, "slow_threshold_ns")));
-	else
-		fprintf(f, "Slow accesses:  %.0f (at least %lldns; each kept with its reference, page and faults)\n",
-			mmap_metric(r, "slow-accesses"),
-			(long long)json_integer_value(json_object_get(info, "slow_threshold_ns")));
-	if (r->outcome == OUTCOME_PASS)
-		fputs("\nTest completed successfully\n", f);
-	else
-		fprintf(f, "\nTest %s: %s\n", r->outcome == OUTCOME_FAIL ? "failed" : outcome_name(r->outcome),
-			r->reason ? r->reason : "no reason given");
-}
-
 const struct workload wl_mmap = {
 	.name = "mmap",
 	.summary = "the seed's bench_mmap: replay a reference trace over anonymous or file memory, timing its accesses",
@@ -590,5 +520,4 @@ const struct workload wl_mmap = {
 	.setup = mmap_setup,
 	.run = mmap_run,
 	.teardown = mmap_teardown,
-	.report = mmap_report,
 };

@@ -404,49 +404,6 @@ static void reread_teardown(void *state, struct result *r)
 	free(st);
 }
 
-static double reread_metric(const struct result *r, int i)
-{
-	const struct metric *m = result_find_metric(r, reread_metrics[i].name);
-	return m ? m->value : 0;
-}
-
-/* The seed's lines, then what it could not measure. */
-static void reread_report(FILE *f, const struct result *r)
-{
-	long long first = level_info_int(r, NULL, "first_bytes"), second = level_info_int(r, NULL, "second_bytes");
-	fprintf(f, "Ram %lld  Swap %lld\nTotal ram to be malloced: %lld bytes\n"
-		"Starting first malloc of %lld bytes\nStarting 1st read of first malloc\n"
-		"Touching this much ram takes %.0f milliseconds\nStarting second malloc of %lld bytes\n"
-		"Completed second malloc and free\nSleeping for %g seconds\n"
-		"Important part - starting reread of first malloc\nCompleted read of first malloc\n"
-		"Timed portion %.0f milliseconds\n\n",
-		level_info_int(r, NULL, "ram"), level_info_int(r, NULL, "swap"), first + second, first,
-		reread_metric(r, RM_READ) / 1e6, second, (double)level_info_int(r, NULL, "sleep_ns") / 1e9,
-		reread_metric(r, RM_REREAD) / 1e6);
-	const char *touch = json_string_value(json_object_get(r->info, "touch"));
-	const char *fill = json_string_value(json_object_get(r->info, "fill"));
-	if (touch && fill)
-		fprintf(f, "Reads touch every %s; buffers filled with %s\n", touch,
-			!strcmp(fill, "zero") ? "zeros" : "a per-page pattern");
-	fprintf(f, "Re-read / first read:        %.2fx\nSwapped before the re-read:  %.0f pages\n"
-		"Swapped in (pswpin):         %.0f pages\nMajor faults of the re-read: %.0f\n",
-		reread_metric(r, RM_RATIO), reread_metric(r, RM_SWAPPED), reread_metric(r, RM_PSWPIN),
-		reread_metric(r, RM_MAJ));
-	if (result_find_metric(r, reread_metrics[RM_SWPOUT_ZERO].name))
-		fprintf(f, "Zero-filled pages, no I/O:   %.0f swapped out, %.0f swapped in (swpout_zero, swpin_zero)\n",
-			reread_metric(r, RM_SWPOUT_ZERO), reread_metric(r, RM_SWPIN_ZERO));
-	const struct named_hist *h = result_find_hist(r, "reread-latency");
-	if (h && h->h->count)
-		fprintf(f, "Re-read latency of absent pages: p50 %.0fns p90 %.0fns p99 %.0fns p99.9 %.0fns "
-			"max %lluns\n", hist_percentile(h->h, 50), hist_percentile(h->h, 90),
-			hist_percentile(h->h, 99), hist_percentile(h->h, 99.9), (unsigned long long)h->h->max);
-	if (r->outcome == OUTCOME_PASS)
-		fputs("\nTest completed successfully\n", f);
-	else
-		fprintf(f, "\nTest %s: %s\n", r->outcome == OUTCOME_FAIL ? "failed" : outcome_name(r->outcome),
-			r->reason ? r->reason : "no reason given");
-}
-
 const struct workload wl_reread = {
 	.name = "reread",
 	.summary = "the swap-prefetch tester sp_tester.c: time re-reading memory pushed out to swap",
@@ -458,5 +415,4 @@ const struct workload wl_reread = {
 	.setup = reread_setup,
 	.run = reread_run,
 	.teardown = reread_teardown,
-	.report = reread_report,
 };

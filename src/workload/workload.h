@@ -4,14 +4,13 @@
  * The runner forks a child, places it in the sandbox, and in the child calls
  * setup, run and teardown in turn, each filling the same struct result.  The
  * parent adds rusage, vmstat deltas and sandbox counters.  A workload never
- * prints: its optional report() formats a finished result for the text
- * output (the seed's layouts), and is called by formatters only. */
+ * prints: a text layout of its own, if it has one, is a function of the
+ * stored result in report/workload_text.c. */
 #ifndef VMR_WORKLOAD_H
 #define VMR_WORKLOAD_H
 
 #include <stdbool.h>
 #include <stdint.h>
-#include <stdio.h>
 
 #include "core/options.h"
 #include "core/result.h"
@@ -44,8 +43,6 @@ struct workload {
 	/* Returns 0; a failed check sets OUTCOME_FAIL in r and may return 0. */
 	int (*run)(void *state, struct result *r);
 	void (*teardown)(void *state, struct result *r);
-	/* Optional: the text report (the seed's layout for fault and alloc). */
-	void (*report)(FILE *f, const struct result *r);
 };
 
 /* The one list of workloads. */
