@@ -54,6 +54,24 @@ fresh core/util.c store/store.c cmd/list.c core/big.c core/ok.c attic
 run "$check_layers" "$T_TMP/src"
 expect_rc "the copy passes again once they are taken out" 0
 
+# The design document's table of includes is the tree's, as --table counts
+# it; a planted include shows in it.
+run "$check_layers" --table
+expect_rc "--table prints the table of includes" 0
+expect_out "a row per folder, a count per folder it includes" '^\| harness  \| [0-9]+ \| [0-9]+ \|'
+doc=$(awk '/^\| from \\ to \|/ { on = 1 } on && !/^\|/ { exit } on' "$root/docs/DESIGN.md")
+if [ -n "$doc" ] && [ "$doc" = "$OUT" ]; then
+	ok "docs/DESIGN.md's table of includes is the tree's"
+else
+	not_ok "docs/DESIGN.md's table of includes is the tree's (write it from scripts/check-layers --table): $(diff <(echo "$doc") <(echo "$OUT") | grep '^[<>]' | head -4 | tr '\n' ' ')"
+fi
+cmd_vm=$(awk -F'|' '$2 ~ /^ cmd +$/ { print $13 + 0 }' <<< "$OUT")
+plant cmd/list.c '#include "vm/guest.h"'
+run "$check_layers" --table "$T_TMP/src"
+got=$(awk -F'|' '$2 ~ /^ cmd +$/ { print $13 + 0 }' <<< "$OUT")
+check "a planted include from cmd to vm counts one more ($cmd_vm -> $got)" test -n "$cmd_vm" -a "$got" = "$((cmd_vm + 1))"
+fresh cmd/list.c
+
 printf '# design\n' > "$T_TMP/design.md"
 run "$check_layers" --design "$T_TMP/design.md"
 expect_rc "a design document without a layers block is bad input" 2
