@@ -1,11 +1,32 @@
 #!/usr/bin/env bash
-# The reasons of a trace or profile that could not run.  A case whose
+# The reasons of a trace or profile that could not run.  trace/ never
+# prints (check-layers fails on a print planted in it); a case whose
 # tracing fails still runs, its result stores the real cause, and stderr
 # carries that cause once, in the same words.  The failures are real ones:
 # in a private mount namespace a file of the case's tracing instance is a
 # read-only bind mount, so the kernel refuses the write; perf is a stand-in
 # bound over the real one, or /dev/null.
 . "$(dirname "$0")/lib.sh"
+root=$(cd "$(dirname "$0")/../.." && pwd)
+
+# ---- no print in trace/ (nor probe/) ----
+cp -al "$root/src" "$T_TMP/src" 2>/dev/null || { rm -rf "$T_TMP/src"; cp -r "$root/src" "$T_TMP/src"; }
+plant() { # plant FILE LINE: FILE of the copy of src/ gets LINE at its end (a new file, not the tree's)
+	{ cat "$T_TMP/src/$1"; echo "$2"; } > "$T_TMP/planted" && mv "$T_TMP/planted" "$T_TMP/src/$1"
+}
+plant trace/session.c 'static void planted(void) { vmr_warn("x"); }'
+plant trace/perf.c 'static void planted(void) { fprintf(stderr, "x\n"); }'
+plant probe/meminfo.c 'static void planted(void) { perror("x"); }'
+plant trace/parse.c '/* vmr_err() and stderr in a comment, */ static const char *planted = "printf(stderr)";'
+plant trace/parse.c $'/*\n * a block comment: vmr_warn("x") to stderr\n */'
+run "$root/scripts/check-layers" "$T_TMP/src"
+expect_rc "check-layers fails on a print planted in trace/ or probe/" 1
+expect_out "vmr_warn in trace/ is named with its line" '^src/trace/session.c:[0-9]+: prints \(vmr_warn\): trace is quiet'
+expect_out "fprintf(stderr in trace/ is named" '^src/trace/perf.c:[0-9]+: prints \(stderr\): trace is quiet'
+expect_out "perror in probe/ is named" '^src/probe/meminfo.c:[0-9]+: prints \(perror\): probe is quiet'
+expect_no_out "a comment or a string that names them is no print" '^src/trace/parse.c'
+expect_out "and nothing else is reported" "; 3 violation\(s\)$"
+
 if ! is_root; then skip "the reasons of a trace that could not start" "needs root"; exit 0; fi
 if ! grep -qw tracefs /proc/filesystems; then skip "the reasons of a trace that could not start" "no tracefs"; exit 0; fi
 if ! unshare -m --propagation private true 2>/dev/null; then
