@@ -137,6 +137,7 @@ static int test_run(const struct workload *w, void *wopts, struct sandbox_cfg *c
 	struct trace_hooks *th = trace_hooks_new(tc);
 	rcfg.hooks = trace_hooks_list(th, &rcfg.nhooks);
 	runner_run(w, wopts, sb, &rcfg, &r);
+	trace_hooks_say(th);
 	trace_hooks_free(th);
 	sandbox_close(sb);
 	rc = test_exit_code(&r);

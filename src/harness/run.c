@@ -66,7 +66,7 @@ static void run_count(struct run_var *var, const struct suite_case *c, struct re
 
 
 static int run_iteration(struct run_state *rs, struct run_var *var, size_t ci, long it, struct runner_cfg *cfg,
-			 json_t *results, const char *skip)
+			 struct trace_hooks *th, json_t *results, const char *skip)
 {
 	struct suite_case *c = &var->suite->cases[ci];
 	struct result r = { 0 };
@@ -86,6 +86,7 @@ static int run_iteration(struct run_state *rs, struct run_var *var, size_t ci, l
 		result_set_outcome(&r, OUTCOME_SKIP, "%s", skip);
 	} else {
 		runner_run(c->w, c->wopts, rs->sb, cfg, &r);  /* the progress ticker runs as its first hook */
+		trace_hooks_say(th);
 	}
 	if (reset[0])
 		result_info_set(&r, "reset_between", json_pack("{ss sI}", "done", reset, "ns", (json_int_t)reset_ns));
@@ -228,8 +229,8 @@ int run_case(struct run_state *rs, size_t ci)
 			const char *skip = run_missing_knob(&var->suite->cases[ci], skipwhy, sizeof(skipwhy));
 			rc = skip ? 0 : run_sandbox(rs, &var->suite->cases[ci]);
 			if (!rc)
-				rc = run_iteration(rs, var, ci, done[order[k]]++, &h[order[k]].cfg, h[order[k]].results,
-						   skip);
+				rc = run_iteration(rs, var, ci, done[order[k]]++, &h[order[k]].cfg, h[order[k]].th,
+						   h[order[k]].results, skip);
 		}
 		if (autom && !rc && b + 1 > warmup)
 			why = run_auto_decide(rs, ci, b + 1 - warmup, t0, b + 1);

@@ -25,7 +25,8 @@
  *            table has start_ns (CLOCK_MONOTONIC) and time_ns columns
  *   info     "trace": events read, dropped, tracepoints used;
  *            "trace_skipped": {metric: why} for tracepoints the kernel lacks,
- *            or {"trace": why} when tracing cannot run here at all.
+ *            or {"trace": why} when tracing cannot run here at all or could
+ *            not be set up, started or stopped (why: the kernel's refusal).
  * The profile hook adds perf-* counter metrics, "perf_unsupported"
  * {counter: why}, and "profile_top_kernel_symbols" [{symbol, percent}]. */
 #ifndef VMR_TRACE_HOOK_H
@@ -60,6 +61,15 @@ struct trace_hooks;
 struct trace_hooks *trace_hooks_new(const struct trace_cfg *cfg);
 /* The hooks to add to a runner_cfg (owned by th). */
 struct runner_hook *trace_hooks_list(struct trace_hooks *th, size_t *n);
+/* The hooks never print.  A trace or profile that could not start or stop
+ * stores its reason in the result ("trace_skipped", "profile_skipped")
+ * and keeps the same reason to be said; what a session could not put back
+ * (a setting, an instance left for `vmregress cleanup`) is kept to be said
+ * as a warning.  The command calls this after each case: it prints what
+ * was kept, one "vmregress: ..." line each on stderr, and forgets it.
+ * What cannot run here (no tracefs, not root, no perf) is not said: the
+ * result says it.  th may be NULL. */
+void trace_hooks_say(struct trace_hooks *th);
 void trace_hooks_free(struct trace_hooks *th);
 
 #endif

@@ -268,11 +268,12 @@ static int profile_handshake(struct perf_profile *pp)
 	return got == 4 && !memcmp(buf, "ack\n", 4) ? 0 : -1;
 }
 
-int perf_profile_start(struct perf_profile **out, pid_t pid, const char *dir)
+int perf_profile_start(struct perf_profile **out, pid_t pid, const char *dir, char **why)
 {
+	*why = NULL;
 	char *perf = perf_path();
 	if (!perf) {
-		vmr_err("profile: perf is not installed");
+		*why = xstrdup("perf is not installed");
 		return -1;
 	}
 	struct perf_profile *pp = xcalloc(1, sizeof(*pp));
@@ -280,7 +281,7 @@ int perf_profile_start(struct perf_profile **out, pid_t pid, const char *dir)
 	pp->dir = xasprintf("%s/vmregress-perf-%d-XXXXXX", dir, (int)getpid());
 	pp->data = xasprintf("%s/perf.data", pp->dir); /* filled after mkdtemp */
 	if (!mkdtemp(pp->dir)) {
-		vmr_errno("profile: cannot create a directory in %s", dir);
+		*why = xasprintf("cannot create a directory in %s: %s", dir, strerror(errno));
 		goto free_pp;
 	}
 	free(pp->data);
@@ -288,12 +289,12 @@ int perf_profile_start(struct perf_profile **out, pid_t pid, const char *dir)
 	pp->ctl = xasprintf("%s/ctl", pp->dir);
 	pp->ack = xasprintf("%s/ack", pp->dir);
 	if (mkfifo(pp->ctl, 0600) < 0 || mkfifo(pp->ack, 0600) < 0) {
-		vmr_errno("profile: cannot create fifos in %s", pp->dir);
+		*why = xasprintf("cannot create fifos in %s: %s", pp->dir, strerror(errno));
 		goto free_pp;
 	}
 	pp->perf_pid = profile_spawn(pp, pid, perf);
 	if (pp->perf_pid < 0 || profile_handshake(pp) < 0) {
-		vmr_err("profile: perf record did not start on pid %d", (int)pid);
+		*why = xasprintf("perf record did not start on pid %d", (int)pid);
 		goto kill_perf;
 	}
 	free(perf);
@@ -310,16 +311,22 @@ free_pp:
 	return -1;
 }
 
-static json_t *profile_report(struct perf_profile *pp, size_t max)
+static json_t *profile_report(struct perf_profile *pp, size_t max, char **why)
 {
 	char *perf = perf_path();
+	if (!perf) {
+		*why = xstrdup("perf report: perf is not installed");
+		return NULL;
+	}
 	char *cmd = xasprintf("'%s' report -i '%s' --stdio --sort sym --no-children -g none 2>/dev/null", perf,
 			      pp->data);
 	FILE *f = popen(cmd, "r");
 	free(cmd);
 	free(perf);
-	if (!f)
+	if (!f) {
+		*why = xasprintf("cannot run perf report: %s", strerror(errno));
 		return NULL;
+	}
 	json_t *top = json_array();
 	char line[1024];
 	while (fgets(line, sizeof(line), f)) {
@@ -328,14 +335,18 @@ static json_t *profile_report(struct perf_profile *pp, size_t max)
 			json_array_append_new(top, json_pack("{s:s,s:f}", "symbol", s.sym, "percent", s.percent));
 	}
 	if (pclose(f) != 0) {
+		*why = xstrdup("perf report found no samples");
 		json_decref(top);
 		return NULL;
 	}
 	return top;
 }
 
-json_t *perf_profile_stop(struct perf_profile *pp, size_t max)
+json_t *perf_profile_stop(struct perf_profile *pp, size_t max, char **why)
 {
+	char *ignored = NULL;
+	why = why ? why : &ignored;
+	*why = NULL;
 	int status = 0;
 	kill(pp->perf_pid, SIGINT);
 	/* perf writes its data on SIGINT; give it time, then insist */
@@ -345,9 +356,8 @@ json_t *perf_profile_stop(struct perf_profile *pp, size_t max)
 		kill(pp->perf_pid, SIGKILL);
 		waitpid(pp->perf_pid, &status, 0);
 	}
-	json_t *top = profile_report(pp, max);
-	if (!top)
-		vmr_warn("profile: perf report found no samples in %s", pp->data);
+	json_t *top = profile_report(pp, max, why);
+	free(ignored);
 	profile_free(pp);
 	return top;
 }

@@ -43,12 +43,13 @@ struct perf_profile;
 /* Find perf; NULL when usable, else a static reason. */
 const char *perf_profile_supported(void);
 /* Start `perf record -g` on pid, writing into dir.  Returns when perf is
- * recording.  0, or -1 (reported). */
-int perf_profile_start(struct perf_profile **pp, pid_t pid, const char *dir);
+ * recording.  0, or -1 with *why (malloc'd: "cannot create a directory in
+ * DIR: ERROR", "perf record did not start on pid N"); nothing is printed. */
+int perf_profile_start(struct perf_profile **pp, pid_t pid, const char *dir, char **why);
 /* Stop recording and summarise: the top kernel symbols (up to max) as a
- * JSON array of {"symbol","percent"}.  Returns NULL after a warning when
- * perf failed.  Frees pp. */
-json_t *perf_profile_stop(struct perf_profile *pp, size_t max);
+ * JSON array of {"symbol","percent"}.  Returns NULL with *why (malloc'd;
+ * why may be NULL) when perf report found nothing.  Frees pp. */
+json_t *perf_profile_stop(struct perf_profile *pp, size_t max, char **why);
 
 /* Remove profile directories (TMPDIR or /tmp, vmregress-perf-PID-*) whose
  * process is gone, adding one action object each to actions (the shape

@@ -42,6 +42,8 @@ struct trace_session {
 	size_t nres;
 	struct trace_undo *undo;
 	size_t nundo;
+	char *err;              /* the first failure of the call under way */
+	char *left;             /* what could not be put back, "; " between */
 	/* while tracing */
 	pthread_t reader;
 	bool reader_running;
@@ -73,6 +75,45 @@ static char *tfs_value_to_input(const char *path, char *raw)
 	return xstrdup(raw);
 }
 
+/* The session never prints: a failing call keeps its first reason (taking
+ * why, malloc'd) for the public call to hand back, and returns -1. */
+static int session_fail(struct trace_session *ts, char *why)
+{
+	if (ts->err)
+		free(why);
+	else
+		ts->err = why;
+	return -1;
+}
+
+/* "a; b", taking both (malloc'd, either may be NULL). */
+static char *reasons_join(char *a, char *b)
+{
+	if (!a || !b)
+		return a ? a : b;
+	char *both = xasprintf("%s; %s", a, b);
+	free(a);
+	free(b);
+	return both;
+}
+
+/* Something that could not be undone (taking what, malloc'd): not a
+ * failure of the call, but the caller must hear of it. */
+static void session_left(struct trace_session *ts, char *what)
+{
+	ts->left = reasons_join(ts->left, what);
+}
+
+/* Hand a malloc'd reason over to *why (or drop it when why is NULL). */
+static void session_hand(char **reason, char **why)
+{
+	if (why)
+		*why = *reason;
+	else
+		free(*reason);
+	*reason = NULL;
+}
+
 /* Write a setting of the instance, saving its value first (once). */
 static int session_set(struct trace_session *ts, const char *path, const char *val)
 {
@@ -82,19 +123,15 @@ static int session_set(struct trace_session *ts, const char *path, const char *v
 	if (!saved) {
 		char *raw;
 		int e = tracefs_read(ts->inst_fd, path, &raw);
-		if (e < 0) {
-			vmr_err("cannot read tracefs %s: %s", path, strerror(-e));
-			return -1;
-		}
+		if (e < 0)
+			return session_fail(ts, xasprintf("cannot read tracefs %s: %s", path, strerror(-e)));
 		ts->undo = xrealloc(ts->undo, (ts->nundo + 1) * sizeof(*ts->undo));
 		ts->undo[ts->nundo++] = (struct trace_undo){ xstrdup(path), tfs_value_to_input(path, raw) };
 		free(raw);
 	}
 	int e = tracefs_write(ts->inst_fd, path, val, false);
-	if (e < 0) {
-		vmr_err("cannot set tracefs %s to '%s': %s", path, val, strerror(-e));
-		return -1;
-	}
+	if (e < 0)
+		return session_fail(ts, xasprintf("cannot set tracefs %s to '%s': %s", path, val, strerror(-e)));
 	return 0;
 }
 
@@ -113,7 +150,7 @@ static void session_restore_one(struct trace_session *ts, const struct trace_und
 		e = tracefs_write(ts->inst_fd, u->path, u->value, false);
 	}
 	if (e < 0)
-		vmr_warn("cannot restore tracefs %s to '%s': %s", u->path, u->value, strerror(-e));
+		session_left(ts, xasprintf("cannot restore tracefs %s to '%s': %s", u->path, u->value, strerror(-e)));
 }
 
 static void session_restore(struct trace_session *ts)
@@ -279,23 +316,24 @@ static int session_open(struct trace_session **out, unsigned kinds, char **why)
 	}
 	ts->res = trace_resolve_events(evfd, kinds, &ts->nres);
 	close(evfd);
+	*out = ts;
+	/* a setting that fails leaves the session to trace_session_close,
+	 * which puts back what was written and says what it could not */
 	if (session_set(ts, "tracing_on", "0") < 0 || session_set(ts, "buffer_size_kb", TRACE_BUFFER_KB) < 0 ||
 	    session_set(ts, "trace_clock", "mono") < 0 || session_set(ts, "options/event-fork", "1") < 0) {
-		*why = xstrdup("cannot configure the tracing instance");
-		goto restore;
+		session_hand(&ts->err, why);
+		return -1;
 	}
-	*out = ts;
 	return 0;
-restore:
-	session_restore(ts);
-	trace_resolved_free(ts->res, ts->nres);
 rm_instance:
 	trace_register(ts, false);
 	if (ts->on_fd >= 0)
 		close(ts->on_fd);
 	if (ts->inst_fd >= 0)
 		close(ts->inst_fd);
-	unlinkat(ts->root_fd, ts->inst_name, AT_REMOVEDIR);
+	if (unlinkat(ts->root_fd, ts->inst_name, AT_REMOVEDIR) < 0)  /* why it failed, then what it left */
+		*why = reasons_join(*why, xasprintf("cannot remove tracing instance %s: %s", ts->inst_name,
+						    strerror(errno)));
 close_root:
 	close(ts->root_fd);
 free_ts:
@@ -415,10 +453,9 @@ static int session_set_pids(struct trace_session *ts, const pid_t *pids, size_t 
 		char num[24];
 		snprintf(num, sizeof(num), "%d", (int)(i < npids ? pids[i] : k[i - npids]));
 		int e = tracefs_write(ts->inst_fd, "set_event_pid", num, true);
-		if (e < 0 && e != -ESRCH) {
-			vmr_err("cannot add pid %s to tracefs set_event_pid: %s", num, strerror(-e));
-			return -1;
-		}
+		if (e < 0 && e != -ESRCH)
+			return session_fail(ts, xasprintf("cannot add pid %s to tracefs set_event_pid: %s", num,
+							  strerror(-e)));
 	}
 	return 0;
 }
@@ -443,19 +480,22 @@ static int session_start(struct trace_session *ts, const pid_t *pids, size_t npi
 {
 	ts->stats = stats;
 	atomic_store(&ts->stopping, false);
-	if (session_set(ts, "tracing_on", "0") < 0 || tracefs_write(ts->inst_fd, "trace", "", false) < 0)
+	if (session_set(ts, "tracing_on", "0") < 0)
 		return -1;
+	int e = tracefs_write(ts->inst_fd, "trace", "", false);
+	if (e < 0)
+		return session_fail(ts, xasprintf("cannot empty tracefs %s/trace: %s", ts->inst_name, strerror(-e)));
 	if (session_set_pids(ts, pids, npids) < 0 || session_enable_events(ts, "1") < 0)
 		goto disable;
 	ts->lost_at_start = session_lost_events(ts);
 	ts->pipe_fd = openat(ts->inst_fd, "trace_pipe", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (ts->pipe_fd < 0) {
-		vmr_errno("cannot open tracefs %s/trace_pipe", ts->inst_name);
+		session_fail(ts, xasprintf("cannot open tracefs %s/trace_pipe: %s", ts->inst_name, strerror(errno)));
 		goto disable;
 	}
-	int e = pthread_create(&ts->reader, NULL, trace_reader, ts);
+	e = pthread_create(&ts->reader, NULL, trace_reader, ts);
 	if (e) {
-		vmr_err("cannot start the trace reader: %s", strerror(e));
+		session_fail(ts, xasprintf("cannot start the trace reader: %s", strerror(e)));
 		goto close_pipe;
 	}
 	ts->reader_running = true;
@@ -474,9 +514,9 @@ disable:
 
 static int session_stop(struct trace_session *ts, uint64_t *dropped)
 {
-	int rc = 0;
-	if (tracefs_write(ts->inst_fd, "tracing_on", "0", false) < 0)
-		rc = -1;
+	int rc = 0, e = tracefs_write(ts->inst_fd, "tracing_on", "0", false);
+	if (e < 0)
+		rc = session_fail(ts, xasprintf("cannot set tracefs tracing_on to '0': %s", strerror(-e)));
 	if (ts->reader_running) {
 		atomic_store(&ts->stopping, true);
 		pthread_join(ts->reader, NULL);
@@ -494,26 +534,29 @@ static int session_stop(struct trace_session *ts, uint64_t *dropped)
 	return rc;
 }
 
-static void session_close(struct trace_session *ts)
+static int session_close(struct trace_session *ts, char **why)
 {
-	if (!ts)
-		return;
-	if (ts->reader_running)
-		session_stop(ts, NULL);
+	if (ts->reader_running && session_stop(ts, NULL) < 0)
+		session_left(ts, ts->err);  /* it was tracing still: that it could not stop is left */
+	ts->err = NULL;
 	trace_register(ts, false);
 	session_restore(ts);
 	if (ts->on_fd >= 0)
 		close(ts->on_fd);
 	close(ts->inst_fd);
 	if (unlinkat(ts->root_fd, ts->inst_name, AT_REMOVEDIR) < 0)
-		vmr_warn("cannot remove tracing instance %s: %s", ts->inst_name, strerror(errno));
+		session_left(ts, xasprintf("cannot remove tracing instance %s: %s", ts->inst_name, strerror(errno)));
 	close(ts->root_fd);
 	trace_resolved_free(ts->res, ts->nres);
+	int rc = ts->left ? -1 : 0;
+	session_hand(&ts->left, why);
 	free(ts->inst_name);
 	free(ts);
+	return rc;
 }
 
-/* The public calls hold the instance's files open: signals wait for them. */
+/* The public calls hold the instance's files open: signals wait for them.
+ * Each starts with no reason kept and hands back the one it got. */
 int trace_session_open(struct trace_session **out, unsigned kinds, char **why)
 {
 	trace_enter();
@@ -522,27 +565,36 @@ int trace_session_open(struct trace_session **out, unsigned kinds, char **why)
 	return rc;
 }
 
-int trace_session_start(struct trace_session *ts, const pid_t *pids, size_t npids, struct trace_stats *stats)
+int trace_session_start(struct trace_session *ts, const pid_t *pids, size_t npids, struct trace_stats *stats,
+			char **why)
 {
+	*why = NULL;
 	trace_enter();
 	int rc = session_start(ts, pids, npids, stats);
 	trace_leave();
+	session_hand(&ts->err, why);
 	return rc;
 }
 
-int trace_session_stop(struct trace_session *ts, uint64_t *dropped)
+int trace_session_stop(struct trace_session *ts, uint64_t *dropped, char **why)
 {
+	if (why)
+		*why = NULL;
 	trace_enter();
 	int rc = session_stop(ts, dropped);
 	trace_leave();
+	session_hand(&ts->err, why);
 	return rc;
 }
 
-void trace_session_close(struct trace_session *ts)
+int trace_session_close(struct trace_session *ts, char **why)
 {
+	if (why)
+		*why = NULL;
 	if (!ts)
-		return;
+		return 0;
 	trace_enter();
-	session_close(ts);
+	int rc = session_close(ts, why);
 	trace_leave();
+	return rc;
 }

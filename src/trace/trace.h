@@ -10,7 +10,7 @@
  *    gives pages scanned/reclaimed.  It never touches the kernel, so it is
  *    unit-tested on captured text and fuzzed.
  *
- *  - The session (trace.c) owns one tracing instance,
+ *  - The session (session.c) owns one tracing instance,
  *    instances/vmregress-<pid> under tracefs (mounting tracefs privately and
  *    detached when it is not mounted, so no mount is left behind).  An
  *    instance has its own ring buffer, event enables, filters, set_event_pid
@@ -150,7 +150,7 @@ size_t trace_stats_feed(struct trace_stats *s, const char *buf, size_t len);
  * stalls never ended count as unmatched). */
 void trace_stats_finish(struct trace_stats *s, uint64_t end_ns);
 
-/* ---- tracefs session (trace.c) ---- */
+/* ---- tracefs session (session.c) ---- */
 
 /* Event names by role.  A role may have several candidates across kernel
  * versions (mm_vmscan_writepage became mm_vmscan_write_folio in 6.x); the
@@ -170,26 +170,39 @@ struct trace_resolved {
 
 struct trace_session;
 
+/* The session never prints.  A call that fails sets *why to a malloc'd
+ * reason that names the tracefs file and the kernel's error ("cannot set
+ * tracefs set_event_pid to '': Read-only file system"); the caller stores
+ * it with the result and says it to the user.  What could not be put back
+ * afterwards is trace_session_close's to say. */
+
 /* Find tracefs (or mount it privately), check it has the events the mask
  * needs, and create this process's instance.  Returns 0; -2 when tracing
- * cannot run here (no tracefs, not root, no instances) with *why set to a
- * malloc'd reason; -1 on other errors (reported).  Events the kernel lacks
- * are not errors: see trace_session_resolved(). */
+ * cannot run here (no tracefs, not root, no instances) with *why set and
+ * *ts NULL; -1 with *why set when the instance could not be set up (a
+ * tracefs write failed): *ts is then set, and trace_session_close puts
+ * back what was written and removes the instance, as after a success.
+ * Events the kernel lacks are not errors: see trace_session_resolved(). */
 int trace_session_open(struct trace_session **ts, unsigned kinds, char **why);
 /* What was found for every wanted role (n entries). */
 const struct trace_resolved *trace_session_resolved(const struct trace_session *ts, size_t *n);
 /* Start tracing the given pids (and their children) plus kswapd and
  * kcompactd: set the pid filter, enable events, start the reader thread,
  * which folds events into stats (initialised by the caller, not touched by
- * it until trace_session_stop returns).  0 or -1 (reported). */
+ * it until trace_session_stop returns).  0, or -1 with *why set. */
 int trace_session_start(struct trace_session *ts, const pid_t *pids, size_t npids,
-			struct trace_stats *stats);
+			struct trace_stats *stats, char **why);
 /* Stop tracing, drain the buffer into the stats, disable events.  *dropped
  * gets the events the kernel lost since start (per-CPU overrun + dropped
- * events).  0 or -1 (reported). */
-int trace_session_stop(struct trace_session *ts, uint64_t *dropped);
-/* Restore every setting written, remove the instance, unmount. */
-void trace_session_close(struct trace_session *ts);
+ * events).  0, or -1 with *why set (why may be NULL: the reason is
+ * dropped). */
+int trace_session_stop(struct trace_session *ts, uint64_t *dropped, char **why);
+/* Restore every setting written, remove the instance, unmount.  0, or -1
+ * with *why naming each setting that could not be restored and an
+ * instance that could not be removed (`vmregress cleanup` removes it);
+ * the trace itself is not the worse for it.  ts may be NULL; why may be
+ * NULL. */
+int trace_session_close(struct trace_session *ts, char **why);
 /* The trace clock ("mono") now, in ns, as the events' timestamps read. */
 uint64_t trace_clock_now_ns(void);
 

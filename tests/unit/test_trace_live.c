@@ -247,7 +247,7 @@ static void check_kill9(const char *before)
 		struct trace_stats st = { 0 };
 		trace_stats_init(&st);
 		pid_t self = getpid();
-		if (trace_session_open(&ts, TRACE_ALL, &why) == 0 && trace_session_start(ts, &self, 1, &st) == 0)
+		if (trace_session_open(&ts, TRACE_ALL, &why) == 0 && trace_session_start(ts, &self, 1, &st, &why) == 0)
 			(void)!write(ready[1], "r", 1);
 		pause();
 		_exit(0);
