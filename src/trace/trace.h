@@ -3,7 +3,7 @@
  *
  * Three layers, each usable alone:
  *
- *  - The parser (trace_parse.c) turns one line of trace_pipe text into a
+ *  - The parser (parse.c) turns one line of trace_pipe text into a
  *    struct trace_event and folds events into struct trace_stats: begin/end
  *    pairs matched per task become stalls (count, histogram, timeline),
  *    kswapd wake/sleep per node becomes active time, lru_shrink_inactive
@@ -48,7 +48,7 @@ enum trace_kind {
 	TRACE_ALL = TRACE_RECLAIM | TRACE_FAULTS | TRACE_COMPACTION,
 };
 
-/* ---- parser (trace_parse.c) ---- */
+/* ---- parser (parse.c) ---- */
 
 /* One line of trace_pipe text:
  *   "   comm-pid   [cpu] flags  secs.usecs: event: fields"
