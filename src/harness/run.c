@@ -152,13 +152,23 @@ static void run_hooks_destroy(struct run_hooks *h)
 	probe_destroy(&h->probe);
 }
 
+/* Case ci's share of the budget: what the cases before it left, divided
+ * evenly between it and the cases after it, so that the time a case that
+ * converged early did not need goes to the ones still to run. */
+static double run_auto_share_s(const struct run_state *rs, size_t ci)
+{
+	const struct suite *s0 = rs->vars[0].suite;
+	double left = ((double)s0->global.budget_ns - (double)rs->auto_spent_ns) / 1e9;
+	return (left > 0 ? left : 0) / (double)(s0->ncases - ci);
+}
+
 /* After a block of iterations auto: whether to run another.  Each
  * variant's headline figures so far, all within the precision or not. */
 static enum precision_stop run_auto_decide(struct run_state *rs, size_t ci, long counted, uint64_t t0,
 					   long blocks)
 {
 	const struct suite *s0 = rs->vars[0].suite;
-	struct precision_rule rule = { .budget_s = (double)s0->global.budget_ns / 1e9 / (double)s0->ncases,
+	struct precision_rule rule = { .budget_s = run_auto_share_s(rs, ci),
 				       .min_iterations = RUN_AUTO_MIN, .max_iterations = RUN_AUTO_MAX };
 	precision_parse(s0->global.precision, &rule.target);  /* run_check said it parses */
 	size_t n = 0;
@@ -241,8 +251,10 @@ int run_case(struct run_state *rs, size_t ci)
 			progress_grow(rs->prog, nv);
 		}
 	}
-	if (autom)
+	if (autom) {
 		run_auto_record(rs, ci, why, done[0] - warmup);
+		rs->auto_spent_ns += vmr_now_ns() - t0;
+	}
 	for (size_t v = 0; v < nv; v++)
 		run_hooks_destroy(&h[v]);
 	free(h);

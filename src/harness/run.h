@@ -52,6 +52,7 @@ struct run_state {
 	struct progress *prog;
 	bool any_failed;
 	json_t *env;                    /* the environment stored with the runs */
+	uint64_t auto_spent_ns;         /* iterations auto: what the cases so far took of the budget */
 };
 
 /* Every configuration's iterations of case ci, in the plan's order
