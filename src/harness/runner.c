@@ -18,24 +18,14 @@
 #include "core/signals.h"
 #include "core/util.h"
 #include "probe/vmstat.h"
+#include "probe/vmstat_counters.h"
 
-/* The /proc/vmstat event counters whose change over a run is kept as
- * "vmstat-NAME" metrics.  Counters the kernel lacks are left out. */
-static const char *const runner_vmstat_names[] = {
-	"pgpgin", "pgpgout", "pswpin", "pswpout", "pgfault", "pgmajfault",
-	"pgfree", "pgactivate", "pgdeactivate", "pgrefill",
-	"pgscan_kswapd", "pgscan_direct", "pgsteal_kswapd", "pgsteal_direct",
-	"pgscan_anon", "pgscan_file", "pgsteal_anon", "pgsteal_file",
-	"workingset_refault_anon", "workingset_refault_file", "swap_ra", "swap_ra_hit",
-	"zswpin", "zswpout", "swpin_zero", "swpout_zero", "allocstall_normal", "allocstall_movable",
-	"compact_stall", "thp_fault_alloc", "thp_fault_fallback", "oom_kill",
-};
-#define RUNNER_NVMSTAT (sizeof(runner_vmstat_names) / sizeof(runner_vmstat_names[0]))
-
-/* A snapshot of the counters above, taken through the vmstat probe. */
+/* A snapshot of the counters kept as "vmstat-NAME" metrics (VMSTAT_STORED
+ * of probe/vmstat_counters.h), indexed like that table.  Counters the
+ * kernel lacks are left out. */
 struct runner_vmstat {
-	bool have[RUNNER_NVMSTAT];
-	uint64_t v[RUNNER_NVMSTAT];
+	bool have[VMSTAT_NCOUNTERS];
+	uint64_t v[VMSTAT_NCOUNTERS];
 };
 
 static void runner_vmstat_read(struct runner_vmstat *s)
@@ -45,19 +35,20 @@ static void runner_vmstat_read(struct runner_vmstat *s)
 	memset(s, 0, sizeof(*s));
 	vmstat_init(&vs);
 	if (vmstat_read(&vs, NULL, err) == 0)
-		for (size_t i = 0; i < RUNNER_NVMSTAT; i++)
-			s->have[i] = vmstat_get(&vs, runner_vmstat_names[i], &s->v[i]) == 0;
+		for (size_t i = 0; i < VMSTAT_NCOUNTERS; i++)
+			s->have[i] = (vmstat_counters[i].uses & VMSTAT_STORED) &&
+				     vmstat_get(&vs, vmstat_counters[i].name, &s->v[i]) == 0;
 	vmstat_free(&vs);
 }
 
 static void runner_vmstat_metrics(struct result *r, const struct runner_vmstat *a,
 				  const struct runner_vmstat *b)
 {
-	for (size_t i = 0; i < RUNNER_NVMSTAT; i++) {
+	for (size_t i = 0; i < VMSTAT_NCOUNTERS; i++) {
 		if (!a->have[i] || !b->have[i])
 			continue;
 		char name[64];
-		snprintf(name, sizeof(name), "vmstat-%s", runner_vmstat_names[i]);
+		snprintf(name, sizeof(name), "vmstat-%s", vmstat_counters[i].name);
 		result_metric(r, name, "events", BETTER_NONE, COMBINE_AMEAN,
 			      (double)(b->v[i] - a->v[i]));
 	}
@@ -65,8 +56,8 @@ static void runner_vmstat_metrics(struct result *r, const struct runner_vmstat *
 
 static uint64_t runner_vmstat_get(const struct runner_vmstat *s, const char *name)
 {
-	for (size_t i = 0; i < RUNNER_NVMSTAT; i++)
-		if (!strcmp(runner_vmstat_names[i], name))
+	for (size_t i = 0; i < VMSTAT_NCOUNTERS; i++)
+		if (s->have[i] && !strcmp(vmstat_counters[i].name, name))
 			return s->v[i];
 	return 0;
 }
