@@ -155,6 +155,7 @@ static int sandbox_cmd_exec(const struct sandbox_cmd *o, struct sandbox_cfg *cfg
 	}
 	sandbox_close(sb);
 	if (e < 0) {
+		vmr_err("%s", r.error);
 		json_decref(desc);
 		exec_result_free(&r);
 		return e == -1 ? VMR_EXIT_USAGE : VMR_EXIT_CANNOT;

@@ -22,6 +22,7 @@
 #include "probe/thp.h"
 #include "probe/vmalloc.h"
 #include "probe/vmstat.h"
+#include "probe/vmstat_counters.h"
 #include "probe/zoneinfo.h"
 #include "report/sense.h"
 
@@ -347,12 +348,6 @@ static int sense_system(struct sense_opts *o, char **pos, int npos)
 
 /* --- vmstat --- */
 
-static const char *const sense_vmstat_default[] = {
-	"nr_free_pages", "pswpin", "pswpout", "pgfault", "pgmajfault", "pgscan_kswapd",
-	"pgscan_direct", "pgsteal_kswapd", "pgsteal_direct", "compact_stall", "thp_fault_alloc",
-	"workingset_refault_anon", "workingset_refault_file", "oom_kill",
-};
-
 static volatile sig_atomic_t sense_stop;
 
 static void sense_on_signal(int sig)
@@ -361,7 +356,7 @@ static void sense_on_signal(int sig)
 }
 
 /* The counters to show: --fields (each must exist) or the defaults the
- * kernel has. */
+ * kernel has (VMSTAT_SENSE of probe/vmstat_counters.h). */
 static int sense_vmstat_fields(struct sense_opts *o, const struct vmstat *s, struct sense_fields *f)
 {
 	if (o->fields) {
@@ -380,9 +375,9 @@ static int sense_vmstat_fields(struct sense_opts *o, const struct vmstat *s, str
 			return -1;
 		}
 	} else {
-		for (size_t i = 0; i < ARRAY_SIZE(sense_vmstat_default); i++)
-			if (vmstat_index(s, sense_vmstat_default[i]) >= 0)
-				strlist_add(&f->names, sense_vmstat_default[i]);
+		for (size_t i = 0; i < VMSTAT_NCOUNTERS; i++)
+			if ((vmstat_counters[i].uses & VMSTAT_SENSE) && vmstat_index(s, vmstat_counters[i].name) >= 0)
+				strlist_add(&f->names, vmstat_counters[i].name);
 	}
 	f->idx = xcalloc(f->names.n, sizeof(*f->idx));
 	for (size_t i = 0; i < f->names.n; i++)

@@ -1,186 +1,178 @@
 #include "harness/exec.h"
 
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
 #include <sys/wait.h>
-#include <unistd.h>
+#include <time.h>
 
-#include "core/compat.h"
-#include "core/signals.h"
 #include "core/util.h"
-#include "probe/probe.h"
-#include "probe/vmstat.h"
+#include "harness/runner.h"
 
-#define EXEC_SAMPLE_MS 20
+#define EXEC_SAMPLE_NS 20000000ull
 
-static void exec_vmstat(uint64_t *in, uint64_t *out)
+/* The runner hook that samples the cgroup's swap usage every
+ * EXEC_SAMPLE_NS while the command runs and keeps the highest. */
+struct exec_peak {
+	struct sandbox *sb;
+	pthread_t thread;
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	bool stop, running;
+	uint64_t peak_bytes;
+};
+
+static void exec_peak_sample(struct exec_peak *p)
 {
-	struct vmstat vs = { 0 };
-	char err[PROBE_ERR_MAX] = "";
-	*in = *out = 0;
-	vmstat_init(&vs);
-	if (vmstat_read(&vs, NULL, err) == 0) {
-		vmstat_get(&vs, "pswpin", in);
-		vmstat_get(&vs, "pswpout", out);
+	uint64_t b = sandbox_swap_used_bytes(p->sb);
+	if (b > p->peak_bytes)
+		p->peak_bytes = b;
+}
+
+static void *exec_peak_thread(void *arg)
+{
+	struct exec_peak *p = arg;
+	pthread_mutex_lock(&p->lock);
+	while (!p->stop) {
+		pthread_mutex_unlock(&p->lock);
+		exec_peak_sample(p);
+		uint64_t next = vmr_now_ns() + EXEC_SAMPLE_NS;
+		struct timespec ts = { .tv_sec = (time_t)(next / 1000000000u), .tv_nsec = (long)(next % 1000000000u) };
+		pthread_mutex_lock(&p->lock);
+		while (!p->stop && pthread_cond_timedwait(&p->cond, &p->lock, &ts) != ETIMEDOUT)
+			;
 	}
-	vmstat_free(&vs);
+	pthread_mutex_unlock(&p->lock);
+	return NULL;
 }
 
-static uint64_t exec_swap_now(const struct sandbox *sb)
+static void exec_peak_init(struct exec_peak *p, struct sandbox *sb)
 {
-	json_t *s = sandbox_stats(sb);
-	json_t *v = json_object_get(s, "swap_bytes");
-	uint64_t b = json_is_integer(v) ? (uint64_t)json_integer_value(v) : 0;
-	json_decref(s);
-	return b;
+	pthread_condattr_t ca;
+	*p = (struct exec_peak){ .sb = sb };
+	pthread_mutex_init(&p->lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&p->cond, &ca);
+	pthread_condattr_destroy(&ca);
 }
 
-/* The child: wait until the parent has moved it into the cgroup, then exec.
- * A failed exec sends errno back through the close-on-exec pipe. */
-static void exec_child(int go, int err, char *const argv[])
+static void exec_peak_destroy(struct exec_peak *p)
 {
-	char c;
-	signals_default();
-	if (read(go, &c, 1) != 1)
-		_exit(127);
-	execvp(argv[0], argv);
-	int e = errno;
-	ssize_t w = write(err, &e, sizeof(e));
-	(void)w;
-	_exit(127);
+	pthread_mutex_destroy(&p->lock);
+	pthread_cond_destroy(&p->cond);
 }
 
-/* Wait for the child, sampling the cgroup's swap; kill on timeout. */
-static int exec_wait(struct sandbox *sb, pid_t pid, uint64_t t0, uint64_t timeout_ns, struct exec_result *r,
-		     int *status, struct rusage *ru)
+static int exec_peak_start(void *ctx, pid_t child, struct sandbox *sb)
 {
-	int pfd = compat_pidfd_open(pid);
-	bool timed_out = false;
-	for (;;) {
-		pid_t w = wait4(pid, status, WNOHANG, ru);
-		if (w == pid)
-			break;
-		if (w < 0 && errno != EINTR) {
-			vmr_errno("cannot wait for process %d", (int)pid);
-			if (pfd >= 0)
-				close(pfd);
-			return -1;
-		}
-		uint64_t sw = exec_swap_now(sb);
-		if (sw > r->swap_peak_bytes)
-			r->swap_peak_bytes = sw;
-		if (!timed_out && timeout_ns && vmr_now_ns() - t0 > timeout_ns) {
-			timed_out = true;
-			sandbox_kill_all(sb);
-			kill(pid, SIGKILL);
-		}
-		if (pfd >= 0) {
-			struct pollfd p = { .fd = pfd, .events = POLLIN };
-			poll(&p, 1, EXEC_SAMPLE_MS);
-		} else {
-			usleep(EXEC_SAMPLE_MS * 1000);
-		}
+	struct exec_peak *p = ctx;
+	sigset_t all, old;
+	/* signals go to the main thread, whose handler undoes the sandbox
+	 * while nothing else of ours runs on */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	int e = pthread_create(&p->thread, NULL, exec_peak_thread, p);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (e) {
+		errno = e;
+		return -1;
 	}
-	if (pfd >= 0)
-		close(pfd);
-	if (timed_out)
-		r->outcome = EXEC_TIMEOUT;
+	pthread_setname_np(p->thread, "vmr-swappeak");
+	p->running = true;
 	return 0;
 }
 
-static void exec_fill(struct exec_result *r, int status, const struct rusage *ru)
+static void exec_peak_stop(void *ctx, struct result *r)
 {
+	struct exec_peak *p = ctx;
+	if (!p->running)
+		return;
+	pthread_mutex_lock(&p->lock);
+	p->stop = true;
+	pthread_cond_signal(&p->cond);
+	pthread_mutex_unlock(&p->lock);
+	pthread_join(p->thread, NULL);
+	p->running = false;
+}
+
+/* How the command ended, from what the runner saw. */
+static void exec_fill(struct exec_result *r, const struct runner_exit *x)
+{
+	const struct rusage *ru = &x->ru;
 	r->user_s = (double)ru->ru_utime.tv_sec + (double)ru->ru_utime.tv_usec / 1e6;
 	r->system_s = (double)ru->ru_stime.tv_sec + (double)ru->ru_stime.tv_usec / 1e6;
+	r->elapsed_s = (double)x->elapsed_ns / 1e9;
 	r->max_rss_kb = (uint64_t)ru->ru_maxrss;
 	r->major_faults = (uint64_t)ru->ru_majflt;
 	r->minor_faults = (uint64_t)ru->ru_minflt;
 	r->voluntary_switches = (uint64_t)ru->ru_nvcsw;
 	r->involuntary_switches = (uint64_t)ru->ru_nivcsw;
-	if (r->outcome == EXEC_TIMEOUT)
-		return;
-	if (WIFEXITED(status)) {
+	r->oom_kills = x->oom_kills;
+	snprintf(r->oom_gist, sizeof(r->oom_gist), "%s", x->oom_gist);
+	if (x->timed_out) {
+		r->outcome = EXEC_TIMEOUT;
+	} else if (WIFEXITED(x->status)) {
 		r->outcome = EXEC_EXITED;
-		r->exit_status = WEXITSTATUS(status);
-	} else if (WIFSIGNALED(status)) {
-		r->signal = WTERMSIG(status);
+		r->exit_status = WEXITSTATUS(x->status);
+	} else if (WIFSIGNALED(x->status)) {
+		r->signal = WTERMSIG(x->status);
 		r->outcome = r->signal == SIGKILL && r->oom_kills ? EXEC_OOM : EXEC_SIGNALED;
 	}
 }
 
+static uint64_t exec_metric(const struct result *res, const char *name)
+{
+	const struct metric *m = result_find_metric(res, name);
+	return m ? (uint64_t)m->value : 0;
+}
+
+/* The sandbox's counters the runner kept, as the caller's own references;
+ * unsandboxed, an empty object as sandbox_stats gives. */
+static json_t *exec_info(const struct result *res, const char *key)
+{
+	json_t *v = json_object_get(res->info, key);
+	return v ? json_incref(v) : json_object();
+}
+
 int exec_run(struct sandbox *sb, char *const argv[], uint64_t timeout_ns, struct exec_result *r)
 {
-	int go[2], err[2], rc = -2;
-	memset(r, 0, sizeof(*r));
-	if (pipe2(go, O_CLOEXEC) < 0 || pipe2(err, O_CLOEXEC) < 0) {
-		vmr_errno("cannot make a pipe");
-		return -2;
+	struct exec_peak peak;
+	struct runner_exit x = { 0 };
+	struct result res = { 0 };
+	int rc = 0;
+	*r = (struct exec_result){ 0 };
+	exec_peak_init(&peak, sb);
+	struct runner_hook hook = { .name = "the swap sampler", .start = exec_peak_start, .stop = exec_peak_stop,
+				    .ctx = &peak };
+	struct runner_cfg cfg = { .timeout_ns = timeout_ns, .hooks = &hook, .nhooks = 1 };
+	if (runner_exec(argv, sb, &cfg, &x, &res) < 0) {
+		snprintf(r->error, sizeof(r->error), "cannot run '%s': %s", argv[0], res.reason);
+		rc = -2;
+		goto free_result;
 	}
-	uint64_t in0, out0, in1, out1, oom0 = sandbox_oom_kills(sb);
-	r->before = sandbox_stats(sb);
-	sandbox_oom_watch(sb);
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid < 0) {
-		vmr_errno("cannot fork");
-		goto close_pipes;
-	}
-	if (pid == 0) {
-		close(go[1]);
-		close(err[0]);
-		exec_child(go[0], err[1], argv);
-	}
-	close(go[0]);
-	go[0] = -1;
-	close(err[1]);
-	err[1] = -1;
-	if (sandbox_attach(sb, pid) < 0) {
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
-		goto close_pipes;
-	}
-	exec_vmstat(&in0, &out0);
-	uint64_t t0 = vmr_now_ns();
-	if (write(go[1], "g", 1) != 1) {
-		vmr_errno("cannot start the command");
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
-		goto close_pipes;
-	}
-	int status = 0, e = 0;
-	struct rusage ru = { 0 };
-	memset(&ru, 0, sizeof(ru));
-	if (exec_wait(sb, pid, t0, timeout_ns, r, &status, &ru) < 0)
-		goto close_pipes;
-	r->elapsed_s = (double)(vmr_now_ns() - t0) / 1e9;
-	exec_vmstat(&in1, &out1);
-	r->pswpin = in1 - in0;
-	r->pswpout = out1 - out0;
-	r->oom_kills = sandbox_oom_kills(sb) - oom0;
-	r->after = sandbox_stats(sb);
-	if (r->oom_kills)
-		r->oom_report = sandbox_oom_report(sb, r->oom_gist, sizeof(r->oom_gist));
-	if (read(err[0], &e, sizeof(e)) == (ssize_t)sizeof(e)) {
-		vmr_err("cannot run '%s': %s", argv[0], strerror(e));
+	if (x.exec_errno) {
+		snprintf(r->error, sizeof(r->error), "cannot run '%s': %s", argv[0], strerror(x.exec_errno));
 		rc = -1;
-		goto close_pipes;
+		goto free_result;
 	}
-	exec_fill(r, status, &ru);
-	rc = 0;
-close_pipes:
-	sandbox_oom_unwatch(sb);
-	for (int i = 0; i < 2; i++) {
-		if (go[i] >= 0)
-			close(go[i]);
-		if (err[i] >= 0)
-			close(err[i]);
+	if (x.status == -1 && !x.timed_out) {
+		snprintf(r->error, sizeof(r->error), "cannot run '%s': lost its process", argv[0]);
+		rc = -2;
+		goto free_result;
 	}
+	exec_fill(r, &x);
+	r->pswpin = exec_metric(&res, "vmstat-pswpin");
+	r->pswpout = exec_metric(&res, "vmstat-pswpout");
+	r->swap_peak_bytes = peak.peak_bytes;
+	r->before = exec_info(&res, "sandbox_before");
+	r->after = exec_info(&res, "sandbox_after");
+	json_t *rep = json_object_get(res.info, "oom_report");
+	r->oom_report = rep ? json_incref(rep) : NULL;
+free_result:
+	result_free(&res);
+	exec_peak_destroy(&peak);
 	return rc;
 }
 
@@ -189,7 +181,6 @@ const char *exec_outcome_name(enum exec_outcome o)
 	static const char *const names[] = { "exited", "signaled", "oom", "timeout" };
 	return names[o];
 }
-
 json_t *exec_result_json(const struct exec_result *r)
 {
 	json_t *o = json_object();

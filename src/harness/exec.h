@@ -1,6 +1,7 @@
 /* Running an external program inside a sandbox and measuring it as
- * /usr/bin/time -v does, plus the sandbox's swap traffic.  Measurement only:
- * formatting is the caller's. */
+ * /usr/bin/time -v does, plus the sandbox's swap traffic: the runner's
+ * runner_exec with one hook, a thread sampling the cgroup's swap usage for
+ * its peak.  Measurement only: formatting and printing are the caller's. */
 #ifndef VMR_EXEC_H
 #define VMR_EXEC_H
 
@@ -24,12 +25,14 @@ struct exec_result {
 	json_t *oom_report;         /* the kernel's report of the first kill, or NULL */
 	char oom_gist[400];         /* its gist in one line, "" */
 	json_t *before, *after;     /* sandbox_stats */
+	char error[400];            /* why exec_run returned -1 or -2 */
 };
 
 /* Fork, move the child into sb before it runs anything, exec argv, wait with
  * a watchdog of timeout_ns (0: none).  Returns 0 when the program ran
- * (whatever its outcome); -1 when it could not be started (bad command:
- * exit 2) or -2 (the sandbox refused it: exit 3), after reporting. */
+ * (whatever its outcome); -1 when it could not be executed (bad command:
+ * exit 2) or -2 when it could not be started here (exit 3), with r->error
+ * saying why ("cannot run 'CMD': REASON"); nothing is printed. */
 int exec_run(struct sandbox *sb, char *const argv[], uint64_t timeout_ns, struct exec_result *r);
 /* The outcome's name: "exited", "signaled", "oom", "timeout". */
 const char *exec_outcome_name(enum exec_outcome o);

@@ -6,19 +6,8 @@
 #include <time.h>
 
 #include "core/util.h"
+#include "probe/vmstat_counters.h"
 #include "sandbox/sandbox.h"
-
-/* The /proc/vmstat counters kept, by exact name; names starting with one of
- * the prefixes below are summed into one series instead. */
-static const char *const monitor_vmstat_names[] = {
-	"pswpin", "pswpout", "pgmajfault", "pgfault", "pgscan_kswapd", "pgscan_direct", "pgsteal_kswapd",
-	"pgsteal_direct", "compact_stall", "compact_success", "compact_fail", "thp_fault_alloc",
-	"thp_fault_fallback", "thp_collapse_alloc", "thp_split_page", "swpin_zero", "swpout_zero", "zswpin",
-	"zswpout", "zswpwb",
-};
-/* allocstall_normal, allocstall_movable... (4.10+) or allocstall; and
- * workingset_refault_anon/_file (5.9+) or workingset_refault. */
-static const char *const monitor_vmstat_sums[] = { "allocstall", "workingset_refault" };
 
 static const char *const monitor_meminfo_names[] = {
 	"MemFree", "MemAvailable", "Cached", "Dirty", "AnonPages", "SwapFree", "SwapCached", "Zswap", "Zswapped",
@@ -82,27 +71,33 @@ static void monitor_vmstat(struct monitor *m, double t)
 		m->delta = xrealloc(m->delta, m->delta_cap * sizeof(*m->delta));
 	}
 	vmstat_delta(&m->prev, &m->cur, m->delta);
-	double sums[ARRAY_SIZE(monitor_vmstat_sums)] = { 0 };
-	bool seen[ARRAY_SIZE(monitor_vmstat_sums)] = { false };
+	/* the series of VMSTAT_MONITOR counters of probe/vmstat_counters.h:
+	 * by exact name, or a VMSTAT_SUM entry summing NAME and NAME_* */
+	double sums[VMSTAT_NCOUNTERS] = { 0 };
+	bool seen[VMSTAT_NCOUNTERS] = { false };
 	for (size_t i = 0; i < m->cur.n; i++) {
 		const char *name = m->cur.items[i].name;
-		for (size_t k = 0; k < ARRAY_SIZE(monitor_vmstat_sums); k++)
-			if (monitor_prefix(name, monitor_vmstat_sums[k])) {
-				sums[k] += (double)m->delta[i];
-				seen[k] = true;
-			}
-		for (size_t k = 0; k < ARRAY_SIZE(monitor_vmstat_names); k++)
-			if (!strcmp(name, monitor_vmstat_names[k])) {
+		for (size_t k = 0; k < VMSTAT_NCOUNTERS; k++) {
+			const struct vmstat_counter *c = &vmstat_counters[k];
+			if (!(c->uses & VMSTAT_MONITOR))
+				continue;
+			if (c->uses & VMSTAT_SUM) {
+				if (monitor_prefix(name, c->name)) {
+					sums[k] += (double)m->delta[i];
+					seen[k] = true;
+				}
+			} else if (!strcmp(name, c->name)) {
 				char sname[VMSTAT_NAME_MAX + 8];
 				snprintf(sname, sizeof(sname), "vmstat.%s", name);
 				monitor_add(m, sname, "events", t, (double)m->delta[i]);
 			}
+		}
 	}
-	for (size_t k = 0; k < ARRAY_SIZE(monitor_vmstat_sums); k++) {
+	for (size_t k = 0; k < VMSTAT_NCOUNTERS; k++) {
 		if (!seen[k])
 			continue;
 		char sname[VMSTAT_NAME_MAX + 8];
-		snprintf(sname, sizeof(sname), "vmstat.%s", monitor_vmstat_sums[k]);
+		snprintf(sname, sizeof(sname), "vmstat.%s", vmstat_counters[k].name);
 		monitor_add(m, sname, "events", t, sums[k]);
 	}
 	/* cur becomes prev: swap the two snapshots (and their open files) */

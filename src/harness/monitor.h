@@ -3,13 +3,12 @@
  * A runner_hook whose thread samples, every interval (default 1 s, at
  * least 50 ms) from the workload's start until it exits, plus once at the
  * end:
- *   vmstat.NAME     /proc/vmstat counters, the change over each interval
- *                   (pswpin, pswpout, pgmajfault, pgfault, pgscan_kswapd,
- *                   pgscan_direct, pgsteal_kswapd, pgsteal_direct,
- *                   allocstall (all zones), workingset_refault (anon+file),
- *                   compact_stall/success/fail, thp_fault_alloc,
- *                   thp_fault_fallback, thp_collapse_alloc, thp_split_page);
- *                   summed, a series gives the change over the whole case
+ *   vmstat.NAME     /proc/vmstat counters, the change over each interval:
+ *                   the VMSTAT_MONITOR ones of probe/vmstat_counters.h
+ *                   (pswpin, pswpout, pgmajfault, pgscan_*, compact_*,
+ *                   thp_*, zswp*..., allocstall over all zones,
+ *                   workingset_refault anon+file); summed, a series gives
+ *                   the change over the whole case
  *   meminfo.NAME    /proc/meminfo MemFree, MemAvailable, Cached, Dirty,
  *                   AnonPages, SwapFree, SwapCached, and Zswap, Zswapped
  *                   where the kernel has them (bytes, the value at the sample)

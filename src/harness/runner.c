@@ -18,24 +18,14 @@
 #include "core/signals.h"
 #include "core/util.h"
 #include "probe/vmstat.h"
+#include "probe/vmstat_counters.h"
 
-/* The /proc/vmstat event counters whose change over a run is kept as
- * "vmstat-NAME" metrics.  Counters the kernel lacks are left out. */
-static const char *const runner_vmstat_names[] = {
-	"pgpgin", "pgpgout", "pswpin", "pswpout", "pgfault", "pgmajfault",
-	"pgfree", "pgactivate", "pgdeactivate", "pgrefill",
-	"pgscan_kswapd", "pgscan_direct", "pgsteal_kswapd", "pgsteal_direct",
-	"pgscan_anon", "pgscan_file", "pgsteal_anon", "pgsteal_file",
-	"workingset_refault_anon", "workingset_refault_file", "swap_ra", "swap_ra_hit",
-	"zswpin", "zswpout", "swpin_zero", "swpout_zero", "allocstall_normal", "allocstall_movable",
-	"compact_stall", "thp_fault_alloc", "thp_fault_fallback", "oom_kill",
-};
-#define RUNNER_NVMSTAT (sizeof(runner_vmstat_names) / sizeof(runner_vmstat_names[0]))
-
-/* A snapshot of the counters above, taken through the vmstat probe. */
+/* A snapshot of the counters kept as "vmstat-NAME" metrics (VMSTAT_STORED
+ * of probe/vmstat_counters.h), indexed like that table.  Counters the
+ * kernel lacks are left out. */
 struct runner_vmstat {
-	bool have[RUNNER_NVMSTAT];
-	uint64_t v[RUNNER_NVMSTAT];
+	bool have[VMSTAT_NCOUNTERS];
+	uint64_t v[VMSTAT_NCOUNTERS];
 };
 
 static void runner_vmstat_read(struct runner_vmstat *s)
@@ -45,19 +35,20 @@ static void runner_vmstat_read(struct runner_vmstat *s)
 	memset(s, 0, sizeof(*s));
 	vmstat_init(&vs);
 	if (vmstat_read(&vs, NULL, err) == 0)
-		for (size_t i = 0; i < RUNNER_NVMSTAT; i++)
-			s->have[i] = vmstat_get(&vs, runner_vmstat_names[i], &s->v[i]) == 0;
+		for (size_t i = 0; i < VMSTAT_NCOUNTERS; i++)
+			s->have[i] = (vmstat_counters[i].uses & VMSTAT_STORED) &&
+				     vmstat_get(&vs, vmstat_counters[i].name, &s->v[i]) == 0;
 	vmstat_free(&vs);
 }
 
 static void runner_vmstat_metrics(struct result *r, const struct runner_vmstat *a,
 				  const struct runner_vmstat *b)
 {
-	for (size_t i = 0; i < RUNNER_NVMSTAT; i++) {
+	for (size_t i = 0; i < VMSTAT_NCOUNTERS; i++) {
 		if (!a->have[i] || !b->have[i])
 			continue;
 		char name[64];
-		snprintf(name, sizeof(name), "vmstat-%s", runner_vmstat_names[i]);
+		snprintf(name, sizeof(name), "vmstat-%s", vmstat_counters[i].name);
 		result_metric(r, name, "events", BETTER_NONE, COMBINE_AMEAN,
 			      (double)(b->v[i] - a->v[i]));
 	}
@@ -65,8 +56,8 @@ static void runner_vmstat_metrics(struct result *r, const struct runner_vmstat *
 
 static uint64_t runner_vmstat_get(const struct runner_vmstat *s, const char *name)
 {
-	for (size_t i = 0; i < RUNNER_NVMSTAT; i++)
-		if (!strcmp(runner_vmstat_names[i], name))
+	for (size_t i = 0; i < VMSTAT_NCOUNTERS; i++)
+		if (s->have[i] && !strcmp(vmstat_counters[i].name, name))
 			return s->v[i];
 	return 0;
 }
@@ -98,16 +89,27 @@ static int runner_write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
-/* In the child: wait for the go byte, run the workload, send the result. */
-static __attribute__((noreturn)) void runner_child(const struct workload *w, const void *wopts,
-						   const struct wl_env *env, int go_fd, int out_fd)
+/* What the child runs once the parent has let it go. */
+struct runner_job {
+	void (*body)(void *arg, int out_fd) __attribute__((noreturn));
+	void *arg;
+	const char *what;      /* in the reasons: "workload process", "command" */
+	bool own_group;        /* lead its own process group (a workload) */
+};
+
+/* In the child: the default signal dispositions (the parent's handlers
+ * undo its sandbox, and SIGPIPE is ignored there), death with the parent,
+ * then wait for the go byte and run the job.  A workload leads its own
+ * process group, which the watchdog and the signal handler kill whole; a
+ * command stays in the caller's, so that on a terminal it is in the
+ * foreground: it may read the terminal, and Ctrl-C reaches it. */
+static __attribute__((noreturn)) void runner_child(const struct runner_job *job, int go_fd, int out_fd)
 {
 	char go;
-	/* the parent's handlers undo its sandbox; the workload gets the
-	 * defaults, and SIGPIPE back from ignored */
 	signals_default();
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
-	setpgid(0, 0);
+	if (job->own_group)
+		setpgid(0, 0);
 	ssize_t n;
 	do
 		n = read(go_fd, &go, 1);
@@ -115,10 +117,23 @@ static __attribute__((noreturn)) void runner_child(const struct workload *w, con
 	if (n != 1)
 		_exit(125);
 	close(go_fd);
+	job->body(job->arg, out_fd);
+}
 
+struct runner_workload {
+	const struct workload *w;
+	const void *wopts;
+	const struct wl_env *env;
+};
+
+/* The workload's job: run it and send the result. */
+static __attribute__((noreturn)) void runner_workload_body(void *arg, int out_fd)
+{
+	const struct runner_workload *a = arg;
+	const struct workload *w = a->w;
 	struct result r = { 0 };
 	result_init(&r, w->name);
-	void *state = w->setup ? w->setup(wopts, env, &r) : NULL;
+	void *state = w->setup ? w->setup(a->wopts, a->env, &r) : NULL;
 	if (w->setup && !state && r.outcome == OUTCOME_PASS)
 		result_set_outcome(&r, OUTCOME_ERROR, "set-up failed");
 	if (state || !w->setup) {
@@ -136,6 +151,18 @@ static __attribute__((noreturn)) void runner_child(const struct workload *w, con
 	json_decref(j);
 	result_free(&r);
 	_exit(rc);
+}
+
+/* A command's job: exec it.  The out pipe is close-on-exec, so a command
+ * that starts sends nothing; one that cannot sends execvp's errno. */
+static __attribute__((noreturn)) void runner_exec_body(void *arg, int out_fd)
+{
+	char *const *argv = arg;
+	execvp(argv[0], argv);
+	int e = errno;
+	ssize_t n = write(out_fd, &e, sizeof(e));
+	(void)n;
+	_exit(127);
 }
 
 struct runner_wait {
@@ -315,8 +342,7 @@ static size_t runner_hooks_start(const struct runner_cfg *cfg, pid_t pid, struct
 	return i;
 }
 
-static int runner_fork(const struct workload *w, const void *wopts, const struct wl_env *env,
-		       int go[2], int out[2], struct result *r)
+static int runner_fork(const struct runner_job *job, int go[2], int out[2], struct result *r)
 {
 	if (pipe2(go, O_CLOEXEC) < 0) {
 		result_set_outcome(r, OUTCOME_ERROR, "cannot make a pipe: %s", strerror(errno));
@@ -335,7 +361,7 @@ static int runner_fork(const struct workload *w, const void *wopts, const struct
 	if (pid == 0) {
 		close(go[1]);
 		close(out[0]);
-		runner_child(w, wopts, env, go[0], out[1]);
+		runner_child(job, go[0], out[1]);
 	}
 	sandbox_signal_child(pid, true);
 	close(go[0]);
@@ -354,27 +380,130 @@ close_go:
 /* Attach the child to the sandbox, start the hooks, then let it run: the
  * hooks (perf counters, tracing) must see the workload from its first
  * instruction.  Returns how many hooks started. */
-static size_t runner_go(const struct runner_cfg *cfg, pid_t pid, struct sandbox *sb, int go_fd,
-			uint64_t *t0, struct result *r)
+static size_t runner_go(const struct runner_job *job, const struct runner_cfg *cfg, pid_t pid,
+			struct sandbox *sb, int go_fd, uint64_t *t0, struct result *r)
 {
 	if (sb && sandbox_active(sb) && sandbox_attach(sb, pid) < 0) {
-		result_set_outcome(r, OUTCOME_ERROR, "cannot move the workload process into the sandbox");
+		result_set_outcome(r, OUTCOME_ERROR, "cannot move the %s into the sandbox", job->what);
 		return 0;
 	}
 	size_t nhooks = runner_hooks_start(cfg, pid, sb, r);
 	*t0 = vmr_now_ns();
 	if (r->outcome == OUTCOME_PASS && runner_write_all(go_fd, "g", 1) < 0)
-		result_set_outcome(r, OUTCOME_ERROR, "cannot start the workload process: %s",
-				   strerror(errno));
+		result_set_outcome(r, OUTCOME_ERROR, "cannot start the %s: %s", job->what, strerror(errno));
 	return nhooks;
+}
+
+/* One child's span, from the counters read before it to those after: what
+ * runner_run and runner_exec share. */
+struct runner_span {
+	struct runner_vmstat vm0, vm1;
+	bool sandboxed;
+	json_t *sb_before;
+	uint64_t oom0;
+	size_t nhooks;
+	bool harness_failed;          /* r says why */
+	uint64_t elapsed_ns;
+	struct runner_wait wt;
+};
+
+/* Read the counters, fork the job, attach it, start the hooks, let it go
+ * and wait for it (steps 3 to 7 of docs/DESIGN.md).  -1 when no child
+ * could be forked (r says why, nothing is left to end); else 0, and
+ * runner_span_end follows. */
+static int runner_span_begin(struct runner_span *sp, const struct runner_job *job, struct sandbox *sb,
+			     const struct runner_cfg *cfg, struct result *r)
+{
+	int go[2], out[2];
+	runner_vmstat_read(&sp->vm0);
+	sp->sandboxed = sb && sandbox_active(sb);
+	sp->sb_before = sp->sandboxed ? sandbox_stats(sb) : NULL;
+	sp->oom0 = sp->sandboxed ? sandbox_oom_kills(sb) : 0;
+	if (sp->sandboxed)
+		sandbox_oom_watch(sb);
+	uint64_t timeout_ns = cfg ? cfg->timeout_ns : 0;
+
+	pid_t pid = runner_fork(job, go, out, r);
+	if (pid < 0) {
+		json_decref(sp->sb_before);
+		sp->sb_before = NULL;
+		sandbox_oom_unwatch(sb);
+		return -1;
+	}
+	uint64_t t0 = vmr_now_ns();
+	sp->nhooks = runner_go(job, cfg, pid, sb, go[1], &t0, r);
+	if (r->outcome != OUTCOME_PASS)
+		runner_kill(pid, sb);
+	close(go[1]);
+	sp->harness_failed = r->outcome != OUTCOME_PASS;
+	runner_wait_child(pid, out[0], sb, timeout_ns, t0, &sp->wt);
+	sandbox_signal_child(pid, false);
+	sp->elapsed_ns = vmr_now_ns() - t0;
+	close(out[0]);
+	return 0;
+}
+
+/* OOM kills while the child ran: the sandbox's, or on the host all of them
+ * (/proc/vmstat oom_kill). */
+static uint64_t runner_span_oom_kills(struct runner_span *sp, struct sandbox *sb)
+{
+	uint64_t before = sp->oom0, now;
+	if (sp->sandboxed) {
+		now = sandbox_oom_kills(sb);
+	} else {
+		runner_vmstat_read(&sp->vm1);
+		before = runner_vmstat_get(&sp->vm0, "oom_kill");
+		now = runner_vmstat_get(&sp->vm1, "oom_kill");
+	}
+	return now > before ? now - before : 0;
+}
+
+/* Stop the hooks, whose last samples fall inside the vmstat deltas'
+ * window, and add rusage, the deltas and the sandbox's counters (step 9). */
+static void runner_span_end(struct runner_span *sp, struct sandbox *sb, const struct runner_cfg *cfg,
+			    struct result *r)
+{
+	runner_hooks_stop(cfg, sp->nhooks, r);
+	runner_vmstat_read(&sp->vm1);
+	if (sp->wt.status != -1)
+		rusage_metrics(r, &sp->wt.ru, sp->elapsed_ns);
+	runner_vmstat_metrics(r, &sp->vm0, &sp->vm1);
+	runner_sandbox_info(r, sb, sp->sb_before);
+	sp->sb_before = NULL;
+	sandbox_oom_unwatch(sb);
+	free(sp->wt.buf);
+	sp->wt.buf = NULL;
+}
+
+int runner_exec(char *const argv[], struct sandbox *sb, const struct runner_cfg *cfg, struct runner_exit *x,
+		struct result *r)
+{
+	struct runner_span sp = { 0 };
+	struct runner_job job = { .body = runner_exec_body, .arg = (void *)argv, .what = "command" };
+	*x = (struct runner_exit){ .status = -1 };
+	result_init(r, "exec");
+	if (runner_span_begin(&sp, &job, sb, cfg, r) < 0)
+		return -1;
+	if (!sp.harness_failed) {
+		x->status = sp.wt.status;
+		x->timed_out = sp.wt.timed_out;
+		x->ru = sp.wt.ru;
+		x->elapsed_ns = sp.elapsed_ns;
+		if (sp.wt.len == sizeof(int))
+			memcpy(&x->exec_errno, sp.wt.buf, sizeof(int));
+		x->oom_kills = runner_span_oom_kills(&sp, sb);
+		if (x->oom_kills && sp.sandboxed)
+			result_info_set(r, "oom_report", sandbox_oom_report(sb, x->oom_gist, sizeof(x->oom_gist)));
+	}
+	runner_span_end(&sp, sb, cfg, r);
+	return sp.harness_failed ? -1 : 0;
 }
 
 int runner_run(const struct workload *w, const void *wopts, struct sandbox *sb,
 	       const struct runner_cfg *cfg, struct result *r)
 {
-	int ret = -1, go[2], out[2];
+	int ret = -1;
 	struct wl_env env = { 0 };
-	struct runner_wait wt = { 0 };
 	result_init(r, w->name);
 	if (!(cfg && cfg->workdir))
 		scratch_cleanup(NULL, NULL);
@@ -398,55 +527,20 @@ int runner_run(const struct workload *w, const void *wopts, struct sandbox *sb,
 		result_set_outcome(r, OUTCOME_ERROR, "%s", lock_why);
 		goto remove_dir;
 	}
-	struct runner_vmstat vm0 = { 0 }, vm1 = { 0 };
-	runner_vmstat_read(&vm0);
-	bool sandboxed = sb && sandbox_active(sb);
-	json_t *sb_before = sandboxed ? sandbox_stats(sb) : NULL;
-	uint64_t oom0 = sandboxed ? sandbox_oom_kills(sb) : 0;
-	if (sandboxed)
-		sandbox_oom_watch(sb);
-	uint64_t timeout_ns = cfg ? cfg->timeout_ns : 0;
-
-	pid_t pid = runner_fork(w, wopts, &env, go, out, r);
-	if (pid < 0) {
-		json_decref(sb_before);
-		sandbox_oom_unwatch(sb);
+	struct runner_span sp = { 0 };
+	struct runner_workload wl = { .w = w, .wopts = wopts, .env = &env };
+	struct runner_job job = { .body = runner_workload_body, .arg = &wl, .what = "workload process",
+				  .own_group = true };
+	if (runner_span_begin(&sp, &job, sb, cfg, r) < 0)
 		goto unlock_knobs;
-	}
-	uint64_t t0 = vmr_now_ns();
-	size_t nhooks = runner_go(cfg, pid, sb, go[1], &t0, r);
-	if (r->outcome != OUTCOME_PASS)
-		runner_kill(pid, sb);
-	close(go[1]);
-	bool harness_failed = r->outcome != OUTCOME_PASS;
-	runner_wait_child(pid, out[0], sb, timeout_ns, t0, &wt);
-	sandbox_signal_child(pid, false);
-	uint64_t elapsed = vmr_now_ns() - t0;
-	close(out[0]);
-
-	if (!harness_failed) {
-		bool oom_rose;
-		if (sandboxed) {
-			oom_rose = sandbox_oom_kills(sb) > oom0;
-		} else {
-			runner_vmstat_read(&vm1);
-			oom_rose = runner_vmstat_get(&vm1, "oom_kill") > runner_vmstat_get(&vm0, "oom_kill");
-		}
-		runner_classify(r, &wt, timeout_ns, oom_rose);
-	}
-	/* the hooks' last samples fall inside the vmstat deltas' window */
-	if (r->outcome == OUTCOME_OOM && sandboxed)
+	if (!sp.harness_failed)
+		runner_classify(r, &sp.wt, cfg ? cfg->timeout_ns : 0, runner_span_oom_kills(&sp, sb) > 0);
+	if (r->outcome == OUTCOME_OOM && sp.sandboxed)
 		runner_oom_report(r, sb);
-	runner_hooks_stop(cfg, nhooks, r);
-	runner_vmstat_read(&vm1);
-	if (wt.status != -1)
-		rusage_metrics(r, &wt.ru, elapsed);
-	runner_vmstat_metrics(r, &vm0, &vm1);
-	runner_sandbox_info(r, sb, sb_before);
+	runner_span_end(&sp, sb, cfg, r);
 	const char *lock = knob_lock >= 0 ? "shared" : sandbox_sets_knobs(sb) ? "exclusive" : "none";
 	result_info_set(r, "knob_lock", json_string(lock));
-	ret = harness_failed ? -1 : 0;
-	sandbox_oom_unwatch(sb);
+	ret = sp.harness_failed ? -1 : 0;
 unlock_knobs:
 	if (knob_lock >= 0)
 		close(knob_lock);
@@ -454,7 +548,6 @@ remove_dir:
 	scratch_remove(own_dir);
 echo:
 	free(own_dir);
-	free(wt.buf);
 	json_decref(r->options);
 	r->options = opt_echo(w->opts, wopts);
 	return ret;

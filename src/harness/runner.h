@@ -10,11 +10,13 @@
  * the signal.  When the child sent no result (killed, timed out, lost), the
  * result holds only what the parent measured and its info has
  * "workload_result": false, so that formatters do not look for the
- * workload's own figures. */
+ * workload's own figures.  runner_exec runs an external command the same
+ * way, for `sandbox exec`. */
 #ifndef VMR_RUNNER_H
 #define VMR_RUNNER_H
 
 #include <stdbool.h>
+#include <sys/resource.h>
 #include <sys/types.h>
 
 #include "core/result.h"
@@ -46,5 +48,30 @@ struct runner_cfg {
  * could not run it (r says why). */
 int runner_run(const struct workload *w, const void *wopts, struct sandbox *sb,
 	       const struct runner_cfg *cfg, struct result *r);
+
+/* How a command run by runner_exec ended. */
+struct runner_exit {
+	int status;              /* wait4's; -1 when the process was lost */
+	bool timed_out;          /* the watchdog killed it */
+	int exec_errno;          /* it could not be executed: execvp's errno; else 0 */
+	uint64_t oom_kills;      /* in the sandbox (on the host: all) while it ran */
+	char oom_gist[400];      /* the kernel's report of the first, in one line, or "" */
+	uint64_t elapsed_ns;     /* from the go to its exit */
+	struct rusage ru;        /* its own and its waited-for children's */
+};
+
+/* Run a command (execvp of argv) as runner_run runs a workload: forked,
+ * moved into sb before it runs, cfg's hooks started before it and stopped
+ * after, the watchdog of cfg->timeout_ns, the signal handler killing it
+ * before it undoes the sandbox.  It keeps the caller's process group (a
+ * command on a terminal stays in the foreground), and its standard streams.
+ * r (result_init is done here) gets the rusage and vmstat-* metrics, what
+ * the hooks add, info "sandbox", "sandbox_before", "sandbox_after", and
+ * "oom_report" when the sandbox saw an OOM kill; how the command ended is
+ * in x.  Returns 0 when it was started (an exec that failed is x->exec_errno),
+ * -1 when the harness could not start it (r's reason says why; nothing is
+ * printed). */
+int runner_exec(char *const argv[], struct sandbox *sb, const struct runner_cfg *cfg, struct runner_exit *x,
+		struct result *r);
 
 #endif

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/util.h"
+#include "probe/vmstat.h"
 
 #define CGROUP_SUPER_MAGIC_V1 0x27e0eb
 #define CGROUP_SUPER_MAGIC_V2 0x63677270
@@ -427,10 +428,27 @@ uint64_t cgroup_oom_kills(int version, const char *path)
 	return v;
 }
 
+/* What cgroup_stats calls swap_bytes, read alone: a sampler calls it
+ * every few milliseconds. */
 uint64_t cgroup_swap_bytes(int version, const char *path)
 {
-	json_t *o = cgroup_stats(version, path);
-	uint64_t v = cgroup_get(o, "swap_bytes");
-	json_decref(o);
-	return v;
+	char file[320];
+	uint64_t v = 0, mem = 0, memsw = 0;
+	if (version == 2) {
+		cgroup_path(file, sizeof(file), path, "memory.swap.current");
+		return vmr_read_u64(file, &v) == 0 ? v : 0;
+	}
+	struct vmstat st = { 0 };
+	char err[PROBE_ERR_MAX] = "";
+	vmstat_init(&st);
+	cgroup_path(file, sizeof(file), path, "memory.stat");
+	int have = vmstat_read(&st, file, err) == 0 && vmstat_get(&st, "swap", &v) == 0;
+	vmstat_free(&st);
+	if (have)
+		return v;
+	cgroup_path(file, sizeof(file), path, "memory.usage_in_bytes");
+	vmr_read_u64(file, &mem);
+	cgroup_path(file, sizeof(file), path, "memory.memsw.usage_in_bytes");
+	vmr_read_u64(file, &memsw);
+	return memsw > mem ? memsw - mem : 0;
 }

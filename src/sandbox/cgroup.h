@@ -63,7 +63,8 @@ int cgroup_empty(int version, const char *path);
 void cgroup_reset_peak_v1(const char *path);
 /* The number of OOM kills inside the cgroup so far. */
 uint64_t cgroup_oom_kills(int version, const char *path);
-/* The cgroup's swap usage in bytes. */
+/* The cgroup's swap usage in bytes, as cgroup_stats's swap_bytes, read
+ * directly (one file; memory.stat on v1). */
 uint64_t cgroup_swap_bytes(int version, const char *path);
 
 #endif

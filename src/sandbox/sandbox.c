@@ -581,6 +581,11 @@ void sandbox_kill_all(struct sandbox *sb)
 
 uint64_t sandbox_limit_bytes(const struct sandbox *sb) { return sb ? sb->mem_bytes : 0; }
 uint64_t sandbox_swap_bytes(const struct sandbox *sb) { return sb ? sb->swap_bytes : 0; }
+
+uint64_t sandbox_swap_used_bytes(const struct sandbox *sb)
+{
+	return sandbox_active(sb) ? cgroup_swap_bytes(sb->cg.version, sb->cg_path) : 0;
+}
 bool sandbox_active(const struct sandbox *sb) { return sb && !sb->no_sandbox && sb->cg_path[0]; }
 
 const char *sandbox_cgroup_path(const struct sandbox *sb)

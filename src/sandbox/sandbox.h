@@ -95,6 +95,9 @@ void sandbox_kill_all(struct sandbox *sb);
 
 uint64_t sandbox_limit_bytes(const struct sandbox *sb);
 uint64_t sandbox_swap_bytes(const struct sandbox *sb);
+/* The swap the cgroup uses now (sandbox_stats's swap_bytes, read alone,
+ * cheap enough to sample every few milliseconds); 0 unsandboxed. */
+uint64_t sandbox_swap_used_bytes(const struct sandbox *sb);
 const char *sandbox_cgroup_path(const struct sandbox *sb); /* NULL unsandboxed */
 bool sandbox_active(const struct sandbox *sb);
 

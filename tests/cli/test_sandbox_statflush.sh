@@ -9,11 +9,12 @@
 
 # The program run inside: the reader process's read bytes (rchar), a child
 # of its parent vmregress, now and after a while; "none" when there is no
-# reader.  vmregress itself has a single thread.
+# reader.  It is a process, not a thread of vmregress (whose threads, such
+# as sandbox exec's swap sampler, have other names).
 cat > "$T_TMP/watch.sh" <<'EOF'
 rchar() { sed -n 's/^rchar: //p' "$1/io"; }
-n=$(ls /proc/$PPID/task | wc -l)
-[ "$n" = 1 ] || { echo "threads $n" > "$1"; exit 0; }
+n=$(cat /proc/$PPID/task/*/comm | grep -cx vmr-statflush)
+[ "$n" = 0 ] || { echo "threads $n" > "$1"; exit 0; }
 for p in /proc/[0-9]*; do
 	[ "$(cat "$p/comm" 2>/dev/null)" = vmr-statflush ] || continue
 	[ "$(sed 's/.*) //' "$p/stat" 2>/dev/null | cut -d' ' -f2)" = "$PPID" ] || continue
