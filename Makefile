@@ -117,7 +117,7 @@ build/static/nodl.o: src/static/nodl.c
 
 build/static/libs.o: src/static/libs.c
 	@mkdir -p $(dir $@)
-	$(call say,CC,$@)$(CC) $(CFLAGS) -c -o $@ $<
+	$(call say,CC,$@)$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 SQLITE_A := $(shell $(CC) -print-file-name=libsqlite3.a)
 build/static/libsqlite3.a: $(SQLITE_A)
@@ -232,4 +232,4 @@ install: vmregress build/vmregress-static build/man/stamp build/vmregress.bash
 clean:
 	$(call say,CLEAN,build vmregress)rm -rf build vmregress
 
--include $(OBJ:.o=.d) $(ASANOBJ:.o=.d) $(PATLIB:.o=.d) $(FUZZLIB:.o=.d)
+-include $(OBJ:.o=.d) $(ASANOBJ:.o=.d) $(PATLIB:.o=.d) $(FUZZLIB:.o=.d) build/static/libs.d
