@@ -107,3 +107,25 @@ elif can_hide "without libbpf: a clear error" libbpf.so.1; then
 	run hide "$lib" "$VMR" sense zones
 	expect_out "without libbpf: sense zones still works" '[Nn]ode'
 fi
+
+# The static binary has the libraries linked in and loads nothing: its
+# tables are filled at compile time (src/static/libs.c).
+static=$(dirname "$VMR")/build/vmregress-static
+[ -x "$static" ] || static=$(dirname "$VMR")/vmregress-static
+if [ ! -x "$static" ]; then
+	skip "the static binary's tables" "no build/vmregress-static (make build/vmregress-static)"
+else
+	srun() { "$static" run "$T_TMP/tiny.ini" --db "$T_TMP/s.db" --name "$1" --quiet --no-monitor --no-probe; }
+	run srun static-a
+	expect_rc "static: a run into a SQLite store" 0
+	run srun static-b
+	expect_rc "static: a second run" 0
+	run "$static" compare static-a static-b --db "$T_TMP/s.db"
+	expect_out "static: compare gives a confidence interval (GSL)" '95% CI'
+	if [ -r /sys/kernel/btf/vmlinux ]; then
+		run "$static" sense structsizes
+		expect_out "static: sense structsizes reads BTF (libbpf)" '^page +[0-9]+'
+	else
+		skip "static: sense structsizes reads BTF (libbpf)" "no /sys/kernel/btf/vmlinux"
+	fi
+fi
