@@ -16,7 +16,12 @@ CFLAGS  += -std=gnu11 -Wall -Wextra -Wno-unused-parameter -Wshadow -Wformat=2 -f
 # libpq is not linked: src/store/pqlib.c loads it when a PostgreSQL store is
 # opened, so that commands which never open one do not pay for loading it
 # and its Kerberos, LDAP and TLS libraries at every start.  Its headers are.
-LDLIBS  += $(shell pkg-config --libs $(filter-out libpq,$(PKGS)) 2>/dev/null) -lpthread -lm
+# GSL, libbpf and SQLite are not linked either, for the same reason: they
+# are loaded on first use (src/core/lazylib.h).  Unit tests that call SQLite
+# themselves link it (TESTLIBS).
+LAZYPKGS = gsl libbpf sqlite3
+LDLIBS  += $(shell pkg-config --libs $(filter-out libpq $(LAZYPKGS),$(PKGS)) 2>/dev/null) -lpthread -lm
+TESTLIBS := $(shell pkg-config --libs sqlite3 2>/dev/null)
 # fuzz/fuzz_mask_url.c asks libpq itself how it parses a URL: it links it.
 PQLIBS  := $(shell pkg-config --libs libpq 2>/dev/null)
 
@@ -94,10 +99,14 @@ vmregress: $(OBJ)
 # there, so the link neither pulls in glibc's nor warns about it.
 STATICPKGS := $(shell pkg-config --static --libs $(filter-out libpq,$(PKGS)) 2>/dev/null)
 # The PostgreSQL store's files (store/pg.c, store/pg_*.c) are built for it
-# with -DVMR_NO_PG, and libpq's loader (store/pqlib.c) is left out.
+# with -DVMR_NO_PG, and libpq's loader (store/pqlib.c) is left out.  So are
+# the loader of the libraries loaded on first use and their tables: for it
+# src/static/libs.c fills the tables from the linked libraries.
 PGSRC     := $(wildcard src/store/pg.c src/store/pg_*.c)
-STATICOBJ := $(filter-out $(PGSRC:src/%.c=build/obj/%.o) build/obj/store/pqlib.o,$(OBJ)) \
-	     $(PGSRC:src/%.c=build/static/%.o) build/static/nodl.o
+LAZYOBJ   := build/obj/core/lazylib.o build/obj/stats/gsllib.o build/obj/probe/bpflib.o \
+	     build/obj/store/sqlitelib.o
+STATICOBJ := $(filter-out $(PGSRC:src/%.c=build/obj/%.o) build/obj/store/pqlib.o $(LAZYOBJ),$(OBJ)) \
+	     $(PGSRC:src/%.c=build/static/%.o) build/static/nodl.o build/static/libs.o
 build/static/store/%.o: src/store/%.c
 	@mkdir -p $(dir $@)
 	$(call say,CC,$@)$(CC) $(CFLAGS) -DVMR_NO_PG -c -o $@ $<
@@ -105,6 +114,10 @@ build/static/store/%.o: src/store/%.c
 build/static/nodl.o: src/static/nodl.c
 	@mkdir -p $(dir $@)
 	$(call say,CC,$@)$(CC) $(CFLAGS) -c -o $@ $<
+
+build/static/libs.o: src/static/libs.c
+	@mkdir -p $(dir $@)
+	$(call say,CC,$@)$(CC) $(CFLAGS) -MMD -MP -c -o $@ $<
 
 SQLITE_A := $(shell $(CC) -print-file-name=libsqlite3.a)
 build/static/libsqlite3.a: $(SQLITE_A)
@@ -136,11 +149,11 @@ build/pattern/%.o: src/%.c
 $(UNITBIN): $(PATLIB)
 build/unit/%: tests/unit/%.c $(PATLIB) tests/unit/t.h
 	@mkdir -p $(dir $@)
-	$(call say,CCLD,$@)$(CC) $(CFLAGS) $(INITFLAGS) -Itests/unit -o $@ $< $(PATLIB) $(LDLIBS)
+	$(call say,CCLD,$@)$(CC) $(CFLAGS) $(INITFLAGS) -Itests/unit -o $@ $< $(PATLIB) $(LDLIBS) $(TESTLIBS)
 
 build/unit-asan/%: tests/unit/%.c $(ASANLIB) tests/unit/t.h
 	@mkdir -p $(dir $@)
-	$(call say,CCLD,$@)$(CC) $(CFLAGS) $(SANFLAGS) $(INITFLAGS) -Itests/unit -o $@ $< $(ASANLIB) $(LDLIBS)
+	$(call say,CCLD,$@)$(CC) $(CFLAGS) $(SANFLAGS) $(INITFLAGS) -Itests/unit -o $@ $< $(ASANLIB) $(LDLIBS) $(TESTLIBS)
 
 # Small programs the command-line tests run (a process with a known
 # memory layout, for example).
@@ -219,4 +232,4 @@ install: vmregress build/vmregress-static build/man/stamp build/vmregress.bash
 clean:
 	$(call say,CLEAN,build vmregress)rm -rf build vmregress
 
--include $(OBJ:.o=.d) $(ASANOBJ:.o=.d) $(PATLIB:.o=.d) $(FUZZLIB:.o=.d)
+-include $(OBJ:.o=.d) $(ASANOBJ:.o=.d) $(PATLIB:.o=.d) $(FUZZLIB:.o=.d) build/static/libs.d

@@ -39,7 +39,7 @@ aa() {
 	local json
 	json=$(bench_out "$VMR" compare "$name" --db "$db" --json)
 	jq -r --arg k "$1" '.rows[] | select(.headline) |
-		[$k, "\(.case) \(.metric)", (.runs[1].mde // "nan"), ((.runs[0].cv + .runs[1].cv) / 2),
+		[$k, "\(.case) \(.metric)", (.runs[1].mde // "nan"), ((.runs[0].cv_pct + .runs[1].cv_pct) / 200),
 		 ([.runs[0].n, .runs[1].n] | min)] | @tsv' <<< "$json" > "$tmp/$name.tsv"
 	[ -s "$tmp/$name.tsv" ] || bench_fail "$name: compare found no headline metric"
 	cat "$tmp/$name.tsv" >> "$tmp/all.tsv"

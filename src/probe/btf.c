@@ -1,11 +1,11 @@
 /* Structure sizes from BTF, through libbpf. */
 #include "probe/btf.h"
 
-#include <bpf/btf.h>
-#include <bpf/libbpf.h>
 #include <errno.h>
 #include <string.h>
 #include <unistd.h>
+
+#include "probe/bpflib.h"
 
 const char *const btf_vm_structs[] = {
 	"page", "folio", "vm_area_struct", "mm_struct", "zone", "pglist_data",
@@ -23,10 +23,23 @@ static int btf_quiet(enum libbpf_print_level level, const char *fmt, va_list ap)
 
 #define BTF_VMLINUX "/sys/kernel/btf/vmlinux"
 
+/* Loads libbpf, or says why it cannot. */
+static int btf_lib(char *err)
+{
+	const char *why = NULL;
+	if (lazylib_load(&bpflib_lib, &why) < 0) {
+		probe_err(err, 0, "%s", why);
+		return -1;
+	}
+	libbpf_set_print(btf_quiet);
+	return 0;
+}
+
 struct btf *btf_load(const char *path, char *err)
 {
 	struct btf *b;
-	libbpf_set_print(btf_quiet);
+	if (btf_lib(err) < 0)
+		return NULL;
 	if (!path && access(BTF_VMLINUX, F_OK) < 0) {
 		/* libbpf also looks for an ELF vmlinux with .BTF under /boot */
 		int e = errno;
@@ -49,7 +62,8 @@ struct btf *btf_load(const char *path, char *err)
 
 struct btf *btf_load_mem(const void *buf, size_t len, char *err)
 {
-	libbpf_set_print(btf_quiet);
+	if (btf_lib(err) < 0)
+		return NULL;
 	struct btf *b = btf__new(buf, (__u32)len);
 	if (!b) {
 		probe_err(err, 0, "not BTF data: %s", strerror(errno));

@@ -16,7 +16,8 @@
  * or file counts (their *_known flags stay false).
  *
  * Speed: entries are read 512 at a time (one pread per 2 MiB of address
- * space with 4K pages), never one syscall per page.  THP counts (root)
+ * space with 4K pages), never one syscall per page, and a chunk whose
+ * entries all carry the same flags is counted from one.  THP counts (root)
  * cost little more: /proc/kpageflags is read one word per folio-sized
  * block, and only for runs of consecutive PFNs that a large folio can form;
  * a chunk's lookups are sorted by PFN and merged into as few preads as

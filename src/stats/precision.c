@@ -1,12 +1,12 @@
 #include "stats/precision.h"
 
-#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <stdbool.h>
 
 #include "core/util.h"
+#include "stats/gsllib.h"
 #include "stats/stats.h"
 
 double precision_of(const double *x, size_t n)

@@ -1,14 +1,11 @@
 #include "stats/stats.h"
 
-#include <gsl/gsl_cdf.h>
-#include <gsl/gsl_errno.h>
-#include <gsl/gsl_integration.h>
-#include <gsl/gsl_randist.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/util.h"
+#include "stats/gsllib.h"
 
 double stats_amean(const double *v, size_t n)
 {

@@ -1,12 +1,12 @@
 #include "stats/summary.h"
 
-#include <gsl/gsl_cdf.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/units.h"
 #include "core/util.h"
+#include "stats/gsllib.h"
 #include "store/store.h"
 
 

@@ -1,16 +1,12 @@
 #include "store/pqlib.h"
 
-#include <dlfcn.h>
-#include <pthread.h>
 #include <stddef.h>
-#include <stdio.h>
+
+#include "core/lazylib.h"
 
 struct pqlib pqlib = { 0 };
 
-static const struct {
-	const char *name;
-	size_t offset;
-} pqlib_fns[] = {
+static const struct lazylib_fn pqlib_fns[] = {
 	{ "PQclear", offsetof(struct pqlib, clear) },
 	{ "PQcmdTuples", offsetof(struct pqlib, cmdTuples) },
 	{ "PQconnectdbParams", offsetof(struct pqlib, connectdbParams) },
@@ -28,37 +24,13 @@ static const struct {
 	{ "PQstatus", offsetof(struct pqlib, status) },
 };
 
-static pthread_once_t pqlib_once = PTHREAD_ONCE_INIT;
-static char pqlib_why[512];
-
-/* The table is filled in full or not at all: a library missing one
- * function is refused, so no call ever goes through a NULL entry. */
-static void pqlib_open(void)
-{
-	void *h = dlopen(PQLIB_SONAME, RTLD_NOW | RTLD_LOCAL);
-	if (!h) {
-		const char *e = dlerror();
-		snprintf(pqlib_why, sizeof(pqlib_why), "cannot load libpq, which a PostgreSQL store needs (%s); "
-			 "install the libpq5 package", e ? e : PQLIB_SONAME);
-		return;
-	}
-	struct pqlib found = { 0 };
-	for (size_t i = 0; i < sizeof(pqlib_fns) / sizeof(pqlib_fns[0]); i++) {
-		void *fn = dlsym(h, pqlib_fns[i].name);
-		if (!fn) {
-			snprintf(pqlib_why, sizeof(pqlib_why), "%s has no %s: a libpq too old or not libpq",
-				 PQLIB_SONAME, pqlib_fns[i].name);
-			dlclose(h);
-			return;
-		}
-		*(void **)((char *)&found + pqlib_fns[i].offset) = fn;
-	}
-	pqlib = found;
-}
+static struct lazylib pqlib_lib = {
+	.soname = PQLIB_SONAME, .package = "libpq5", .needed_by = "a PostgreSQL store needs",
+	.fns = pqlib_fns, .nfns = sizeof(pqlib_fns) / sizeof(pqlib_fns[0]),
+	.table = &pqlib, .table_size = sizeof(pqlib),
+};
 
 int pqlib_load(const char **why)
 {
-	pthread_once(&pqlib_once, pqlib_open);
-	*why = pqlib_why;
-	return pqlib.status ? 0 : -1;
+	return lazylib_load(&pqlib_lib, why);
 }

@@ -6,7 +6,8 @@
  *
  * pg.c includes this after <libpq-fe.h>: the header still gives the types
  * and constants, and each libpq function it calls becomes a call through
- * the table below, filled by pqlib_load. */
+ * the table below, filled by pqlib_load (through core/lazylib.c, which
+ * loads GSL, libbpf and SQLite the same way). */
 #ifndef VMR_PQLIB_H
 #define VMR_PQLIB_H
 

@@ -5,7 +5,6 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <sqlite3.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -16,6 +15,7 @@
 #include "core/path.h"
 #include "core/util.h"
 #include "store/sqlite_int.h"
+#include "store/sqlitelib.h"
 
 /* Migration i takes a file from version i to version i + 1.  Never edit one
  * that has shipped: add the next. */
@@ -196,6 +196,9 @@ static char *sqlite_file(const char *path, bool create)
 
 static int sqlite_open(struct store **out, const char *path, bool create)
 {
+	const char *why = NULL;
+	if (lazylib_load(&sqlitelib_lib, &why) < 0)
+		return vmr_err("%s: %s", path, why);
 	char *file = sqlite_file(path, create);
 	if (!file)
 		return -2;

@@ -64,7 +64,7 @@ else
 	run hide "$VMR" list --db "$PGURL"
 	expect_rc "without libpq: a postgresql:// store fails, exit 2" 2
 	expect_err "without libpq: one line naming the store, libpq and the package" \
-		'^vmregress: postgresql://vmregress@127\.0\.0\.1:1/nothing: cannot load libpq, which a PostgreSQL store needs \(.*\); install the libpq5 package$'
+		'^vmregress: postgresql://vmregress@127\.0\.0\.1:1/nothing: cannot load libpq\.so\.5, which a PostgreSQL store needs \(.*\); install the libpq5 package$'
 	check "without libpq: the error is one line" one_line_err
 	run hide "$VMR" list --db "$T_TMP/r.db"
 	expect_out "without libpq: a SQLite store still lists its run" 'pqlib'
