@@ -75,16 +75,23 @@ size() {
 	bench_run "$bin" report "$@" -o "$tmp/out"
 	stat -c %s "$tmp/out/index.html"
 }
-# side LABEL ARGS...: one line of sizes and times, before and after
+# side LABEL ARGS...: one line of sizes and times, before and after; the
+# "before" column is left out, saying why, where the older binary cannot
+# read the input at all (a store of a later schema): that is no measurement
+# of either side, while any other failure of it stops the benchmark.
 side() {
 	local label=$1; shift
-	local as at bs=- bt=- n
+	local as at bs=- bt=- n use_base=$base
 	as=$(size "$VMR" "$@")
 	at=$(ms "$VMR" report "$@" -o "$tmp/out")
 	n=$(bench_out "$VMR" report "$@" -o "$tmp/out" --json | jq -r '"\(.graphs) (\(.png_graphs) PNG)"')
-	if [ -n "$base" ]; then
-		bs=$(size "$base" "$@")
-		bt=$(ms "$base" report "$@" -o "$tmp/out")
+	if [ -n "$use_base" ] && [ "${1:-}" = qa ] && ! "$use_base" list --db "$tmp/q.db" > /dev/null 2> "$tmp/base.err"; then
+		echo "$label: before left out: the older binary cannot read this store ($(tail -1 "$tmp/base.err"))"
+		use_base=
+	fi
+	if [ -n "$use_base" ]; then
+		bs=$(size "$use_base" "$@")
+		bt=$(ms "$use_base" report "$@" -o "$tmp/out")
 	fi
 	awk -v l="$label" -v n="$n" -v bs="$bs" -v bt="$bt" -v as="$as" -v at="$at" 'BEGIN {
 		b = bs == "-" ? "-" : sprintf("%8.2f MB %6d ms", bs / 1e6, bt)
