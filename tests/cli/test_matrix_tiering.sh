@@ -2,8 +2,12 @@
 # without CPUs and slower by the ACPI HMAT, which Debian's 6.12 kernel puts
 # in a memory tier below the first (without the HMAT both nodes share one
 # tier and nothing can be demoted); numa.demotion_enabled can be set and is
-# put back.  One guest, about 20 s under TCG; skipped under ASan and with
-# VMR_NO_GUEST=1, as the other guest tests.
+# put back.  Then the tiering workload in two such guests, demotion on and
+# off: with it on, the pages of the working set that reached node 1 are the
+# pages the sandbox's memory.stat says were demoted, and with it off they
+# are swapped instead; the two runs are stored and compared.  Three guests,
+# about 90 s under TCG; skipped under ASan and with VMR_NO_GUEST=1, as the
+# other guest tests.
 . "$(dirname "$0")/lib.sh"
 K=${VMR_TEST_KERNEL_MTHP:-linux-image-6.12.117+deb12-cloud-amd64}
 run "$VMR" matrix --help
@@ -39,3 +43,62 @@ lower=$(grep '^tier_' "$F" | sed 's/^tier_//' | sort -n | tail -1)
 check "node 1 is the lower tier ($lower)" [ "${lower#*=}" = 1 ]
 check "numa.demotion_enabled is set in the sandbox's life" [ "$(fact demotion_during)" = true ]
 check "and put back" [ "$(fact demotion_before) $(fact demotion_after)" = "false false" ]
+
+# --- the tiering workload, demotion on and off, each a guest and a stored run
+# The working set a little over what node 0 has free or in page cache
+# (1.15x), so that the case without demotion swaps but stays quick; a
+# guest of 640M, whose 320M node 0 leaves room for the sandbox's limit.
+for d in on off; do
+	# off: no promotion to wait for, and every sampled load of a swapped page is a swap-in
+	v=true re=4s; [ $d = off ] && v=false re=1s
+	cat > "$T_TMP/tier-$d.ini" <<INI
+[global]
+iterations = 1
+timeout = 200s
+[tiering]
+workload = tiering
+mem = 320M
+swap = file:128M
+size = 1.15x
+samples = 500
+reaccess = $re
+set = numa.demotion_enabled=$v
+set = kernel.numa_balancing=2
+INI
+	run "$VMR" matrix --kernel "$K" --static-binary "$STATIC" --numa-tiered --mem 640M --suite "$T_TMP/tier-$d.ini" \
+		--timeout 300s --name "tier$d" --db "$T_TMP/r.db" --log-dir "$T_TMP/logs-$d" --json
+	expect_rc "the tiered guest runs the tiering workload, demotion $d (exit 0)" 0
+	ver=$(jq -r '.guests[0].version' <<< "$OUT")
+	run "$VMR" show "tier$d-$ver" --db "$T_TMP/r.db" --json
+	expect_rc "demotion $d: its run is stored" 0
+	echo "$OUT" > "$T_TMP/run-$d.json"
+done
+# m on|off METRIC: its value, "-" when the run lacks it (which no check takes)
+m() { jq -r --arg n "$2" '[.cases[] | select(.name == "tiering") | .metrics[] | select(.name == $n) | .mean]
+	| if length == 1 then .[0] else "-" end' "$T_TMP/run-$1.json" 2>/dev/null || echo -; }
+# is EXPR a b: an awk condition on two numbers, false when either is missing
+is() { awk -v a="$2" -v b="${3:-0}" "BEGIN { if (a !~ /^[0-9.e+-]+\$/ || b !~ /^[0-9.e+-]+\$/) exit 1; exit !($1) }"; }
+for d in on off; do
+	echo "# demotion $d: demoted $(m $d demoted) (cgroup $(m $d cgroup-demoted)), on node 1 after the fill" \
+		"$(m $d lower-after-fill) (hot $(m $d hot-lower-after-fill)), swapped $(m $d absent-after-fill)," \
+		"promoted $(m $d promoted); access p50 before/after/re-read" \
+		"$(m $d access-before-p50)/$(m $d access-after-p50)/$(m $d access-reaccessed-p50) ns"
+	check "demotion $d: the case passed" jq -e '.cases[] | select(.name == "tiering") | .outcomes.pass == 1' \
+		"$T_TMP/run-$d.json" >/dev/null
+done
+low=$(m on lower-after-fill) cg=$(m on cgroup-demoted) all=$(m on demoted)
+check "demotion on: pages of the working set moved to node 1 ($low)" is 'a > 0' "$low"
+check "and the hot set, idle during the fill, among them ($(m on hot-lower-after-fill))" \
+	is 'a > 0' "$(m on hot-lower-after-fill)"
+# memory.stat is flushed once 64 updates per CPU are pending: that much may lag
+check "the pages it found on node 1 are the sandbox's pgdemote_* delta ($low, $cg)" \
+	is '(a > b ? a - b : b - a) <= 64 + b / 100 && b > 0' "$low" "$cg"
+check "which the machine's pgdemote_* ($all) include" is 'a >= b && a > 0' "$all" "$cg"
+sum=$(jq -r '[.cases[] | select(.name == "tiering") | .metrics[] | select(.name | startswith("pgdemote_")) | .mean]
+	| add // "-"' "$T_TMP/run-on.json" 2>/dev/null)
+check "the stored pgdemote_* counters are there ($sum over the run)" is 'a >= b && b > 0' "$sum" "$all"
+check "demotion off: nothing demoted" [ "$(m off cgroup-demoted) $(m off lower-after-fill)" = "0 0" ]
+check "but swapped ($(m off absent-after-fill) pages)" is 'a > 0' "$(m off absent-after-fill)"
+run "$VMR" compare "tieron-$ver" "tieroff-$ver" --db "$T_TMP/r.db" --json
+expect_rc "compare takes the two guests' runs" 0
+expect_json "and compares the demoted pages" '[.. | objects | select(.metric? == "demoted" or .name? == "demoted")] | length > 0'
