@@ -26,9 +26,12 @@ int numa_parse_nodelist(const char *buf, size_t len, uint64_t *mask, char *err)
 			probe_err(err, 1, "a range without its end");
 			return -1;
 		}
-		if (b < a || b >= NUMA_MAX_NODES) {
-			probe_err(err, 1, "node range %llu-%llu is reversed or beyond node %d", (unsigned long long)a,
-				  (unsigned long long)b, NUMA_MAX_NODES - 1);
+		if (b >= NUMA_MAX_NODES) {
+			probe_err(err, 1, "node %llu is beyond node %d", (unsigned long long)b, NUMA_MAX_NODES - 1);
+			return -1;
+		}
+		if (b < a) {
+			probe_err(err, 1, "node range %llu-%llu is reversed", (unsigned long long)a, (unsigned long long)b);
 			return -1;
 		}
 		for (uint64_t n = a; n <= b; n++)
@@ -54,8 +57,11 @@ static int numa_read_list(const char *dir, const char *name, uint64_t *mask, cha
 		r = numa_parse_nodelist(buf, len, mask, e);
 		free(buf);
 	}
-	if (r < 0)
-		snprintf(err, PROBE_ERR_MAX, "%s: %s", path, e);
+	if (r < 0) {
+		int n = snprintf(err, PROBE_ERR_MAX, "%s: ", path);
+		if (n >= 0 && n < PROBE_ERR_MAX)
+			snprintf(err + n, (size_t)(PROBE_ERR_MAX - n), "%s", e);
+	}
 	free(path);
 	return r;
 }
