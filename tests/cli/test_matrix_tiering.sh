@@ -12,6 +12,14 @@
 K=${VMR_TEST_KERNEL_MTHP:-linux-image-6.12.117+deb12-cloud-amd64}
 run "$VMR" matrix --help
 expect_out "help lists --numa-tiered" "--numa-tiered"
+run "$VMR" test tiering --size 0.9x
+expect_rc "a working set within node 0 is refused (exit 2)" 2
+expect_err "saying nothing would be demoted" "^vmregress: --size: 0.9x is not more than the fast node has free"
+if [ "$(cat /sys/devices/system/node/has_memory 2>/dev/null)" = 0 ] && is_root; then
+	run "$VMR" test tiering --mem 64M --swap none
+	expect_rc "on this one-node machine tiering cannot run (exit 3)" 3
+	expect_err "and says why" "needs two memory tiers; this machine has 1 NUMA node"
+fi
 if [ -n "${VMR_NO_GUEST:-}" ] || [ -n "${ASAN_OPTIONS:-}" ]; then skip "a tiered guest" "guests are off"; exit 0; fi
 STATIC=$(dirname "$VMR")/build/vmregress-static
 [ -x "$STATIC" ] || STATIC=$(dirname "$VMR")/vmregress-static
