@@ -6,7 +6,7 @@
 # off: with it on, the pages of the working set that reached node 1 are the
 # pages the sandbox's memory.stat says were demoted, and with it off they
 # are swapped instead; the two runs are stored and compared.  Three guests,
-# about 90 s under TCG; skipped under ASan and with VMR_NO_GUEST=1, as the
+# about 80 s under TCG; skipped under ASan and with VMR_NO_GUEST=1, as the
 # other guest tests.
 . "$(dirname "$0")/lib.sh"
 K=${VMR_TEST_KERNEL_MTHP:-linux-image-6.12.117+deb12-cloud-amd64}
@@ -54,26 +54,26 @@ check "and put back" [ "$(fact demotion_before) $(fact demotion_after)" = "false
 
 # --- the tiering workload, demotion on and off, each a guest and a stored run
 # The working set a little over what node 0 has free or in page cache
-# (1.15x), so that the case without demotion swaps but stays quick; a
-# guest of 640M, whose 320M node 0 leaves room for the sandbox's limit.
+# (1.1x), so that the case without demotion swaps but stays quick, in
+# guests of 512M (a 256M node 0, and room for the sandbox's 256M limit).
 for d in on off; do
 	# off: no promotion to wait for, and every sampled load of a swapped page is a swap-in
-	v=true re=4s; [ $d = off ] && v=false re=1s
+	v=true re=4s samples=500; [ $d = off ] && v=false re=0 samples=100
 	cat > "$T_TMP/tier-$d.ini" <<INI
 [global]
 iterations = 1
 timeout = 200s
 [tiering]
 workload = tiering
-mem = 320M
+mem = 256M
 swap = file:128M
-size = 1.15x
-samples = 500
+size = 1.1x
+samples = $samples
 reaccess = $re
 set = numa.demotion_enabled=$v
 set = kernel.numa_balancing=2
 INI
-	run "$VMR" matrix --kernel "$K" --static-binary "$STATIC" --numa-tiered --mem 640M --suite "$T_TMP/tier-$d.ini" \
+	run "$VMR" matrix --kernel "$K" --static-binary "$STATIC" --numa-tiered --suite "$T_TMP/tier-$d.ini" \
 		--timeout 300s --name "tier$d" --db "$T_TMP/r.db" --log-dir "$T_TMP/logs-$d" --json
 	expect_rc "the tiered guest runs the tiering workload, demotion $d (exit 0)" 0
 	ver=$(jq -r '.guests[0].version' <<< "$OUT")
