@@ -117,6 +117,8 @@ static const struct metric_def tiering_metrics[] = {
 static const struct metric_def tiering_cg_metrics[] = {
 	{ "cgroup-demoted", "pages", BETTER_NONE, COMBINE_AMEAN, "demoted, counted by the sandbox's memory.stat", .headline = false },
 	{ "cgroup-promoted", "pages", BETTER_NONE, COMBINE_AMEAN, "promoted, counted by the sandbox's memory.stat", .headline = false },
+	{ "cgroup-promoted-by-fill", "pages", BETTER_NONE, COMBINE_AMEAN,
+	  "pages promoted back before the re-read (demoted early, then touched while sampled)", .headline = false },
 };
 
 /* One row per phase (1 hot, 2 fill, 3 re-read): counter deltas over it and
@@ -352,8 +354,7 @@ static long tiering_check(const struct tiering_state *st, size_t from, size_t to
 
 struct tiering_phase {
 	uint64_t time_ns;
-	struct tiering_where where;  /* at its end, asked first: pages only reach a lower tier by demotion, so
-					the counters read after never count fewer than it found */
+	struct tiering_where where;  /* at its end (tiering_settle_where) */
 	struct vmstat vs, cg;        /* /proc/vmstat and the cgroup's memory.stat then */
 };
 
@@ -438,30 +439,44 @@ static void tiering_fault(struct tiering_state *st, size_t from, size_t to)
 		pattern_stamp(st->buf + i * st->ps, st->ps, i, st->salt);
 }
 
-/* kswapd goes on demoting after a phase until the fast node is back above
- * its watermark: wait, up to two seconds, until /proc/vmstat's pgdemote_*
- * stay still for 50 ms, so that where the pages are and what the counters
- * say describe the same moment. */
-static void tiering_settle(void)
+static double tiering_demoted_now(struct vmstat *vs)
+{
+	char err[PROBE_ERR_MAX] = "";
+	return vmstat_read(vs, NULL, err) == 0 ? tiering_sum(vs, "pgdemote_") : -1;
+}
+
+/* Where the pages are at the end of a phase.  kswapd goes on demoting
+ * until the fast node is back above its watermark, and may sleep in
+ * reclaim's throttling meanwhile: wait, up to three seconds, until
+ * /proc/vmstat's pgdemote_* have stayed still for 150 ms, then ask where
+ * the pages are, again until no demotion happened while it asked, so that
+ * the pages found and the counters read next describe the same moment.
+ * 0, or -errno. */
+static int tiering_settle_where(struct tiering_state *st, struct tiering_where *w)
 {
 	struct vmstat vs;
-	char err[PROBE_ERR_MAX] = "";
-	double last = -1;
+	double last = -1, now;
+	int still = 0, e = 0;
 	vmstat_init(&vs);
-	for (int i = 0; i < 40 && vmstat_read(&vs, NULL, err) == 0; i++) {
-		double now = tiering_sum(&vs, "pgdemote_");
-		if (now == last)
-			break;
-		last = now;
+	for (int i = 0; i < 60 && still < 3; i++) {
 		struct timespec ts = { 0, 50 * 1000 * 1000 };
 		nanosleep(&ts, NULL);
+		now = tiering_demoted_now(&vs);
+		still = now == last ? still + 1 : 0;
+		last = now;
+	}
+	for (int i = 0; i < 10; i++) {
+		last = tiering_demoted_now(&vs);
+		if ((e = tiering_where(st, w)) < 0 || tiering_demoted_now(&vs) == last)
+			break;
 	}
 	vmstat_free(&vs);
+	return e;
 }
 
 struct tiering_run {
 	struct vmstat start, cg_start;
-	bool have_cg;                /* memory.stat counts demotions (cgroup v2, 6.8 on) */
+	bool have_cg;                /* memory.stat counts demotions (cgroup v2; Debian's 6.12 does) */
 	struct tiering_phase ph[3];
 	struct hist *h[3];           /* access times: before the fill, after it, after the re-read */
 	uint64_t passes;
@@ -491,8 +506,7 @@ static int tiering_phases(struct tiering_state *st, struct tiering_run *tr, stru
 		else if ((tr->bad = tiering_reaccess(st, &tr->passes)) >= 0)
 			tr->bad_when = "in the re-read";
 		tr->ph[p].time_ns = timer_now_ns() - t0;
-		tiering_settle();
-		if ((e = tiering_where(st, &tr->ph[p].where)) < 0 || vmstat_read(&tr->ph[p].vs, NULL, err) < 0 ||
+		if ((e = tiering_settle_where(st, &tr->ph[p].where)) < 0 || vmstat_read(&tr->ph[p].vs, NULL, err) < 0 ||
 		    (tr->have_cg && vmstat_read(&tr->ph[p].cg, st->memstat, err) < 0)) {
 			result_set_outcome(r, OUTCOME_ERROR, "%s", e < 0 ? strerror(-e) : err);
 			return -1;
@@ -540,6 +554,7 @@ static void tiering_record(struct tiering_run *tr, struct result *r)
 	if (tr->have_cg) {
 		result_metric_def(r, &tiering_cg_metrics[0], tiering_demoted(&tr->cg_start, &ph[1].cg));
 		result_metric_def(r, &tiering_cg_metrics[1], tiering_d(&ph[1].cg, &ph[2].cg, "pgpromote_success"));
+		result_metric_def(r, &tiering_cg_metrics[2], tiering_d(&tr->cg_start, &ph[1].cg, "pgpromote_success"));
 	}
 	static const char *const names[] = { "access-before", "access-after", "access-reaccessed" };
 	for (int k = 0; k < 3; k++) {
@@ -558,6 +573,7 @@ static int tiering_run(void *state, struct result *r)
 		vmstat_init(&tr.ph[p].vs);
 		vmstat_init(&tr.ph[p].cg);
 		tr.h[p] = hist_new();
+		mlock(tr.h[p], sizeof(*tr.h[p]));   /* as the arrays: not the sandbox's pages to demote */
 	}
 	if (tiering_phases(st, &tr, r) == 0 && tr.bad < 0)
 		tiering_record(&tr, r);

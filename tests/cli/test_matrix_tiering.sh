@@ -5,8 +5,9 @@
 # put back.  Then the tiering workload in two such guests, demotion on and
 # off: with it on, the pages of the working set that reached node 1 are the
 # pages the sandbox's memory.stat says were demoted, and with it off they
-# are swapped instead; the two runs are stored and compared.  Three guests,
-# about 80 s under TCG; skipped under ASan and with VMR_NO_GUEST=1, as the
+# are swapped instead; a page damaged while away fails its case; the two
+# runs are stored and compared.  Three guests,
+# about 65 s under TCG; skipped under ASan and with VMR_NO_GUEST=1, as the
 # other guest tests.
 . "$(dirname "$0")/lib.sh"
 K=${VMR_TEST_KERNEL_MTHP:-linux-image-6.12.117+deb12-cloud-amd64}
@@ -54,11 +55,12 @@ check "and put back" [ "$(fact demotion_before) $(fact demotion_after)" = "false
 
 # --- the tiering workload, demotion on and off, each a guest and a stored run
 # The working set a little over what node 0 has free or in page cache
-# (1.1x), so that the case without demotion swaps but stays quick, in
+# (1.1x, 1.15x without demotion), so that that case swaps but stays quick, in
 # guests of 512M (a 256M node 0, and room for the sandbox's 256M limit).
 for d in on off; do
 	# off: no promotion to wait for, and every sampled load of a swapped page is a swap-in
-	v=true re=4s samples=500; [ $d = off ] && v=false re=0 samples=100
+	# and a little more over node 0, so that the page cache dropped does not make room for it all
+	v=true re=4s samples=500 size=1.1x; [ $d = off ] && v=false re=0 samples=100 size=1.15x
 	cat > "$T_TMP/tier-$d.ini" <<INI
 [global]
 iterations = 1
@@ -67,15 +69,28 @@ timeout = 200s
 workload = tiering
 mem = 256M
 swap = file:128M
-size = 1.1x
+size = $size
 samples = $samples
 reaccess = $re
 set = numa.demotion_enabled=$v
 set = kernel.numa_balancing=2
 INI
+	# a page damaged after the fill must fail the case (a test failed: the guest exits 1)
+	[ $d = on ] && cat >> "$T_TMP/tier-$d.ini" <<INI
+[tiering-corrupt]
+workload = tiering
+mem = 256M
+swap = file:128M
+size = 1.1x
+samples = 100
+reaccess = 0
+corrupt-page = 5
+set = numa.demotion_enabled=true
+INI
+	want=0; [ $d = on ] && want=1
 	run "$VMR" matrix --kernel "$K" --static-binary "$STATIC" --numa-tiered --suite "$T_TMP/tier-$d.ini" \
 		--timeout 300s --name "tier$d" --db "$T_TMP/r.db" --log-dir "$T_TMP/logs-$d" --json
-	expect_rc "the tiered guest runs the tiering workload, demotion $d (exit 0)" 0
+	expect_rc "the tiered guest runs the tiering workload, demotion $d (exit $want)" $want
 	ver=$(jq -r '.guests[0].version' <<< "$OUT")
 	run "$VMR" show "tier$d-$ver" --db "$T_TMP/r.db" --json
 	expect_rc "demotion $d: its run is stored" 0
@@ -84,16 +99,21 @@ done
 # m on|off METRIC: its value, "-" when the run lacks it (which no check takes)
 m() { jq -r --arg n "$2" '[.cases[] | select(.name == "tiering") | .metrics[] | select(.name == $n) | .mean]
 	| if length == 1 then .[0] else "-" end' "$T_TMP/run-$1.json" 2>/dev/null || echo -; }
+jqq() { jq -e "$@" >/dev/null; }   # jq -e, quietly (the files are checked to be there)
 # is EXPR a b: an awk condition on two numbers, false when either is missing
 is() { awk -v a="$2" -v b="${3:-0}" "BEGIN { if (a !~ /^[0-9.e+-]+\$/ || b !~ /^[0-9.e+-]+\$/) exit 1; exit !($1) }"; }
 for d in on off; do
-	echo "# demotion $d: demoted $(m $d demoted) (cgroup $(m $d cgroup-demoted)), on node 1 after the fill" \
+	echo "# demotion $d: demoted $(m $d demoted) (cgroup $(m $d cgroup-demoted), of which promoted back by" \
+		"the fill's end $(m $d cgroup-promoted-by-fill)), on node 1 after the fill" \
 		"$(m $d lower-after-fill) (hot $(m $d hot-lower-after-fill)), swapped $(m $d absent-after-fill)," \
 		"promoted $(m $d promoted); access p50 before/after/re-read" \
 		"$(m $d access-before-p50)/$(m $d access-after-p50)/$(m $d access-reaccessed-p50) ns"
-	check "demotion $d: the case passed" jq -e '.cases[] | select(.name == "tiering") | .outcomes.pass == 1' \
-		"$T_TMP/run-$d.json" >/dev/null
+	check "demotion $d: the case passed" jqq '.cases[] | select(.name == "tiering") | .outcomes.pass == 1' \
+		"$T_TMP/run-$d.json"
 done
+check "a page damaged while away fails the case, naming it" jqq '.cases[] | select(.name == "tiering-corrupt")
+	| .outcomes.fail == 1 and (.reasons[0].reason | test("page 5 of [0-9]+ came back with the wrong data"))' \
+	"$T_TMP/run-on.json"
 low=$(m on lower-after-fill) cg=$(m on cgroup-demoted) all=$(m on demoted)
 check "demotion on: pages of the working set moved to node 1 ($low)" is 'a > 0' "$low"
 check "and the hot set, idle during the fill, among them ($(m on hot-lower-after-fill))" \
