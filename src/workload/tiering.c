@@ -290,7 +290,10 @@ free_state:
 	return NULL;
 }
 
-/* Where every page of the working set is now.  0, or -errno. */
+/* Where every page of the working set is now.  A page off the fast node
+ * counts as on a lower tier: bound to the fast node, a page gets nowhere
+ * else but by demotion (under --policy default, on a machine with two fast
+ * nodes, the other one would count too). 0, or -errno. */
 static int tiering_where(struct tiering_state *st, struct tiering_where *w)
 {
 	memset(w, 0, sizeof(*w));
@@ -508,7 +511,10 @@ static int tiering_phases(struct tiering_state *st, struct tiering_run *tr, stru
 		tr->ph[p].time_ns = timer_now_ns() - t0;
 		if ((e = tiering_settle_where(st, &tr->ph[p].where)) < 0 || vmstat_read(&tr->ph[p].vs, NULL, err) < 0 ||
 		    (tr->have_cg && vmstat_read(&tr->ph[p].cg, st->memstat, err) < 0)) {
-			result_set_outcome(r, OUTCOME_ERROR, "%s", e < 0 ? strerror(-e) : err);
+			if (e < 0)
+				result_set_outcome(r, OUTCOME_ERROR, "move_pages: %s", strerror(-e));
+			else
+				result_set_outcome(r, OUTCOME_ERROR, "%s", err);
 			return -1;
 		}
 		if (p == 1 && st->o.corrupt_page >= 0)
