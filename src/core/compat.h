@@ -62,4 +62,21 @@ static inline int compat_pidfd_open(pid_t pid)
 	return (int)syscall(SYS_pidfd_open, pid, 0);
 }
 
+/* set_mempolicy(2) and move_pages(2) without libnuma: the raw syscalls and
+ * the constants of include/uapi/linux/mempolicy.h.  MPOL_F_NUMA_BALANCING
+ * (5.12) lets NUMA balancing move pages of an MPOL_BIND policy within its
+ * nodes, which is how a page demoted to a lower tier is promoted back.
+ * move_pages with nodes NULL moves nothing: it says where each page is. */
+#define COMPAT_MPOL_DEFAULT 0
+#define COMPAT_MPOL_BIND 2
+#define COMPAT_MPOL_F_NUMA_BALANCING (1 << 13)
+static inline long compat_set_mempolicy(int mode, const unsigned long *nodemask, unsigned long maxnode)
+{
+	return syscall(SYS_set_mempolicy, mode, nodemask, maxnode);
+}
+static inline long compat_move_pages_query(unsigned long count, void **pages, int *status)
+{
+	return syscall(SYS_move_pages, 0, count, pages, NULL, status, 0);
+}
+
 #endif

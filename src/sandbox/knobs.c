@@ -54,6 +54,7 @@ const struct knob knobs[] = {
 	{ "lru_gen.enabled", "/sys/kernel/mm/lru_gen/enabled", "multi-generational LRU feature mask" },
 	{ "lru_gen.min_ttl_ms", "/sys/kernel/mm/lru_gen/min_ttl_ms", "MGLRU thrashing guard" },
 	{ "numa.demotion_enabled", "/sys/kernel/mm/numa/demotion_enabled", "demote cold pages to slower nodes" },
+	{ "kernel.numa_balancing", "/proc/sys/kernel/numa_balancing", "NUMA balancing: 1 by locality, 2 promotion to faster tiers" },
 	{ NULL, NULL, NULL },
 };
 

@@ -12,7 +12,7 @@ SB_KNOBS=(/proc/sys/vm/page-cluster /proc/sys/vm/swappiness /proc/sys/vm/waterma
 	/sys/kernel/mm/ksm/run /sys/kernel/mm/transparent_hugepage/hugepages-*kB/*enabled
 	/sys/kernel/mm/transparent_hugepage/shrink_underused /sys/module/zswap/parameters/shrinker_enabled
 	/sys/module/zswap/parameters/accept_threshold_percent /sys/kernel/mm/lru_gen/enabled
-	/sys/kernel/mm/lru_gen/min_ttl_ms /sys/kernel/mm/numa/demotion_enabled)
+	/sys/kernel/mm/lru_gen/min_ttl_ms /sys/kernel/mm/numa/demotion_enabled /proc/sys/kernel/numa_balancing)
 SB_PIDS=()
 
 sb_teardown() {

@@ -1,5 +1,5 @@
 # The knobs of today's VM (multi-size THP per size, the THP shrinker,
-# zswap's shrinker and accept threshold, NUMA demotion, MGLRU) are set for
+# zswap's shrinker and accept threshold, NUMA demotion and balancing, MGLRU) are set for
 # the sandbox's lifetime and restored after a normal exit, SIGINT, and
 # kill -9 followed by cleanup; a knob this kernel lacks is refused with
 # nothing left changed.
@@ -25,6 +25,7 @@ add thp.shrink_underused $T/shrink_underused 0 1
 add zswap.shrinker_enabled $Z/shrinker_enabled Y N
 add zswap.accept_threshold_percent $Z/accept_threshold_percent 80 70
 add numa.demotion_enabled /sys/kernel/mm/numa/demotion_enabled true false
+add kernel.numa_balancing /proc/sys/kernel/numa_balancing 1 0
 if [ ${#NAMES[@]} = 0 ]; then skip "modern knobs" "this kernel has none of them"; exit 0; fi
 SETS=(); for i in "${!NAMES[@]}"; do SETS+=(--set "${NAMES[$i]}=${NEW[$i]}"); done
 snap() { local f; for f in "${FILES[@]}"; do echo "$f=$(val "$f")"; done; }

@@ -33,6 +33,7 @@ int main(void)
 	maps("lru_gen.enabled=0x0007", "/sys/kernel/mm/lru_gen/enabled");
 	maps("lru_gen.min_ttl_ms=1000", "/sys/kernel/mm/lru_gen/min_ttl_ms");
 	maps("numa.demotion_enabled=true", "/sys/kernel/mm/numa/demotion_enabled");
+	maps("kernel.numa_balancing=2", "/proc/sys/kernel/numa_balancing");
 
 	refused("thp.64k.enabled=always");              /* the size is spelt as the label */
 	refused("thp.64kB.enabled=always");
