@@ -14,7 +14,7 @@ VMR=${VMR:-./vmregress}
 make -s vmregress
 mkdir -p build/bench
 cc -O2 -Isrc -o build/bench/fault_bare bench/fault_bare.c
-passes=${PASSES:-21} rounds=${ROUNDS:-7}
+passes=${PASSES:-21} rounds=${ROUNDS:-15}
 run_vmr() {
 	bench_out "$VMR" test fault --no-sandbox --pages "$pages" --passes "$passes" --json |
 		jq -e '[.tables[] | select(.name == "passes") | .rows[1:][][4]] | min'
