@@ -5,7 +5,9 @@
  *    1024 references (the default), in fixed batches of 32 and per
  *    reference (batch 1), against a bare loop doing the same accesses and
  *    the same per-word check (reads), read and write, for several patterns.  The four run in turn in every round
- *    and the best of each is compared, so a busy machine hurts them alike. */
+ *    and the best of each is compared, so a busy machine hurts them alike;
+ *  - the same for random reads over 16M, 64M, 256M and 1G, so that the cost
+ *    per reference is seen as the region grows. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +23,10 @@
 #define REPLAY_PAGES 25000
 #define REPLAY_REFS 4000000ull
 #define ROUNDS 11
+
+/* The region's pages in the replay benchmarks: REPLAY_PAGES, or each of
+ * the scaling sizes in turn. */
+static uint32_t replay_pages = REPLAY_PAGES;
 
 /* CPU time of this thread: on a shared machine, time spent preempted
  * would otherwise count against whichever loop happened to be running. */
@@ -92,7 +98,7 @@ static uint64_t timed_run(struct timed *t, const uint32_t *refs, bool write, cha
 				  .batch = batch, .batch_max = batch_max };
 	struct replay rp = { 0 };
 	struct replay_pass pass = { 0 };
-	replay_init(&rp, REPLAY_PAGES, &cfg);
+	replay_init(&rp, replay_pages, &cfg);
 	uint64_t t0 = cpu_ns();
 	replay_run_pass(&rp, refs, REPLAY_REFS, region, ps, 0, &pass);
 	uint64_t d = cpu_ns() - t0;
@@ -147,7 +153,7 @@ static void bench_replay_one(enum refs_pattern pat, bool write, char *region, si
 	struct refs_params p = { 0 };
 	refs_params_default(&p);
 	uint32_t *refs = malloc(REPLAY_REFS * 4);
-	refs_generate(refs, REPLAY_PAGES, REPLAY_REFS, pat, &p, 1);
+	refs_generate(refs, replay_pages, REPLAY_REFS, pat, &p, 1);
 	uint64_t best_bare = UINT64_MAX, sink = 0;
 	struct timed ad = { .best = UINT64_MAX }, b32 = { .best = UINT64_MAX }, b1 = { .best = UINT64_MAX };
 	for (int r = 0; r < ROUNDS; r++) {
@@ -184,9 +190,12 @@ static void bench_replay_one(enum refs_pattern pat, bool write, char *region, si
 	       median_ratio(&b1), (unsigned long long)ad.slow, (unsigned long long)b32.slow,
 	       (unsigned long long)b1.slow, ad.p50, ad.p99);
 	double m = median_ratio(&ad);
-	printf("row\treplay %s %s (adaptive batches), ns/ref\t%.2f\t%.2f\t%.2f\t%.2f-%.2f\t%d\n",
-	       refs_pattern_name(pat), write ? "write" : "read", (double)ad.best / REPLAY_REFS, bare / REPLAY_REFS,
-	       m, ad.ratio[0], ad.ratio[ROUNDS - 1], ROUNDS);
+	char size[32] = "";
+	if (replay_pages != REPLAY_PAGES)
+		snprintf(size, sizeof(size), " of %zuM", (size_t)replay_pages * ps >> 20);
+	printf("row\treplay %s %s%s (adaptive batches), ns/ref\t%.2f\t%.2f\t%.2f\t%.2f-%.2f\t%d\n",
+	       refs_pattern_name(pat), write ? "write" : "read", size, (double)ad.best / REPLAY_REFS,
+	       bare / REPLAY_REFS, m, ad.ratio[0], ad.ratio[ROUNDS - 1], ROUNDS);
 	if (sink == 42)
 		putchar(' ');
 	free(refs);
@@ -221,11 +230,36 @@ static void bench_replay(const char *only)
 	munmap(region, REPLAY_PAGES * ps);
 }
 
+/* Scaling: random reads over 16M to 1G of resident pages, the same number
+ * of references at each size, so that the cost per reference is seen
+ * against the bare loop's as the region outgrows the caches and the TLB. */
+static void bench_replay_scaling(void)
+{
+	size_t ps = vmr_page_size();
+	printf("\nreplay scaling: random reads of %llu references over 16M to 1G (columns as above)\n",
+	       REPLAY_REFS);
+	for (size_t mib = 16; mib <= 1024; mib *= 4) {
+		replay_pages = (uint32_t)((mib << 20) / ps);
+		char *region = mmap(NULL, (size_t)replay_pages * ps, PROT_READ | PROT_WRITE,
+				    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (region == MAP_FAILED) {
+			perror("mmap");
+			exit(1);
+		}
+		replay_fill(region, replay_pages, ps, 5);
+		bench_replay_one(REFS_RANDOM, false, region, ps);
+		munmap(region, (size_t)replay_pages * ps);
+	}
+	replay_pages = REPLAY_PAGES;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc < 2 || !strcmp(argv[1], "generate"))
 		bench_generate();
 	if (argc < 2 || !strcmp(argv[1], "replay"))
 		bench_replay(argc > 2 ? argv[2] : NULL);
+	if (argc < 2 || !strcmp(argv[1], "scaling"))
+		bench_replay_scaling();
 	return 0;
 }
