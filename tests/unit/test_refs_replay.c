@@ -152,14 +152,31 @@ static void dropped_page(char *region, size_t ps, uint32_t batch, uint32_t batch
 	uint32_t refs[N];
 	for (uint32_t i = 0; i < N; i++)
 		refs[i] = i % PAGES;
-	replay_fill(region, PAGES, ps, 8);
-	CHECK(madvise(region + 32 * ps, 32 * ps, MADV_DONTNEED) == 0, "drop pages 32..63");
 	struct replay_cfg cfg = { .write = true, .salt = 8, .slow_ns = batch == 1 ? 300 : 5000, .max_slow = 100,
 				  .batch = batch, .batch_max = batch_max };
 	struct replay rp = { 0 };
 	struct replay_pass pass = { 0 };
-	replay_init(&rp, PAGES, &cfg);
-	replay_run_pass(&rp, refs, N, region, ps, 0, &pass);
+	int dropped = -1, attempt = 0;
+	/* Adaptive batches double only after a quick one: when the first
+	 * (references 0..31) was slow too, because the machine took the CPU
+	 * away, the pass does not show what is checked below; it runs again
+	 * from a fresh drop, up to 20 times. */
+	for (;; attempt++) {
+		replay_fill(region, PAGES, ps, 8);
+		dropped = madvise(region + 32 * ps, 32 * ps, MADV_DONTNEED);
+		replay_init(&rp, PAGES, &cfg);
+		replay_run_pass(&rp, refs, N, region, ps, 0, &pass);
+		bool first_slow = false;
+		for (size_t i = 0; i < rp.nslow; i++)
+			first_slow |= rp.slow[i].ref == 0;
+		if (!first_slow || batch_max <= batch || batch == 1 || attempt == 19)
+			break;
+		free(replay_finish(&rp));
+		replay_free(&rp);
+		rp = (struct replay){ 0 };
+		pass = (struct replay_pass){ 0 };
+	}
+	CHECK(dropped == 0, "drop pages 32..63");
 	CHECK(pass.minflt >= 32, "batch %u: the dropped pages faulted (%llu)", batch, (unsigned long long)pass.minflt);
 	CHECK_EQ_U(rp.ticks_hist->count, N, "batch %u: every reference is counted", batch);
 	CHECK_EQ_U(hist_total(rp.ticks_hist), N, "batch %u: one sample per reference", batch);
@@ -177,7 +194,7 @@ static void dropped_page(char *region, size_t ps, uint32_t batch, uint32_t batch
 		 * faults, slow; then 32 again: 96..127, 128..191, 192..255 */
 		CHECK(hit && hit->page == 32 && hit->refs == 64 && hit->minflt >= 32,
 		      "adaptive: the doubled batch with the dropped pages is slow, kept by its first page with its "
-		      "faults (%zu slow batches)", rp.nslow);
+		      "faults (%zu slow batches, pass %d)", rp.nslow, attempt + 1);
 		CHECK(rp.nslow != 1 || rp.batches == 5, "adaptive: a slow batch sets the next back to 32 (%llu batches)",
 		      (unsigned long long)rp.batches);
 	} else if (batch > 1) {
