@@ -112,7 +112,7 @@ static void md_verdict(FILE *f, const struct comparison *cmp)
 			fprintf(f, " | %s", cmp_fmt_num(buf, sizeof(buf), c->ratio));
 			fprintf(f, " | %s", cmp_fmt_num(buf, sizeof(buf), c->ci_low));
 			fprintf(f, " – %s", cmp_fmt_num(buf, sizeof(buf), c->ci_high));
-			fprintf(f, " | %.2g | %.2g | %s |", c->p, c->q, cmp_test_names[row->test]);
+			fprintf(f, " | %.2g | %.2g | %s |", c->p, c->q, cmp_cell_test(row, c));
 			if (isfinite(c->mde))
 				fprintf(f, " %.1f%% |\n", c->mde * 100);
 			else

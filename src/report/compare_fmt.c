@@ -25,6 +25,13 @@ const char *const cmp_legend[] = {
 
 const char *const cmp_test_names[] = { "welch", "mann-whitney" };
 
+const char *cmp_cell_test(const struct cmp_row *row, const struct cmp_cell *c)
+{
+	if (c->paired)
+		return row->test == CMP_TEST_MWU ? "signed-rank" : "paired-t";
+	return cmp_test_names[row->test];
+}
+
 const char *cmp_stat_name(enum cmp_stat s, enum combine c)
 {
 	static const char *const names[] = { "Min", "Amean", "Stddev", "CoeffVar", "Max" };
@@ -129,9 +136,16 @@ char *compare_verdict_line(char *buf, size_t len, const struct comparison *cmp)
 		fprintf(f, ", %zu changed", t->changed);
 	if (t->too_few)
 		fprintf(f, ", %zu too few to say", t->too_few);
-	if (n)
+	if (n && cmp->ninterleaved + 1 == cmp->nruns)
+		fprintf(f, " (FDR %g%%, noise floor %g%%: variants interleaved, unstable above CV %g%%)",
+			cmp->alpha * 100, cmp->noise_min * 100, cmp->unstable_cv * 100);
+	else if (n && cmp->ninterleaved)
+		fprintf(f, " (FDR %g%%, noise floor %g%% for interleaved variants, max(%g%%, CV) for other runs, "
+			"unstable above CV %g%%)", cmp->alpha * 100, cmp->noise_min * 100, cmp->noise_min * 100,
+			cmp->unstable_cv * 100);
+	else if (n)
 		fprintf(f, " (FDR %g%%, noise floor max(%g%%, CV), unstable above CV %g%%)", cmp->alpha * 100,
-		cmp->noise_min * 100, cmp->unstable_cv * 100);
+			cmp->noise_min * 100, cmp->unstable_cv * 100);
 	fclose(f);
 	return buf;
 }
@@ -173,9 +187,11 @@ static void cmp_values_text(FILE *f, const struct cmp_row *row, const struct cmp
 		cmp_fmt_scaled(a, sizeof(a), va, row->unit), cmp_fmt_scaled(b, sizeof(b), vb, row->unit));
 }
 
-static const char *cmp_test_name(enum cmp_test t)
+static const char *cmp_test_name(const struct cmp_row *row, const struct cmp_cell *c)
 {
-	return t == CMP_TEST_MWU ? "Mann-Whitney" : "Welch";
+	if (c->paired)
+		return row->test == CMP_TEST_MWU ? "signed-rank" : "paired t";
+	return row->test == CMP_TEST_MWU ? "Mann-Whitney" : "Welch";
 }
 
 char *cmp_headline_line(const struct comparison *cmp, const struct cmp_row *row, size_t i)
@@ -200,7 +216,7 @@ char *cmp_headline_line(const struct comparison *cmp, const struct cmp_row *row,
 		break;
 	default:
 		cmp_change_text(f, c, base);
-		fprintf(f, " q=%.2g (p=%.2g, %s; noise floor %.1f%%)", c->q, c->p, cmp_test_name(row->test),
+		fprintf(f, " q=%.2g (p=%.2g, %s; noise floor %.1f%%)", c->q, c->p, cmp_test_name(row, c),
 			c->noise_floor * 100);
 		cmp_values_text(f, row, c, base);
 		if (c->verdict == CMP_SAME && isfinite(c->mde))
@@ -365,10 +381,15 @@ static json_t *cmp_cell_json(const struct comparison *cmp, const struct cmp_row 
 	json_object_set_new(j, "abs_change", json_boolean(c->abs_change));
 	json_object_set_new(j, "change_abs", cmp_num(c->s.mean - row->cells[0].s.mean));
 	json_object_set_new(j, "noise_floor", cmp_num(c->noise_floor));
+	json_object_set_new(j, "interleaved", json_boolean(c->interleaved));
+	json_object_set_new(j, "test", json_string(cmp_cell_test(row, c)));
+	json_object_set_new(j, "pairs", json_integer((json_int_t)c->npairs));
 	json_object_set_new(j, "mde", cmp_num(c->mde));
 	json_object_set_new(j, "t", c->w.too_few ? json_null() : cmp_num(c->w.t));
 	json_object_set_new(j, "df", c->w.too_few ? json_null() : cmp_num(c->w.df));
-	if (row->test == CMP_TEST_MWU)
+	if (row->test == CMP_TEST_MWU && c->paired)
+		json_object_set_new(j, "w", c->wsr.too_few ? json_null() : cmp_num(c->wsr.w));
+	else if (row->test == CMP_TEST_MWU)
 		json_object_set_new(j, "u", c->mw.too_few ? json_null() : cmp_num(c->mw.u));
 	json_object_set_new(j, "p", cmp_num(c->p));
 	json_object_set_new(j, "q", cmp_num(c->q));
@@ -393,13 +414,14 @@ static json_t *cmp_verdict_json(const struct comparison *cmp)
 			const struct cmp_cell *c = &row->cells[i];
 			json_t *h = json_pack("{ss ss ss ss ss}", "case", row->case_name, "metric", row->metric, "run",
 					      cmp->labels[i], "verdict", cmp_verdict_name(c->verdict), "test",
-					      cmp_test_names[row->test]);
+					      cmp_cell_test(row, c));
 			json_object_set_new(h, "ratio", cmp_num(c->ratio));
 			json_object_set_new(h, "ci_low", cmp_num(c->ci_low));
 			json_object_set_new(h, "ci_high", cmp_num(c->ci_high));
 			json_object_set_new(h, "p", cmp_num(c->p));
 			json_object_set_new(h, "q", cmp_num(c->q));
 			json_object_set_new(h, "noise_floor", cmp_num(c->noise_floor));
+			json_object_set_new(h, "interleaved", json_boolean(c->interleaved));
 			json_object_set_new(h, "mde", cmp_num(c->mde));
 			json_object_set_new(h, "abs_change", json_boolean(c->abs_change));
 			json_array_append_new(heads, h);
@@ -478,7 +500,7 @@ void compare_write_csv(FILE *f, const struct comparison *cmp)
 			csv_num(f, i ? c->change_pct : (c->present ? 0 : NAN));
 			csv_num(f, i ? c->p : NAN);
 			fprintf(f, ",%d,%s,%d,%s", c->significant, i ? cmp_verdict_name(c->verdict) : "base", row->headline,
-				cmp_test_names[row->test]);
+				cmp_cell_test(row, c));
 			csv_num(f, c->present ? c->ratio : NAN);
 			csv_num(f, i ? c->ci_low : NAN);
 			csv_num(f, i ? c->ci_high : NAN);

@@ -9,6 +9,9 @@
 
 /* The tests' names in the machine formats, by enum cmp_test. */
 extern const char *const cmp_test_names[];
+/* A cell's test in the machine formats: "paired-t" or "signed-rank" for a
+ * paired cell, else its row's. */
+const char *cmp_cell_test(const struct cmp_row *row, const struct cmp_cell *c);
 char *cmp_headline_line(const struct comparison *cmp, const struct cmp_row *row, size_t i);
 
 #endif

@@ -57,6 +57,18 @@ const struct run_case *compare_find_case(const struct run *r, const char *name)
 	return NULL;
 }
 
+/* Variants of one group: their iterations ran interleaved (ABBA or a
+ * seeded random order, harness/plan.h), so whatever the machine did while
+ * they ran fell on both, and a difference of means within the noise of
+ * single iterations is still the variants' own once the test calls it.
+ * Runs made apart have no such protection: a drift of the machine between
+ * them is a difference the test would call, so their floor is their CV. */
+static bool compare_interleaved(const struct run *base, const struct run *r)
+{
+	return base != r && base->info.group_uuid && r->info.group_uuid && *base->info.group_uuid &&
+	       !strcmp(base->info.group_uuid, r->info.group_uuid);
+}
+
 /* The passing iterations' values of one metric; the first holder's
  * description fills m.  Returns how many iterations held it. */
 static size_t compare_collect(const struct run_case *c, const char *metric, double **vals,
@@ -71,6 +83,37 @@ static size_t compare_collect(const struct run_case *c, const char *metric, doub
 		if (!*m)
 			*m = x;
 		(*vals)[n++] = x->value;
+	}
+	return n;
+}
+
+/* The blocks of an interleaved group where both runs' iterations passed
+ * with a value: iteration k of every variant ran in block k (harness/plan.h),
+ * next to each other in time, so the pair shares the machine's state of
+ * that moment.  Only runs that recorded their order (iter_seq) are paired.
+ * Returns the number of pairs; *pa and *pb get their values. */
+static size_t compare_pairs(const struct run_case *a, const struct run_case *b, const char *metric, double **pa,
+			    double **pb)
+{
+	*pa = xcalloc(a->niter + 1, sizeof(double));
+	*pb = xcalloc(a->niter + 1, sizeof(double));
+	size_t n = 0;
+	if (!a->iter_no || !b->iter_no || !a->iter_seq || !b->iter_seq)
+		return 0;
+	for (size_t i = 0; i < a->niter; i++) {
+		const struct metric *x = result_find_metric(&a->iters[i], metric);
+		if (!x || a->iters[i].outcome != OUTCOME_PASS || !isfinite(x->value))
+			continue;
+		for (size_t j = 0; j < b->niter; j++) {
+			if (b->iter_no[j] != a->iter_no[i])
+				continue;
+			const struct metric *y = result_find_metric(&b->iters[j], metric);
+			if (y && b->iters[j].outcome == OUTCOME_PASS && isfinite(y->value)) {
+				(*pa)[n] = x->value;
+				(*pb)[n++] = y->value;
+			}
+			break;
+		}
 	}
 	return n;
 }
@@ -103,18 +146,37 @@ static void compare_abs_change(struct cmp_cell *cell, const struct cmp_cell *bas
  * interval) / base mean.  Rates are averaged by harmonic mean, which is the
  * arithmetic mean of their reciprocals (time per unit of work): they are
  * tested on those, so that test, ratio and interval agree. */
+/* The values a Welch row tests, reciprocals for rates: the cell's, or its
+ * pairs' when it is paired (base: the base's side of them). */
+static double *compare_tested(const struct cmp_cell *cell, const struct cmp_cell *base, bool of_base, bool recip,
+			      size_t *n)
+{
+	const double *v = cell->paired ? (of_base ? cell->pair_base : cell->pair_run)
+				       : (of_base ? base->values : cell->values);
+	*n = cell->paired ? cell->npairs : (of_base ? base->s.n : cell->s.n);
+	double *out = xcalloc(*n + 1, sizeof(double));
+	for (size_t k = 0; k < *n; k++)
+		out[k] = recip ? 1 / v[k] : v[k];
+	return out;
+}
+
+static bool compare_recip(const struct cmp_cell *cell, const struct cmp_cell *base, const struct cmp_row *row)
+{
+	return row->test == CMP_TEST_WELCH && row->combine == COMBINE_HMEAN && base->s.min > 0 && cell->s.min > 0;
+}
+
 static void compare_welch(struct cmp_cell *cell, const struct cmp_cell *base, const struct cmp_row *row)
 {
-	size_t na = base->s.n, nb = cell->s.n;
-	bool recip = row->combine == COMBINE_HMEAN && base->s.min > 0 && cell->s.min > 0;
-	double *a = xcalloc(na + 1, sizeof(double)), *b = xcalloc(nb + 1, sizeof(double));
-	for (size_t k = 0; k < na; k++)
-		a[k] = recip ? 1 / base->values[k] : base->values[k];
-	for (size_t k = 0; k < nb; k++)
-		b[k] = recip ? 1 / cell->values[k] : cell->values[k];
+	size_t na, nb;
+	bool recip = compare_recip(cell, base, row);
+	double *a = compare_tested(cell, base, true, recip, &na), *b = compare_tested(cell, base, false, recip, &nb);
 	double ma = stats_amean(a, na), mb = stats_amean(b, nb), lo, hi;
-	stats_welch(a, na, b, nb, &cell->w);
-	stats_welch_ci(ma, stats_variance(a, na), na, mb, stats_variance(b, nb), nb, 0.95, &lo, &hi);
+	if (cell->paired) {
+		stats_paired_t(a, b, na, 0.95, &cell->w, &lo, &hi);
+	} else {
+		stats_welch(a, na, b, nb, &cell->w);
+		stats_welch_ci(ma, stats_variance(a, na), na, mb, stats_variance(b, nb), nb, 0.95, &lo, &hi);
+	}
 	cell->p = cell->w.too_few ? NAN : cell->w.p;
 	if (ma == 0) {
 		cell->ratio = cell->ci_low = cell->ci_high = NAN;
@@ -135,6 +197,21 @@ static void compare_welch(struct cmp_cell *cell, const struct cmp_cell *base, co
 static void compare_mwu(struct cmp_cell *cell, const struct cmp_cell *base)
 {
 	size_t na = base->s.n, nb = cell->s.n;
+	if (cell->paired) {
+		/* The signed-rank test of the blocks, the ratio of the pairs'
+		 * medians and a bootstrap of blocks. */
+		size_t n = cell->npairs;
+		stats_paired_t(cell->pair_base, cell->pair_run, n, 0.95, &cell->w, &(double){ 0 }, &(double){ 0 });
+		stats_wilcoxon(cell->pair_base, cell->pair_run, n, &cell->wsr);
+		cell->p = cell->wsr.too_few ? NAN : cell->wsr.p;
+		double ma = stats_median(cell->pair_base, n);
+		cell->ratio = ma != 0 ? stats_median(cell->pair_run, n) / ma : NAN;
+		cell->ci_low = cell->ci_high = NAN;
+		if (!cell->wsr.too_few && ma != 0)
+			stats_bootstrap_ratio_paired(cell->pair_base, cell->pair_run, n, 0.95, 2000, 0x766d72656772ULL,
+						     &cell->ci_low, &cell->ci_high);
+		return;
+	}
 	stats_welch(base->values, na, cell->values, nb, &cell->w);
 	stats_mann_whitney(base->values, na, cell->values, nb, &cell->mw);
 	cell->p = cell->mw.too_few ? NAN : cell->mw.p;
@@ -168,7 +245,7 @@ static void compare_cell_fill(struct cmp_cell *cell, const struct cmp_cell *base
 		return;
 	}
 	cell->change_pct = cmp_change_pct(base->s.mean, cell->s.mean, row->better);
-	cell->noise_floor = fmax(cmp->noise_min, fmax(base->s.cv, cell->s.cv));
+	cell->noise_floor = cell->interleaved ? cmp->noise_min : fmax(cmp->noise_min, fmax(base->s.cv, cell->s.cv));
 	compare_abs_change(cell, base, row);
 	if (row->test == CMP_TEST_MWU)
 		compare_mwu(cell, base);
@@ -214,8 +291,11 @@ static bool compare_row_significant(const struct cmp_row *row, size_t nruns)
 
 static void compare_row_free(struct cmp_row *row, size_t nruns)
 {
-	for (size_t i = 0; i < nruns; i++)
+	for (size_t i = 0; i < nruns; i++) {
 		free(row->cells[i].values);
+		free(row->cells[i].pair_base);
+		free(row->cells[i].pair_run);
+	}
 	free(row->cells);
 	free(row->case_name);
 	free(row->metric);
@@ -238,12 +318,14 @@ static void compare_add_row(struct comparison *cmp, const char *case_name, const
 	row.cells = xcalloc(cmp->nruns, sizeof(*row.cells));
 	const struct metric *m = NULL;
 	const char *workload = NULL;
+	const struct run_case *c0 = compare_find_case(cmp->runs[0], case_name);
 	for (size_t i = 0; i < cmp->nruns; i++) {
 		const struct run_case *c = compare_find_case(cmp->runs[i], case_name);
 		if (!c)
 			continue;
 		workload = workload ? workload : c->workload;
 		struct cmp_cell *cell = &row.cells[i];
+		cell->interleaved = compare_interleaved(cmp->runs[0], cmp->runs[i]);
 		size_t n = compare_collect(c, metric, &cell->values, &m);
 		cell->present = n > 0;
 		cell->s.n = n;
@@ -256,6 +338,14 @@ static void compare_add_row(struct comparison *cmp, const char *case_name, const
 	row.headline = (o->headline && workload && o->headline(workload, metric)) ||
 		       (o->headline_glob && compare_glob(o->headline_glob, metric));
 	row.test = compare_nonnormal(metric) ? CMP_TEST_MWU : CMP_TEST_WELCH;
+	for (size_t i = 1; c0 && i < cmp->nruns; i++) {
+		struct cmp_cell *cell = &row.cells[i];
+		const struct run_case *c = compare_find_case(cmp->runs[i], case_name);
+		if (!cell->interleaved || !cell->present || !c)
+			continue;
+		cell->npairs = compare_pairs(c0, c, metric, &cell->pair_base, &cell->pair_run);
+		cell->paired = cell->npairs >= CMP_MIN_ITERATIONS;
+	}
 	for (size_t i = 0; i < cmp->nruns; i++)
 		if (row.cells[i].present)
 			stats_summarize(row.cells[i].values, row.cells[i].s.n, row.combine, &row.cells[i].s);
@@ -315,14 +405,26 @@ static void compare_mde(struct cmp_cell *cell, const struct cmp_cell *base, cons
 	cell->mde = NAN;
 	if (cell == base || !cell->present || !base->present || na < 2 || nb < 2)
 		return;
-	bool recip = row->test == CMP_TEST_WELCH && row->combine == COMBINE_HMEAN && base->s.min > 0 &&
-		     cell->s.min > 0;
-	double *a = xcalloc(na, sizeof(double)), *b = xcalloc(nb, sizeof(double));
-	for (size_t k = 0; k < na; k++)
-		a[k] = recip ? 1 / base->values[k] : base->values[k];
-	for (size_t k = 0; k < nb; k++)
-		b[k] = recip ? 1 / cell->values[k] : cell->values[k];
+	bool recip = compare_recip(cell, base, row);
+	double *a = compare_tested(cell, base, true, recip, &na), *b = compare_tested(cell, base, false, recip, &nb);
 	double eff = row->test == CMP_TEST_MWU ? 3 / M_PI : 1;
+	if (cell->paired) {
+		/* The one-sample test of the differences: d in their sd; the
+		 * signed-rank test counts its pairs at its efficiency against it,
+		 * 3/pi, and scales by the base median. */
+		double *diff = xcalloc(na + 1, sizeof(double));
+		for (size_t k = 0; k < na; k++)
+			diff[k] = b[k] - a[k];
+		double sd = sqrt(stats_variance(diff, na));
+		double centre = row->test == CMP_TEST_MWU ? stats_median(a, na) : stats_amean(a, na);
+		double d = stats_t1_mde((double)na * eff, alpha, 0.8);
+		if (centre != 0 && isfinite(d))
+			cell->mde = fmax(cell->noise_floor, d * sd / fabs(centre));
+		free(diff);
+		free(a);
+		free(b);
+		return;
+	}
 	double sp = sqrt(((double)(na - 1) * stats_variance(a, na) + (double)(nb - 1) * stats_variance(b, nb)) /
 			 (double)(na + nb - 2));
 	double centre = row->test == CMP_TEST_MWU ? stats_median(a, na) : stats_amean(a, na);
@@ -522,6 +624,8 @@ void compare_runs(const struct run *const *runs, size_t n, const struct compare_
 	cmp->noise_min = o->noise_min > 0 ? o->noise_min : 0.01;
 	cmp->unstable_cv = o->unstable_cv > 0 ? o->unstable_cv : 0.20;
 	compare_labels(cmp);
+	for (size_t i = 1; i < n; i++)
+		cmp->ninterleaved += compare_interleaved(runs[0], runs[i]);
 	compare_env_diff(cmp, o);
 	for (size_t k = 0; n && k < runs[0]->ncases; k++) {
 		const struct run_case *c = &runs[0]->cases[k];

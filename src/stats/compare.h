@@ -11,11 +11,14 @@
  * figure to the base's with a 95% confidence interval, a p-value and the
  * Benjamini-Hochberg q-value, and a verdict by the rule of
  * docs/statistics.md: regressed or improved only when q < the FDR, the
- * change exceeds the noise floor (the larger of either side's coefficient
- * of variation and a stated minimum) and both sides have enough iterations;
+ * change exceeds the noise floor (a stated minimum; for runs that were not
+ * interleaved with the base, the larger of that and either side's
+ * coefficient of variation) and both sides have enough iterations;
  * unstable when either side's CV exceeds the unstable threshold.  Means are
  * tested by Welch (rates on their reciprocals, which the harmonic mean
- * averages), percentiles and maxima by Mann-Whitney U with a bootstrap
+ * averages), or, for variants of one interleaved group, by the paired
+ * t-test of the differences within each block of the plan (percentiles by
+ * the signed-rank test of them), percentiles and maxima by Mann-Whitney U with a bootstrap
  * interval of the ratio of medians.  The verdict of a comparison is on the
  * headline metrics (those the workload declares, see opts->headline); the
  * others are explanations of the headline changes beside them.  Only
@@ -75,7 +78,19 @@ struct cmp_cell {
 				    CMP_TEST_MWU; 1 for the base, NAN from a base of 0 */
 	double ci_low, ci_high;  /* its 95% confidence interval; NAN when too few */
 	double p, q;             /* the row's test and its BH q-value; NAN for the base */
-	double noise_floor;      /* fraction: max(opts noise minimum, CV of base, CV of run) */
+	double noise_floor;      /* fraction: the opts noise minimum for variants of one
+				    interleaved group (interleaved), else max(it, CV of
+				    base, CV of run) */
+	bool interleaved;        /* run and base are variants of one group, their
+				    iterations interleaved: the machine's drift falls on
+				    both, and the noise floor is the minimum alone */
+	bool paired;             /* interleaved, with CMP_MIN_ITERATIONS or more blocks where
+				    both passed: tested on the blocks' differences, by the
+				    paired t-test (Welch rows) or the Wilcoxon signed-rank
+				    test (Mann-Whitney rows) */
+	struct wsr wsr;          /* that signed-rank test, for paired CMP_TEST_MWU cells */
+	size_t npairs;           /* those blocks */
+	double *pair_base, *pair_run; /* their values, block by block */
 	double mde;              /* headline cells: the smallest change (fraction) the test
 				    would call with 80% power, never below the noise floor;
 				    NAN elsewhere (docs/statistics.md) */
@@ -156,6 +171,7 @@ struct comparison {
 	bool emulated;                   /* a run ran in an emulated guest (matrix, TCG):
 					    its times mean little, so counters lead */
 	double noise_min, unstable_cv;   /* as used */
+	size_t ninterleaved;             /* runs[1..) interleaved with the base (cell.interleaved) */
 	struct cmp_tally tally;          /* headline cells against the base */
 	struct strlist env_flags;        /* "kernel.release: 6.1 | 6.5": environment that
 					    differs beyond the settings compared */

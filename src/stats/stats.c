@@ -89,6 +89,34 @@ void stats_welch(const double *a, size_t na, const double *b, size_t nb, struct 
 			    nb ? stats_amean(b, nb) : NAN, stats_variance(b, nb), nb, out);
 }
 
+void stats_paired_t(const double *a, const double *b, size_t n, double level, struct welch *out, double *lo,
+		    double *hi)
+{
+	*out = (struct welch){ .too_few = true, .t = NAN, .df = NAN, .p = NAN };
+	*lo = *hi = NAN;
+	if (n < 2)
+		return;
+	double *d = xcalloc(n, sizeof(double));
+	for (size_t i = 0; i < n; i++)
+		d[i] = b[i] - a[i];
+	double md = stats_amean(d, n), se = sqrt(stats_variance(d, n) / (double)n);
+	free(d);
+	out->too_few = false;
+	out->df = (double)(n - 1);
+	if (se == 0) {
+		/* Every pair differs by the same amount: exact. */
+		out->t = md == 0 ? 0 : (md > 0 ? INFINITY : -INFINITY);
+		out->p = md == 0 ? 1 : 0;
+		*lo = *hi = md;
+		return;
+	}
+	out->t = md / se;
+	out->p = fmin(1.0, 2.0 * gsl_cdf_tdist_Q(fabs(out->t), out->df));
+	double tq = gsl_cdf_tdist_Qinv((1 - level) / 2, out->df);
+	*lo = md - tq * se;
+	*hi = md + tq * se;
+}
+
 void stats_welch_ci(double ma, double va, size_t na, double mb, double vb, size_t nb, double level,
 		    double *lo, double *hi)
 {
@@ -185,6 +213,78 @@ void stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb, 
 	out->p = out->exact ? stats_mwu_exact_p(out->u, na, nb) : stats_mwu_normal_p(a, na, b, nb, out->u);
 }
 
+/* P(W+ <= w) and P(W+ >= w) for n non-zero differences with distinct
+ * magnitudes: each of the 2^n sign assignments equally likely, counted by
+ * the rank sum of the positive ones. */
+static double stats_wsr_exact_p(double w, size_t n)
+{
+	size_t max = n * (n + 1) / 2;
+	double *cnt = xcalloc(max + 1, sizeof(double)), below = 0, above = 0, total = 0;
+	cnt[0] = 1;
+	for (size_t r = 1; r <= n; r++)
+		for (size_t s = max; s + 1 > r; s--)
+			cnt[s] += cnt[s - r];
+	for (size_t s = 0; s <= max; s++) {
+		total += cnt[s];
+		below += (double)s <= w ? cnt[s] : 0;
+		above += (double)s >= w ? cnt[s] : 0;
+	}
+	free(cnt);
+	return fmin(1, 2 * fmin(below, above) / total);
+}
+
+void stats_wilcoxon(const double *a, const double *b, size_t n, struct wsr *out)
+{
+	*out = (struct wsr){ .too_few = true, .w = NAN, .p = NAN };
+	if (n < 2)
+		return;
+	out->too_few = false;
+	double *d = xcalloc(n, sizeof(double));
+	size_t m = 0, zeros = 0;
+	for (size_t i = 0; i < n; i++) {
+		double x = b[i] - a[i];
+		if (x == 0)
+			zeros++;
+		else
+			d[m++] = x;
+	}
+	out->n = m;
+	if (!m) {
+		/* No pair differs: no change, beyond doubt. */
+		out->w = 0;
+		out->p = 1;
+		free(d);
+		return;
+	}
+	double *mag = xcalloc(m, sizeof(double)), ties = 0, wplus = 0;
+	for (size_t i = 0; i < m; i++)
+		mag[i] = fabs(d[i]);
+	qsort(mag, m, sizeof(double), stats_cmp_double);
+	/* Mid-ranks of the magnitudes: W+ sums those of the positive ones. */
+	for (size_t i = 0; i < m;) {
+		size_t j = i;
+		while (j < m && mag[j] == mag[i])
+			j++;
+		double t = (double)(j - i), mid = (double)(i + j + 1) / 2;
+		ties += t * t * t - t;
+		for (size_t k = 0; k < m; k++)
+			wplus += d[k] > 0 && fabs(d[k]) == mag[i] ? mid : 0;
+		i = j;
+	}
+	free(mag);
+	free(d);
+	out->w = wplus;
+	out->exact = m <= 50 && !zeros && ties == 0;
+	if (out->exact) {
+		out->p = stats_wsr_exact_p(wplus, m);
+		return;
+	}
+	double nn = (double)m, mean = nn * (nn + 1) / 4;
+	double var = nn * (nn + 1) * (2 * nn + 1) / 24 - ties / 48;
+	double wmin = fmin(wplus, nn * (nn + 1) / 2 - wplus);
+	out->p = var > 0 ? fmin(1, 2 * gsl_cdf_ugaussian_Q(fabs(wmin - mean) / sqrt(var))) : 1;
+}
+
 struct stats_pi {
 	double p;
 	size_t i;
@@ -268,6 +368,36 @@ free_tmp:
 	free(ratios);
 }
 
+void stats_bootstrap_ratio_paired(const double *a, const double *b, size_t n, double level, size_t nresample,
+				  uint64_t seed, double *lo, double *hi)
+{
+	*lo = *hi = NAN;
+	if (!n || !nresample)
+		return;
+	double *ratios = xcalloc(nresample, sizeof(double));
+	double *ta = xcalloc(n, sizeof(double)), *tb = xcalloc(n, sizeof(double));
+	for (size_t k = 0; k < nresample; k++) {
+		for (size_t i = 0; i < n; i++) {
+			size_t j = stats_next(&seed) % n;
+			ta[i] = a[j];
+			tb[i] = b[j];
+		}
+		double ma = stats_median(ta, n);
+		if (ma == 0)
+			goto free_tmp;
+		ratios[k] = stats_median(tb, n) / ma;
+	}
+	qsort(ratios, nresample, sizeof(double), stats_cmp_double);
+	size_t ilo = (size_t)floor((1 - level) / 2 * (double)(nresample - 1) + 0.5);
+	size_t ihi = (size_t)floor((1 + level) / 2 * (double)(nresample - 1) + 0.5);
+	*lo = ratios[ilo];
+	*hi = ratios[ihi];
+free_tmp:
+	free(ta);
+	free(tb);
+	free(ratios);
+}
+
 struct stats_nct {
 	double t, delta, df;
 };
@@ -282,11 +412,11 @@ static double stats_nct_tails(double v, void *arg)
 	       gsl_ran_chisq_pdf(v, a->df);
 }
 
-double stats_t_power(double d, double na, double nb, double alpha)
+/* The power of a two-sided t-test at level alpha with df degrees of
+ * freedom against noncentrality delta. */
+static double stats_nct_power(double df, double delta, double alpha)
 {
-	if (na + nb < 3 || na <= 0 || nb <= 0)
-		return NAN;
-	struct stats_nct a = { .df = na + nb - 2, .delta = d * sqrt(na * nb / (na + nb)) };
+	struct stats_nct a = { .df = df, .delta = delta };
 	a.t = gsl_cdf_tdist_Qinv(alpha / 2, a.df);
 	gsl_integration_workspace *w = gsl_integration_workspace_alloc(1000);
 	gsl_function f = { .function = stats_nct_tails, .params = &a };
@@ -299,24 +429,57 @@ double stats_t_power(double d, double na, double nb, double alpha)
 	return r;
 }
 
-double stats_t_mde(double na, double nb, double alpha, double power)
+double stats_t_power(double d, double na, double nb, double alpha)
+{
+	if (na + nb < 3 || na <= 0 || nb <= 0)
+		return NAN;
+	return stats_nct_power(na + nb - 2, d * sqrt(na * nb / (na + nb)), alpha);
+}
+
+double stats_t1_power(double d, double n, double alpha)
+{
+	if (n < 2)
+		return NAN;
+	return stats_nct_power(n - 1, d * sqrt(n), alpha);
+}
+
+/* The power of the two-sample test (na, nb values), or of the one-sample
+ * test of nb values when na < 0. */
+static double stats_power_of(double d, double na, double nb, double alpha)
+{
+	return na < 0 ? stats_t1_power(d, nb, alpha) : stats_t_power(d, na, nb, alpha);
+}
+
+/* The smallest d at which that test reaches the given power: doubling to
+ * bracket it, then bisection to the double's resolution (power rises with
+ * d). */
+static double stats_mde_of(double na, double nb, double alpha, double power)
 {
 	double lo = 0, hi = 1;
-	if (isnan(stats_t_power(1, na, nb, alpha)))
+	if (isnan(stats_power_of(1, na, nb, alpha)))
 		return NAN;
-	while (stats_t_power(hi, na, nb, alpha) < power) {
+	while (stats_power_of(hi, na, nb, alpha) < power) {
 		lo = hi;
 		hi *= 2;
 		if (hi > 1e3)
 			return NAN;
 	}
-	/* Power rises with d: bisect to the double's resolution. */
 	for (int i = 0; i < 200 && hi - lo > 1e-13 * hi; i++) {
 		double mid = (lo + hi) / 2;
-		if (stats_t_power(mid, na, nb, alpha) < power)
+		if (stats_power_of(mid, na, nb, alpha) < power)
 			lo = mid;
 		else
 			hi = mid;
 	}
 	return (lo + hi) / 2;
+}
+
+double stats_t_mde(double na, double nb, double alpha, double power)
+{
+	return stats_mde_of(na, nb, alpha, power);
+}
+
+double stats_t1_mde(double n, double alpha, double power)
+{
+	return stats_mde_of(-1, n, alpha, power);
 }

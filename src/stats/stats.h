@@ -56,6 +56,14 @@ void stats_welch_summary(double ma, double va, size_t na, double mb, double vb, 
 void stats_welch_ci(double ma, double va, size_t na, double mb, double vb, size_t nb, double level,
 		    double *lo, double *hi);
 
+/* The paired t-test of b against a, pair i being (a[i], b[i]), two-sided
+ * (scipy's ttest_rel(b, a)): t of the mean difference b - a over its
+ * standard error, df n - 1; and the confidence interval, at level, of the
+ * mean difference.  too_few when n < 2; when every pair differs by the
+ * same amount the answer is exact (p 1 for none, 0 otherwise). */
+void stats_paired_t(const double *a, const double *b, size_t n, double level, struct welch *out, double *lo,
+		    double *hi);
+
 /* The Mann-Whitney U test of a against b, two-sided, as scipy's
  * mannwhitneyu(a, b) computes it: u is U of a (its rank sum less
  * na(na+1)/2, ties at their mid-rank).  Exact (the permutation distribution
@@ -74,6 +82,23 @@ void stats_mann_whitney(const double *a, size_t na, const double *b, size_t nb, 
 double stats_mwu_exact_p(double u, size_t na, size_t nb);
 double stats_mwu_normal_p(const double *a, size_t na, const double *b, size_t nb, double u);
 
+/* The Wilcoxon signed-rank test of b against a, pair i being (a[i], b[i]),
+ * two-sided, as scipy's wilcoxon(b, a) (zero_method "wilcox": pairs that do
+ * not differ are dropped; no continuity correction): w is W+, the sum of
+ * the mid-ranks of |b - a| over the pairs where b is larger.  Exact (the
+ * 2^n sign assignments) when at most 50 pairs differ, none is zero and no
+ * magnitudes tie; otherwise the normal approximation with the tie
+ * correction (where scipy's exact method would truncate tied ranks).  When
+ * no pair differs, p is 1. */
+struct wsr {
+	bool too_few;    /* fewer than 2 pairs */
+	bool exact;
+	size_t n;        /* pairs that differ */
+	double w;
+	double p;
+};
+void stats_wilcoxon(const double *a, const double *b, size_t n, struct wsr *out);
+
 /* Benjamini-Hochberg: q[i] is the smallest false-discovery rate at which
  * p[i] would be called a discovery among the n tests, min over j with
  * p[j] >= p[i] of p[j] n / rank(j), at most 1.  NAN p-values are not tests:
@@ -91,6 +116,11 @@ double stats_median(const double *v, size_t n);
 void stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb, double level,
 			   size_t nresample, uint64_t seed, double *lo, double *hi);
 
+/* The same interval for pairs (a[i], b[i]): each resample draws n pairs,
+ * so that what the pairs share stays in them. */
+void stats_bootstrap_ratio_paired(const double *a, const double *b, size_t n, double level, size_t nresample,
+				  uint64_t seed, double *lo, double *hi);
+
 /* The power of the two-sided two-sample t-test at level alpha to see an
  * effect of d standard deviations (Cohen's d, pooled) with na and nb
  * values: the noncentral t distribution's two tails beyond the critical
@@ -101,5 +131,10 @@ double stats_t_power(double d, double na, double nb, double alpha);
  * detectable effect in standard deviations, as statsmodels'
  * TTestIndPower.solve_power finds it.  NAN when na + nb < 3 or beyond 1e3. */
 double stats_t_mde(double na, double nb, double alpha, double power);
+/* The same for the one-sample (paired) t-test of n values (differences):
+ * df n - 1, noncentrality d sqrt(n), d in standard deviations of the
+ * differences; statsmodels' TTestPower.  NAN when n < 2. */
+double stats_t1_power(double d, double n, double alpha);
+double stats_t1_mde(double n, double alpha, double power);
 
 #endif

@@ -9,7 +9,13 @@ of the C code and of GSL:
     both its exact and its asymptotic p, and the one its method="auto" picks;
   - Benjamini-Hochberg q-values: statsmodels' multipletests("fdr_bh");
   - the minimal detectable effect of the t-test: the effect size at which
-    statsmodels' TTestIndPower.power is 80%.
+    statsmodels' TTestIndPower.power is 80%;
+  - the paired t-test of b against a: scipy.stats.ttest_rel, the interval
+    of the mean difference from statsmodels' DescrStatsW(b - a).tconfint_mean,
+    and the effect size at which statsmodels' TTestPower.power (the
+    one-sample test of the differences) is 80%, at alpha 0.05 and 0.005;
+  - the Wilcoxon signed-rank test of the same pairs: scipy.stats.wilcoxon,
+    exact where no difference is zero or ties, method="approx" otherwise.
 
 Run it with Debian's interpreter (the python3 on PATH may lack these
 modules) to regenerate the header: /usr/bin/python3 tests/unit/stats_ref.py
@@ -19,7 +25,7 @@ import scipy
 import statsmodels
 from scipy import optimize, stats
 from statsmodels.stats.multitest import multipletests
-from statsmodels.stats.power import TTestIndPower
+from statsmodels.stats.power import TTestIndPower, TTestPower
 from statsmodels.stats.weightstats import CompareMeans, DescrStatsW
 
 SETS = [
@@ -36,6 +42,18 @@ SETS = [
     ("interleaved", [1, 3, 5, 7, 9], [2, 4, 6, 8, 10]),
     ("nine and ten, no ties", [11, 13, 12.5, 14, 10.5, 12, 13.5, 11.5, 15],
      [14.2, 15.1, 13.2, 16.3, 14.8, 15.6, 12.7, 16.9, 14.4, 15.9]),
+]
+
+# Pairs (a[i], b[i]): blocks of an interleaved run.
+PAIRED = [
+    ("drift shared, +3%", [100, 110, 95, 120, 105, 98, 112, 101], [103.2, 113.1, 97.6, 123.9, 108.0, 101.1, 115.2, 104.3]),
+    ("no change", [10.1, 9.7, 10.4, 10.0, 9.9], [10.0, 9.9, 10.3, 10.2, 9.8]),
+    ("three pairs", [1.0, 2.0, 3.0], [1.5, 2.1, 3.9]),
+    ("anti-correlated", [5, 7, 5, 7, 5, 7], [7, 5, 7, 5, 7.5, 5.5]),
+    ("p99 us, no ties", [312, 298, 340, 305, 322, 317, 290, 333, 301, 310],
+     [318, 309, 339, 317, 330, 321, 305, 338, 298, 324]),
+    ("tied and zero", [300, 310, 320, 330, 340, 350, 360, 370, 380, 390, 400, 410],
+     [310, 300, 330, 330, 350, 355, 370, 380, 390, 395, 410, 420]),
 ]
 
 PVALS = [
@@ -83,4 +101,22 @@ print("static const struct bh_ref bh_refs[] = {")
 for name, p in PVALS:
     q = multipletests(p, alpha=0.05, method="fdr_bh")[1]
     print(f'\t{{ "{name}", {arr(p)}, {arr(q)}, {len(p)} }},')
+print("};")
+print()
+print("static const struct paired_ref paired_refs[] = {")
+for name, a, b in PAIRED:
+    a, b = np.array(a, float), np.array(b, float)
+    t, p = stats.ttest_rel(b, a)
+    lo, hi = DescrStatsW(b - a).tconfint_mean(alpha=0.05)
+    ds = []
+    for alpha in (0.05, 0.005):
+        def short(d):
+            return TTestPower().power(d, nobs=len(a), alpha=alpha, alternative="two-sided") - 0.8
+        ds.append(optimize.brentq(short, 1e-3, 100, xtol=1e-15, rtol=8.9e-16))
+    d = b - a
+    plain = np.all(d != 0) and len(np.unique(np.abs(d))) == len(d)
+    w = stats.wilcoxon(b, a, method="exact" if plain else "approx")
+    rp = sum(r for r, x in zip(stats.rankdata(np.abs(d[d != 0])), d[d != 0]) if x > 0)
+    print(f'\t{{ "{name}", {arr(a)}, {arr(b)}, {len(a)}, {c(t)}, {c(p)}, {c(lo)}, {c(hi)}, {c(ds[0])}, {c(ds[1])},')
+    print(f'\t  {c(rp)}, {c(w.pvalue)}, {int(plain)} }},')
 print("};")

@@ -1,7 +1,8 @@
 /* The statistics of compare against independent references: Welch's
  * confidence interval and the minimal detectable effect from statsmodels,
  * Mann-Whitney U from scipy, Benjamini-Hochberg q-values from statsmodels'
- * multipletests.  tests/unit/stats_ref.py writes stats_ref.h; the two must
+ * multipletests, the paired t-test from scipy's ttest_rel and its power
+ * from statsmodels' TTestPower.  tests/unit/stats_ref.py writes stats_ref.h; the two must
  * agree to 1e-9.  The bootstrap has no independent reference (its resamples
  * are its own): its properties are checked instead. */
 #include <math.h>
@@ -20,6 +21,16 @@ struct stats_ref {
 	double u, p_auto, p_exact, p_asym;
 	int ties;
 	double mde_d, mde_diff;   /* Cohen's d at 80% power, alpha 0.05; and times pooled sd */
+};
+
+struct paired_ref {
+	const char *name;
+	double a[12], b[12];
+	size_t n;
+	double t, p, ci_lo, ci_hi;     /* scipy's ttest_rel(b, a); the mean difference's 95% interval */
+	double mde_d, mde_d_005;       /* TTestPower: d at 80% power, alpha 0.05 and 0.005 */
+	double wplus, wsr_p;           /* scipy's wilcoxon(b, a): W+ and p */
+	int wsr_exact;                 /* no zero, no tie: the exact p */
 };
 
 struct bh_ref {
@@ -128,9 +139,49 @@ static void test_mde(void)
 	CHECK(isnan(stats_t_mde(1, 1, 0.05, 0.8)), "one value a side: no MDE");
 }
 
+/* The paired t-test, its interval and the one-sample MDE. */
+static void test_paired(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(paired_refs); i++) {
+		const struct paired_ref *r = &paired_refs[i];
+		struct welch w = { 0 };
+		double lo, hi;
+		stats_paired_t(r->a, r->b, r->n, 0.95, &w, &lo, &hi);
+		CHECK(!w.too_few && w.df == (double)(r->n - 1), "%s: paired, df n - 1", r->name);
+		CHECK_NEAR(w.t, r->t, 1e-9 * fmax(1, fabs(r->t)), "%s: t", r->name);
+		CHECK_NEAR(w.p, r->p, 1e-9 * fmax(1e-9, r->p), "%s: p as ttest_rel", r->name);
+		CHECK_NEAR(lo, r->ci_lo, 1e-9 * fmax(1, fabs(r->ci_lo)), "%s: interval low", r->name);
+		CHECK_NEAR(hi, r->ci_hi, 1e-9 * fmax(1, fabs(r->ci_hi)), "%s: interval high", r->name);
+		double d = stats_t1_mde((double)r->n, 0.05, 0.8), d5 = stats_t1_mde((double)r->n, 0.005, 0.8);
+		CHECK_NEAR(d, r->mde_d, 1e-9 * fmax(1, r->mde_d), "%s: one-sample MDE, alpha 0.05", r->name);
+		CHECK_NEAR(d5, r->mde_d_005, 1e-9 * fmax(1, r->mde_d_005), "%s: alpha 0.005", r->name);
+		struct wsr ws = { 0 };
+		stats_wilcoxon(r->a, r->b, r->n, &ws);
+		CHECK(!ws.too_few && ws.exact == (bool)r->wsr_exact, "%s: signed-rank exact when scipy's is", r->name);
+		CHECK_NEAR(ws.w, r->wplus, 1e-9, "%s: W+", r->name);
+		CHECK_NEAR(ws.p, r->wsr_p, 1e-9 * fmax(1e-6, r->wsr_p), "%s: signed-rank p as scipy's", r->name);
+	}
+	struct wsr ws = { 0 };
+	double same[] = { 4, 5, 6 };
+	stats_wilcoxon(same, same, 3, &ws);
+	CHECK(!ws.too_few && ws.p == 1 && ws.n == 0, "no pair differs: p 1");
+	stats_wilcoxon(same, same, 1, &ws);
+	CHECK(ws.too_few && isnan(ws.p), "one pair: too few");
+	struct welch w = { 0 };
+	double lo, hi, a[] = { 1, 2, 3 }, b[] = { 2, 3, 4 };
+	stats_paired_t(a, b, 3, 0.95, &w, &lo, &hi);
+	CHECK(w.p == 0 && isinf(w.t) && lo == 1 && hi == 1, "every pair 1 apart: exact");
+	stats_paired_t(a, a, 3, 0.95, &w, &lo, &hi);
+	CHECK(w.p == 1 && w.t == 0 && lo == 0, "no pair apart: p 1");
+	stats_paired_t(a, b, 1, 0.95, &w, &lo, &hi);
+	CHECK(w.too_few && isnan(w.p) && isnan(lo), "one pair: too few");
+	CHECK(isnan(stats_t1_mde(1, 0.05, 0.8)), "one value: no MDE");
+}
+
 int main(void)
 {
 	test_mde();
+	test_paired();
 	test_welch_ci();
 	test_mwu();
 	test_bh();
