@@ -33,7 +33,7 @@ const struct opt compare_cmd_opts[] = {
 	  .help = "false-discovery rate (Benjamini-Hochberg) at which a change is called" },
 	{ .name = "noise-floor", .type = OPT_DOUBLE, .off = offsetof(struct compare_cmd, noise_floor), .def = "0.01",
 	  .min = 1e-6, .max = 1, .metavar = "FRACTION",
-	  .help = "smallest change ever called, beside each metric's own CV (docs/statistics.md)" },
+	  .help = "smallest change ever called; for runs made apart, each metric's own CV too (docs/statistics.md)" },
 	{ .name = "unstable", .type = OPT_DOUBLE, .off = offsetof(struct compare_cmd, unstable), .def = "0.2",
 	  .min = 0.001, .max = 100, .metavar = "CV", .help = "a side whose CV exceeds this is unstable, not changed" },
 	{ .name = "headline", .type = OPT_STR, .off = offsetof(struct compare_cmd, headline), .metavar = "GLOB",
