@@ -16,7 +16,7 @@
 	X(gsl_cdf_tdist_Q) X(gsl_cdf_tdist_Pinv) X(gsl_cdf_tdist_Qinv) \
 	X(gsl_cdf_ugaussian_P) X(gsl_cdf_ugaussian_Q) X(gsl_ran_chisq_pdf) \
 	X(gsl_integration_workspace_alloc) X(gsl_integration_workspace_free) \
-	X(gsl_integration_qagiu) X(gsl_set_error_handler) X(gsl_set_error_handler_off)
+	X(gsl_integration_qags) X(gsl_set_error_handler) X(gsl_set_error_handler_off)
 
 #define GSLLIB_FIELD(f) __typeof__(f) *f;
 struct gsllib {
@@ -43,7 +43,7 @@ static inline const struct gsllib *gsllib_get(void)
 #define gsl_ran_chisq_pdf (gsllib_get()->gsl_ran_chisq_pdf)
 #define gsl_integration_workspace_alloc (gsllib_get()->gsl_integration_workspace_alloc)
 #define gsl_integration_workspace_free (gsllib_get()->gsl_integration_workspace_free)
-#define gsl_integration_qagiu (gsllib_get()->gsl_integration_qagiu)
+#define gsl_integration_qags (gsllib_get()->gsl_integration_qags)
 #define gsl_set_error_handler (gsllib_get()->gsl_set_error_handler)
 #define gsl_set_error_handler_off (gsllib_get()->gsl_set_error_handler_off)
 #endif

@@ -15,7 +15,9 @@ of the C code and of GSL:
     and the effect size at which statsmodels' TTestPower.power (the
     one-sample test of the differences) is 80%, at alpha 0.05 and 0.005;
   - the Wilcoxon signed-rank test of the same pairs: scipy.stats.wilcoxon,
-    exact where no difference is zero or ties, method="approx" otherwise.
+    exact where no difference is zero or ties, method="approx" otherwise;
+  - the MDE at iteration counts from 2 to thousands, where a chi-square of
+    many degrees of freedom is a narrow peak (TTestIndPower, TTestPower).
 
 Run it with Debian's interpreter (the python3 on PATH may lack these
 modules) to regenerate the header: /usr/bin/python3 tests/unit/stats_ref.py
@@ -119,4 +121,17 @@ for name, a, b in PAIRED:
     rp = sum(r for r, x in zip(stats.rankdata(np.abs(d[d != 0])), d[d != 0]) if x > 0)
     print(f'\t{{ "{name}", {arr(a)}, {arr(b)}, {len(a)}, {c(t)}, {c(p)}, {c(lo)}, {c(hi)}, {c(ds[0])}, {c(ds[1])},')
     print(f'\t  {c(rp)}, {c(w.pvalue)}, {int(plain)} }},')
+print("};")
+print()
+print("static const struct power_ref power_refs[] = {")
+for na, nb, alpha in [(2, 2, 0.05), (3, 0, 0.05), (40, 150, 0.01), (300, 300, 0.05 / 11), (790, 790, 0.05 / 11),
+                      (100, 0, 0.05 / 11), (790, 0, 0.05 / 11), (3000, 0, 0.001), (2500, 2500, 0.05)]:
+    if nb:
+        def short(d):
+            return TTestIndPower().power(d, nobs1=na, alpha=alpha, ratio=nb / na, alternative="two-sided") - 0.8
+    else:
+        def short(d):
+            return TTestPower().power(d, nobs=na, alpha=alpha, alternative="two-sided") - 0.8
+    d = optimize.brentq(short, 1e-4, 100, xtol=1e-15, rtol=8.9e-16)
+    print(f'\t{{ {na}, {nb}, {c(alpha)}, {c(d)} }},')
 print("};")

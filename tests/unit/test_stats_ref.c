@@ -33,6 +33,11 @@ struct paired_ref {
 	int wsr_exact;                 /* no zero, no tie: the exact p */
 };
 
+struct power_ref {
+	double na, nb;             /* nb 0: the one-sample test of na values */
+	double alpha, d;           /* d at 80% power */
+};
+
 struct bh_ref {
 	const char *name;
 	double p[12], q[12];
@@ -137,6 +142,13 @@ static void test_mde(void)
 			   r->name);
 	}
 	CHECK(isnan(stats_t_mde(1, 1, 0.05, 0.8)), "one value a side: no MDE");
+	/* From 2 values to thousands, where the variance's chi-square is a
+	 * narrow peak that an integral over [0, inf) misses. */
+	for (size_t i = 0; i < ARRAY_SIZE(power_refs); i++) {
+		const struct power_ref *r = &power_refs[i];
+		double d = r->nb ? stats_t_mde(r->na, r->nb, r->alpha, 0.8) : stats_t1_mde(r->na, r->alpha, 0.8);
+		CHECK_NEAR(d, r->d, 1e-8 * r->d, "MDE of %g and %g values at alpha %g: %g", r->na, r->nb, r->alpha, d);
+	}
 }
 
 /* The paired t-test, its interval and the one-sample MDE. */
