@@ -24,7 +24,8 @@
 # Needs root.  VMR_BENCH_MDE_ROUNDS (default 3), VMR_BENCH_MDE_N (6),
 # VMR_BENCH_MDE_PRECISION (0.75%: about a 2% MDE, so a case that reaches it
 # gives its time to the others), VMR_BENCH_MDE_DB (keep the runs in this
-# store; default a temporary one).
+# store; default a temporary one), VMR_BENCH_MDE_REUSE=1 (run nothing: compare
+# the runs a kept store holds again, e.g. with a newer build).
 set -eu
 cd "$(dirname "$0")/.."
 . bench/lib.sh
@@ -34,11 +35,13 @@ N=${VMR_BENCH_MDE_N:-6}
 CASE_BUDGET=${VMR_BENCH_MDE_CASE_BUDGET:-2m}
 PRECISION=${VMR_BENCH_MDE_PRECISION:-0.75%}
 BEFORE_VMR=${VMR_BENCH_MDE_BEFORE_VMR:-$VMR}
+REUSE=${VMR_BENCH_MDE_REUSE:-}
 read -r -a AFTER <<< "${VMR_BENCH_MDE_AFTER:---warmup 1}"
 make -s vmregress
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 db=${VMR_BENCH_MDE_DB:-$tmp/m.db}
+[ -z "$REUSE" ] || [ -s "$db" ] || bench_fail "VMR_BENCH_MDE_REUSE needs the kept store VMR_BENCH_MDE_DB ('$db' is empty)"
 ncases=$(grep -c '^\[' suites/quick.ini)
 ncases=$((ncases - 1))   # less [global]
 [ "$ncases" -gt 0 ] || bench_fail "suites/quick.ini has no case"
@@ -54,7 +57,8 @@ aa() {
 	local vmr=$VMR
 	if [ "$1" = before ]; then args=(-n "$N" --warmup 0) vmr=$BEFORE_VMR
 	else args=(--iterations auto --precision "$PRECISION" --budget "$BUDGET" "${AFTER[@]}"); fi
-	bench_run "$vmr" run quick --db "$db" --quiet --name "$name" --variant a: --variant b: "${args[@]}"
+	[ -n "$REUSE" ] ||
+		bench_run "$vmr" run quick --db "$db" --quiet --name "$name" --variant a: --variant b: "${args[@]}"
 	local json
 	json=$(bench_out "$vmr" compare "$name" --db "$db" --json)
 	jq -r --arg k "$1" '.verdict | [$k, .regressions + .improvements + .changed, (.headline | length)] | @tsv' \
