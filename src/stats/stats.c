@@ -342,6 +342,17 @@ static double stats_resampled_median(const double *v, size_t n, double *tmp, uin
 	return stats_median(tmp, n);
 }
 
+/* The (1-level)/2 and (1+level)/2 quantiles of n resampled ratios,
+ * nearest rank (sorts them). */
+static void stats_percentile_interval(double *ratios, size_t n, double level, double *lo, double *hi)
+{
+	qsort(ratios, n, sizeof(double), stats_cmp_double);
+	size_t ilo = (size_t)floor((1 - level) / 2 * (double)(n - 1) + 0.5);
+	size_t ihi = (size_t)floor((1 + level) / 2 * (double)(n - 1) + 0.5);
+	*lo = ratios[ilo];
+	*hi = ratios[ihi];
+}
+
 void stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t nb, double level,
 			   size_t nresample, uint64_t seed, double *lo, double *hi)
 {
@@ -357,12 +368,7 @@ void stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t n
 			goto free_tmp;
 		ratios[k] = mb / ma;
 	}
-	qsort(ratios, nresample, sizeof(double), stats_cmp_double);
-	/* The (1-level)/2 and (1+level)/2 quantiles, nearest rank. */
-	size_t ilo = (size_t)floor((1 - level) / 2 * (double)(nresample - 1) + 0.5);
-	size_t ihi = (size_t)floor((1 + level) / 2 * (double)(nresample - 1) + 0.5);
-	*lo = ratios[ilo];
-	*hi = ratios[ihi];
+	stats_percentile_interval(ratios, nresample, level, lo, hi);
 free_tmp:
 	free(tmp);
 	free(ratios);
@@ -387,11 +393,7 @@ void stats_bootstrap_ratio_paired(const double *a, const double *b, size_t n, do
 			goto free_tmp;
 		ratios[k] = stats_median(tb, n) / ma;
 	}
-	qsort(ratios, nresample, sizeof(double), stats_cmp_double);
-	size_t ilo = (size_t)floor((1 - level) / 2 * (double)(nresample - 1) + 0.5);
-	size_t ihi = (size_t)floor((1 + level) / 2 * (double)(nresample - 1) + 0.5);
-	*lo = ratios[ilo];
-	*hi = ratios[ihi];
+	stats_percentile_interval(ratios, nresample, level, lo, hi);
 free_tmp:
 	free(ta);
 	free(tb);
