@@ -100,21 +100,27 @@ static size_t compare_pairs(const struct run_case *a, const struct run_case *b, 
 	size_t n = 0;
 	if (!a->iter_no || !b->iter_no || !a->iter_seq || !b->iter_seq)
 		return 0;
+	/* b's iterations by number: blocks are matched in one pass. */
+	int top = -1;
+	for (size_t j = 0; j < b->niter; j++)
+		top = b->iter_no[j] > top ? b->iter_no[j] : top;
+	size_t *at = xcalloc((size_t)(top + 1) + 1, sizeof(size_t));  /* index + 1; 0: none */
+	for (size_t j = 0; j < b->niter; j++)
+		if (b->iter_no[j] >= 0)
+			at[b->iter_no[j]] = j + 1;
 	for (size_t i = 0; i < a->niter; i++) {
-		const struct metric *x = result_find_metric(&a->iters[i], metric);
-		if (!x || a->iters[i].outcome != OUTCOME_PASS || !isfinite(x->value))
+		int k = a->iter_no[i];
+		if (k < 0 || k > top || !at[k])
 			continue;
-		for (size_t j = 0; j < b->niter; j++) {
-			if (b->iter_no[j] != a->iter_no[i])
-				continue;
-			const struct metric *y = result_find_metric(&b->iters[j], metric);
-			if (y && b->iters[j].outcome == OUTCOME_PASS && isfinite(y->value)) {
-				(*pa)[n] = x->value;
-				(*pb)[n++] = y->value;
-			}
-			break;
+		const struct result *ra = &a->iters[i], *rb = &b->iters[at[k] - 1];
+		const struct metric *x = result_find_metric(ra, metric), *y = result_find_metric(rb, metric);
+		if (x && y && ra->outcome == OUTCOME_PASS && rb->outcome == OUTCOME_PASS && isfinite(x->value) &&
+		    isfinite(y->value)) {
+			(*pa)[n] = x->value;
+			(*pb)[n++] = y->value;
 		}
 	}
+	free(at);
 	return n;
 }
 
@@ -142,12 +148,8 @@ static void compare_abs_change(struct cmp_cell *cell, const struct cmp_cell *bas
 	cell->abs_change = b == 0 || v > 1000 * b || (compare_is_count(row->unit) && fmax(b, v) < 10);
 }
 
-/* Welch on the means, and the ratio's interval as 1 + (difference's
- * interval) / base mean.  Rates are averaged by harmonic mean, which is the
- * arithmetic mean of their reciprocals (time per unit of work): they are
- * tested on those, so that test, ratio and interval agree. */
-/* The values a Welch row tests, reciprocals for rates: the cell's, or its
- * pairs' when it is paired (base: the base's side of them). */
+/* The values a row tests, reciprocals for a Welch row's rates: the cell's,
+ * or its pairs' when it is paired (of_base: the base's side of them). */
 static double *compare_tested(const struct cmp_cell *cell, const struct cmp_cell *base, bool of_base, bool recip,
 			      size_t *n)
 {
@@ -165,6 +167,11 @@ static bool compare_recip(const struct cmp_cell *cell, const struct cmp_cell *ba
 	return row->test == CMP_TEST_WELCH && row->combine == COMBINE_HMEAN && base->s.min > 0 && cell->s.min > 0;
 }
 
+/* Welch on the means (the paired t-test for paired cells), and the ratio's
+ * interval as 1 + (difference's interval) / base mean.  Rates are averaged
+ * by harmonic mean, which is the arithmetic mean of their reciprocals (time
+ * per unit of work): they are tested on those, so that test, ratio and
+ * interval agree. */
 static void compare_welch(struct cmp_cell *cell, const struct cmp_cell *base, const struct cmp_row *row)
 {
 	size_t na, nb;
