@@ -12,9 +12,14 @@ VMR=${VMR:-./vmregress}
 T_TMP=$(mktemp -d)
 trap 'rm -rf "$T_TMP"' EXIT
 
-ok() { echo "ok - $*"; }
-not_ok() { echo "not ok - $*"; }
-skip() { echo "ok - $1 # SKIP ${2:-}"; }
+T_CHECKS=0
+ok() { T_CHECKS=$((T_CHECKS + 1)); echo "ok - $*"; }
+not_ok() { T_CHECKS=$((T_CHECKS + 1)); echo "not ok - $*"; }
+skip() { T_CHECKS=$((T_CHECKS + 1)); echo "ok - $1 # SKIP ${2:-}"; }
+# done_testing: the last line of every test script.  It prints the plan
+# ("1..N", N the checks this script printed through the helpers above), so
+# that a script which stops early, even with exit 0, is seen to have stopped.
+done_testing() { echo "1..$T_CHECKS"; }
 check() { # check NAME CMD...: passes when CMD exits 0
 	local name=$1; shift
 	if "$@"; then ok "$name"; else not_ok "$name"; fi

@@ -10,10 +10,12 @@
 #include <string.h>
 
 static int t_failures;
+static int t_checks;
 
 static inline void t_report(int ok, const char *file, int line, const char *expr, const char *fmt, ...)
 {
 	va_list ap;
+	t_checks++;
 	printf("%s - ", ok ? "ok" : "not ok");
 	va_start(ap, fmt);
 	vprintf(fmt, ap);
@@ -36,11 +38,13 @@ static inline void t_report(int ok, const char *file, int line, const char *expr
 #define CHECK_NEAR(a, b, tol, ...) do { double a_ = (a), b_ = (b); \
 	int ok_ = fabs(a_ - b_) <= (tol); t_report(ok_, __FILE__, __LINE__, #a " ~ " #b, __VA_ARGS__); \
 	if (!ok_) printf("    got %.12g, want %.12g\n", a_, b_); } while (0)
-#define SKIP(...) do { printf("ok - "); printf(__VA_ARGS__); printf(" # SKIP\n"); } while (0)
+#define SKIP(...) do { t_checks++; printf("ok - "); printf(__VA_ARGS__); printf(" # SKIP\n"); } while (0)
 /* SKIP_WHY(NAME, FMT, ...): the check NAME is skipped, FMT saying why
  * ("ok - NAME # SKIP why"): a missing feature, never a pass. */
-#define SKIP_WHY(name, ...) do { printf("ok - %s # SKIP ", name); printf(__VA_ARGS__); putchar('\n'); \
+#define SKIP_WHY(name, ...) do { t_checks++; printf("ok - %s # SKIP ", name); printf(__VA_ARGS__); putchar('\n'); \
 	fflush(stdout); } while (0)
-#define T_DONE() return t_failures ? 1 : 0
+/* T_DONE(): the end of every test's main.  It prints the plan ("1..N", N the
+ * checks printed), so that a test which stops early is seen to have stopped. */
+#define T_DONE() do { printf("1..%d\n", t_checks); fflush(stdout); return t_failures ? 1 : 0; } while (0)
 
 #endif
