@@ -184,6 +184,46 @@ const char *sprt_decision_name(enum sprt_decision d)
 	return d == SPRT_GOOD ? "good" : d == SPRT_BAD ? "bad" : "undecided";
 }
 
+static int sprt_cmp(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static void sprt_figure_ranks(const double *v, size_t n, double *centre, double *lo, double *hi)
+{
+	double *s = xcalloc(n, sizeof(*s));
+	memcpy(s, v, n * sizeof(*s));
+	qsort(s, n, sizeof(*s), sprt_cmp);
+	*centre = stats_median(s, n);
+	double half = 1.96 * sqrt((double)n) / 2;
+	long j = (long)floor((double)n / 2 - half), k = (long)ceil((double)n / 2 + half);
+	*lo = s[j < 0 ? 0 : j];
+	*hi = s[k > (long)n - 1 ? (long)n - 1 : k];
+	free(s);
+}
+
+void sprt_figure(enum sprt_kind kind, const double *v, size_t n, double *centre, double *lo, double *hi)
+{
+	*centre = *lo = *hi = NAN;
+	if (n == 0)
+		return;
+	if (kind == SPRT_RANKS) {
+		sprt_figure_ranks(v, n, centre, lo, hi);
+		return;
+	}
+	double *t = xcalloc(n, sizeof(*t));
+	if (sprt_transform(kind, v, n, t) == 0) {
+		double m = stats_amean(t, n), h = NAN;
+		if (n >= 2)
+			h = gsl_cdf_tdist_Qinv(0.025, (double)(n - 1)) * sqrt(stats_variance(t, n) / (double)n);
+		*centre = sprt_tested(kind, m);
+		*lo = kind == SPRT_RECIPROCALS ? (m + h > 0 ? 1 / (m + h) : NAN) : m - h;
+		*hi = kind == SPRT_RECIPROCALS ? (m - h > 0 ? 1 / (m - h) : INFINITY) : m + h;
+	}
+	free(t);
+}
+
 double sprt_step_bound(double alpha)
 {
 	return alpha / (1 - alpha);

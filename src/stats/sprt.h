@@ -64,6 +64,13 @@ int sprt_init(struct sprt *s, enum sprt_kind kind, double alpha, const double *g
 enum sprt_decision sprt_add(struct sprt *s, double x);
 const char *sprt_decision_name(enum sprt_decision d);
 
+/* A step's figure and its 95% interval as the test sees the values:
+ * means the mean with the t interval; rates the harmonic mean with the
+ * interval of the reciprocals' mean turned back; percentiles the median
+ * with the order statistics' distribution-free interval (the widest, the
+ * minimum and the maximum, when n is small).  NAN where n is too small. */
+void sprt_figure(enum sprt_kind kind, const double *v, size_t n, double *centre, double *lo, double *hi);
+
 /* Each decided step's error bound, Wald's a/(1-a). */
 double sprt_step_bound(double alpha);
 
