@@ -47,7 +47,14 @@ static void bisect_text_answer(FILE *f, const struct bisect_result *r)
 	const struct bisect_candidate *c = r->cands;
 
 	bisect_fmt_pct(b, sizeof(b), r->bound);
-	if (r->end == BISECT_FOUND)
+	if (r->end == BISECT_READY) {
+		fprintf(f, "ready: good and bad differ; each step of git bisect run:\n"
+			"  vmregress bisect run --kernel arch/x86/boot/bzImage --reference %s\n", r->name);
+		return;
+	}
+	if (r->end == BISECT_GIT)
+		fprintf(f, "the first bad is the commit git bisect names from these steps\n");
+	else if (r->end == BISECT_FOUND)
 		fprintf(f, "first bad: #%zu %s\nlast good: #%zu %s\n", r->first_bad + 1, c[r->first_bad].line,
 			r->last_good + 1, c[r->last_good].line);
 	else
@@ -64,6 +71,18 @@ static void bisect_text_answer(FILE *f, const struct bisect_result *r)
 		decided == 1 ? "" : "s", sprt_step_bound(r->alpha));
 }
 
+/* The counters that explain the metric, beside a step or a reference. */
+static void bisect_text_explain(FILE *f, const struct bisect_result *r, const double *means)
+{
+	char v[32];
+
+	for (size_t k = 0; k < r->nexplain; k++)
+		fprintf(f, "%s%s %s", k ? ", " : "       beside it: ", r->explain[k],
+			units_format_value(v, sizeof(v), means[k], ""));
+	if (r->nexplain)
+		fputc('\n', f);
+}
+
 static void bisect_text_ref(FILE *f, const struct bisect_result *r, const char *role, const struct bisect_ref *ref)
 {
 	char m[32], lo[32], hi[32];
@@ -71,6 +90,7 @@ static void bisect_text_ref(FILE *f, const struct bisect_result *r, const char *
 	fprintf(f, "  %-4s #%-3zu %s  %s [%s, %s]  %zu iterations\n", role, ref->cand + 1, r->cands[ref->cand].line,
 		bisect_fmt_value(m, sizeof(m), r, ref->fig.centre), bisect_fmt_value(lo, sizeof(lo), r, ref->fig.lo),
 		bisect_fmt_value(hi, sizeof(hi), r, ref->fig.hi), ref->fig.n);
+	bisect_text_explain(f, r, ref->explain);
 }
 
 static void bisect_text_step(FILE *f, const struct bisect_result *r, size_t k, const struct bisect_step *s)
@@ -79,11 +99,15 @@ static void bisect_text_step(FILE *f, const struct bisect_result *r, size_t k, c
 
 	if (s->decision != SPRT_UNDECIDED)
 		bisect_fmt_pct(b, sizeof(b), s->bound);
-	fprintf(f, "  %2zu  #%-3zu %-9s %5zu %5zu  %s [%s, %s]  error <= %s  %.0fs\n", k + 1, s->cand + 1,
+	char t[32] = "";
+	if (isfinite(s->elapsed_s))
+		snprintf(t, sizeof(t), "  %.0fs", s->elapsed_s);
+	fprintf(f, "  %2zu  #%-3zu %-9s %5zu %5zu  %s [%s, %s]  error <= %s%s\n", k + 1, s->cand + 1,
 		s->skip ? "skipped" : sprt_decision_name(s->decision), s->iterations, s->boots,
 		bisect_fmt_value(m, sizeof(m), r, s->fig.centre), bisect_fmt_value(lo, sizeof(lo), r, s->fig.lo),
-		bisect_fmt_value(hi, sizeof(hi), r, s->fig.hi), b, s->elapsed_s);
+		bisect_fmt_value(hi, sizeof(hi), r, s->fig.hi), b, t);
 	fprintf(f, "       %s\n", r->cands[s->cand].line);
+	bisect_text_explain(f, r, s->explain);
 	if (s->skip)
 		fprintf(f, "       skipped: %s\n", s->skip);
 }
@@ -110,8 +134,10 @@ void bisect_text(FILE *f, const struct bisect_result *r)
 			"figure [95% interval]");
 	for (size_t k = 0; k < r->nsteps; k++)
 		bisect_text_step(f, r, k, &r->steps[k]);
-	fprintf(f, "total time %.0fs; stored as group %s (vmregress list, compare %s, report %s)\n", r->elapsed_s,
-		r->name, r->name, r->name);
+	if (r->elapsed_s > 0)
+		fprintf(f, "total time %.0fs; ", r->elapsed_s);
+	fprintf(f, "stored as group %s (vmregress bisect show %s, list, compare %s, report %s)\n", r->name, r->name,
+		r->name, r->name);
 }
 
 static json_t *bisect_json_cand(const struct bisect_result *r, size_t i)
@@ -132,13 +158,22 @@ static json_t *bisect_json_fig(const struct bisect_figure *g)
 			 bisect_json_num(g->lo), "high", bisect_json_num(g->hi));
 }
 
+static json_t *bisect_json_explain(const struct bisect_result *r, const double *means)
+{
+	json_t *j = json_object();
+	for (size_t k = 0; k < r->nexplain; k++)
+		json_object_set_new(j, r->explain[k], bisect_json_num(means[k]));
+	return j;
+}
+
 static json_t *bisect_json_ref(const struct bisect_result *r, const struct bisect_ref *ref)
 {
 	json_t *v = json_array();
 	for (size_t i = 0; i < ref->fig.n; i++)
 		json_array_append_new(v, json_real(ref->values[i]));
-	return json_pack("{s:o, s:o, s:o, s:I}", "candidate", bisect_json_cand(r, ref->cand), "figure",
-			 bisect_json_fig(&ref->fig), "values", v, "run_id", (json_int_t)ref->run_id);
+	return json_pack("{s:o, s:o, s:o, s:I, s:o}", "candidate", bisect_json_cand(r, ref->cand), "figure",
+			 bisect_json_fig(&ref->fig), "values", v, "run_id", (json_int_t)ref->run_id, "explain",
+			 bisect_json_explain(r, ref->explain));
 }
 
 static json_t *bisect_json_step(const struct bisect_result *r, const struct bisect_step *s)
@@ -146,12 +181,14 @@ static json_t *bisect_json_step(const struct bisect_result *r, const struct bise
 	json_t *runs = json_array();
 	for (size_t i = 0; i < s->nruns; i++)
 		json_array_append_new(runs, json_integer(s->run_ids[i]));
-	json_t *j = json_pack("{s:o, s:s, s:i, s:i, s:i, s:o, s:o, s:o, s:f, s:o}", "candidate",
-			      bisect_json_cand(r, s->cand), "decision", sprt_decision_name(s->decision), "iterations",
+	json_t *j = json_pack("{s:o, s:s, s:i, s:i, s:i, s:o, s:o, s:o, s:o, s:o}", "candidate",
+			      bisect_json_cand(r, s->cand), "decision", s->skip ? "skipped" : sprt_decision_name(s->decision),
+			      "iterations",
 			      (json_int_t)s->iterations, "measured", (json_int_t)s->measured, "boots",
 			      (json_int_t)s->boots, "figure", bisect_json_fig(&s->fig), "llr", bisect_json_num(s->llr),
-			      "error_bound", bisect_json_num(s->bound), "elapsed_s", s->elapsed_s, "runs", runs);
+			      "error_bound", bisect_json_num(s->bound), "elapsed_s", bisect_json_num(s->elapsed_s), "runs", runs);
 	json_object_set_new(j, "skipped", s->skip ? json_string(s->skip) : json_null());
+	json_object_set_new(j, "explain", bisect_json_explain(r, s->explain));
 	return j;
 }
 
@@ -173,6 +210,7 @@ static json_t *bisect_json_test(const struct bisect_result *r)
 json_t *bisect_json(const struct bisect_result *r)
 {
 	bool answer = r->end == BISECT_FOUND || r->end == BISECT_RANGE || r->end == BISECT_BUDGET;
+	bool bound = answer || r->end == BISECT_GIT;
 	json_t *steps = json_array(), *skipped = json_array();
 	char *nothing = bisect_nothing_line(r);
 
@@ -181,13 +219,13 @@ json_t *bisect_json(const struct bisect_result *r)
 		if (r->steps[k].skip)
 			json_array_append_new(skipped, bisect_json_cand(r, r->steps[k].cand));
 	}
-	json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:s, s:f, s:s, s:b, s:b}", "name", r->name, "group", r->group_uuid,
+	json_t *j = json_pack("{s:s, s:s?, s:s, s:s, s:s, s:f, s:s, s:b, s:b}", "name", r->name, "group", r->group_uuid,
 			      "case", r->case_name, "metric", r->metric, "unit", r->unit ? r->unit : "", "alpha",
 			      r->alpha, "end", bisect_end_name(r->end), "found", r->end == BISECT_FOUND, "emulated",
 			      r->emulated);
 	json_object_set_new(j, "first_bad", answer ? bisect_json_cand(r, r->first_bad) : json_null());
 	json_object_set_new(j, "last_good", answer ? bisect_json_cand(r, r->last_good) : json_null());
-	json_object_set_new(j, "error_bound", answer ? bisect_json_num(r->bound) : json_null());
+	json_object_set_new(j, "error_bound", bound ? bisect_json_num(r->bound) : json_null());
 	json_object_set_new(j, "reason", nothing ? json_string(nothing) : json_null());
 	json_object_set_new(j, "confirmation", json_pack("{s:b, s:s, s:o, s:o, s:o}", "differ", r->differ, "verdict",
 		r->verdict ? r->verdict : "missing", "change_pct", bisect_json_num(r->change_pct), "q",

@@ -8,6 +8,7 @@
 #include <jansson.h>
 #include <stdio.h>
 
+#include "report/plot.h"
 #include "stats/bisect.h"
 
 void bisect_text(FILE *f, const struct bisect_result *r);
@@ -16,5 +17,13 @@ void bisect_text(FILE *f, const struct bisect_result *r);
  * METRIC (could have seen >= X%)" (malloc'd). */
 char *bisect_nothing_line(const struct bisect_result *r);
 json_t *bisect_json(const struct bisect_result *r);
+
+/* For the HTML report (report_opts.lead_html, lead_plot): the text above
+ * as a page section, and the metric along the series (x the candidates'
+ * positions) with the references' 95% bands dashed, each step's figure and
+ * interval by its decision, and the first bad marked.  Free p with
+ * plot_free. */
+void bisect_html(FILE *f, const struct bisect_result *r);
+void bisect_plot(const struct bisect_result *r, struct plot *p);
 
 #endif

@@ -23,7 +23,7 @@ size_t bisect_pick(const int *status, size_t n, size_t lo, size_t hi)
 
 const char *bisect_end_name(enum bisect_end e)
 {
-	static const char *const names[] = { "found", "range", "no-difference", "no-test", "budget" };
+	static const char *const names[] = { "found", "range", "no-difference", "no-test", "budget", "ready", "git" };
 	return names[e];
 }
 
@@ -51,6 +51,8 @@ void bisect_result_free(struct bisect_result *r)
 	free(r->metric);
 	free(r->unit);
 	free(r->why);
+	for (size_t i = 0; i < r->nexplain; i++)
+		free(r->explain[i]);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -106,4 +108,12 @@ int bisect_search(struct bisect_result *res, size_t n, double deadline, bisect_s
 			res->end = BISECT_RANGE;
 	free(status);
 	return r;
+}
+
+void bisect_ref_figures(struct bisect_result *r)
+{
+	struct bisect_ref *refs[2] = { &r->good, &r->bad };
+	for (int i = 0; i < 2; i++)
+		sprt_figure(r->test.kind, refs[i]->values, refs[i]->fig.n, &refs[i]->fig.centre, &refs[i]->fig.lo,
+			    &refs[i]->fig.hi);
 }

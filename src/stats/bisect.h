@@ -20,6 +20,9 @@ struct bisect_candidate {
 	size_t lineno;   /* in the file, 1-based */
 };
 
+/* The counters shown beside each step, at most. */
+#define BISECT_EXPLAIN 3
+
 /* A figure and its 95% interval (sprt_figure). */
 struct bisect_figure {
 	size_t n;
@@ -38,6 +41,7 @@ struct bisect_step {
 	double elapsed_s;
 	int64_t *run_ids;
 	size_t nruns;
+	double explain[BISECT_EXPLAIN]; /* the means of the result's explain metrics */
 };
 
 struct bisect_ref {
@@ -45,6 +49,7 @@ struct bisect_ref {
 	double *values;
 	struct bisect_figure fig;
 	int64_t run_id;
+	double explain[BISECT_EXPLAIN];
 };
 
 enum bisect_end {
@@ -53,6 +58,8 @@ enum bisect_end {
 	BISECT_NO_DIFFERENCE,  /* good and bad do not differ by compare's rules */
 	BISECT_NO_TEST,        /* they differ, but too little for the test at alpha */
 	BISECT_BUDGET,         /* the budget ran out before the end */
+	BISECT_READY,          /* bisect start: references that differ, the test set up */
+	BISECT_GIT,            /* bisect show of git bisect run's steps: git names the first bad */
 };
 
 struct bisect_result {
@@ -73,6 +80,10 @@ struct bisect_result {
 	double bound;                /* the answer's error bound */
 	double elapsed_s;
 	bool emulated;
+	/* the case's metrics that changed most with the metric between the
+	 * references (compare's explanations, cmp_explain), shown beside */
+	char *explain[BISECT_EXPLAIN];
+	size_t nexplain;
 };
 
 /* The candidate to try next: among those still untested strictly between
@@ -95,6 +106,8 @@ typedef int (*bisect_step_fn)(void *ctx, size_t i, double share_s, struct bisect
 int bisect_search(struct bisect_result *res, size_t n, double deadline, bisect_step_fn step, void *ctx);
 double bisect_now(void);
 
+/* The references' figures (fig.centre, lo, hi) from their values. */
+void bisect_ref_figures(struct bisect_result *r);
 void bisect_result_free(struct bisect_result *r);
 const char *bisect_end_name(enum bisect_end e);
 /* The answer's error bound from the confirmation and the steps into

@@ -26,6 +26,7 @@ struct bisect_ctx {
 	char *work, *log_base, *suite_file;
 	char group_uuid[40];
 	double start, deadline;
+	size_t index_base;      /* candidate i is the group's variant index_base + i */
 };
 
 /* ---- the guests ---------------------------------------------------------- */
@@ -54,11 +55,12 @@ static int bisect_boot(struct bisect_ctx *b, size_t i, long iterations, struct b
 	struct bisect_opts *o = b->o;
 	const struct bisect_candidate *c = &b->s->c[i];
 	static unsigned seq;
-	char *log_dir = xasprintf("%s/%zu.%u", b->log_base, i + 1, ++seq);
-	char *run_name = xasprintf("%s-%zu.%u", o->m.name, i + 1, seq);
+	size_t at = b->index_base + i;
+	char *log_dir = xasprintf("%s/%zu.%u", b->log_base, at + 1, ++seq);
+	char *run_name = xasprintf("%s-%zu.%u", o->m.name, at + 1, seq);
 	char variant[32];
-	snprintf(variant, sizeof(variant), "%zu", i + 1);
-	struct store_group grp = { .uuid = b->group_uuid, .name = o->m.name, .variant = variant, .index = (int)i };
+	snprintf(variant, sizeof(variant), "%zu", at + 1);
+	struct store_group grp = { .uuid = b->group_uuid, .name = o->m.name, .variant = variant, .index = (int)at };
 	struct matrix_store_as as = { .run_name = run_name, .suite = o->m.suite, .group = &grp };
 	struct matrix_opts m = o->m;
 
@@ -76,7 +78,7 @@ static int bisect_boot(struct bisect_ctx *b, size_t i, long iterations, struct b
 	o->out = out;
 	struct bisect_opts shell = *o;
 	shell.m = m;
-	fprintf(stderr, "vmregress: bisect: #%zu %s: %ld iteration%s\n", i + 1, c->line, iterations,
+	fprintf(stderr, "vmregress: bisect: #%zu %s: %ld iteration%s\n", at + 1, c->line, iterations,
 		iterations == 1 ? "" : "s");
 	int r = matrix_host(&shell.m, bisect_on_guests);
 	if (r == VMR_EXIT_USAGE && !out->run_id && !out->reason) {
@@ -161,9 +163,13 @@ static void bisect_mark(struct bisect_ctx *b, const int64_t *ids, size_t n, json
 static json_t *bisect_facts(struct bisect_ctx *b, size_t i, const char *role)
 {
 	const struct bisect_candidate *c = &b->s->c[i];
-	return json_pack("{s:s, s:s, s:i, s:s, s:s, s:s?, s:s, s:s, s:f}", "name", b->o->m.name, "role", role,
-			 "candidate", (json_int_t)(i + 1), "line", c->line, "kernel", c->kernel, "append", c->append,
-			 "case", b->o->case_name, "metric", b->o->metric, "alpha", b->o->alpha);
+	json_t *f = json_pack("{s:s, s:s, s:s, s:i, s:s, s:s, s:s?, s:s, s:s, s:f}", "name", b->o->m.name, "mode",
+			      b->o->git ? "git" : "series", "role", role, "candidate", (json_int_t)(b->index_base + i + 1),
+			      "line", c->line, "kernel", c->kernel, "append", c->append, "case", b->o->case_name,
+			      "metric", b->o->metric, "alpha", b->o->alpha);
+	if (b->o->echo && strcmp(role, "step"))
+		json_object_set(f, "options", b->o->echo);
+	return f;
 }
 
 /* ---- the references and the confirmation -------------------------------- */
@@ -177,7 +183,8 @@ static int bisect_reference(struct bisect_ctx *b, size_t i, const char *role, st
 
 	ref->cand = i;
 	if (r == VMR_EXIT_OK && !out.run_id) {
-		vmr_err("bisect: the %s reference (#%zu %s) did not run: %s", role, i + 1, b->s->c[i].line, out.reason);
+		vmr_err("bisect: the %s reference (#%zu %s) did not run: %s (its console and output are in %s)", role,
+			i + 1, b->s->c[i].line, out.reason, b->log_base);
 		r = VMR_EXIT_CANNOT;
 	}
 	free(out.reason);
@@ -206,6 +213,81 @@ static void bisect_ungroup(struct run *r)
 	r->info.group_uuid = r->info.group_name = r->info.variant = NULL;
 }
 
+/* The mean of a metric's passing iterations in case_name of r, or NAN. */
+static double bisect_run_mean(const struct run *r, const char *case_name, const char *metric)
+{
+	double sum = 0;
+	size_t n = 0;
+
+	for (size_t c = 0; c < r->ncases; c++)
+		for (size_t k = 0; !strcmp(r->cases[c].name, case_name) && k < r->cases[c].niter; k++) {
+			const struct result *it = &r->cases[c].iters[k];
+			const struct metric *m = result_find_metric(it, metric);
+			if (m && it->outcome == OUTCOME_PASS && isfinite(m->value)) {
+				sum += m->value;
+				n++;
+			}
+		}
+	return n ? sum / (double)n : NAN;
+}
+
+/* The counters that explain the metric's change between the references,
+ * as compare finds them (every metric of the case, its own FDR). */
+static void bisect_explainers(struct bisect_ctx *b, const struct run *const *runs)
+{
+	struct bisect_result *res = b->res;
+	struct compare_opts co = { .alpha = b->o->alpha, .cases = b->o->case_name, .headline_glob = b->o->metric };
+	struct comparison cmp = { 0 };
+	size_t idx[BISECT_EXPLAIN];
+
+	compare_runs(runs, 2, &co, &cmp);
+	for (size_t r = 0; r < cmp.nrows; r++) {
+		if (strcmp(cmp.rows[r].case_name, b->o->case_name) || strcmp(cmp.rows[r].metric, b->o->metric))
+			continue;
+		res->nexplain = cmp_explain(&cmp, r, 1, idx, BISECT_EXPLAIN);
+		for (size_t k = 0; k < res->nexplain; k++)
+			res->explain[k] = xstrdup(cmp.rows[idx[k]].metric);
+	}
+	compare_free(&cmp);
+	for (size_t k = 0; k < res->nexplain; k++) {
+		res->good.explain[k] = bisect_run_mean(runs[0], b->o->case_name, res->explain[k]);
+		res->bad.explain[k] = bisect_run_mean(runs[1], b->o->case_name, res->explain[k]);
+	}
+}
+
+/* A step's means of the explaining counters over its runs. */
+static void bisect_step_explain(struct bisect_ctx *b, struct bisect_step *st)
+{
+	struct store *s = NULL;
+	char *path = b->o->m.db ? xstrdup(b->o->m.db) : store_default_path();
+	double sum[BISECT_EXPLAIN] = { 0 };
+	size_t n[BISECT_EXPLAIN] = { 0 };
+
+	for (size_t k = 0; k < BISECT_EXPLAIN; k++)
+		st->explain[k] = NAN;
+	if (!b->res->nexplain || store_open(&s, path, false) < 0) {
+		free(path);
+		return;
+	}
+	for (size_t i = 0; i < st->nruns; i++) {
+		struct run *r = NULL;
+		if (store_load_run(s, st->run_ids[i], &r) < 0)
+			continue;
+		for (size_t k = 0; k < b->res->nexplain; k++) {
+			double m = bisect_run_mean(r, b->o->case_name, b->res->explain[k]);
+			if (isfinite(m)) {
+				sum[k] += m;
+				n[k]++;
+			}
+		}
+		run_free(r);
+	}
+	for (size_t k = 0; k < b->res->nexplain; k++)
+		st->explain[k] = n[k] ? sum[k] / (double)n[k] : NAN;
+	store_close(s);
+	free(path);
+}
+
 static int bisect_confirm(struct bisect_ctx *b, struct run *good, struct run *bad)
 {
 	struct bisect_result *res = b->res;
@@ -217,6 +299,7 @@ static int bisect_confirm(struct bisect_ctx *b, struct run *good, struct run *ba
 	bisect_ungroup(good);
 	bisect_ungroup(bad);
 	compare_runs(runs, 2, &co, &cmp);
+	bisect_explainers(b, runs);
 	const struct cmp_row *row = NULL;
 	for (size_t i = 0; i < cmp.nrows && !row; i++)
 		if (!strcmp(cmp.rows[i].case_name, b->o->case_name) && !strcmp(cmp.rows[i].metric, b->o->metric))
@@ -258,7 +341,7 @@ static void bisect_step_done(struct bisect_ctx *b, struct bisect_step *st, const
 	json_object_set_new(f, "llr", json_real(st->llr));
 	json_object_set_new(f, "bound", json_real(st->bound));
 	json_object_set_new(f, "skip", st->skip ? json_string(st->skip) : json_null());
-	json_object_set_new(f, "step", json_integer((json_int_t)(b->res->nsteps)));
+	json_object_set_new(f, "step", json_integer((json_int_t)(b->index_base + b->res->nsteps)));
 	bisect_mark(b, st->run_ids, st->nruns, f);
 }
 
@@ -311,8 +394,10 @@ static int bisect_step(struct bisect_ctx *b, size_t i, double share_s, struct bi
 			break;
 	}
 	st->elapsed_s = bisect_now() - t0;
-	if (r == VMR_EXIT_OK)
+	if (r == VMR_EXIT_OK) {
+		bisect_step_explain(b, st);
 		bisect_step_done(b, st, v, &t);
+	}
 	free(v);
 	return r;
 }
@@ -380,6 +465,10 @@ static int bisect_prepare(struct bisect_ctx *b)
 	const char *tmp = getenv("TMPDIR"), *x = getenv("XDG_DATA_HOME"), *home = getenv("HOME");
 	size_t n = b->s->n;
 
+	if (!b->group_uuid[0])
+		store_uuid(b->group_uuid, sizeof(b->group_uuid));
+	if (b->index_base)
+		goto paths;  /* a step of bisect run: no references here */
 	if (o->good < 0 || o->bad < 0 || (size_t)o->good > n || (size_t)o->bad > n) {
 		vmr_err("bisect: --good/--bad: the series has candidates 1 to %zu", n);
 		return VMR_EXIT_USAGE;
@@ -395,6 +484,7 @@ static int bisect_prepare(struct bisect_ctx *b)
 			b->res->good.cand + 1, b->res->bad.cand + 1);
 		return VMR_EXIT_USAGE;
 	}
+paths:
 	b->work = xasprintf("%s/vmregress-bisect.%d.XXXXXX", tmp && *tmp ? tmp : "/tmp", (int)getpid());
 	if (!mkdtemp(b->work)) {
 		vmr_errno("cannot create a work directory in %s", tmp && *tmp ? tmp : "/tmp");
@@ -408,11 +498,22 @@ static int bisect_prepare(struct bisect_ctx *b)
 		b->log_base = xasprintf("%s/vmregress/bisect/%s", x, o->m.name);
 	else
 		b->log_base = xasprintf("%s/.local/share/vmregress/bisect/%s", home && *home ? home : "/root", o->m.name);
-	store_uuid(b->group_uuid, sizeof(b->group_uuid));
 	return bisect_suite(b);
 }
 
-static int bisect_run(struct bisect_ctx *b)
+static void bisect_mark_confirm(struct bisect_ctx *b)
+{
+	struct bisect_result *res = b->res;
+	int64_t ids[2] = { res->good.run_id, res->bad.run_id };
+	json_t *f = json_pack("{s:{s:b, s:s, s:f, s:f, s:f, s:i}, s:s}", "confirm", "differ", res->differ, "verdict",
+			      res->verdict ? res->verdict : "missing", "change_pct", res->change_pct,
+			      "q", isfinite(res->q) ? res->q : 1.0, "mde", isfinite(res->mde) ? res->mde : -1.0,
+			      "kind", (json_int_t)res->test.kind, "unit", res->unit ? res->unit : "");
+	bisect_mark(b, ids, 2, f);
+}
+
+/* The references measured and compared, the test set up from them. */
+static int bisect_references(struct bisect_ctx *b)
 {
 	struct bisect_result *res = b->res;
 	struct run *good = NULL, *bad = NULL;
@@ -421,16 +522,16 @@ static int bisect_run(struct bisect_ctx *b)
 
 	if (r == VMR_EXIT_OK)
 		r = bisect_reference(b, res->bad.cand, "bad", &res->bad, &bad);
-	if (r == VMR_EXIT_OK)
+	if (r == VMR_EXIT_OK) {
 		bisect_confirm(b, good, bad);
+		bisect_mark_confirm(b);
+	}
 	run_free(good);
 	run_free(bad);
 	if (r != VMR_EXIT_OK)
 		return r;
 	enum sprt_kind kind = res->test.kind;
-	sprt_figure(kind, res->good.values, res->good.fig.n, &res->good.fig.centre, &res->good.fig.lo,
-		    &res->good.fig.hi);
-	sprt_figure(kind, res->bad.values, res->bad.fig.n, &res->bad.fig.centre, &res->bad.fig.lo, &res->bad.fig.hi);
+	bisect_ref_figures(res);
 	res->last_good = res->good.cand;
 	res->first_bad = res->bad.cand;
 	if (!res->differ) {
@@ -443,7 +544,48 @@ static int bisect_run(struct bisect_ctx *b)
 		res->why = xstrdup(why);
 		return VMR_EXIT_OK;
 	}
-	return bisect_search(res, b->s->n, b->deadline, bisect_step_cb, b);
+	res->end = BISECT_READY;
+	return VMR_EXIT_OK;
+}
+
+static int bisect_run(struct bisect_ctx *b)
+{
+	int r = bisect_references(b);
+
+	if (r != VMR_EXIT_OK || b->res->end != BISECT_READY || b->o->start)
+		return r;
+	return bisect_search(b->res, b->s->n, b->deadline, bisect_step_cb, b);
+}
+
+static void bisect_ctx_free(struct bisect_ctx *b)
+{
+	if (b->work && !b->o->m.keep)
+		vmr_rm_rf(b->work);
+	free(b->work);
+	free(b->log_base);
+	free(b->suite_file);
+}
+
+int bisect_host_step(struct bisect_opts *o, const struct kernel_series *s, struct bisect_result *res,
+		     size_t index)
+{
+	struct bisect_ctx b = { .o = o, .s = s, .res = res, .index_base = index };
+	double t0 = bisect_now();
+	int r;
+
+	snprintf(b.group_uuid, sizeof(b.group_uuid), "%s", res->group_uuid);
+	r = bisect_prepare(&b);
+	if (r == VMR_EXIT_OK) {
+		res->steps = xrealloc(res->steps, (res->nsteps + 1) * sizeof(*res->steps));
+		struct bisect_step *st = &res->steps[res->nsteps];
+		memset(st, 0, sizeof(*st));
+		res->nsteps++;
+		r = bisect_step(&b, 0, (double)o->budget_ns / 1e9, st);
+		bisect_bound(res);
+	}
+	res->elapsed_s += bisect_now() - t0;
+	bisect_ctx_free(&b);
+	return r;
 }
 
 int bisect_host(struct bisect_opts *o, const struct kernel_series *s, struct bisect_result *res)
@@ -468,10 +610,6 @@ int bisect_host(struct bisect_opts *o, const struct kernel_series *s, struct bis
 	if (r == VMR_EXIT_OK)
 		bisect_bound(res);
 	res->elapsed_s = bisect_now() - b.start;
-	if (b.work && !o->m.keep)
-		vmr_rm_rf(b.work);
-	free(b.work);
-	free(b.log_base);
-	free(b.suite_file);
+	bisect_ctx_free(&b);
 	return r;
 }

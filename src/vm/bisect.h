@@ -25,6 +25,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <jansson.h>
+
 #include "stats/bisect.h"
 #include "vm/matrix.h"
 #include "vm/series.h"
@@ -37,10 +39,16 @@ struct bisect_opts {
 	double alpha;
 	uint64_t budget_ns;
 	long good, bad;           /* series positions, 1-based; 0: the first and the last */
+	char *good_spec, *bad_spec; /* as given: positions, or bisect start's kernels */
+	char *kernel, *append, *reference; /* bisect run */
 	long references;          /* iterations of each reference */
 	long batch;               /* iterations a boot, for the steps */
 	long max_iterations;      /* a step's most */
-	struct bisect_boot_out *out; /* not an option: the last boot's outcome */
+	/* not options */
+	struct bisect_boot_out *out; /* the last boot's outcome */
+	bool start;               /* bisect start: the references only */
+	bool git;                 /* bisect start/run, for git bisect run: candidates are not a series */
+	json_t *echo;             /* the options as given, kept with the references for bisect run */
 };
 
 /* Run the bisection o describes over series s into res.  Returns an exit
@@ -48,5 +56,31 @@ struct bisect_opts {
  * error (a reference that does not run, a metric the case lacks), 128+N
  * when interrupted. */
 int bisect_host(struct bisect_opts *o, const struct kernel_series *s, struct bisect_result *res);
+/* One step of `bisect run`: candidate 0 of s (one line) measured and
+ * tested against res's references and test (bisect_load), stored in
+ * res->group_uuid's group as variant index + 1; appended to res->steps,
+ * res->bound updated.  An exit code as bisect_host's. */
+int bisect_host_step(struct bisect_opts *o, const struct kernel_series *s, struct bisect_result *res,
+		     size_t index);
+
+/* A bisection read back from its group: its references, confirmation,
+ * test and steps as stored in each run's environment ("bisect"), for
+ * `bisect run` and `bisect show`. */
+struct bisect_loaded {
+	struct bisect_result res;      /* cands point into cands below */
+	struct bisect_candidate *cands;
+	size_t ncands;
+	char *verdict;
+	json_t *options;               /* the options the references were made with */
+	bool git;                      /* made by bisect start: steps from git bisect run */
+	size_t next_index;             /* the group's variant index a new step takes */
+};
+
+/* Load the bisection of group name from the store at db (NULL: the
+ * default).  An exit code, after a one-line error. */
+int bisect_load(const char *db, const char *name, struct bisect_loaded *L);
+/* Name candidate i (0-based) of L as c says, unless it has a name. */
+void bisect_loaded_add(struct bisect_loaded *L, size_t i, const struct bisect_candidate *c);
+void bisect_loaded_free(struct bisect_loaded *L);
 
 #endif
