@@ -165,6 +165,19 @@ static void check_range(void)
 	bisect_result_free(&res);
 }
 
+/* A budget already spent: no step, the answer is the references' range. */
+static void check_budget(void)
+{
+	struct sim s = { .nmax = 30 };
+	struct bisect_result res = { .alpha = 0.01 };
+
+	res.bad.cand = 8;
+	bisect_search(&res, 9, bisect_now() - 1, sim_step, &s);
+	CHECK(res.end == BISECT_BUDGET && res.nsteps == 0 && res.last_good == 0 && res.first_bad == 8,
+	      "a spent budget ends the search before a step (%s, %zu steps)", bisect_end_name(res.end), res.nsteps);
+	bisect_result_free(&res);
+}
+
 int main(void)
 {
 	check_series();
@@ -173,5 +186,6 @@ int main(void)
 	check_bisections(0.1, 0, "alpha 0.1");
 	check_bisections(0.1, 1u << 4, "alpha 0.1, the middle does not boot");
 	check_range();
+	check_budget();
 	T_DONE();
 }
