@@ -3,7 +3,7 @@
 PREFIX  ?= /usr/local
 DESTDIR ?=
 CC      ?= cc
-PKGS     = jansson gsl inih libbpf sqlite3 zlib libpq
+PKGS     = jansson gsl inih libbpf sqlite3 zlib libpq yaml-0.1
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
 CFLAGS  ?= -O2 -g

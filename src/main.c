@@ -40,6 +40,8 @@ const struct cmd commands[] = {
 	  cleanup_cmd_opts, NULL },
 	{ "matrix", cmd_matrix, "run a suite under several kernels, each booted in a virtual machine",
 	  "matrix --kernel PATH|PACKAGE [--kernel ...] --suite SUITE [options]", matrix_cmd_opts, NULL },
+	{ "lava", cmd_lava, "run vmregress in a LAVA lab: test definitions, jobs, results home",
+	  "lava testdef|job|cases RUN|import RESULTS...|run-local JOB [options]", lava_cmd_opts, NULL },
 	{ "kcidb", cmd_kcidb, "send a KCIDB document (export --format kcidb) to KernelCI",
 	  "kcidb submit FILE|- --url URL --token-file FILE [options]", kcidb_cmd_opts, NULL },
 	{ NULL, NULL, NULL, NULL, NULL, NULL },
