@@ -37,7 +37,7 @@ const struct opt lava_cmd_opts[] = {
 	{ .name = "kernel", .type = OPT_STR, .off = O(kernel), .metavar = "PATH|PACKAGE",
 	  .help = "job: a kernel image, or a Debian kernel package fetched into the cache" },
 	{ .name = "device-type", .type = OPT_STR, .off = O(device_type), .def = "qemu", .metavar = "TYPE",
-	  .help = "job: the LAVA device type (qemu; for others see docs/lab.md)" },
+	  .help = "job: the LAVA device type (qemu; for others see docs/lab.md); import: the one to record" },
 	{ .name = "append", .type = OPT_STR, .off = O(append), .metavar = "ARGS", .help = "job: more kernel command line" },
 	{ .name = "mem", .type = OPT_SIZE, .off = O(mem), .def = "512M", .min = 64 << 20, .max = 1ull << 40,
 	  .metavar = "SIZE", .help = "job: guest memory" },
