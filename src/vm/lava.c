@@ -77,7 +77,8 @@ void lava_testdef_write(FILE *f, const struct lava_testdef *t, int indent)
 	lava_shell_word(s, vmr);
 	fputs(" run ", s);
 	lava_shell_word(s, t->suite);
-	fprintf(s, " --quiet --db %s --name lava-%s", LAVA_DB, suite_base);
+	/* LAVA exports its job's id to the test shell: the run is named after it */
+	fprintf(s, " --quiet --db %s --name lava-${LAVA_JOB_ID:-local}-%s", LAVA_DB, suite_base);
 	if (t->iterations > 0)
 		fprintf(s, " --iterations %ld", t->iterations);
 	/* a failed case is reported as a failed test case, not as a stopped run */

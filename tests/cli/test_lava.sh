@@ -29,6 +29,7 @@ INI
 
 run "$VMR" lava testdef --suite quick --fleet postgresql://lab@db/vmr
 expect_out "testdef writes a Lava-Test Test Definition 1.0" "^  format: Lava-Test Test Definition 1.0$"
+expect_out "its run is named after LAVA's job" "vmregress run quick .*--name lava-\\\$\\{LAVA_JOB_ID:-local\\}-quick"
 expect_out "its run steps report through LAVA's helpers" "lava cases last --db /tmp/vmregress-lava.db"
 expect_out "and push the run to the fleet store" "push last --db /tmp/vmregress-lava.db --to postgresql://lab@db/vmr"
 cp "$T_TMP/out" "$T_TMP/testdef.yaml"
@@ -127,6 +128,8 @@ if [ -n "$LOG" ] && [ -s "$LOG" ]; then
 	[ "$(lava_case null .set)" = null ] && ok "each case is a test set" || not_ok "each case is a test set"
 	[ "$(jq -r 'select(.definition == "lava" and .case == "job") | .result' "$T_TMP/cases.jsonl")" = pass ] \
 		&& ok "LAVA's verdict on the job is pass" || not_ok "LAVA's verdict on the job"
+	grep -qE -- "--name lava-[0-9]+-short" "$LOG" && ok "on the device, the run was named after LAVA's job id" \
+		|| not_ok "on the device, the run was named after LAVA's job id"
 	cp "$LOG" "$T_TMP/lava-run.log"
 	rm -rf "$(dirname "$LOG")"
 else
