@@ -45,6 +45,10 @@ const struct cmd commands[] = {
 	  "--case CASE --metric METRIC --name NAME [options] | bisect run --kernel PATH --reference NAME | "
 	  "bisect show NAME", bisect_cmd_opts,
 	  bisect_cmd_details },
+	{ "lava", cmd_lava, "run vmregress in a LAVA lab: test definitions, jobs, results home",
+	  "lava testdef|job|cases RUN|import RESULTS...|run-local JOB [options]", lava_cmd_opts, NULL },
+	{ "kcidb", cmd_kcidb, "send a KCIDB document (export --format kcidb) to KernelCI",
+	  "kcidb submit FILE|- --url URL --token-file FILE [options]", kcidb_cmd_opts, NULL },
 	{ NULL, NULL, NULL, NULL, NULL, NULL },
 };
 

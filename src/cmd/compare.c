@@ -5,6 +5,7 @@
 #include "cmd/cmd.h"
 #include "core/util.h"
 #include "report/compare_fmt.h"
+#include "report/kcidb.h"
 #include "report/runsrc.h"
 #include "stats/compare.h"
 #include "workload/workload.h"
@@ -19,6 +20,7 @@ struct compare_cmd {
 	double noise_floor, unstable;
 	char *headline;
 	int fail_on;
+	struct kcidb_source kcidb;
 };
 
 enum { FAIL_ON_NONE, FAIL_ON_REGRESSION };
@@ -48,6 +50,7 @@ const struct opt compare_cmd_opts[] = {
 	  .help = "only metrics with a significant change in some run" },
 	{ .name = "db", .type = OPT_STR, .off = offsetof(struct compare_cmd, db), .metavar = "PATH",
 	  .help = "the results store: a file or a PostgreSQL URL (" CMD_DB_DEFAULT ")" },
+	KCIDB_SOURCE_OPTS(struct compare_cmd, kcidb),
 	OPT_END,
 };
 
@@ -91,7 +94,8 @@ static int compare_run_set(const struct compare_cmd *o, const struct run_set *ru
 				   .setting_keys = setting_keys };
 	struct comparison cmp = { 0 };
 	compare_runs((const struct run *const *)runs->runs, runs->n, &co, &cmp);
-	int rc = compare_print(&cmp, o->json ? CMP_FMT_JSON : o->format);
+	int rc = o->format == CMP_FMT_KCIDB && !o->json ? cmd_print_json(kcidb_compare(&cmp, &o->kcidb))
+							  : compare_print(&cmp, o->json ? CMP_FMT_JSON : o->format);
 	if (rc == VMR_EXIT_OK && o->fail_on == FAIL_ON_REGRESSION && cmp.tally.regressed)
 		rc = VMR_EXIT_FAIL;
 	compare_free(&cmp);
@@ -115,6 +119,11 @@ int cmd_compare(int argc, char **argv)
 	}
 	struct strlist specs = { 0 };
 	struct run_set runs = { 0 };
+	const char *bad = kcidb_source_invalid(&o.kcidb);
+	if (bad) {
+		vmr_err("compare: %s", bad);
+		goto free_opts;
+	}
 	if (npos < 1 || cmd_resolve_runs(o.db, pos, (size_t)npos, &specs) < 0 || specs.n < 2) {
 		/* one argument that is not a group: what is wrong with it, if
 		 * it is not a run either */

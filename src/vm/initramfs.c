@@ -146,6 +146,13 @@ char *initramfs_init_script(const struct guest_plan *p)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
+	if (p->shell) {
+		fputs(initramfs_prologue, f);
+		initramfs_disk(f, p);
+		fputs("cd /tmp\nexec setsid cttyhack sh\n", f);
+		fclose(f);
+		return buf;
+	}
 	if (!p->cmd) {
 		fputs("#!/bin/busybox sh\n/vmregress matrix --guest-done\n/bin/busybox poweroff -f\n", f);
 		fclose(f);

@@ -4,6 +4,7 @@
 #ifndef VMR_INITRAMFS_H
 #define VMR_INITRAMFS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -37,6 +38,8 @@ struct guest_plan {
 	const char *db;          /* a store file the guest sends home as frame "db", or NULL */
 	const char *script;      /* test-only: a shell script in the guest run instead of
 				    vmregress (its stdout and stderr go home the same way) */
+	bool shell;              /* after the set-up, a shell on the console instead of
+				    cmd: for a LAVA job, whose test shell types into it */
 };
 
 /* The init script for a plan (malloc'd).  It mounts /proc, /sys, devtmpfs,

@@ -100,7 +100,7 @@ static void matrix_guest_args(const struct matrix_ctx *c, const char *label, str
 }
 
 /* The disk, and zram for guests and for suites that ask for zram swap. */
-static const struct vm_module_want matrix_want[] = {
+const struct vm_module_want matrix_want[] = {
 	{ "virtio_pci", true }, { "virtio_blk", false }, { "ext2", true }, { "zram", true }, { "lz4", true },
 	{ "lzo_rle", true },
 };
@@ -118,7 +118,7 @@ static int matrix_modules(const struct matrix_ctx *c, const struct vm_kernel *k,
 		vmr_errno("cannot create %s", dir);
 		return -1;
 	}
-	return modules_resolve(k->moddir, matrix_want, ARRAY_SIZE(matrix_want), dir, mods);
+	return modules_resolve(k->moddir, matrix_want, MATRIX_NWANT, dir, mods);
 }
 
 /* Build the initramfs for one guest into path. */
