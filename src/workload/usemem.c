@@ -37,6 +37,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "core/timer.h"
@@ -104,12 +105,16 @@ static const struct opt um_opts[] = {
 	OPT_END,
 };
 
-enum { UM_THROUGHPUT, UM_PER_TASK, UM_BYTES, UM_TIME, UM_CHECK };
+enum { UM_THROUGHPUT, UM_PER_TASK, UM_PER_CPU, UM_BYTES, UM_TIME, UM_CHECK };
 static const struct metric_def um_metrics[] = {
 	[UM_THROUGHPUT] = { "throughput", "bytes/s", BETTER_HIGHER, COMBINE_HMEAN,
 			    "bytes per second, the tasks' rates summed (vm-scalability.throughput)", .headline = true },
 	[UM_PER_TASK] = { "throughput-per-task", "bytes/s", BETTER_HIGHER, COMBINE_HMEAN,
 			  "the mean of the tasks' rates" },
+	/* time the tasks waited for a CPU does not count: the cost of the
+	 * walk itself, steady on a busy machine */
+	[UM_PER_CPU] = { "throughput-per-cpu-sec", "bytes/s", BETTER_HIGHER, COMBINE_HMEAN,
+			 "bytes per second of the tasks' own CPU time" },
 	[UM_BYTES] = { "bytes", "bytes", BETTER_NONE, COMBINE_AMEAN, "bytes counted, all tasks (usemem's rule)" },
 	[UM_TIME] = { "time", "ns", BETTER_LOWER, COMBINE_AMEAN, "the slowest task's time" },
 	[UM_CHECK] = { "check-time", "ns", BETTER_NONE, COMBINE_AMEAN, "reading the regions back after the timed passes (the slowest task)" },
@@ -174,6 +179,7 @@ static const char *um_supported(const void *opts, const struct wl_env *env)
 /* A task's outcome, in MAP_SHARED memory so that processes can report. */
 struct um_task {
 	uint64_t bytes, ns;
+	uint64_t cpu_ns;           /* the task's own CPU time over the same span */
 	uint64_t check_ns;         /* reading the region back, after the timed part */
 	uint64_t reached;          /* --runtime: the word the last pass stopped at */
 	long passes;               /* passes completed */
@@ -254,30 +260,87 @@ static void um_unmap(struct um_state *st, struct um_region *rg)
 	free(rg->units);
 }
 
-/* One pass over the region: the measured loop.  Returns the words touched;
- * a wrong word sets t->bad_page. */
+/* Words [a, b) of the region at the step k, all in the one mapping that
+ * starts at p with word base: the sequential loops, one per kind of
+ * access so that nothing is decided per word. */
+static void um_seq(volatile uint64_t *p, size_t base, size_t a, size_t b, size_t k, int kind, uint64_t salt,
+		   struct um_task *t, size_t ps, uint64_t *acc)
+{
+	size_t i = (a + k - 1) / k * k;
+	switch (kind) {
+	case 0:
+		for (; i < b; i += k)
+			*acc |= p[i - base];
+		break;
+	case 1:
+		for (; i < b; i += k)
+			p[i - base] = i ^ salt;
+		break;
+	default:
+		for (; i < b; i += k) {
+			if (p[i - base] != (i ^ salt) && t->bad_page < 0) {
+				t->bad_page = (int64_t)(i * 8 / ps);
+				t->found = p[i - base];
+			}
+			p[i - base] = i ^ salt;
+		}
+	}
+}
+
+/* n random words: usemem's --random touches as many words as a pass in
+ * order would, each anywhere in the region. */
+static void um_rand(struct um_state *st, struct um_region *rg, size_t n, uint64_t *rs, uint64_t *acc)
+{
+	size_t m = st->nwords;
+	uint64_t salt = st->salt, x = *rs, or = 0;
+	volatile uint64_t *p0 = rg->units[0];
+	if (rg->n > 1) {
+		for (size_t j = 0; j < n; j++) {
+			size_t i = (size_t)(((unsigned __int128)um_next(&x) * (m - 1)) >> 64);
+			volatile uint64_t *w = um_word(st, rg, i);
+			if (st->o.readonly)
+				or |= *w;
+			else
+				*w = i ^ salt;
+		}
+	} else if (st->o.readonly) {
+		for (size_t j = 0; j < n; j++)
+			or |= p0[(size_t)(((unsigned __int128)um_next(&x) * (m - 1)) >> 64)];
+	} else {
+		for (size_t j = 0; j < n; j++) {
+			size_t i = (size_t)(((unsigned __int128)um_next(&x) * (m - 1)) >> 64);
+			p0[i] = i ^ salt;
+		}
+	}
+	*rs = x;
+	*acc |= or;
+}
+
+/* One pass over the region, the measured loop, in slices of 64K words
+ * that never cross a mapping: the clock is read between slices, as usemem
+ * checks its runtime every 64K words.  Returns the words touched; a wrong
+ * word sets t->bad_page. */
+#define UM_SLICE ((size_t)1 << 16)
 static size_t um_pass(struct um_state *st, struct um_region *rg, struct um_task *t, long pass, uint64_t *rs,
 		      uint64_t deadline)
 {
-	size_t m = st->nwords, k = st->step_words, n = 0;
-	bool verify = pass > 0 && !st->o.random && !st->o.readonly;
-	uint64_t salt = st->salt, acc = 0;
-	for (size_t j = 0; j < m; j += k, n++) {
-		size_t i = st->o.random ? (size_t)(((unsigned __int128)um_next(rs) * (m - 1)) >> 64) : j;
-		volatile uint64_t *w = um_word(st, rg, i);
-		if (st->o.readonly) {
-			acc |= *w;
-		} else {
-			if (verify && *w != (i ^ salt) && t->bad_page < 0) {
-				t->bad_page = (int64_t)(i * 8 / st->ps);
-				t->found = *w;
-			}
-			*w = i ^ salt;
-		}
-		/* the clock every 64K words, as usemem checks its runtime */
-		if (deadline && !(j & 0xffff) && timer_now_ns() > deadline) {
-			t->reached = j + 1;
-			return n + 1;
+	size_t m = st->nwords, k = st->step_words, per = st->unit / 8, n = 0;
+	int kind = st->o.readonly ? 0 : pass > 0 ? 2 : 1;
+	uint64_t acc = 0;
+	for (size_t a = 0; a < m;) {
+		size_t u = a / per, b = a + UM_SLICE;
+		b = b < (u + 1) * per ? b : (u + 1) * per;   /* not past the mapping's end */
+		b = b < m ? b : m;
+		size_t touched = (b + k - 1) / k - (a + k - 1) / k;
+		if (st->o.random)
+			um_rand(st, rg, touched, rs, &acc);
+		else
+			um_seq(rg->units[u], u * per, a, b, k, kind, st->salt, t, st->ps, &acc);
+		n += touched;
+		a = b;
+		if (deadline && a < m && timer_now_ns() > deadline) {
+			t->reached = a;
+			return n;
 		}
 	}
 	t->reached = m;
@@ -317,9 +380,17 @@ static int um_corrupt(struct um_state *st, struct um_region *rg)
 	return pattern_corrupt(um_word(st, rg, off / 8));
 }
 
+static uint64_t um_cpu_ns(void)
+{
+	struct timespec ts = { 0 };
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 static void um_task_mmap(struct um_state *st, long idx, struct um_task *t)
 {
 	struct um_region rg = { 0 };
+	uint64_t c0 = um_cpu_ns();
 	uint64_t rs = st->salt ^ ((uint64_t)idx + 1) * 0x9e3779b97f4a7c15ull, t0 = timer_now_ns();
 	uint64_t deadline = st->o.runtime_ns ? t0 + st->o.runtime_ns : 0;
 	int err = um_map(st, idx, &rg, &t->bytes);
@@ -331,15 +402,16 @@ static void um_task_mmap(struct um_state *st, long idx, struct um_task *t)
 			break;
 	}
 	t->ns = timer_now_ns() - t0;
+	t->cpu_ns = um_cpu_ns() - c0;
 	t->err = -err;
 	if (!err && idx == 0 && st->o.corrupt_page >= 0)
 		t->corrupted = um_corrupt(st, &rg) == 0;
 	if (!err && t->bad_page < -1)
 		t->bad_page = -1;   /* the read pass's OR was not 0: the check names the page */
-	uint64_t c0 = timer_now_ns();
+	uint64_t k0 = timer_now_ns();
 	if (!err && t->bad_page == -1)
 		um_check(st, &rg, t, st->salt, st->parent_salt, !st->o.cow);
-	t->check_ns = timer_now_ns() - c0;
+	t->check_ns = timer_now_ns() - k0;
 	um_unmap(st, &rg);
 }
 
@@ -348,7 +420,7 @@ static void um_task_mmap(struct um_state *st, long idx, struct um_task *t)
 static void um_task_read(struct um_state *st, long idx, struct um_task *t, bool timed)
 {
 	int fd = st->fds[st->o.shared_file ? 0 : idx];
-	uint64_t buf[UM_BLOCK / 8], t0 = timer_now_ns();
+	uint64_t buf[UM_BLOCK / 8], t0 = timer_now_ns(), c0 = um_cpu_ns();
 	uint64_t deadline = st->o.runtime_ns && timed ? t0 + st->o.runtime_ns : 0;
 	if (idx == 0 && st->o.corrupt_page >= 0 && !t->corrupted) {
 		uint64_t junk = 0xdeadbeefbadc0ffeull;
@@ -371,13 +443,16 @@ static void um_task_read(struct um_state *st, long idx, struct um_task *t, bool 
 		}
 	}
 	t->ns = timer_now_ns() - t0;
+	t->cpu_ns = um_cpu_ns() - c0;
 	if (timed || t->err || t->bad_page >= 0)
 		return;
 	/* truncate: the cache is full of the file; time dropping it */
 	t0 = timer_now_ns();
+	c0 = um_cpu_ns();
 	if (ftruncate(fd, 0) < 0)
 		t->err = errno;
 	t->ns = timer_now_ns() - t0;
+	t->cpu_ns = um_cpu_ns() - c0;
 	t->bytes = st->size;
 }
 
@@ -519,12 +594,12 @@ static void *um_setup(const void *opts, const struct wl_env *env, struct result 
 	return st;
 }
 
-static const char *const um_cols[] = { "task", "bytes", "time_ns", "throughput" };
+static const char *const um_cols[] = { "task", "bytes", "time_ns", "cpu_ns", "throughput" };
 
 static int um_results(struct um_state *st, struct result *r)
 {
 	struct table *tab = result_table(r, "tasks", ARRAY_SIZE(um_cols), um_cols);
-	double sum = 0, bytes = 0, slowest = 0;
+	double sum = 0, bytes = 0, slowest = 0, cpu = 0;
 	for (long i = 0; i < st->o.tasks; i++) {
 		struct um_task *t = &st->sh->task[i];
 		if (t->err) {
@@ -537,9 +612,10 @@ static int um_results(struct um_state *st, struct result *r)
 			return -1;
 		}
 		double rate = t->ns ? (double)t->bytes / ((double)t->ns / 1e9) : 0;
-		double row[] = { (double)i, (double)t->bytes, (double)t->ns, rate };
+		double row[] = { (double)i, (double)t->bytes, (double)t->ns, (double)t->cpu_ns, rate };
 		table_add_row(tab, row);
 		sum += rate;
+		cpu += (double)t->cpu_ns / 1e9;
 		bytes += (double)t->bytes;
 		slowest = (double)t->ns > slowest ? (double)t->ns : slowest;
 	}
@@ -549,6 +625,7 @@ static int um_results(struct um_state *st, struct result *r)
 	}
 	result_metric_def(r, &um_metrics[UM_THROUGHPUT], sum);
 	result_metric_def(r, &um_metrics[UM_PER_TASK], sum / (double)st->o.tasks);
+	result_metric_def(r, &um_metrics[UM_PER_CPU], cpu > 0 ? bytes / cpu : 0);
 	result_metric_def(r, &um_metrics[UM_BYTES], bytes);
 	result_metric_def(r, &um_metrics[UM_TIME], slowest);
 	return 0;
