@@ -1,10 +1,11 @@
 /* The bare loop usemem is measured against: map SIZE of anonymous memory
  * and walk it as usemem does, every word written with its index (or, with
- * "read", read at random), REPEAT passes, the later ones checking the word
+ * "read", read at random, the index drawn by lrand48_r), REPEAT passes, the later ones checking the word
  * before writing it; print bytes per second counted as usemem counts them
  * (8 per word touched, plus SIZE/8 for the mapping), mapping included, per
  * second of wall time and per second of the process's CPU time.
  * usage: usemem_bare SIZE_MB REPEAT write|read */
+#define _GNU_SOURCE
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,7 +25,9 @@ int main(int argc, char **argv)
 	size_t size = (size_t)atol(argc > 1 ? argv[1] : "64") << 20, m = size / 8;
 	long repeat = atol(argc > 2 ? argv[2] : "1");
 	int readonly = argc > 3 && !strcmp(argv[3], "read");
-	uint64_t rs = 88172645463325252ull, acc = 0, bytes = size / 8;
+	uint64_t acc = 0, bytes = size / 8;
+	struct drand48_data rd = { 0 };
+	srand48_r(1, &rd);
 	double t0 = now(CLOCK_MONOTONIC), c0 = now(CLOCK_PROCESS_CPUTIME_ID);
 	volatile uint64_t *p = mmap(NULL, size, readonly ? PROT_READ : PROT_READ | PROT_WRITE,
 				    MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -33,8 +36,9 @@ int main(int argc, char **argv)
 	for (long pass = 0; pass < repeat; pass++) {
 		for (size_t j = 0; j < m; j++) {
 			if (readonly) {
-				rs ^= rs >> 12, rs ^= rs << 25, rs ^= rs >> 27;
-				acc |= p[(size_t)(((unsigned __int128)(rs * 0x2545f4914f6cdd1dull) * (m - 1)) >> 64)];
+				long v = 0;
+				lrand48_r(&rd, &v);
+				acc |= p[(size_t)((double)(m - 1) * (double)v / 2147483648.0)];
 			} else {
 				if (pass && p[j] != j)
 					return 2;

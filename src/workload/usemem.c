@@ -211,14 +211,15 @@ struct um_region {
 	size_t n;
 };
 
-static inline uint64_t um_next(uint64_t *s)
+/* The index of a random touch, drawn as usemem draws it (lrand48_r scaled
+ * through a double): the draw costs tens of nanoseconds, a large part of
+ * what a random touch costs, so a cheaper generator would measure a
+ * different, faster program. */
+static inline size_t um_index(struct drand48_data *rd, size_t max)
 {
-	/* xorshift64*: the index stream needs no quality beyond spreading
-	 * the touches over the region; usemem's lrand48_r costs more. */
-	*s ^= *s >> 12;
-	*s ^= *s << 25;
-	*s ^= *s >> 27;
-	return *s * 0x2545f4914f6cdd1dull;
+	long v = 0;
+	lrand48_r(rd, &v);
+	return (size_t)((double)max * (double)v / 2147483648.0);
 }
 
 static inline uint64_t *um_word(const struct um_state *st, const struct um_region *rg, size_t i)
@@ -289,14 +290,14 @@ static void um_seq(volatile uint64_t *p, size_t base, size_t a, size_t b, size_t
 
 /* n random words: usemem's --random touches as many words as a pass in
  * order would, each anywhere in the region. */
-static void um_rand(struct um_state *st, struct um_region *rg, size_t n, uint64_t *rs, uint64_t *acc)
+static void um_rand(struct um_state *st, struct um_region *rg, size_t n, struct drand48_data *rd, uint64_t *acc)
 {
 	size_t m = st->nwords;
-	uint64_t salt = st->salt, x = *rs, or = 0;
+	uint64_t salt = st->salt, or = 0;
 	volatile uint64_t *p0 = rg->units[0];
 	if (rg->n > 1) {
 		for (size_t j = 0; j < n; j++) {
-			size_t i = (size_t)(((unsigned __int128)um_next(&x) * (m - 1)) >> 64);
+			size_t i = um_index(rd, m - 1);
 			volatile uint64_t *w = um_word(st, rg, i);
 			if (st->o.readonly)
 				or |= *w;
@@ -305,14 +306,13 @@ static void um_rand(struct um_state *st, struct um_region *rg, size_t n, uint64_
 		}
 	} else if (st->o.readonly) {
 		for (size_t j = 0; j < n; j++)
-			or |= p0[(size_t)(((unsigned __int128)um_next(&x) * (m - 1)) >> 64)];
+			or |= p0[um_index(rd, m - 1)];
 	} else {
 		for (size_t j = 0; j < n; j++) {
-			size_t i = (size_t)(((unsigned __int128)um_next(&x) * (m - 1)) >> 64);
+			size_t i = um_index(rd, m - 1);
 			p0[i] = i ^ salt;
 		}
 	}
-	*rs = x;
 	*acc |= or;
 }
 
@@ -321,7 +321,7 @@ static void um_rand(struct um_state *st, struct um_region *rg, size_t n, uint64_
  * checks its runtime every 64K words.  Returns the words touched; a wrong
  * word sets t->bad_page. */
 #define UM_SLICE ((size_t)1 << 16)
-static size_t um_pass(struct um_state *st, struct um_region *rg, struct um_task *t, long pass, uint64_t *rs,
+static size_t um_pass(struct um_state *st, struct um_region *rg, struct um_task *t, long pass, struct drand48_data *rd,
 		      uint64_t deadline)
 {
 	size_t m = st->nwords, k = st->step_words, per = st->unit / 8, n = 0;
@@ -333,7 +333,7 @@ static size_t um_pass(struct um_state *st, struct um_region *rg, struct um_task 
 		b = b < m ? b : m;
 		size_t touched = (b + k - 1) / k - (a + k - 1) / k;
 		if (st->o.random)
-			um_rand(st, rg, touched, rs, &acc);
+			um_rand(st, rg, touched, rd, &acc);
 		else
 			um_seq(rg->units[u], u * per, a, b, k, kind, st->salt, t, st->ps, &acc);
 		n += touched;
@@ -391,11 +391,13 @@ static void um_task_mmap(struct um_state *st, long idx, struct um_task *t)
 {
 	struct um_region rg = { 0 };
 	uint64_t c0 = um_cpu_ns();
-	uint64_t rs = st->salt ^ ((uint64_t)idx + 1) * 0x9e3779b97f4a7c15ull, t0 = timer_now_ns();
+	struct drand48_data rd = { 0 };
+	srand48_r((long)(st->salt ^ (uint64_t)idx), &rd);
+	uint64_t t0 = timer_now_ns();
 	uint64_t deadline = st->o.runtime_ns ? t0 + st->o.runtime_ns : 0;
 	int err = um_map(st, idx, &rg, &t->bytes);
 	for (long pass = 0; !err && pass < st->o.repeat && t->bad_page == -1; pass++) {
-		t->bytes += 8 * um_pass(st, &rg, t, pass, &rs, deadline);
+		t->bytes += 8 * um_pass(st, &rg, t, pass, &rd, deadline);
 		if (st->o.msync && msync(rg.units[0], st->size, MS_SYNC) < 0)
 			err = -errno;
 		if (deadline && timer_now_ns() > deadline)
