@@ -4,6 +4,7 @@
  * before writing it; print bytes per second counted as usemem counts them
  * (8 per word touched, plus SIZE/8 for the mapping), mapping included, per
  * second of wall time and per second of the process's CPU time.
+ * Every word goes through a call that is not inlined, as usemem's does.
  * usage: usemem_bare SIZE_MB REPEAT write|read */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -18,6 +19,14 @@ static double now(clockid_t clk)
 	struct timespec ts = { 0 };
 	clock_gettime(clk, &ts);
 	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+__attribute__((noinline)) static uint64_t touch(volatile uint64_t *w, uint64_t v, int read)
+{
+	if (read)
+		return *w;
+	*w = v;
+	return 0;
 }
 
 int main(int argc, char **argv)
@@ -38,11 +47,11 @@ int main(int argc, char **argv)
 			if (readonly) {
 				long v = 0;
 				lrand48_r(&rd, &v);
-				acc |= p[(size_t)((double)(m - 1) * (double)v / 2147483648.0)];
+				acc |= touch(p + (size_t)((double)(m - 1) * (double)v / 2147483648.0), 0, 1);
 			} else {
 				if (pass && p[j] != j)
 					return 2;
-				p[j] = j;
+				touch(p + j, j, 0);
 			}
 		}
 		bytes += 8 * m;

@@ -37,7 +37,8 @@ if [ ! -d /sys/fs/cgroup/memory ] && ! grep -qw memory /sys/fs/cgroup/cgroup.con
 fi
 export TMPDIR=$T_TMP/work
 mkdir -p "$TMPDIR"
-SB=(--mem 64M --swap file:64M --timeout 60s)
+# (a long timeout: another vmregress may hold the host-wide knobs a while)
+SB=(--mem 64M --swap file:64M --timeout 5m)
 MODES=("" "--threads --tasks 2" "--random" "--readonly" "--readonly --random" "--shm" "--cow --tasks 2"
 	"--cow --random --tasks 2" "--file-backed" "--file-backed --readonly" "--file-backed --msync --prefault"
 	"--file-backed --io read" "--file-backed --io read --shared-file --tasks 2" "--file-backed --io truncate"
@@ -85,16 +86,18 @@ fi
 
 # lru-file-readtwice against readonce: two readers of one file activate
 # every page the second one finds in the cache (pgactivate); one reader of
-# a file larger than the limit activates none.  /proc/vmstat is the host's,
+# a file larger than the limit activates none.  Here the shared file fits
+# in the limit, so that the second reader finds every page however far
+# behind the first it runs on a busy machine.  /proc/vmstat is the host's,
 # so the margin is wide.
-SBF=(--mem 64M --swap file:64M --timeout 60s --tasks 2 --file-backed --io read)
+SBF=(--mem 64M --swap file:64M --timeout 5m --tasks 2 --file-backed --io read)
 run "$VMR" test usemem "${SBF[@]}" --size 0.75x --json
 expect_rc "lru-file-readonce runs" 0
 once=$(jq "$(metric vmstat-pgactivate)" <<< "$OUT")
-run "$VMR" test usemem "${SBF[@]}" --size 1.5x --shared-file --json
+run "$VMR" test usemem "${SBF[@]}" --size 0.5x --shared-file --json
 expect_rc "lru-file-readtwice runs" 0
 twice=$(jq "$(metric vmstat-pgactivate)" <<< "$OUT")
-check "readtwice activates at least half the file's pages ($twice)" test "${twice:-0}" -ge 12288
+check "readtwice activates at least half the file's pages ($twice)" test "${twice:-0}" -ge 4096
 check "readonce activates few ($once against $twice)" test "${once:-999999}" -lt $((${twice:-0} / 4))
 
 # compare --style lkp on a stored group: THP always against never,
@@ -104,7 +107,7 @@ cat > "$T_TMP/thp.ini" <<'EOF'
 iterations = 3
 mem = 64M
 swap = file:64M
-timeout = 60s
+timeout = 5m
 
 [anon-w-seq]
 workload = usemem
