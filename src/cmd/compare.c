@@ -5,6 +5,7 @@
 #include "cmd/cmd.h"
 #include "core/util.h"
 #include "report/compare_fmt.h"
+#include "report/compare_lkp.h"
 #include "report/kcidb.h"
 #include "report/runsrc.h"
 #include "stats/compare.h"
@@ -21,13 +22,18 @@ struct compare_cmd {
 	char *headline;
 	int fail_on;
 	struct kcidb_source kcidb;
+	int style;
 };
 
 enum { FAIL_ON_NONE, FAIL_ON_REGRESSION };
+enum { STYLE_MMTESTS, STYLE_LKP };
 
 const struct opt compare_cmd_opts[] = {
 	{ .name = "format", .type = OPT_ENUM, .off = offsetof(struct compare_cmd, format), .def = "text",
 	  .choices = CMP_FORMAT_CHOICES, .metavar = "FORMAT", .help = "output format", .short_name = 'f' },
+	{ .name = "style", .type = OPT_ENUM, .off = offsetof(struct compare_cmd, style), .def = "mmtests",
+	  .choices = "mmtests|lkp", .metavar = "STYLE",
+	  .help = "text layout: mmtests' compare-kernels, or lkp-tests' compare with LKP's marks beside ours" },
 	{ .name = "json", .type = OPT_FLAG, .off = offsetof(struct compare_cmd, json),
 	  .help = "the same as --format=json" },
 	{ .name = "alpha", .type = OPT_DOUBLE, .off = offsetof(struct compare_cmd, alpha), .def = "0.05",
@@ -54,7 +60,7 @@ const struct opt compare_cmd_opts[] = {
 	OPT_END,
 };
 
-static int compare_print(const struct comparison *cmp, int format)
+static int compare_print(const struct comparison *cmp, int format, int style)
 {
 	switch (format) {
 	case CMP_FMT_JSON:
@@ -72,7 +78,10 @@ static int compare_print(const struct comparison *cmp, int format)
 		compare_write_tap(stdout, cmp);
 		break;
 	default:
-		compare_write_text(stdout, cmp);
+		if (style == STYLE_LKP)
+			compare_write_lkp(stdout, cmp);
+		else
+			compare_write_text(stdout, cmp);
 	}
 	if (fflush(stdout) == EOF || ferror(stdout)) {
 		vmr_errno("cannot write to standard output");
@@ -95,7 +104,7 @@ static int compare_run_set(const struct compare_cmd *o, const struct run_set *ru
 	struct comparison cmp = { 0 };
 	compare_runs((const struct run *const *)runs->runs, runs->n, &co, &cmp);
 	int rc = o->format == CMP_FMT_KCIDB && !o->json ? cmd_print_json(kcidb_compare(&cmp, &o->kcidb))
-							  : compare_print(&cmp, o->json ? CMP_FMT_JSON : o->format);
+							  : compare_print(&cmp, o->json ? CMP_FMT_JSON : o->format, o->style);
 	if (rc == VMR_EXIT_OK && o->fail_on == FAIL_ON_REGRESSION && cmp.tally.regressed)
 		rc = VMR_EXIT_FAIL;
 	compare_free(&cmp);
