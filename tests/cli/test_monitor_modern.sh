@@ -4,8 +4,8 @@
 # built-in modern suite runs.
 . "$(dirname "$0")/sandbox-lib.bash"
 T=/sys/kernel/mm/transparent_hugepage
-if ! command -v jq >/dev/null; then skip "monitor series" "jq is not installed"; exit 0; fi
-if [ ! -d $T/hugepages-64kB/stats ]; then skip "mTHP series" "no hugepages-64kB/stats here"; exit 0; fi
+if ! command -v jq >/dev/null; then skip "monitor series" "jq is not installed"; done_testing; exit 0; fi
+if [ ! -d $T/hugepages-64kB/stats ]; then skip "mTHP series" "no hugepages-64kB/stats here"; done_testing; exit 0; fi
 knobs_change
 before=$(knobs_snap)
 cat > "$T_TMP/m.ini" <<'INI'

@@ -61,3 +61,4 @@ expect_rc "exec: the text report, exit 137" 137
 expect_err "exec: the text report has the counters at the kill" "At the OOM kill \(kernel log\): memory [0-9]+ of 65536 kB, "
 left=$(ours_left "$T_TMP/oom.json")
 check "nothing of ours is left ($left)" [ -z "$left" ]
+done_testing

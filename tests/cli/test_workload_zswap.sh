@@ -4,8 +4,8 @@
 # knobs are restored.
 . "$(dirname "$0")/sandbox-lib.bash"
 Z=/sys/module/zswap/parameters
-if ! command -v jq >/dev/null; then skip "zswap" "jq is not installed"; exit 0; fi
-if [ ! -e $Z/enabled ]; then skip "zswap" "this kernel has no zswap"; exit 0; fi
+if ! command -v jq >/dev/null; then skip "zswap" "jq is not installed"; done_testing; exit 0; fi
+if [ ! -e $Z/enabled ]; then skip "zswap" "this kernel has no zswap"; done_testing; exit 0; fi
 # Turning zswap on for the first time in a boot flips a switch that the
 # kernel never flips back (no whole large-folio swap-in until the next
 # boot): vmregress refuses it without --force, as a case that cannot run
@@ -48,7 +48,7 @@ if [ $fresh = yes ]; then
 	check "zswap was never turned on" grep -qx N $Z/enabled
 	skip "zswap on" "zswap was never on this boot: turning it on would last until the next boot (vmregress test zswap --force does it)"
 	done_testing
-	exit 0
+	done_testing; exit 0
 fi
 
 run "$VMR" test zswap --mem 32M --swap file:128M --size 1.5x --fill text "${ZS[@]}" --json
