@@ -4,7 +4,7 @@
 # its plan, each fails; a file of skips only is listed as skipped, not
 # passed; a good file and a good C test pass.  Guards against a suite that
 # passes because a test stopped before it checked anything.  No root, no
-# vmregress.
+# vmregress.  (The inner run-all is given no VMR_TESTS of the outer one.)
 . "$(dirname "$0")/lib.sh"
 LIB=$(cd "$(dirname "$0")" && pwd)/lib.sh
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -32,7 +32,7 @@ for c in good noplan; do
 done
 check "the fake C tests build" [ $cc_ok = yes ]
 
-run env VMR_TEST_DIRS="$T_TMP/unit $T_TMP/cli $T_TMP/logs" VMR_NO_ASAN=1 VMR_NO_FUZZ=1 VMR_NO_MEMCHECK=1 \
+run env -u VMR_TESTS VMR_TEST_DIRS="$T_TMP/unit $T_TMP/cli $T_TMP/logs" VMR_NO_ASAN=1 VMR_NO_FUZZ=1 VMR_NO_MEMCHECK=1 \
 	VMR_SLOWEST=0 VMR="$ROOT/vmregress" "$ROOT/tests/run-all"
 expect_rc "run-all fails when a file fails" 1
 # the lines of run-all's list of failures
@@ -54,7 +54,7 @@ expect_out "the last line counts checks, failed files and skipped ones" \
 
 # only good files: exit 0
 rm "$T_TMP"/cli/test_{early,plan,none,crash}.sh "$T_TMP/unit/test_c_noplan"
-run env VMR_TEST_DIRS="$T_TMP/unit $T_TMP/cli $T_TMP/logs" VMR_NO_ASAN=1 VMR_NO_FUZZ=1 VMR_NO_MEMCHECK=1 \
+run env -u VMR_TESTS VMR_TEST_DIRS="$T_TMP/unit $T_TMP/cli $T_TMP/logs" VMR_NO_ASAN=1 VMR_NO_FUZZ=1 VMR_NO_MEMCHECK=1 \
 	VMR_SLOWEST=0 VMR="$ROOT/vmregress" "$ROOT/tests/run-all"
 expect_rc "run-all passes when every file ran to its plan" 0
 expect_out "... and still lists the file that only skipped" '^3 passed, 0 failed, 3 skipped \(1 files skipped whole\)$'
