@@ -273,6 +273,11 @@ int knob_check_bounds(char *const *set, size_t n, const struct knob_host *h, cha
 				     why, len) < 0)
 			return -1;
 	}
+	return knob_check_overcommit(set, n, h, why, len);
+}
+
+int knob_check_one_way(char *const *set, size_t n, const struct knob_host *h, char *why, size_t len)
+{
 	for (size_t i = 0; i < n && !h->zswap_seen; i++)
 		if (!strncmp(set[i], "zswap.enabled=", 14) && strchr("Yy1", set[i][14]) && set[i][14]) {
 			snprintf(why, len, "%s turns zswap on for the first time this boot, after which this kernel "
@@ -280,7 +285,7 @@ int knob_check_bounds(char *const *set, size_t n, const struct knob_host *h, cha
 				 set[i]);
 			return -1;
 		}
-	return knob_check_overcommit(set, n, h, why, len);
+	return 0;
 }
 
 int knobs_lock(bool exclusive, uint64_t wait_ns, const char **why)

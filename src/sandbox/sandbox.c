@@ -140,6 +140,26 @@ int sandbox_cfg_check(const struct sandbox_cfg *cfg)
 	return 0;
 }
 
+const char *sandbox_cfg_cannot(const struct sandbox_cfg *cfg, char *buf, size_t len)
+{
+	for (size_t i = 0; i < cfg->set.n; i++) {
+		const char *value, *why;
+		const struct knob *k = knob_parse_set(cfg->set.v[i], &value, &why);
+		if (k && access(k->path, F_OK) < 0 && errno == ENOENT) {
+			snprintf(buf, len, "--set %s: this kernel has no %s", k->name, k->path);
+			return buf;
+		}
+	}
+	struct knob_host host = { 0 };
+	char what[512] = "";
+	if (cfg->set.n && !cfg->force && knob_host_read(&host) == 0 &&
+	    knob_check_one_way(cfg->set.v, cfg->set.n, &host, what, sizeof(what)) < 0) {
+		snprintf(buf, len, "--set %s; --force sets it anyway", what);
+		return buf;
+	}
+	return NULL;
+}
+
 /* The journal is created with the first record: a sandbox that changes
  * nothing (--no-sandbox without --set) has none to write or remove. */
 static int sb_journal_create(struct sandbox *sb)
@@ -511,8 +531,13 @@ int sandbox_open(struct sandbox **out, const struct sandbox_cfg *cfg)
 	const char *why;
 	int e;
 	*out = NULL;
+	char cannot[640] = "";
 	if (sandbox_cfg_check(cfg) < 0)
 		return -1;
+	if (sandbox_cfg_cannot(cfg, cannot, sizeof(cannot))) {
+		vmr_err("%s", cannot);
+		return -2;
+	}
 	switch (sandbox_plan(cfg, &why)) {
 	case SANDBOX_REFUSED:
 		vmr_err("%s", why);

@@ -44,6 +44,16 @@ struct sandbox;
  * Returns 0, or -1 after a one-line error (exit code 2). */
 int sandbox_cfg_check(const struct sandbox_cfg *cfg);
 
+/* Why a valid configuration cannot run on this machine now, or NULL: a
+ * --set knob this kernel lacks (an mTHP size, zswap, MGLRU), or a change
+ * that would last until the next boot which --force has not allowed
+ * (knob_check_one_way).  The reason, naming the knob (and --force where it
+ * would allow it), goes in buf.  A suite's case with a reason is a skip
+ * and the other cases run; a single `test` exits 3.  Bad input (a knob
+ * not on the allow-list, a value beyond its bounds) is sandbox_cfg_check's:
+ * it stops a run before anything starts (exit 2). */
+const char *sandbox_cfg_cannot(const struct sandbox_cfg *cfg, char *buf, size_t len);
+
 /* Where a workload may run here: the one rule for test, run and sandbox
  * exec, decided from the configuration before anything is done.
  *   root: SANDBOX_BUILD, the sandbox cfg describes (with --no-sandbox, only

@@ -99,10 +99,13 @@ static void matrix_guest_args(const struct matrix_ctx *c, const char *label, str
 	}
 }
 
-/* The disk, and zram for guests and for suites that ask for zram swap. */
+/* The disk, and zram for guests and for suites that ask for zram swap.
+ * The disk's ext2 is ext2's, or ext4's where ext2 is not built (Debian's
+ * generic kernels, whose zswap the cloud ones lack); ext4 asks for crc32c
+ * by its crypto name, which no module's depends= gives. */
 const struct vm_module_want matrix_want[] = {
-	{ "virtio_pci", true }, { "virtio_blk", false }, { "ext2", true }, { "zram", true }, { "lz4", true },
-	{ "lzo_rle", true },
+	{ "virtio_pci", true }, { "virtio_blk", false }, { "ext2", true }, { "crc32c_generic", true },
+	{ "ext4", true }, { "zram", true }, { "lz4", true }, { "lzo_rle", true },
 };
 
 static int matrix_modules(const struct matrix_ctx *c, const struct vm_kernel *k, const char *dir,

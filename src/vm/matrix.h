@@ -78,7 +78,7 @@ int matrix_host(struct matrix_opts *o, matrix_report_fn report);
 
 /* The modules a guest loads: the virtio disk, ext2, zram and its
  * compressors (a LAVA job's ramdisk holds the same). */
-#define MATRIX_NWANT 6
+#define MATRIX_NWANT 8
 extern const struct vm_module_want matrix_want[MATRIX_NWANT];
 
 #endif

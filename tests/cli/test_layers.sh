@@ -76,3 +76,4 @@ printf '# design\n' > "$T_TMP/design.md"
 run "$check_layers" --design "$T_TMP/design.md"
 expect_rc "a design document without a layers block is bad input" 2
 expect_err "and is named" "design.md: no \`\`\`layers block"
+done_testing

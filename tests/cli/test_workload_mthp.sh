@@ -4,8 +4,8 @@
 # data fails, and a size whose policy is never is a skip with the fix.
 . "$(dirname "$0")/sandbox-lib.bash"
 T=/sys/kernel/mm/transparent_hugepage
-if ! command -v jq >/dev/null; then skip "mthp" "jq is not installed"; exit 0; fi
-if [ ! -d $T/hugepages-64kB/stats ]; then skip "mthp" "no multi-size THP stats (hugepages-64kB/stats) here"; exit 0; fi
+if ! command -v jq >/dev/null; then skip "mthp" "jq is not installed"; done_testing; exit 0; fi
+if [ ! -d $T/hugepages-64kB/stats ]; then skip "mthp" "no multi-size THP stats (hugepages-64kB/stats) here"; done_testing; exit 0; fi
 knobs_change  # the cases set thp.64K.enabled
 metric() { jq -r --arg n "$1" '.metrics[] | select(.name == $n) | .value' <<< "$OUT"; }
 stat() { cat $T/hugepages-64kB/stats/$1; }
@@ -65,3 +65,4 @@ expect_rc "a page damaged in swap fails (exit 1)" 1
 expect_err "... naming the page" 'fail: page 300 of the 64K region came back from swap with the wrong data'
 check "... on one line" one_line_err
 check "every knob is as it was" knobs_same "$before"
+done_testing
