@@ -40,6 +40,8 @@ const struct cmd commands[] = {
 	  cleanup_cmd_opts, NULL },
 	{ "matrix", cmd_matrix, "run a suite under several kernels, each booted in a virtual machine",
 	  "matrix --kernel PATH|PACKAGE [--kernel ...] --suite SUITE [options]", matrix_cmd_opts, NULL },
+	{ "kselftest", cmd_kselftest, "build the kernel's own mm and cgroup selftests for the kselftest workload",
+	  "kselftest build|list [--source 6.12|6.1|DIR] [options]", kselftest_cmd_opts, kselftest_cmd_details },
 	{ NULL, NULL, NULL, NULL, NULL, NULL },
 };
 

@@ -15,6 +15,7 @@
 
 #include "core/scratch.h"
 #include "core/signals.h"
+#include "core/suggest.h"
 #include "core/units.h"
 #include "core/util.h"
 #include "probe/meminfo.h"
@@ -55,6 +56,9 @@ const struct opt sandbox_opts[] = {
 	  "(SIZE defaults to twice --mem)" },
 	{ .name = "set", .type = OPT_LIST, .off = offsetof(struct sandbox_cfg, set), .metavar = "NAME=VALUE",
 	  .help = sandbox_set_help },
+	{ .name = "hold", .type = OPT_LIST, .off = offsetof(struct sandbox_cfg, hold), .metavar = "NAME",
+	  .help = "keep a knob's value and put it back when the sandbox closes, after a signal or by "
+	  "`vmregress cleanup` (repeatable), for a program that changes the knob itself; NAME as for --set" },
 	{ .name = "timeout", .type = OPT_TIME, .off = offsetof(struct sandbox_cfg, timeout_ns), .def = "10m",
 	  .metavar = "TIME", .help = "kill everything in the sandbox when a workload runs longer (0: never)" },
 	{ .name = "stats-flush", .type = OPT_TIME, .off = offsetof(struct sandbox_cfg, stats_flush_ns), .def = "50ms",
@@ -126,8 +130,15 @@ int sandbox_cfg_check(const struct sandbox_cfg *cfg)
 				return -1;
 			}
 	}
-	if (cfg->set.n > JOURNAL_MAX_RECS - 8) {
-		vmr_err("--set: too many knobs");
+	for (size_t i = 0; i < cfg->hold.n; i++)
+		if (!knob_find(cfg->hold.v[i])) {
+			const char *near = suggest_in(cfg->hold.v[i], knobs, sizeof(knobs[0]), SIZE_MAX);
+			vmr_err("--hold: '%s' is not a knob vmregress knows%s%s%s", cfg->hold.v[i],
+				near ? " (did you mean " : "", near ? near : "", near ? "?)" : "");
+			return -1;
+		}
+	if (cfg->set.n + cfg->hold.n > JOURNAL_MAX_RECS - 8) {
+		vmr_err("--set, --hold: too many knobs");
 		return -1;
 	}
 	struct knob_host host = { 0 };
@@ -427,11 +438,39 @@ int sandbox_knobs_hold(const struct sandbox *sb, uint64_t wait_ns, const char **
 	return knobs_lock(false, wait_ns, why);
 }
 
+/* --hold: journal a knob's value so that closing the sandbox puts it back,
+ * whatever the program in it did; a knob this kernel lacks has nothing to
+ * put back. */
+static int sb_hold_knob(struct sandbox *sb, const struct sandbox_cfg *cfg, const char *name)
+{
+	const struct knob *k = knob_find(name);
+	size_t nl = strlen(name);
+	for (size_t i = 0; i < cfg->set.n; i++)
+		if (!strncmp(cfg->set.v[i], name, nl) && cfg->set.v[i][nl] == '=')
+			return 0;  /* journaled by --set already */
+	char old[JOURNAL_VALUE_MAX];
+	int e = knob_read(k, old, sizeof(old));
+	if (e == -ENOENT)
+		return 0;
+	if (e < 0 || strchr(old, ' ') || !old[0]) {
+		vmr_err("--hold: %s: cannot save its value from %s%s%s", k->name, k->path, e < 0 ? ": " : "",
+			e < 0 ? strerror(-e) : "");
+		return -2;
+	}
+	struct jrec r = { .type = JREC_KNOB };
+	snprintf(r.path, sizeof(r.path), "%s", k->name);
+	snprintf(r.value, sizeof(r.value), "%s", old);
+	return sb_record(sb, &r);
+}
+
 static int sb_build(struct sandbox *sb, const struct sandbox_cfg *cfg)
 {
 	int e;
 	for (size_t i = 0; i < cfg->set.n; i++)
 		if ((e = sb_set_knob(sb, cfg->set.v[i])) < 0)
+			return e;
+	for (size_t i = 0; i < cfg->hold.n; i++)
+		if ((e = sb_hold_knob(sb, cfg, cfg->hold.v[i])) < 0)
 			return e;
 	if (sb->no_sandbox)
 		return 0;
@@ -463,7 +502,7 @@ static int sb_prepare(struct sandbox *sb, const struct sandbox_cfg *cfg)
 			return -2;
 		}
 	}
-	if (cfg->set.n && (e = sb_lock_knobs(sb, cfg->timeout_ns)) < 0)
+	if ((cfg->set.n || cfg->hold.n) && (e = sb_lock_knobs(sb, cfg->timeout_ns)) < 0)
 		return e;
 	return 0;
 }
@@ -495,6 +534,10 @@ enum sandbox_plan sandbox_plan(const struct sandbox_cfg *cfg, const char **why)
 		return SANDBOX_BUILD;
 	if (cfg->set.n) {
 		*why = "--set: needs root to change kernel knobs (they are host-wide)";
+		return SANDBOX_REFUSED;
+	}
+	if (cfg->hold.n) {
+		*why = "--hold: needs root to put kernel knobs back (they are host-wide)";
 		return SANDBOX_REFUSED;
 	}
 	if (!cfg->no_sandbox) {

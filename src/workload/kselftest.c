@@ -99,6 +99,17 @@ static const struct { const char *test, *why; } ks_host_wide[] = {
 	{ "mrelease_test", "kills processes outside the test's own" },
 };
 
+/* What cow's and split_huge_page_test's thp_settings may write, put back
+ * by the sandbox whatever the test does. */
+#define KS_MTHP(size) "thp." size ".enabled", "thp." size ".shmem_enabled"
+static const char *const ks_holds[] = {
+	"thp.enabled", "thp.defrag", "thp.shmem_enabled", "thp.use_zero_page", "thp.khugepaged.defrag",
+	"thp.khugepaged.pages_to_scan", "thp.khugepaged.scan_sleep_millisecs",
+	"thp.khugepaged.alloc_sleep_millisecs", "thp.khugepaged.max_ptes_none", "thp.khugepaged.max_ptes_swap",
+	"thp.khugepaged.max_ptes_shared", KS_MTHP("8K"), KS_MTHP("16K"), KS_MTHP("32K"), KS_MTHP("64K"),
+	KS_MTHP("128K"), KS_MTHP("256K"), KS_MTHP("512K"), KS_MTHP("1M"), KS_MTHP("2M"), NULL,
+};
+
 struct ks_state {
 	const struct ks_opts *o;
 	char *dir;          /* holds mm/ and cgroup/ */
@@ -492,6 +503,7 @@ const struct workload wl_kselftest = {
 	.opts_size = sizeof(struct ks_opts),
 	.metrics = ks_metrics,
 	.needs_root = true,
+	.holds = ks_holds,
 	.validate = ks_validate,
 	.supported = ks_supported,
 	.setup = ks_setup,
