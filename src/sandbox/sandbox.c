@@ -15,7 +15,6 @@
 
 #include "core/scratch.h"
 #include "core/signals.h"
-#include "core/suggest.h"
 #include "core/units.h"
 #include "core/util.h"
 #include "probe/meminfo.h"
@@ -130,13 +129,13 @@ int sandbox_cfg_check(const struct sandbox_cfg *cfg)
 				return -1;
 			}
 	}
-	for (size_t i = 0; i < cfg->hold.n; i++)
-		if (!knob_find(cfg->hold.v[i])) {
-			const char *near = suggest_in(cfg->hold.v[i], knobs, sizeof(knobs[0]), SIZE_MAX);
-			vmr_err("--hold: '%s' is not a knob vmregress knows%s%s%s", cfg->hold.v[i],
-				near ? " (did you mean " : "", near ? near : "", near ? "?)" : "");
-			return -1;
-		}
+	for (size_t i = 0; i < cfg->hold.n; i++) {
+		char kv[128];  /* the allow-list's own check and "did you mean" */
+		const char *v;
+		snprintf(kv, sizeof(kv), "%s=0", cfg->hold.v[i]);
+		if (!knob_parse_set(kv, &v, &why))
+			return vmr_err("--hold: '%s' %s", cfg->hold.v[i], why);
+	}
 	if (cfg->set.n + cfg->hold.n > JOURNAL_MAX_RECS - 8) {
 		vmr_err("--set, --hold: too many knobs");
 		return -1;
@@ -198,29 +197,37 @@ int sandbox_journal(struct sandbox *sb, const struct jrec *r)
 	return e;
 }
 
-static int sb_set_knob(struct sandbox *sb, const char *arg)
+/* Journal knob k's value before anyone changes it: 0, 1 when this kernel
+ * has no such knob, or -2 after a message naming opt. */
+static int sb_save_knob(struct sandbox *sb, const struct knob *k, const char *opt)
 {
-	const char *value, *why;
-	const struct knob *k = knob_parse_set(arg, &value, &why);
 	char old[JOURNAL_VALUE_MAX];
 	int e = knob_read(k, old, sizeof(old));
-	if (e == -ENOENT) {
-		vmr_err("--set: %s: this kernel has no %s", k->name, k->path);
+	if (e == -ENOENT)
+		return 1;
+	if (e < 0) {
+		vmr_err("%s: %s: cannot read %s: %s", opt, k->name, k->path, strerror(-e));
 		return -2;
 	}
-	if (e < 0) {
-		vmr_err("--set: %s: cannot read %s: %s", k->name, k->path, strerror(-e));
+	if (strchr(old, ' ') || !old[0]) {
+		vmr_err("%s: %s: cannot save its value '%s'", opt, k->name, old);
 		return -2;
 	}
 	struct jrec r = { .type = JREC_KNOB };
 	snprintf(r.path, sizeof(r.path), "%s", k->name);
 	snprintf(r.value, sizeof(r.value), "%s", old);
-	if (strchr(old, ' ') || !old[0]) {
-		vmr_err("--set: %s: cannot save its value '%s'", k->name, old);
-		return -2;
-	}
-	if ((e = sb_record(sb, &r)) < 0)
-		return e;
+	return sb_record(sb, &r);
+}
+
+static int sb_set_knob(struct sandbox *sb, const char *arg)
+{
+	const char *value, *why;
+	const struct knob *k = knob_parse_set(arg, &value, &why);
+	int e = sb_save_knob(sb, k, "--set");
+	if (e == 1)
+		vmr_err("--set: %s: this kernel has no %s", k->name, k->path);
+	if (e)
+		return e > 0 ? -2 : e;
 	if ((e = knob_write(k->path, value)) < 0) {
 		vmr_err("--set: '%s': the kernel refused it: %s", arg, strerror(-e));
 		return e == -EINVAL ? -1 : -2;
@@ -439,28 +446,12 @@ int sandbox_knobs_hold(const struct sandbox *sb, uint64_t wait_ns, const char **
 }
 
 /* --hold: journal a knob's value so that closing the sandbox puts it back,
- * whatever the program in it did; a knob this kernel lacks has nothing to
- * put back. */
-static int sb_hold_knob(struct sandbox *sb, const struct sandbox_cfg *cfg, const char *name)
+ * whatever the program in it did (one also --set is journaled twice and
+ * undone newest first: the same end). */
+static int sb_hold_knob(struct sandbox *sb, const char *name)
 {
-	const struct knob *k = knob_find(name);
-	size_t nl = strlen(name);
-	for (size_t i = 0; i < cfg->set.n; i++)
-		if (!strncmp(cfg->set.v[i], name, nl) && cfg->set.v[i][nl] == '=')
-			return 0;  /* journaled by --set already */
-	char old[JOURNAL_VALUE_MAX];
-	int e = knob_read(k, old, sizeof(old));
-	if (e == -ENOENT)
-		return 0;
-	if (e < 0 || strchr(old, ' ') || !old[0]) {
-		vmr_err("--hold: %s: cannot save its value from %s%s%s", k->name, k->path, e < 0 ? ": " : "",
-			e < 0 ? strerror(-e) : "");
-		return -2;
-	}
-	struct jrec r = { .type = JREC_KNOB };
-	snprintf(r.path, sizeof(r.path), "%s", k->name);
-	snprintf(r.value, sizeof(r.value), "%s", old);
-	return sb_record(sb, &r);
+	int e = sb_save_knob(sb, knob_find(name), "--hold");
+	return e > 0 ? 0 : e;
 }
 
 static int sb_build(struct sandbox *sb, const struct sandbox_cfg *cfg)
@@ -470,7 +461,7 @@ static int sb_build(struct sandbox *sb, const struct sandbox_cfg *cfg)
 		if ((e = sb_set_knob(sb, cfg->set.v[i])) < 0)
 			return e;
 	for (size_t i = 0; i < cfg->hold.n; i++)
-		if ((e = sb_hold_knob(sb, cfg, cfg->hold.v[i])) < 0)
+		if ((e = sb_hold_knob(sb, cfg->hold.v[i])) < 0)
 			return e;
 	if (sb->no_sandbox)
 		return 0;
