@@ -14,7 +14,9 @@
 #include <unistd.h>
 
 #include "core/cache.h"
+#include "core/options.h"
 #include "core/util.h"
+#include "harness/suite.h"
 #include "vm/spawn.h"
 
 /* The suites whose tests are built, each into DIR/NAME. */
@@ -342,4 +344,45 @@ out:
 	free(pkg);
 	free(dir);
 	return j;
+}
+
+/* Add one source's test (or build.json) to extra, when the cache has it. */
+static void selftests_guest_file(const char *source, const char *rel, struct strlist *extra)
+{
+	char *dir = selftests_dir(source), *host = xasprintf("%s/%s", dir, rel);
+	char *entry = xasprintf("%s=" SELFTESTS_GUEST_DIR "/%s/%s", host, source, rel);
+	if (access(host, R_OK) == 0 && !strlist_has(extra, entry))
+		strlist_add(extra, entry);
+	free(entry);
+	free(host);
+	free(dir);
+}
+
+void selftests_guest_files(const char *suite_file, struct strlist *extra)
+{
+	struct suite s = { 0 };
+	if (suite_load(&s, suite_file) < 0)
+		return;
+	for (size_t i = 0; i < s.ncases; i++) {
+		const struct suite_case *c = &s.cases[i];
+		if (strcmp(c->w->name, "kselftest"))
+			continue;
+		json_t *o = opt_echo(c->w->opts, c->wopts);
+		const char *source = json_string_value(json_object_get(o, "source"));
+		const char *tests = json_string_value(json_object_get(o, "tests"));
+		if (source && tests && selftests_is_version(source)) {
+			selftests_guest_file(source, "build.json", extra);
+			char *list = xstrdup(tests);
+			for (char *save = NULL, *t = strtok_r(list, ",", &save); t; t = strtok_r(NULL, ",", &save)) {
+				t += strspn(t, " ");
+				t[strcspn(t, " ")] = '\0';
+				char *rel = strncmp(t, "cgroup/", 7) ? xasprintf("mm/%s", t) : xstrdup(t);
+				selftests_guest_file(source, rel, extra);
+				free(rel);
+			}
+			free(list);
+		}
+		json_decref(o);
+	}
+	suite_free(&s);
 }

@@ -15,6 +15,13 @@
 #include <jansson.h>
 #include <stdbool.h>
 
+#include "core/util.h"
+
+/* Where a matrix guest's initramfs holds the selftests a suite names:
+ * GUEST_DIR/VERSION/{mm,cgroup}/NAME and build.json (the kselftest
+ * workload looks there when the cache has no such version). */
+#define SELFTESTS_GUEST_DIR "/selftests"
+
 /* Whether source names a Debian version ("6.12") rather than a directory. */
 bool selftests_is_version(const char *source);
 /* The cache directory the tests of source are built into, malloc'd. */
@@ -26,5 +33,10 @@ char *selftests_dir(const char *source);
  * (new reference), or NULL after a one-line error with *exit_code set
  * (2 a source that is not one, 3 the tools or the registry missing). */
 json_t *selftests_build(const char *source, bool force, int *exit_code);
+
+/* For the kselftest cases of a suite file: each named test of a built
+ * Debian version, and its build.json, as initramfs extras
+ * (HOSTPATH=GUESTPATH, vm/initramfs.h), added to extra. */
+void selftests_guest_files(const char *suite_file, struct strlist *extra);
 
 #endif

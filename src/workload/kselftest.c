@@ -19,6 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <termios.h>
 #include <unistd.h>
 
 #include "core/cache.h"
@@ -71,6 +72,12 @@ static const struct metric_def ks_metrics[] = {
 	{ .name = NULL },
 };
 
+/* What a test needs that a machine may not have: a skip saying so. */
+static const struct { const char *test, *path, *why; } ks_needs[] = {
+	{ "split_huge_page_test", "/sys/kernel/debug/split_huge_pages", "debugfs at /sys/kernel/debug" },
+	{ "gup_test", "/sys/kernel/debug/gup_test", "debugfs's gup_test (CONFIG_GUP_TEST)" },
+};
+
 /* Tests that change the whole machine, not only the sandbox: --guest only. */
 static const struct { const char *test, *why; } ks_host_wide[] = {
 	{ "compaction_test", "compacts all of memory and sets nr_hugepages" },
@@ -119,14 +126,21 @@ struct ks_state {
 	struct strlist failed;  /* "test: case" of each failure, for the reason */
 };
 
-/* Where --source's tests are: the cache's selftests/VERSION, or a directory. */
+/* Where --source's tests are: the cache's selftests/VERSION, else where a
+ * matrix guest's initramfs puts them (/selftests/VERSION, vm/selftests.h),
+ * or a directory. */
 static char *ks_dir(const char *source)
 {
 	if (strchr(source, '/'))
 		return xstrdup(source);
 	char *sub = xasprintf("selftests/%s", source);
-	char *d = vmr_cache_dir(sub);
+	char *d = vmr_cache_dir(sub), *guest = xasprintf("/selftests/%s", source);
 	free(sub);
+	if (access(d, F_OK) < 0 && access(guest, F_OK) == 0) {
+		free(d);
+		return guest;
+	}
+	free(guest);
 	return d;
 }
 
@@ -134,9 +148,10 @@ static const char *ks_supported(const void *opts, const struct wl_env *env)
 {
 	const struct ks_opts *o = opts;
 	static char why[512];
-	char *dir = ks_dir(o->source), *mm = xasprintf("%s/mm", dir);
+	char *dir = ks_dir(o->source), *mm = xasprintf("%s/mm", dir), *cg = xasprintf("%s/cgroup", dir);
 	struct stat st = { 0 };
-	int found = stat(mm, &st) == 0 && S_ISDIR(st.st_mode);
+	int found = (stat(mm, &st) == 0 && S_ISDIR(st.st_mode)) || (stat(cg, &st) == 0 && S_ISDIR(st.st_mode));
+	free(cg);
 	if (!found)
 		snprintf(why, sizeof(why), "the selftests of %s are not built: run `vmregress kselftest build "
 			 "--source %s` first (%s has no mm/)", o->source, o->source, dir);
@@ -192,6 +207,14 @@ static const char *ks_host_wide_why(const char *test)
 	for (size_t i = 0; i < sizeof(ks_host_wide) / sizeof(ks_host_wide[0]); i++)
 		if (!strcmp(ks_host_wide[i].test, test))
 			return ks_host_wide[i].why;
+	return NULL;
+}
+
+static const char *ks_needs_why(const char *test)
+{
+	for (size_t i = 0; i < sizeof(ks_needs) / sizeof(ks_needs[0]); i++)
+		if (!strcmp(ks_needs[i].test, test) && access(ks_needs[i].path, F_OK) < 0)
+			return ks_needs[i].why;
 	return NULL;
 }
 
@@ -276,16 +299,39 @@ struct ks_proc {
 	bool timed_out;
 };
 
+/* The test's output goes to a pseudo-terminal, not a pipe: its stdout is
+ * then line-buffered, as on a terminal, so that a test that forks does not
+ * print its unflushed results twice (once from each process). */
+static int ks_pty(int *master, int *slave)
+{
+	*master = posix_openpt(O_RDWR | O_NOCTTY | O_CLOEXEC);
+	if (*master < 0)
+		return -errno;
+	const char *name = grantpt(*master) == 0 && unlockpt(*master) == 0 ? ptsname(*master) : NULL;
+	*slave = name ? open(name, O_RDWR | O_NOCTTY | O_CLOEXEC) : -1;
+	if (*slave < 0) {
+		int e = -errno;
+		close(*master);
+		return e;
+	}
+	struct termios t = { 0 };
+	if (tcgetattr(*slave, &t) == 0) {
+		cfmakeraw(&t);  /* no echo, no \r added */
+		tcsetattr(*slave, TCSANOW, &t);
+	}
+	return 0;
+}
+
 static int ks_spawn(const char *path, char **argv, const char *cwd, struct ks_proc *p)
 {
-	int pfd[2];
-	if (pipe2(pfd, O_CLOEXEC) < 0)
-		return -errno;
+	int master = -1, slave = -1, e = ks_pty(&master, &slave);
+	if (e < 0)
+		return e;
 	pid_t pid = fork();
 	if (pid < 0) {
-		int e = -errno;
-		close(pfd[0]);
-		close(pfd[1]);
+		e = -errno;
+		close(master);
+		close(slave);
 		return e;
 	}
 	if (pid == 0) {
@@ -294,16 +340,16 @@ static int ks_spawn(const char *path, char **argv, const char *cwd, struct ks_pr
 		int devnull = open("/dev/null", O_RDONLY);
 		if (devnull >= 0)
 			dup2(devnull, 0);
-		dup2(pfd[1], 1);
-		dup2(pfd[1], 2);
+		dup2(slave, 1);
+		dup2(slave, 2);
 		if (cwd && chdir(cwd) < 0)
 			_exit(126);
 		execv(path, argv);
 		_exit(127);
 	}
-	close(pfd[1]);
+	close(slave);
 	p->pid = pid;
-	p->fd = pfd[0];
+	p->fd = master;
 	return 0;
 }
 
@@ -348,7 +394,7 @@ static void ks_read(struct ks_state *s, struct ks_proc *p, struct ktap *k, const
 		ssize_t n = read(p->fd, buf, sizeof(buf));
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n <= 0)
+		if (n <= 0)  /* EIO: every holder of the terminal has closed it */
 			break;
 		ks_out_add(out, buf, (size_t)n);
 		for (ssize_t i = 0; i < n; i++) {
@@ -418,7 +464,7 @@ static void ks_run_one(struct ks_state *s, const char *item, json_t *tests)
 	free(copy);
 	if (!args.n)
 		return;
-	const char *test = args.v[0];
+	char *test = xstrdup(args.v[0]);
 	bool cg = !strncmp(test, "cgroup/", 7);
 	char *path = xasprintf("%s/%s%s", s->dir, cg ? "" : "mm/", test);
 	json_t *t = json_pack("{s:s}", "test", test), *cases = json_array();
@@ -432,6 +478,9 @@ static void ks_run_one(struct ks_state *s, const char *item, json_t *tests)
 		snprintf(reason, sizeof(reason), "changes the whole machine (%s): runs only with --guest, in a "
 			 "guest (the kselftest-mm-guest suite under `vmregress matrix`)", why);
 		ks_case(s, cases, test, test, "skip", reason, 0);
+	} else if ((why = ks_needs_why(test))) {
+		snprintf(reason, sizeof(reason), "needs %s", why);
+		ks_case(s, cases, test, test, "skip", reason, 0);
 	} else if (access(path, X_OK) < 0) {
 		nb = ks_not_built(s, test);
 		snprintf(reason, sizeof(reason), "not built%s%s", nb ? ": " : " (no such test in this source)",
@@ -443,6 +492,9 @@ static void ks_run_one(struct ks_state *s, const char *item, json_t *tests)
 		struct ktap k;
 		ktap_init(&k);
 		uint64_t t0 = vmr_now_ns();
+		/* argv[0] its path: some tests map or re-run their own binary */
+		free(args.v[0]);
+		args.v[0] = xstrdup(path);
 		int e = ks_spawn(path, args.v, s->workdir, &p);
 		unsigned failed_before = s->counts[KS_FAIL];
 		if (e < 0) {
@@ -462,6 +514,7 @@ static void ks_run_one(struct ks_state *s, const char *item, json_t *tests)
 		free(out.buf);
 	}
 	free(path);
+	free(test);
 	strlist_free(&args);
 }
 
