@@ -96,6 +96,7 @@ static const char initramfs_prologue[] =
 	"mount -t devtmpfs devtmpfs /dev 2>/dev/null\n"
 	"mount -t tmpfs tmpfs /tmp\n"
 	"mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null\n"
+	"mkdir -p /dev/pts && mount -t devpts devpts /dev/pts 2>/dev/null\n"
 	"mkdir -p /sys/fs/cgroup && mount -t cgroup2 cgroup2 /sys/fs/cgroup &&\n"
 	"\techo +memory > /sys/fs/cgroup/cgroup.subtree_control\n"
 	"echo 1 > /proc/sys/kernel/printk\n"

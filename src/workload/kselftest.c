@@ -325,8 +325,12 @@ static int ks_pty(int *master, int *slave)
 static int ks_spawn(const char *path, char **argv, const char *cwd, struct ks_proc *p)
 {
 	int master = -1, slave = -1, e = ks_pty(&master, &slave);
-	if (e < 0)
-		return e;
+	if (e < 0) {  /* no pseudo-terminals here (no devpts): a pipe will do */
+		int pfd[2];
+		if (pipe2(pfd, O_CLOEXEC) < 0)
+			return -errno;
+		master = pfd[0], slave = pfd[1];
+	}
 	pid_t pid = fork();
 	if (pid < 0) {
 		e = -errno;
