@@ -49,6 +49,8 @@ const struct cmd commands[] = {
 	  "lava testdef|job|cases RUN|import RESULTS...|run-local JOB [options]", lava_cmd_opts, NULL },
 	{ "kcidb", cmd_kcidb, "send a KCIDB document (export --format kcidb) to KernelCI",
 	  "kcidb submit FILE|- --url URL --token-file FILE [options]", kcidb_cmd_opts, NULL },
+	{ "kselftest", cmd_kselftest, "build the kernel's own mm and cgroup selftests for the kselftest workload",
+	  "kselftest build|list [--source 6.12|6.1|DIR] [options]", kselftest_cmd_opts, kselftest_cmd_details },
 	{ NULL, NULL, NULL, NULL, NULL, NULL },
 };
 

@@ -6,9 +6,11 @@
 #include "core/util.h"
 #include "report/compare_fmt.h"
 #include "report/compare_lkp.h"
+#include "report/functional.h"
 #include "report/kcidb.h"
 #include "report/runsrc.h"
 #include "stats/compare.h"
+#include "stats/functional.h"
 #include "workload/workload.h"
 
 struct compare_cmd {
@@ -60,11 +62,15 @@ const struct opt compare_cmd_opts[] = {
 	OPT_END,
 };
 
-static int compare_print(const struct comparison *cmp, int format, int style)
+static int compare_print(const struct comparison *cmp, const struct functional *fn, int format, int style)
 {
+	json_t *j;
 	switch (format) {
 	case CMP_FMT_JSON:
-		return cmd_print_json(compare_to_json(cmp));
+		j = compare_to_json(cmp);
+		if (fn->any)
+			json_object_set_new(j, "functional", functional_to_json(fn));
+		return cmd_print_json(j);
 	case CMP_FMT_CSV:
 		compare_write_csv(stdout, cmp);
 		break;
@@ -78,6 +84,7 @@ static int compare_print(const struct comparison *cmp, int format, int style)
 		compare_write_tap(stdout, cmp);
 		break;
 	default:
+		functional_write_text(stdout, fn);  /* functional changes first */
 		if (style == STYLE_LKP)
 			compare_write_lkp(stdout, cmp);
 		else
@@ -103,10 +110,13 @@ static int compare_run_set(const struct compare_cmd *o, const struct run_set *ru
 				   .setting_keys = setting_keys };
 	struct comparison cmp = { 0 };
 	compare_runs((const struct run *const *)runs->runs, runs->n, &co, &cmp);
+	struct functional fn = { 0 };
+	functional_compare((const struct run *const *)runs->runs, runs->n, &fn);
 	int rc = o->format == CMP_FMT_KCIDB && !o->json ? cmd_print_json(kcidb_compare(&cmp, &o->kcidb))
-							  : compare_print(&cmp, o->json ? CMP_FMT_JSON : o->format, o->style);
-	if (rc == VMR_EXIT_OK && o->fail_on == FAIL_ON_REGRESSION && cmp.tally.regressed)
+							  : compare_print(&cmp, &fn, o->json ? CMP_FMT_JSON : o->format, o->style);
+	if (rc == VMR_EXIT_OK && o->fail_on == FAIL_ON_REGRESSION && (cmp.tally.regressed || fn.count[FN_REGRESSION]))
 		rc = VMR_EXIT_FAIL;
+	functional_free(&fn);
 	compare_free(&cmp);
 	return rc;
 }

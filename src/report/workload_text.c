@@ -11,6 +11,7 @@
 #include "core/hist.h"
 #include "core/units.h"
 #include "core/util.h"
+#include "report/kselftest_text.h"
 
 /* An integer from obj (or r->info when obj is NULL); 0 when absent. */
 static long long workload_text_int(const struct result *r, const json_t *obj, const char *key)
@@ -260,6 +261,7 @@ static const struct {
 	void (*write)(FILE *f, const struct result *r);
 } workload_texts[] = {
 	{ "alloc", workload_text_alloc },
+	{ "kselftest", kselftest_result_text },
 	{ "fault", workload_text_fault },
 	{ "mmap", workload_text_mmap },
 	{ "reread", workload_text_reread },

@@ -55,6 +55,9 @@ const struct opt sandbox_opts[] = {
 	  "(SIZE defaults to twice --mem)" },
 	{ .name = "set", .type = OPT_LIST, .off = offsetof(struct sandbox_cfg, set), .metavar = "NAME=VALUE",
 	  .help = sandbox_set_help },
+	{ .name = "hold", .type = OPT_LIST, .off = offsetof(struct sandbox_cfg, hold), .metavar = "NAME",
+	  .help = "keep a knob's value and put it back when the sandbox closes, after a signal or by "
+	  "`vmregress cleanup` (repeatable), for a program that changes the knob itself; NAME as for --set" },
 	{ .name = "timeout", .type = OPT_TIME, .off = offsetof(struct sandbox_cfg, timeout_ns), .def = "10m",
 	  .metavar = "TIME", .help = "kill everything in the sandbox when a workload runs longer (0: never)" },
 	{ .name = "stats-flush", .type = OPT_TIME, .off = offsetof(struct sandbox_cfg, stats_flush_ns), .def = "50ms",
@@ -126,8 +129,15 @@ int sandbox_cfg_check(const struct sandbox_cfg *cfg)
 				return -1;
 			}
 	}
-	if (cfg->set.n > JOURNAL_MAX_RECS - 8) {
-		vmr_err("--set: too many knobs");
+	for (size_t i = 0; i < cfg->hold.n; i++) {
+		char kv[128];  /* the allow-list's own check and "did you mean" */
+		const char *v;
+		snprintf(kv, sizeof(kv), "%s=0", cfg->hold.v[i]);
+		if (!knob_parse_set(kv, &v, &why))
+			return vmr_err("--hold: '%s' %s", cfg->hold.v[i], why);
+	}
+	if (cfg->set.n + cfg->hold.n > JOURNAL_MAX_RECS - 8) {
+		vmr_err("--set, --hold: too many knobs");
 		return -1;
 	}
 	struct knob_host host = { 0 };
@@ -207,29 +217,37 @@ int sandbox_journal(struct sandbox *sb, const struct jrec *r)
 	return e;
 }
 
-static int sb_set_knob(struct sandbox *sb, const char *arg)
+/* Journal knob k's value before anyone changes it: 0, 1 when this kernel
+ * has no such knob, or -2 after a message naming opt. */
+static int sb_save_knob(struct sandbox *sb, const struct knob *k, const char *opt)
 {
-	const char *value, *why;
-	const struct knob *k = knob_parse_set(arg, &value, &why);
 	char old[JOURNAL_VALUE_MAX];
 	int e = knob_read(k, old, sizeof(old));
-	if (e == -ENOENT) {
-		vmr_err("--set: %s: this kernel has no %s", k->name, k->path);
+	if (e == -ENOENT)
+		return 1;
+	if (e < 0) {
+		vmr_err("%s: %s: cannot read %s: %s", opt, k->name, k->path, strerror(-e));
 		return -2;
 	}
-	if (e < 0) {
-		vmr_err("--set: %s: cannot read %s: %s", k->name, k->path, strerror(-e));
+	if (strchr(old, ' ') || !old[0]) {
+		vmr_err("%s: %s: cannot save its value '%s'", opt, k->name, old);
 		return -2;
 	}
 	struct jrec r = { .type = JREC_KNOB };
 	snprintf(r.path, sizeof(r.path), "%s", k->name);
 	snprintf(r.value, sizeof(r.value), "%s", old);
-	if (strchr(old, ' ') || !old[0]) {
-		vmr_err("--set: %s: cannot save its value '%s'", k->name, old);
-		return -2;
-	}
-	if ((e = sb_record(sb, &r)) < 0)
-		return e;
+	return sb_record(sb, &r);
+}
+
+static int sb_set_knob(struct sandbox *sb, const char *arg)
+{
+	const char *value, *why;
+	const struct knob *k = knob_parse_set(arg, &value, &why);
+	int e = sb_save_knob(sb, k, "--set");
+	if (e == 1)
+		vmr_err("--set: %s: this kernel has no %s", k->name, k->path);
+	if (e)
+		return e > 0 ? -2 : e;
 	if ((e = knob_write(k->path, value)) < 0) {
 		vmr_err("--set: '%s': the kernel refused it: %s", arg, strerror(-e));
 		return e == -EINVAL ? -1 : -2;
@@ -447,11 +465,23 @@ int sandbox_knobs_hold(const struct sandbox *sb, uint64_t wait_ns, const char **
 	return knobs_lock(false, wait_ns, why);
 }
 
+/* --hold: journal a knob's value so that closing the sandbox puts it back,
+ * whatever the program in it did (one also --set is journaled twice and
+ * undone newest first: the same end). */
+static int sb_hold_knob(struct sandbox *sb, const char *name)
+{
+	int e = sb_save_knob(sb, knob_find(name), "--hold");
+	return e > 0 ? 0 : e;
+}
+
 static int sb_build(struct sandbox *sb, const struct sandbox_cfg *cfg)
 {
 	int e;
 	for (size_t i = 0; i < cfg->set.n; i++)
 		if ((e = sb_set_knob(sb, cfg->set.v[i])) < 0)
+			return e;
+	for (size_t i = 0; i < cfg->hold.n; i++)
+		if ((e = sb_hold_knob(sb, cfg->hold.v[i])) < 0)
 			return e;
 	if (sb->no_sandbox)
 		return 0;
@@ -483,7 +513,7 @@ static int sb_prepare(struct sandbox *sb, const struct sandbox_cfg *cfg)
 			return -2;
 		}
 	}
-	if (cfg->set.n && (e = sb_lock_knobs(sb, cfg->timeout_ns)) < 0)
+	if ((cfg->set.n || cfg->hold.n) && (e = sb_lock_knobs(sb, cfg->timeout_ns)) < 0)
 		return e;
 	return 0;
 }
@@ -515,6 +545,10 @@ enum sandbox_plan sandbox_plan(const struct sandbox_cfg *cfg, const char **why)
 		return SANDBOX_BUILD;
 	if (cfg->set.n) {
 		*why = "--set: needs root to change kernel knobs (they are host-wide)";
+		return SANDBOX_REFUSED;
+	}
+	if (cfg->hold.n) {
+		*why = "--hold: needs root to put kernel knobs back (they are host-wide)";
 		return SANDBOX_REFUSED;
 	}
 	if (!cfg->no_sandbox) {

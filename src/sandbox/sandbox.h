@@ -28,6 +28,7 @@ struct sandbox_cfg {
 	uint64_t low_bytes;      /* --mem-low: v2 memory.low, 0 = not set (v1: refused) */
 	char *swap;              /* --swap file[:SIZE]|zram[:SIZE[:ALGO]]|host|none */
 	struct strlist set;      /* --set NAME=VALUE, allow-listed knobs */
+	struct strlist hold;     /* --hold NAME: knobs journaled and put back at close, not set */
 	uint64_t timeout_ns;     /* --timeout: watchdog for a workload */
 	uint64_t stats_flush_ns; /* --stats-flush: read memory.stat this often (statflush.h), 0 = never */
 	bool no_sandbox;         /* --no-sandbox: run directly on the host */

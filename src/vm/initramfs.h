@@ -54,7 +54,8 @@ char *initramfs_init_script(const struct guest_plan *plan);
  * the guest, busybox a static busybox; mods may be NULL; suite, when not
  * NULL, is a suite file that becomes /suite.ini; extra, when not NULL, a
  * NULL-terminated list of files each put in / under its base name (tests:
- * a script and static helpers).  0, or -1 after a one-line error. */
+ * a script and static helpers), or, written HOSTPATH=GUESTPATH, at that
+ * path (the kernel's selftests).  0, or -1 after a one-line error. */
 int initramfs_build(const char *out, const char *vmregress, const char *busybox,
 		    const struct vm_modules *mods, const char *init_script, const char *suite,
 		    const char *const *extra);

@@ -17,6 +17,7 @@
 #include "vm/import.h"
 #include "vm/initramfs.h"
 #include "vm/modules.h"
+#include "vm/selftests.h"
 #include "vm/spawn.h"
 
 /* Ctrl-C or a kill: stop the guest, keep what it said, remove the work
@@ -143,6 +144,8 @@ static int matrix_initramfs(const struct matrix_ctx *c, const struct vm_kernel *
 	}
 	for (size_t i = 0; i < c->o->guest_files.n; i++)
 		strlist_add(&extra, c->o->guest_files.v[i]);
+	if (c->suite_file)
+		selftests_guest_files(c->suite_file, &extra);  /* the kernel's selftests a suite runs */
 	struct guest_plan plan = {
 		.cmd = (const char *const *)args.v, .swap = c->o->swap, .swap_bytes = c->o->swap_size,
 		.fault = matrix_faults[c->o->guest_fault], .db = matrix_adhoc(c->o) ? NULL : "/tmp/results.db",

@@ -1,12 +1,14 @@
 #include <string.h>
 
 #include "core/suggest.h"
+#include "core/util.h"
 #include "workload/workload.h"
 
 extern const struct workload wl_null, wl_fault, wl_alloc, wl_reread, wl_mmap001, wl_mtest01, wl_pft;
 extern const struct workload wl_mmap;
 extern const struct workload wl_mthp, wl_zswap, wl_reclaim, wl_senpai;
 extern const struct workload wl_tiering, wl_usemem;
+extern const struct workload wl_kselftest;
 
 const struct workload *const workloads[] = {
 	&wl_null,
@@ -23,6 +25,7 @@ const struct workload *const workloads[] = {
 	&wl_senpai,
 	&wl_tiering,
 	&wl_usemem,
+	&wl_kselftest,
 	NULL,
 };
 
@@ -58,4 +61,11 @@ bool workload_metric_headline(const char *workload, const char *metric)
 			return true;
 	}
 	return false;
+}
+
+void workload_holds(const struct workload *w, struct strlist *hold)
+{
+	for (size_t i = 0; w && w->holds && w->holds[i]; i++)
+		if (!strlist_has(hold, w->holds[i]))
+			strlist_add(hold, w->holds[i]);
 }
