@@ -3,25 +3,45 @@
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "core/timer.h"
 #include "core/util.h"
 
+/* One count at *s: a number, or "cpus" for the CPUs online. */
+static long tasks_count(const char *s, char **end)
+{
+	if (!strncmp(s, "cpus", 4)) {
+		*end = (char *)s + 4;
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+		return n > 0 ? n : 1;
+	}
+	return strtol(s, end, 10);
+}
+
+static bool tasks_have(const long *counts, size_t n, long t)
+{
+	for (size_t i = 0; i < n; i++)
+		if (counts[i] == t)
+			return true;
+	return false;
+}
+
 int tasks_parse(const char *s, long *counts, size_t *n, const char **why)
 {
 	*n = 0;
 	while (s && *s) {
 		char *end;
-		long a = strtol(s, &end, 10), b = a;
+		long a = tasks_count(s, &end), b = a;
 		if (end == s || a < 1) {
-			*why = "is not a list of task counts like 1,2,4 or 1-8";
+			*why = "is not a list of task counts like 1,2,4 or 1-8 or 1,cpus";
 			return -1;
 		}
 		if (*end == '-') {
 			s = end + 1;
-			b = strtol(s, &end, 10);
+			b = tasks_count(s, &end);
 			if (end == s || b < a) {
 				*why = "has a range that does not go up (write 1-8)";
 				return -1;
@@ -32,9 +52,10 @@ int tasks_parse(const char *s, long *counts, size_t *n, const char **why)
 			return -1;
 		}
 		for (long t = a; t <= b; t++)
-			counts[(*n)++] = t;
+			if (!tasks_have(counts, *n, t))   /* 1,cpus on one CPU is one count */
+				counts[(*n)++] = t;
 		if (*end && *end != ',') {
-			*why = "is not a list of task counts like 1,2,4 or 1-8";
+			*why = "is not a list of task counts like 1,2,4 or 1-8 or 1,cpus";
 			return -1;
 		}
 		s = *end ? end + 1 : end;

@@ -18,8 +18,9 @@
 
 #define TASKS_MAX 1024
 
-/* Parse "1,2,4", "1-8" or "1,4-6" into counts[TASKS_MAX]; 0, or -1 with
- * *why (a phrase after the quoted input). */
+/* Parse "1,2,4", "1-8" or "1,4-6" into counts[TASKS_MAX]; "cpus" is the
+ * number of CPUs online ("1,cpus", "1-cpus"), and a count given twice is
+ * measured once.  0, or -1 with *why (a phrase after the quoted input). */
 int tasks_parse(const char *s, long *counts, size_t *n, const char **why);
 
 struct tasks_round {
