@@ -7,7 +7,7 @@ extern const struct workload wl_null, wl_fault, wl_alloc, wl_reread, wl_mmap001,
 extern const struct workload wl_mmap;
 extern const struct workload wl_mthp, wl_zswap, wl_reclaim, wl_senpai;
 extern const struct workload wl_tiering;
-extern const struct workload wl_will_it_scale;
+extern const struct workload wl_will_it_scale, wl_stutter;
 
 const struct workload *const workloads[] = {
 	&wl_null,
@@ -24,6 +24,7 @@ const struct workload *const workloads[] = {
 	&wl_senpai,
 	&wl_tiering,
 	&wl_will_it_scale,
+	&wl_stutter,
 	NULL,
 };
 

@@ -29,7 +29,7 @@ static bool family_member(const char *family, const char *name)
 
 static bool family_owner(const char *w)
 {
-	return !strcmp(w, "mthp") || !strcmp(w, "pft") || !strcmp(w, "will-it-scale");
+	return !strcmp(w, "mthp") || !strcmp(w, "pft") || !strcmp(w, "will-it-scale") || !strcmp(w, "stutter");
 }
 
 static void units_agree(const struct named_unit *all, size_t n)
