@@ -7,7 +7,7 @@ extern const struct workload wl_null, wl_fault, wl_alloc, wl_reread, wl_mmap001,
 extern const struct workload wl_mmap;
 extern const struct workload wl_mthp, wl_zswap, wl_reclaim, wl_senpai;
 extern const struct workload wl_tiering;
-extern const struct workload wl_will_it_scale, wl_stutter;
+extern const struct workload wl_will_it_scale, wl_stutter, wl_thpchallenge;
 
 const struct workload *const workloads[] = {
 	&wl_null,
@@ -25,6 +25,7 @@ const struct workload *const workloads[] = {
 	&wl_tiering,
 	&wl_will_it_scale,
 	&wl_stutter,
+	&wl_thpchallenge,
 	NULL,
 };
 
