@@ -272,10 +272,11 @@ static void wis_task_loop(void *arg, long idx)
 	struct wis_task *t = &st->round->task[idx];
 	char *brk_base = st->o.test == WIS_BRK1 ? sbrk(0) : NULL;
 	uint64_t iter = 0, go = st->round->sync.go_ns, now = timer_now_ns(), c0 = wis_cpu_ns();
-	/* the first task goes on until the damage --corrupt-page asks for is
-	 * done, however busy the machine: a check that never saw it proves nothing */
+	/* every task does one iteration at least, however late a busy machine
+	 * lets it run; the first goes on until the damage --corrupt-page asks
+	 * for is done: a check that never saw it proves nothing */
 	bool damage = idx == 0 && st->o.corrupt_page >= 0;
-	while ((now - go < st->o.duration_ns || (damage && !t->corrupted)) && t->bad_page < 0) {
+	while ((!iter || now - go < st->o.duration_ns || (damage && !t->corrupted)) && t->bad_page < 0) {
 		int err = st->o.test <= WIS_PF3 ? wis_faults(st, t, idx, iter)
 			: st->o.test == WIS_TLB1 ? wis_tlb_flush(st, t, idx, iter)
 			: wis_calls(st, t, idx, &brk_base);
