@@ -14,6 +14,8 @@
 #include "core/scratch.h"
 #include "core/util.h"
 #include "probe/damon.h"
+#include "probe/probe.h"
+#include "probe/system.h"
 #include "sandbox/cgroup.h"
 #include "sandbox/journal.h"
 #include "sandbox/knobs.h"
@@ -288,13 +290,12 @@ static int recover_orphan_swapfiles(json_t *actions, int *refused)
 		closedir(d);
 	}
 	/* swap files of other state directories still enabled: tag proves them */
-	char *text;
-	if (vmr_read_file("/proc/swaps", &text, NULL) < 0)
-		return done;
-	char *save = NULL;
-	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char path[JOURNAL_PATH_MAX];
-		if (sscanf(line, "%255s", path) != 1 || path[0] != '/')
+	char err[PROBE_ERR_MAX];
+	json_t *swaps = system_read_swaps(err), *s;
+	size_t i;
+	json_array_foreach(swaps, i, s) {
+		const char *path = json_string_value(json_object_get(s, "path"));
+		if (path[0] != '/')
 			continue;
 		const char *base = strrchr(path, '/') + 1;
 		struct owner o = { 0 };
@@ -302,7 +303,7 @@ static int recover_orphan_swapfiles(json_t *actions, int *refused)
 		if (owner_name_parse(base, ".swap", &o, &seq) == 0 && !owner_alive(&o))
 			done += recover_swap_file(path, &o, false, actions, refused);
 	}
-	free(text);
+	json_decref(swaps);
 	return done;
 }
 
@@ -559,28 +560,23 @@ static void recover_status_cgroups(json_t *arr)
 
 static void recover_status_swaps(json_t *swaps, json_t *zram)
 {
-	char *text;
-	if (vmr_read_file("/proc/swaps", &text, NULL) == 0) {
-		char *save = NULL;
-		for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-			char path[JOURNAL_PATH_MAX], type[32];
-			unsigned long long size, used;
-			int prio;
-			struct swap_tag tag = { 0 };
-			if (sscanf(line, "%255s %31s %llu %llu %d", path, type, &size, &used, &prio) != 5)
-				continue;
-			int r = !strncmp(path, "/dev/zram", 9) ? zram_read_tag(atoi(path + 9), &tag)
-							      : swap_file_read_tag(path, &tag);
-			if (r != 1)
-				continue;
-			json_t *j = recover_owned(path, &tag.owner);
-			json_object_set_new(j, "size_bytes", json_integer((json_int_t)size * 1024));
-			json_object_set_new(j, "used_bytes", json_integer((json_int_t)used * 1024));
-			json_object_set_new(j, "priority", json_integer(prio));
-			json_array_append_new(swaps, j);
-		}
-		free(text);
+	char err[PROBE_ERR_MAX];
+	json_t *all = system_read_swaps(err), *s;
+	size_t i;
+	json_array_foreach(all, i, s) {
+		const char *path = json_string_value(json_object_get(s, "path"));
+		struct swap_tag tag = { 0 };
+		int r = !strncmp(path, "/dev/zram", 9) ? zram_read_tag(atoi(path + 9), &tag)
+						      : swap_file_read_tag(path, &tag);
+		if (r != 1)
+			continue;
+		json_t *j = recover_owned(path, &tag.owner);
+		json_object_set(j, "size_bytes", json_object_get(s, "size_bytes"));
+		json_object_set(j, "used_bytes", json_object_get(s, "used_bytes"));
+		json_object_set(j, "priority", json_object_get(s, "priority"));
+		json_array_append_new(swaps, j);
 	}
+	json_decref(all);
 	DIR *d = opendir("/sys/block");
 	if (!d)
 		return;

@@ -12,6 +12,8 @@
 
 #include "core/units.h"
 #include "core/util.h"
+#include "probe/probe.h"
+#include "probe/system.h"
 
 /* union swap_header's info part, after the 1024 boot bytes */
 struct swap_info_v1 {
@@ -272,18 +274,13 @@ int swap_off(const char *path)
 
 bool swap_active(const char *path)
 {
-	char *text;
-	if (vmr_read_file("/proc/swaps", &text, NULL) < 0)
-		return false;
+	char err[PROBE_ERR_MAX];
+	json_t *swaps = system_read_swaps(err), *s;
+	size_t i;
 	bool found = false;
-	size_t pl = strlen(path);
-	for (char *line = text; line && *line && !found;) {
-		char *nl = strchr(line, '\n');
-		if (!strncmp(line, path, pl) && (line[pl] == ' ' || line[pl] == '\t'))
-			found = true;
-		line = nl ? nl + 1 : NULL;
-	}
-	free(text);
+	json_array_foreach(swaps, i, s)
+		found |= !strcmp(json_string_value(json_object_get(s, "path")), path);
+	json_decref(swaps);
 	return found;
 }
 
