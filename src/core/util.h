@@ -53,7 +53,11 @@ int vmr_read_file_max(const char *path, size_t max, char **buf, size_t *len);
 int vmr_read_u64(const char *path, uint64_t *out);
 /* Read the first line of a file, newline stripped, into a malloc'd string. */
 int vmr_read_line(const char *path, char **out);
-/* Write a string to an existing file (sysfs/procfs knob).  0 or -errno. */
+/* Write a string to an existing file (a sysfs, procfs or cgroup file), the
+ * one way vmregress writes the kernel's files: open, one write, close, and
+ * an error of any of the three is the result (a kernel file may take the
+ * value and refuse it only at close).  0 or -errno; async-signal-safe, so
+ * the undo of a signal handler uses it too. */
 int vmr_write_file(const char *path, const char *s);
 /* Write a file atomically: a new file of an unpredictable name beside it
  * (O_EXCL, O_NOFOLLOW, created with mode), fsync, rename over path, fsync

@@ -210,7 +210,7 @@ static int sb_set_knob(struct sandbox *sb, const char *arg)
 	}
 	if ((e = sb_record(sb, &r)) < 0)
 		return e;
-	if ((e = knob_write(k->path, value)) < 0) {
+	if ((e = vmr_write_file(k->path, value)) < 0) {
 		vmr_err("--set: '%s': the kernel refused it: %s", arg, strerror(-e));
 		return e == -EINVAL ? -1 : -2;
 	}

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/util.h"
 #include "sandbox/cgroup.h"
 #include "sandbox/damonctl.h"
 #include "sandbox/knobs.h"
@@ -157,7 +158,7 @@ int undo_rec(const struct jrec *r, const struct owner *owner)
 	case JREC_KNOB: {
 		const struct knob *k = knob_find(r->path);
 		what = "cannot restore knob ";
-		e = k ? knob_write(k->path, r->value) : -EINVAL;
+		e = k ? vmr_write_file(k->path, r->value) : -EINVAL;
 		if (e == -ENOENT)
 			e = 0;
 		break;
