@@ -317,13 +317,6 @@ uint64_t vmr_page_size(void)
 	return ps;
 }
 
-uint64_t vmr_now_ns(void)
-{
-	struct timespec ts = { 0 };
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 double vmr_wall_s(void)
 {
 	struct timespec ts = { 0 };

@@ -7,6 +7,8 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/timer.h"
+
 /* Exit codes of the vmregress binary. */
 enum vmr_exit {
 	VMR_EXIT_OK = 0,      /* everything ran and passed */
@@ -74,8 +76,6 @@ void vmr_csv_field(FILE *f, const char *s);
 
 /* The base page size, cached. */
 uint64_t vmr_page_size(void);
-/* Monotonic clock in nanoseconds. */
-uint64_t vmr_now_ns(void);
 /* Wall clock in seconds since the epoch, as a double. */
 double vmr_wall_s(void);
 /* True when running with effective uid 0. */

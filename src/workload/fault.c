@@ -244,9 +244,9 @@ static size_t fault_pass0(struct fault_state *st, struct hist *h)
 	char *a = st->addr;
 	for (size_t i = 0; i < st->npages; i++) {
 		if (st->pre[i] != '#') {
-			uint64_t t = timer_now_ns();
+			uint64_t t = vmr_now_ns();
 			pattern_stamp(a + i * ps, ps, i, salt);
-			hist_add(h, timer_now_ns() - t);
+			hist_add(h, vmr_now_ns() - t);
 			refd++;
 		} else {
 			pattern_stamp(a + i * ps, ps, i, salt);
@@ -290,9 +290,9 @@ static size_t fault_check_timed(struct fault_state *st, struct hist *h, size_t i
 	for (; i < end; i++) {
 		bool ok;
 		if (st->pre[i] != '#') {
-			uint64_t t = timer_now_ns();
+			uint64_t t = vmr_now_ns();
 			ok = pattern_check(a + i * ps, ps, i, salt, &found);
-			hist_add(h, timer_now_ns() - t);
+			hist_add(h, vmr_now_ns() - t);
 			refd++;
 		} else {
 			ok = pattern_check(a + i * ps, ps, i, salt, &found);
@@ -369,9 +369,9 @@ static int fault_run(void *state, struct result *r)
 	fault_pagemap(st, st->pre, &swapped);
 	for (long pass = 0; pass <= st->o.passes; pass++) {
 		rusage_self(&a);
-		uint64_t t0 = timer_now_ns();
+		uint64_t t0 = vmr_now_ns();
 		size_t refd = pass ? fault_pass(st, lat, pass) : fault_pass0(st, first);
-		uint64_t t1 = timer_now_ns();
+		uint64_t t1 = vmr_now_ns();
 		rusage_self(&b);
 		rusage_delta(&a, &b, &d);
 		size_t present = fault_pagemap(st, st->post, &swapped);

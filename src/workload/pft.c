@@ -210,14 +210,14 @@ static void pft_task_loop(struct pft_state *st, long idx)
 	atomic_fetch_add(&rd->ready, 1);
 	while (!atomic_load(&rd->go))
 		;
-	uint64_t c0 = pft_cpu_ns(), t0 = timer_now_ns(), iter = 0, now = t0;
+	uint64_t c0 = pft_cpu_ns(), t0 = vmr_now_ns(), iter = 0, now = t0;
 	while (now - rd->go_ns < st->o.duration_ns && t->bad_page < 0) {
 		int err = pft_iteration(st, t, idx, iter++);
 		if (err) {
 			t->err = -err;
 			break;
 		}
-		now = timer_now_ns();
+		now = vmr_now_ns();
 	}
 	t->ns = now - t0;
 	t->cpu_ns = pft_cpu_ns() - c0;
@@ -262,7 +262,7 @@ static int pft_round_run(struct pft_state *st, long T)
 	}
 	while (atomic_load(&rd->ready) < started - (threads ? 1 : 0))
 		;
-	rd->go_ns = timer_now_ns();
+	rd->go_ns = vmr_now_ns();
 	atomic_store(&rd->go, 1);
 	if (threads && started == T)
 		pft_task_loop(st, 0);
