@@ -51,11 +51,6 @@ void vmr_set_command(const char *name)
 	vmr_cmd_name = name;
 }
 
-const char *vmr_command(void)
-{
-	return vmr_cmd_name;
-}
-
 static int vmr_wl_vmsg(const char *workload, const char *fmt, va_list ap, int errnum)
 {
 	char *prefix = xasprintf("%s %s: ", vmr_cmd_name, workload);

@@ -29,7 +29,6 @@ int vmr_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * command starts; "vmregress" until then.  Messages that code below cmd/
  * prints about the user's input begin with it. */
 void vmr_set_command(const char *name);
-const char *vmr_command(void);
 /* vmr_err and vmr_errno about a workload's options: "vmregress: COMMAND
  * WORKLOAD: <message>", the same under test and run.  Return -1. */
 int vmr_wl_err(const char *workload, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -428,16 +428,6 @@ static void recover_say(json_t *actions, const char *lead)
 	}
 }
 
-int sandbox_cleanup(bool verbose)
-{
-	json_t *actions = json_array();
-	int r = sandbox_cleanup_report(actions);
-	if (verbose)
-		recover_say(actions, "cleanup: ");
-	json_decref(actions);
-	return r;
-}
-
 int sandbox_recover(void)
 {
 	if (!vmr_is_root())

@@ -600,12 +600,6 @@ json_t *sandbox_stats(const struct sandbox *sb)
 	return cgroup_stats(sb->cg.version, sb->cg_path);
 }
 
-void sandbox_reset_peak(struct sandbox *sb)
-{
-	if (sandbox_active(sb) && sb->cg.version == 1)
-		cgroup_reset_peak_v1(sb->cg_path);
-}
-
 uint64_t sandbox_oom_kills(const struct sandbox *sb)
 {
 	return sandbox_active(sb) ? cgroup_oom_kills(sb->cg.version, sb->cg_path) : 0;

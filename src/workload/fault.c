@@ -210,10 +210,10 @@ static void *fault_setup(const void *opts, const struct wl_env *env, struct resu
 	st->pre = xmalloc(st->npages + 1);
 	st->post = xmalloc(st->npages + 1);
 	if (fault_map(st, r) < 0)
-		goto unmap;
+		goto remove_file;
 	fault_start_info(st, r);
 	return st;
-unmap:
+remove_file:
 	if (st->fd >= 0)
 		close(st->fd);
 	if (st->file)
