@@ -54,6 +54,33 @@ fresh core/util.c store/store.c cmd/list.c core/big.c core/ok.c attic
 run "$check_layers" "$T_TMP/src"
 expect_rc "the copy passes again once they are taken out" 0
 
+# Output for people is formatted in report/ alone, report/ computes
+# nothing, and every function has a caller: each rule fails on a planted
+# violation and passes what its allow-lists name.
+plant cmd/list.c 'static void planted_print(void) { printf("%d\n", 1); }'
+plant stats/summary.c 'static void planted_fputs(void) { fputs("x", stdout); }'
+plant cmd/common.c 'static void planted_allowed(void) { printf("x\n"); }'
+plant report/suite_list.c 'static void planted_report_prints(void) { printf("x\n"); }'
+plant report/sense.c 'static void planted_compute(void) { compare_runs(NULL, 0, NULL, NULL); }'
+plant core/util.c 'int planted_uncalled(void)'
+plant core/util.c '{ return 0; }'
+plant core/units.c 'int planted_called(void)'
+plant core/units.c '{ return planted_uncalled() * 0; }'
+run "$check_layers" "$T_TMP/src"
+expect_rc "planted prints, a computing call and an uncalled function fail" 1
+expect_out "a printf outside report/ is named" \
+	'^src/cmd/list.c:[0-9]+: prints to standard output \(printf\) outside report/'
+expect_out "an fputs to stdout outside report/ is named" \
+	'^src/stats/summary.c:[0-9]+: prints to standard output \(fputs\) outside report/'
+expect_out "a call of report/ into compare_runs is named" \
+	'^src/report/sense.c:[0-9]+: calls compare_runs: report/ formats finished structures'
+expect_out "a function nothing calls is named" '^src/core/units.c:[0-9]+: planted_called has no caller in src/'
+expect_no_out "a file on a prints: line may print" '^src/cmd/common.c'
+expect_no_out "report/ may print" '^src/report/suite_list.c'
+expect_no_out "a function called from another file has a caller" 'planted_uncalled'
+expect_out "and nothing else is reported" "; 4 violation\(s\)$"
+fresh cmd/list.c stats/summary.c cmd/common.c report/suite_list.c report/sense.c core/util.c core/units.c
+
 # The design document's table of includes is the tree's, as --table counts
 # it; a planted include shows in it.
 run "$check_layers" --table
@@ -76,3 +103,4 @@ printf '# design\n' > "$T_TMP/design.md"
 run "$check_layers" --design "$T_TMP/design.md"
 expect_rc "a design document without a layers block is bad input" 2
 expect_err "and is named" "design.md: no \`\`\`layers block"
+done_testing
