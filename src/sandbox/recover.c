@@ -13,7 +13,6 @@
 
 #include "core/scratch.h"
 #include "core/util.h"
-#include "probe/damon.h"
 #include "probe/probe.h"
 #include "probe/system.h"
 #include "sandbox/cgroup.h"
@@ -26,14 +25,27 @@
 
 #define RECOVER_MAX_JOURNAL (256 * 1024)
 
-static const char *const recover_rec_what[] = {
+static const char *const recover_rec_whats[JREC_KINDS] = {
 	[JREC_KNOB] = "knob", [JREC_SWAPFILE] = "swap file", [JREC_SWAPON] = "swap",
-	[JREC_ZRAM] = "zram device", [JREC_CGROUP] = "cgroup", [JREC_DAMON] = "kdamond",
+	[JREC_ZRAM] = "zram device", [JREC_CGROUP] = "cgroup",
 };
-static const char *const recover_rec_action[] = {
+static const char *const recover_rec_actions[JREC_KINDS] = {
 	[JREC_KNOB] = "restored", [JREC_SWAPFILE] = "removed", [JREC_SWAPON] = "disabled",
-	[JREC_ZRAM] = "reset", [JREC_CGROUP] = "removed", [JREC_DAMON] = "stopped",
+	[JREC_ZRAM] = "reset", [JREC_CGROUP] = "removed",
 };
+
+/* What a record changed ("swap file"), and what undoing it did ("removed"). */
+static const char *recover_rec_what(const struct jrec *r)
+{
+	const struct jrec_kind *k = journal_kind(r->type);
+	return k ? k->what : recover_rec_whats[r->type];
+}
+
+static const char *recover_rec_action(const struct jrec *r)
+{
+	const struct jrec_kind *k = journal_kind(r->type);
+	return k ? k->done : recover_rec_actions[r->type];
+}
 
 static void recover_action(json_t *actions, const char *action, const char *what, const char *path,
 			   int owner_pid, const char *from, const char *error)
@@ -146,13 +158,14 @@ static int recover_journal(const char *path, const struct owner *named, json_t *
 			snprintf(path_or_dev, sizeof(path_or_dev), "/dev/zram%d", recs[i].id);
 		else if (recs[i].type == JREC_KNOB)
 			snprintf(path_or_dev, sizeof(path_or_dev), "%s=%s", recs[i].path, recs[i].value);
-		else if (recs[i].type == JREC_DAMON)
-			snprintf(path_or_dev, sizeof(path_or_dev), DAMON_ADMIN "/kdamonds/%d", recs[i].id);
+		else if (journal_kind(recs[i].type))
+			snprintf(path_or_dev, sizeof(path_or_dev), "%s%d", journal_kind(recs[i].type)->path_prefix,
+				 recs[i].id);
 		else
 			snprintf(path_or_dev, sizeof(path_or_dev), "%s", recs[i].path);
 		int e = undo_rec(&recs[i], &owner);
-		recover_action(actions, e < 0 ? "failed" : recover_rec_action[recs[i].type],
-			       recover_rec_what[recs[i].type], path_or_dev, owner.pid, "journal",
+		recover_action(actions, e < 0 ? "failed" : recover_rec_action(&recs[i]),
+			       recover_rec_what(&recs[i]), path_or_dev, owner.pid, "journal",
 			       e < 0 ? strerror(-e) : NULL);
 		if (e < 0)
 			failed++;
@@ -485,17 +498,18 @@ static json_t *recover_journal_status(const char *path, const char *name)
 	json_t *ch = json_array();
 	for (int i = 0; i < n; i++) {
 		json_t *c = json_object();
-		json_object_set_new(c, "what", json_string(recover_rec_what[recs[i].type]));
+		json_object_set_new(c, "what", json_string(recover_rec_what(&recs[i])));
 		if (recs[i].type == JREC_ZRAM) {
 			char dev[32];
 			snprintf(dev, sizeof(dev), "/dev/zram%d", recs[i].id);
 			json_object_set_new(c, "path", json_string(dev));
 			json_object_set_new(c, "hot_added", json_boolean(!strcmp(recs[i].value, "added")));
-		} else if (recs[i].type == JREC_DAMON) {
-			char kd[96];
-			snprintf(kd, sizeof(kd), DAMON_ADMIN "/kdamonds/%d", recs[i].id);
-			json_object_set_new(c, "path", json_string(kd));
-			json_object_set_new(c, "kdamond", json_string(recs[i].value));
+		} else if (journal_kind(recs[i].type)) {
+			const struct jrec_kind *k = journal_kind(recs[i].type);
+			char *at = xasprintf("%s%d", k->path_prefix, recs[i].id);
+			json_object_set_new(c, "path", json_string(at));
+			json_object_set_new(c, k->value_key, json_string(recs[i].value));
+			free(at);
 		} else {
 			json_object_set_new(c, "path", json_string(recs[i].path));
 		}

@@ -8,7 +8,7 @@
 
 #include "core/util.h"
 #include "sandbox/cgroup.h"
-#include "sandbox/damonctl.h"
+#include "sandbox/journal.h"
 #include "sandbox/knobs.h"
 #include "sandbox/swap.h"
 
@@ -187,11 +187,14 @@ int undo_rec(const struct jrec *r, const struct owner *owner)
 		what = "cannot remove cgroup ";
 		e = cgroup_remove(r->path);
 		break;
-	case JREC_DAMON:
-		what = "cannot put DAMON back as it was";
-		name = "";
-		e = damonctl_undo(r->id, r->value);
+	case JREC_KINDS:
 		break;
+	}
+	const struct jrec_kind *k = journal_kind(r->type);
+	if (k) {
+		what = k->cannot;
+		name = "";
+		e = k->undo(r->id, r->value);
 	}
 	if (e < 0)
 		undo_say(what, name, ": ", undo_errstr(-e), NULL);
