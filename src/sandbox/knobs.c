@@ -333,18 +333,6 @@ int knobs_lock(bool exclusive, uint64_t wait_ns, const char **why)
 	return fd;
 }
 
-int knob_write(const char *path, const char *value)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	size_t len = strlen(value);
-	ssize_t w = write(fd, value, len);
-	int e = w < 0 ? errno : (size_t)w != len ? EIO : 0;
-	close(fd);
-	return -e;
-}
-
 /* "thp.8K.enabled": a per-size knob of multi-size THP; its size in *size. */
 static bool knob_is_mthp(const char *name, const char **size, size_t *n)
 {

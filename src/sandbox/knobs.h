@@ -71,9 +71,6 @@ int knob_read(const struct knob *k, char *buf, size_t len);
 /* Normalize a knob file's text in place (trailing newline, [choice]). */
 void knob_normalize(char *text);
 
-/* Write a value with open/write/close only (async-signal-safe).  0 or -errno. */
-int knob_write(const char *path, const char *value);
-
 /* Knobs are host-wide.  A sandbox that sets them holds the knob lock
  * exclusively for its lifetime; a workload measured under the host's own
  * values holds it shared while it runs.  So a run without --set never

@@ -115,10 +115,6 @@ bool sandbox_active(const struct sandbox *sb);
 /* The memcg's counters now: usage, peak, swap usage, events (oom, oom_kill,
  * max/failcnt) and memory.stat, as a flat JSON object of numbers. */
 json_t *sandbox_stats(const struct sandbox *sb);
-/* Start the peak counter afresh (v1 memory.max_usage_in_bytes and its memsw
- * twin), so that peak_bytes covers one workload.  On v2 memory.peak cannot
- * be reset for other readers; there peak_bytes spans the sandbox's life. */
-void sandbox_reset_peak(struct sandbox *sb);
 /* Between two workloads (nothing left in the cgroup): start the next from
  * the state the sandbox was built in, as far as the kernel allows.  Every
  * page charged to the cgroup is reclaimed (cgroup_empty), then the
@@ -162,12 +158,11 @@ void sandbox_signal_child(pid_t pid, bool add);
  * line checks out) and orphaned cgroups, swap files and zram devices that
  * are provably vmregress's (named or tagged with their owner's PID and start
  * time) and whose owner is gone.  Never touches what a live process owns.
- * With verbose, says what it did on stderr.  Returns the number of things
- * undone, or -1 when something was refused (a corrupt or foreign journal, a
- * step that failed) after saying why; the rest is still done. */
-int sandbox_cleanup(bool verbose);
-/* The same, filling actions (a JSON array) with one object per thing done
- * or refused: {"action", "what", "path", "owner_pid", "from", "error"}. */
+ * Fills actions (a JSON array) with one object per thing done or refused:
+ * {"action", "what", "path", "owner_pid", "from", "error"}.  Returns the
+ * number of things undone, or -1 when something was refused (a corrupt or
+ * foreign journal, a step that failed) after saying why; the rest is still
+ * done. */
 int sandbox_cleanup_report(json_t *actions);
 /* Called before building a sandbox (sandbox_open does it; `test` and `run`
  * may call it first to say so early): undo what killed vmregress processes

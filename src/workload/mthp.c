@@ -315,12 +315,12 @@ static int mthp_pageout(struct mthp_state *st, const struct mthp_region *g, stru
 {
 	struct pagemap_counts c = { 0 };
 	char err[PROBE_ERR_MAX] = "";
-	uint64_t t0 = timer_now_ns();
+	uint64_t t0 = vmr_now_ns();
 	if (madvise(g->first, g->nchunks * g->stride, MADV_PAGEOUT) < 0) {
 		result_set_outcome(r, OUTCOME_ERROR, "MADV_PAGEOUT: %s", strerror(errno));
 		return -1;
 	}
-	sr->t_out = timer_now_ns() - t0;
+	sr->t_out = vmr_now_ns() - t0;
 	if (pagemap_self(g->first, g->nchunks * g->stride, &c, NULL, err) < 0) {
 		result_set_outcome(r, OUTCOME_ERROR, "pagemap: %s", err);
 		return -1;
@@ -343,9 +343,9 @@ static int mthp_one(struct mthp_state *st, size_t si, struct mthp_size_run *sr, 
 		return -1;
 	}
 	mthp_stats(kb, &sr->s[0]);
-	uint64_t t0 = timer_now_ns();
+	uint64_t t0 = vmr_now_ns();
 	mthp_fault(&g, st->ps, salt);
-	sr->t_fault = timer_now_ns() - t0;
+	sr->t_fault = vmr_now_ns() - t0;
 	mthp_stats(kb, &sr->s[1]);
 	struct pagemap_counts c = { 0 };
 	char err[PROBE_ERR_MAX] = "";
@@ -360,9 +360,9 @@ static int mthp_one(struct mthp_state *st, size_t si, struct mthp_size_run *sr, 
 	int rc = mthp_pageout(st, &g, sr, r);
 	mthp_stats(kb, &sr->s[2]);
 	if (rc == 0) {
-		t0 = timer_now_ns();
+		t0 = vmr_now_ns();
 		int64_t bad = mthp_check(&g, st->ps, salt, &found);
-		sr->t_in = timer_now_ns() - t0;
+		sr->t_in = vmr_now_ns() - t0;
 		mthp_stats(kb, &sr->s[3]);
 		if (bad >= 0) {
 			result_set_outcome(r, OUTCOME_FAIL, "page %" PRId64 " of the %" PRIu64 "K region came back from swap "

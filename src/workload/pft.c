@@ -162,14 +162,14 @@ static void pft_task_loop(void *arg, long idx)
 	struct pft_state *st = arg;
 	struct pft_round *rd = st->round;
 	struct pft_task *t = &rd->task[idx];
-	uint64_t c0 = pft_cpu_ns(), t0 = timer_now_ns(), iter = 0, now = t0;
+	uint64_t c0 = pft_cpu_ns(), t0 = vmr_now_ns(), iter = 0, now = t0;
 	while (now - rd->sync.go_ns < st->o.duration_ns && t->bad_page < 0) {
 		int err = pft_iteration(st, t, idx, iter++);
 		if (err) {
 			t->err = -err;
 			break;
 		}
-		now = timer_now_ns();
+		now = vmr_now_ns();
 	}
 	t->ns = now - t0;
 	t->cpu_ns = pft_cpu_ns() - c0;

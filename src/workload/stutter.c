@@ -256,7 +256,7 @@ static void stutter_writer(struct stutter_state *st, struct stutter_worker *w, u
 	}
 	bool *written = xcalloc(nblocks, sizeof(*written));
 	char *buf = xmalloc(STUTTER_BLOCK);
-	uint64_t t0 = timer_now_ns();
+	uint64_t t0 = vmr_now_ns();
 	while (!atomic_load(&st->sh->stop)) {
 		uint64_t b = prng_below(rng, nblocks);
 		for (size_t i = 0; i < STUTTER_BLOCK; i += ps)
@@ -269,7 +269,7 @@ static void stutter_writer(struct stutter_state *st, struct stutter_worker *w, u
 		written[b] = true;
 		w->bytes += STUTTER_BLOCK;
 	}
-	w->ns = timer_now_ns() - t0;
+	w->ns = vmr_now_ns() - t0;
 	if (!w->err)
 		stutter_writer_check(st, w, fd, written, nblocks, buf);
 	free(buf);
@@ -294,7 +294,7 @@ static bool stutter_hog_good(const char *pg, size_t ps, uint64_t i, uint64_t sal
 static void stutter_hog(struct stutter_state *st, struct stutter_worker *w, uint64_t bytes)
 {
 	size_t ps = st->ps, n = bytes / ps, i = 0;
-	uint64_t pass = 0, found, t0 = timer_now_ns();
+	uint64_t pass = 0, found, t0 = vmr_now_ns();
 	char *p = mmap(NULL, n * ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED) {
 		w->err = errno;
@@ -318,7 +318,7 @@ static void stutter_hog(struct stutter_state *st, struct stutter_worker *w, uint
 		if (i < n)
 			break;
 	}
-	w->ns = timer_now_ns() - t0;
+	w->ns = vmr_now_ns() - t0;
 	if (i == n)   /* stopped between passes: the last one is complete */
 		pass--;
 	for (size_t k = 0; k < n && w->bad_page < 0; k++)
@@ -336,7 +336,7 @@ static pid_t stutter_start(struct stutter_state *st, struct stutter_worker *w, u
 	prng_seed(&rng, st->salt ^ ((uint64_t)w->role << 32 | (uint64_t)w->index));
 	while (!atomic_load(&st->sh->go))
 		usleep(1000);
-	uint64_t t0 = timer_now_ns();
+	uint64_t t0 = vmr_now_ns();
 	if (w->role == ROLE_READER)
 		stutter_reader(st, w, &rng);
 	else if (w->role == ROLE_WRITER)
@@ -344,7 +344,7 @@ static pid_t stutter_start(struct stutter_state *st, struct stutter_worker *w, u
 	else
 		stutter_hog(st, w, bytes);
 	if (!w->ns)
-		w->ns = timer_now_ns() - t0;
+		w->ns = vmr_now_ns() - t0;
 	_exit(0);
 }
 
@@ -362,27 +362,27 @@ static void stutter_probe_run(struct stutter_state *st, struct stutter_probe *pr
 	size_t ps = st->ps, n = st->o.probe_size / ps;
 	struct timespec pause = { .tv_sec = (time_t)(st->o.interval_ns / 1000000000ull),
 				  .tv_nsec = (long)(st->o.interval_ns % 1000000000ull) };
-	uint64_t start = timer_now_ns();
-	for (uint64_t round = 0; timer_now_ns() - start < st->o.duration_ns && pr->bad_page < 0; round++) {
+	uint64_t start = vmr_now_ns();
+	for (uint64_t round = 0; vmr_now_ns() - start < st->o.duration_ns && pr->bad_page < 0; round++) {
 		nanosleep(&pause, NULL);
-		uint64_t t0 = timer_now_ns(), salt = st->salt + round;
+		uint64_t t0 = vmr_now_ns(), salt = st->salt + round;
 		char *p = mmap(NULL, n * ps, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 		if (p == MAP_FAILED) {
 			pr->err = errno;
 			return;
 		}
 		for (size_t i = 0; i < n; i++) {
-			uint64_t t = timer_now_ns();
+			uint64_t t = vmr_now_ns();
 			pattern_stamp(p + i * ps, ps, i, salt);
-			hist_add(pr->fault, timer_now_ns() - t);
+			hist_add(pr->fault, vmr_now_ns() - t);
 		}
-		uint64_t faulted = timer_now_ns();
+		uint64_t faulted = vmr_now_ns();
 		for (size_t i = 0; i < n && pr->bad_page < 0; i++)
 			if (!pattern_check(p + i * ps, ps, i, salt, &pr->found))
 				pr->bad_page = (int64_t)i;
-		uint64_t checked = timer_now_ns();
+		uint64_t checked = vmr_now_ns();
 		munmap(p, n * ps);
-		hist_add(pr->round, timer_now_ns() - checked + faulted - t0);
+		hist_add(pr->round, vmr_now_ns() - checked + faulted - t0);
 	}
 }
 

@@ -117,7 +117,7 @@ int tasks_run(struct tasks_round *rd, long T, bool threads, void (*fn)(void *arg
 	}
 	while (atomic_load(&rd->ready) < started - first)
 		;
-	rd->go_ns = timer_now_ns();
+	rd->go_ns = vmr_now_ns();
 	atomic_store(&rd->go, 1);
 	if (threads && started == T)
 		fn(arg, 0);

@@ -161,10 +161,10 @@ static int thpc_fragment(struct thpc_state *st)
 static void thpc_region(struct thpc_state *st, struct thpc_thread *t, struct pagemap *pm, char *r, uint64_t first)
 {
 	size_t ps = st->ps, n = THPC_HPAGE / ps;
-	uint64_t t0 = timer_now_ns();
+	uint64_t t0 = vmr_now_ns();
 	for (size_t i = 0; i < n; i++)
 		pattern_stamp(r + i * ps, ps, first + i, st->salt);
-	hist_add(t->lat, timer_now_ns() - t0);
+	hist_add(t->lat, vmr_now_ns() - t0);
 	struct pagemap_counts c = { 0 };
 	char err[PROBE_ERR_MAX] = "";
 	if (pagemap_scan(pm, (uintptr_t)r, (uintptr_t)r + THPC_HPAGE, &c, NULL, err) == 0 && c.thp == n)

@@ -338,7 +338,7 @@ static size_t um_pass(struct um_state *st, struct um_region *rg, struct um_task 
 			um_seq(rg->units[u], u * per, a, b, k, kind, st->salt, t, st->ps, &acc);
 		n += touched;
 		a = b;
-		if (deadline && a < m && timer_now_ns() > deadline) {
+		if (deadline && a < m && vmr_now_ns() > deadline) {
 			t->reached = a;
 			return n;
 		}
@@ -393,27 +393,27 @@ static void um_task_mmap(struct um_state *st, long idx, struct um_task *t)
 	uint64_t c0 = um_cpu_ns();
 	struct drand48_data rd = { 0 };
 	srand48_r((long)(st->salt ^ (uint64_t)idx), &rd);
-	uint64_t t0 = timer_now_ns();
+	uint64_t t0 = vmr_now_ns();
 	uint64_t deadline = st->o.runtime_ns ? t0 + st->o.runtime_ns : 0;
 	int err = um_map(st, idx, &rg, &t->bytes);
 	for (long pass = 0; !err && pass < st->o.repeat && t->bad_page == -1; pass++) {
 		t->bytes += 8 * um_pass(st, &rg, t, pass, &rd, deadline);
 		if (st->o.msync && msync(rg.units[0], st->size, MS_SYNC) < 0)
 			err = -errno;
-		if (deadline && timer_now_ns() > deadline)
+		if (deadline && vmr_now_ns() > deadline)
 			break;
 	}
-	t->ns = timer_now_ns() - t0 + st->cow_ns;
+	t->ns = vmr_now_ns() - t0 + st->cow_ns;
 	t->cpu_ns = um_cpu_ns() - c0;
 	t->err = -err;
 	if (!err && idx == 0 && st->o.corrupt_page >= 0)
 		t->corrupted = um_corrupt(st, &rg) == 0;
 	if (!err && t->bad_page < -1)
 		t->bad_page = -1;   /* the read pass's OR was not 0: the check names the page */
-	uint64_t k0 = timer_now_ns();
+	uint64_t k0 = vmr_now_ns();
 	if (!err && t->bad_page == -1)
 		um_check(st, &rg, t, st->salt, st->parent_salt, !st->o.cow);
-	t->check_ns = timer_now_ns() - k0;
+	t->check_ns = vmr_now_ns() - k0;
 	um_unmap(st, &rg);
 }
 
@@ -422,7 +422,7 @@ static void um_task_mmap(struct um_state *st, long idx, struct um_task *t)
 static void um_task_read(struct um_state *st, long idx, struct um_task *t, bool timed)
 {
 	int fd = st->fds[st->o.shared_file ? 0 : idx];
-	uint64_t buf[UM_BLOCK / 8], t0 = timer_now_ns(), c0 = um_cpu_ns();
+	uint64_t buf[UM_BLOCK / 8], t0 = vmr_now_ns(), c0 = um_cpu_ns();
 	uint64_t deadline = st->o.runtime_ns && timed ? t0 + st->o.runtime_ns : 0;
 	if (idx == 0 && st->o.corrupt_page >= 0 && !t->corrupted) {
 		uint64_t junk = 0xdeadbeefbadc0ffeull;
@@ -440,20 +440,20 @@ static void um_task_read(struct um_state *st, long idx, struct um_task *t, bool 
 				t->found = buf[0] ? buf[0] : buf[n / 8 - 1];
 			}
 			t->bytes += timed ? (uint64_t)n : 0;
-			if (deadline && !(off & 0xffffff) && timer_now_ns() > deadline)
+			if (deadline && !(off & 0xffffff) && vmr_now_ns() > deadline)
 				break;
 		}
 	}
-	t->ns = timer_now_ns() - t0;
+	t->ns = vmr_now_ns() - t0;
 	t->cpu_ns = um_cpu_ns() - c0;
 	if (timed || t->err || t->bad_page >= 0)
 		return;
 	/* truncate: the cache is full of the file; time dropping it */
-	t0 = timer_now_ns();
+	t0 = vmr_now_ns();
 	c0 = um_cpu_ns();
 	if (ftruncate(fd, 0) < 0)
 		t->err = errno;
-	t->ns = timer_now_ns() - t0;
+	t->ns = vmr_now_ns() - t0;
 	t->cpu_ns = um_cpu_ns() - c0;
 	t->bytes = st->size;
 }
@@ -542,13 +542,13 @@ static int um_files(struct um_state *st, const struct wl_env *env, struct result
  * the populating (cow_ns), not the pattern written after it. */
 static int um_cow_region(struct um_state *st, struct result *r)
 {
-	uint64_t t0 = timer_now_ns();
+	uint64_t t0 = vmr_now_ns();
 	void *p = mmap(NULL, st->size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_POPULATE, -1, 0);
 	if (p == MAP_FAILED) {
 		result_set_outcome(r, OUTCOME_ERROR, "cannot map the region to share: %s", strerror(errno));
 		return -1;
 	}
-	st->cow_ns = timer_now_ns() - t0;
+	st->cow_ns = vmr_now_ns() - t0;
 	st->cow_region = p;
 	for (size_t i = 0; i < st->nwords; i++)
 		st->cow_region[i] = i ^ st->parent_salt;
@@ -654,9 +654,9 @@ static int um_run(void *state, struct result *r)
 	if (st->o.cow) {
 		struct um_task parent = { .bad_page = -1, .passes = 1 };
 		struct um_region rg = { .units = &st->cow_region, .n = 1 };
-		uint64_t c0 = timer_now_ns();
+		uint64_t c0 = vmr_now_ns();
 		um_check(st, &rg, &parent, st->parent_salt, 0, false);
-		check += timer_now_ns() - c0;
+		check += vmr_now_ns() - c0;
 		if (parent.bad_page >= 0) {
 			result_set_outcome(r, OUTCOME_FAIL, "page %" PRId64 " of the parent's copy changed under "
 					   "its children's writes (word %#" PRIx64 ")", parent.bad_page, parent.found);

@@ -271,7 +271,7 @@ static void wis_task_loop(void *arg, long idx)
 	struct wis_state *st = arg;
 	struct wis_task *t = &st->round->task[idx];
 	char *brk_base = st->o.test == WIS_BRK1 ? sbrk(0) : NULL;
-	uint64_t iter = 0, go = st->round->sync.go_ns, now = timer_now_ns(), c0 = wis_cpu_ns();
+	uint64_t iter = 0, go = st->round->sync.go_ns, now = vmr_now_ns(), c0 = wis_cpu_ns();
 	/* every task does one iteration at least, however late a busy machine
 	 * lets it run; the first goes on until the damage --corrupt-page asks
 	 * for is done: a check that never saw it proves nothing */
@@ -285,7 +285,7 @@ static void wis_task_loop(void *arg, long idx)
 			t->err = -err;
 			break;
 		}
-		now = timer_now_ns();
+		now = vmr_now_ns();
 	}
 	t->ns = now - go;
 	t->cpu_ns = wis_cpu_ns() - c0;
