@@ -1,6 +1,7 @@
 /* The bounds of --set values, against a host described by numbers: each
  * case names what it guards against. */
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "sandbox/knobs.h"
@@ -78,6 +79,24 @@ int main(void)
 	refused(1, "zswap.enabled=Y", NULL, "first time this boot");
 	refused(1, "zswap.enabled=1", NULL, "until the next boot");
 	accepted(1, "zswap.enabled=N", NULL);
+	/* every spelling the kernel's kstrtobool (lib/kstrtox.c) reads as
+	 * true: the first character y, Y, t, T, e, E or 1 (whatever follows),
+	 * or o then n or N; "on" would turn zswap on as surely as "Y" */
+	static const char *const truths[] = { "y", "yes", "Yes please", "t", "T", "true", "TRUE", "1",
+					      "10", "e", "E", "enable", "enabled", "on", "On", "ON", "oN", "onion", "Y\n" };
+	for (size_t i = 0; i < sizeof(truths) / sizeof(truths[0]); i++) {
+		char a[64];
+		snprintf(a, sizeof(a), "zswap.enabled=%s", truths[i]);
+		refused(1, a, NULL, "first time this boot");
+	}
+	/* and what it reads as false, or refuses: the kernel keeps zswap off */
+	static const char *const others[] = { "n", "N", "no", "f", "false", "F", "0", "off", "OFF", "o", "d", "disable",
+					      "", "2", " y", "x", "-1" };
+	for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
+		char a[64];
+		snprintf(a, sizeof(a), "zswap.enabled=%s", others[i]);
+		accepted(1, a, NULL);
+	}
 	struct knob_host seen = host;
 	seen.zswap_seen = true;
 	why[0] = '\0';
