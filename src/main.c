@@ -1,4 +1,5 @@
 /* vmregress: the command table and global flags. */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -67,6 +68,10 @@ int cmd_print_json(json_t *j)
 	int r = json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 	json_decref(j);
 	if (r < 0 || fputc('\n', stdout) == EOF || fflush(stdout) == EOF) {
+		/* the reader went away: where SIGPIPE is ignored (run), exit
+		 * as the commands it kills do, and as quietly */
+		if (errno == EPIPE)
+			return VMR_EXIT_CLOSED;
 		vmr_errno("cannot write JSON to standard output");
 		return VMR_EXIT_CANNOT;
 	}
