@@ -42,11 +42,11 @@ char *cmd_db_path(const char *db)
 	return db ? xstrdup(db) : store_default_path();
 }
 
-int cmd_open_run(const char *db, const char *spec, struct store **st, int64_t *id)
+int cmd_open_run(const char *db, const char *spec, bool write, struct store **st, int64_t *id)
 {
 	char *path = cmd_db_path(db);
 	*st = NULL;
-	int r = store_open(st, path, false) < 0 || store_resolve(*st, spec, id) < 0 ? -1 : 0;
+	int r = store_open(st, path, write ? STORE_WRITE : STORE_READ) < 0 || store_resolve(*st, spec, id) < 0 ? -1 : 0;
 	free(path);
 	return r;
 }
@@ -94,7 +94,7 @@ int cmd_resolve_runs(const char *db, char *const *specs, size_t n, struct strlis
 			strlist_add(out, specs[i]);
 			continue;
 		}
-		if (!st && store_open(&st, path, false) < 0) {
+		if (!st && store_open(&st, path, STORE_READ) < 0) {
 			rc = -1;
 			break;
 		}

@@ -376,7 +376,7 @@ static int run_suite(struct run_state *rs)
 	const struct run_opts *o = rs->o;
 	const struct suite *s0 = rs->vars[0].suite;
 	char *path = o->db ? xstrdup(o->db) : store_default_path();
-	int e = store_open(&rs->st, path, true), rc = e == -2 ? VMR_EXIT_USAGE : VMR_EXIT_CANNOT;
+	int e = store_open(&rs->st, path, STORE_CREATE), rc = e == -2 ? VMR_EXIT_USAGE : VMR_EXIT_CANNOT;
 	if (e < 0)
 		goto free_path;
 	rs->prog = progress_new(s0, rs->nvars, rs->st, o->quiet);
