@@ -394,6 +394,15 @@ static int run_suite(struct run_state *rs)
 		rc = RUN_EXIT_CLOSED;
 		goto close_store;
 	}
+	if (rc && !rs->seq) {
+		/* refused before any iteration began, for what only the open
+		 * run could check (a value the kernel refuses, a sandbox the
+		 * host cannot afford): a run that never started is not stored */
+		for (size_t v = 0; v < rs->nvars; v++)
+			if (rs->vars[v].run_id)
+				store_delete_run(rs->st, rs->vars[v].run_id);
+		goto close_store;
+	}
 	progress_finish(rs->prog);
 	for (size_t v = 0; v < rs->nvars; v++)
 		if (run_auto_store(rs, &rs->vars[v]) < 0 && !rc)
