@@ -14,6 +14,7 @@
 #include "core/scratch.h"
 #include "core/signals.h"
 #include "core/util.h"
+#include "harness/hostenv.h"
 #include "harness/pin.h"
 #include "harness/plan.h"
 #include "harness/progress.h"
@@ -287,6 +288,7 @@ static int run_begin(struct run_state *rs)
 		run_group_names(rs);
 	int rc = rs->group.uuid ? run_name_free(rs, rs->group.name, "--name") : 0;
 	rs->env = system_fingerprint();
+	hostenv_own_values(rs->env);  /* not another run's knobs as the host's */
 	json_object_set_new(rs->env, "other_sandboxes", run_other_sandboxes());
 	for (size_t v = 0; v < rs->nvars && !rc; v++)
 		rc = run_begin_var(rs, &rs->vars[v], v, rs->env);
