@@ -1,6 +1,6 @@
 # The SQLite store under faults and careless use: two runs creating one
 # new store at once, a store on a read-only medium, an immutable one, a
-# damaged one, and one whose file system is full.  Each leaves nothing
+# damaged one, and one whose file system is full or fills up.  Each leaves nothing
 # beside the results file and says what is wrong with it in its own words.
 . "$(dirname "$0")/lib.sh"
 cat > "$T_TMP/n.ini" <<'INI'
@@ -124,6 +124,31 @@ if is_root && mount -t tmpfs -o size=2m tmpfs "$T_TMP/full" 2>/dev/null; then
 	check "full file system: no run stored for the refused one ($n runs)" [ "$n" = 2 ]
 	left=$(beside "$T_TMP/full/r.db")
 	check "full file system: nothing left beside the results file${left:+ ($left)}" [ -z "$left" ]
+
+	# the disk fills up during a run: what was stored stays, and the
+	# iteration that could not be stored is kept in a file named on stderr
+	printf '[global]\niterations = 30\nno-sandbox = yes\nno-monitor = yes\nno-probe = yes\n[n]\nworkload = null\nspin = 200ms\n' \
+		> "$T_TMP/slow.ini"
+	mkdir -p "$T_TMP/tmp"
+	TMPDIR=$T_TMP/tmp "$VMR" run "$T_TMP/slow.ini" --db "$T_TMP/full/r.db" --quiet --name filled \
+		>/dev/null 2>"$T_TMP/filled.err" &
+	p=$!
+	for _ in $(seq 200); do
+		n=$(sqlite3 "$T_TMP/full/r.db" "SELECT COUNT(*) FROM iterations i JOIN cases c ON c.id = i.case_id JOIN runs r ON r.id = c.run_id WHERE r.name = 'filled'" 2>/dev/null)
+		[ "${n:-0}" -ge 1 ] && break
+		sleep 0.1
+	done
+	dd if=/dev/zero of="$T_TMP/full/fill" bs=4k 2>/dev/null
+	wait $p; rc=$?
+	rm -f "$T_TMP/full/fill"
+	check "disk full during a run: the run stops, unable to go on (exit $rc)" [ "$rc" = 3 ]
+	kept=$(sed -n 's/.*measured but not stored; its result is kept in \(.*\)$/\1/p' "$T_TMP/filled.err" | head -1)
+	check "disk full during a run: says where the iteration not stored is kept ($(tr '\n' ' ' < "$T_TMP/filled.err" | head -c 300))" \
+		[ -n "$kept" ]
+	check "disk full during a run: that file holds its result" \
+		jq -e '.result.metrics | length > 0' "${kept:-/nonexistent}" >/dev/null
+	run "$VMR" show filled --db "$T_TMP/full/r.db" --json
+	expect_json "disk full during a run: the iterations stored before stay" '.run.iterations >= 1'
 	umount "$T_TMP/full"
 else
 	skip "a full file system" "cannot mount a small tmpfs here (needs root)"
