@@ -1,4 +1,5 @@
 /* vmregress: the command table and global flags. */
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -86,9 +86,10 @@ bool cmd_parse_run(const char *name, struct optset *set, int argc, char **argv, 
 struct store;
 /* The store a --db option names: db, or the default when NULL.  Malloc'd. */
 char *cmd_db_path(const char *db);
-/* Open the store at db (NULL: the default) and resolve RUN spec in it.
- * 0, or -1 after a one-line error; *st is to be closed either way. */
-int cmd_open_run(const char *db, const char *spec, struct store **st, int64_t *id);
+/* Open the store at db (NULL: the default), to write or only to read (then
+ * a read-only medium will do), and resolve RUN spec in it.  0, or -1 after
+ * a one-line error; *st is to be closed either way. */
+int cmd_open_run(const char *db, const char *spec, bool write, struct store **st, int64_t *id);
 
 /* Man pages (manpages.c): vmregress(1); vmregress-CMD(1) (-1 after an
  * error when name is no command); vmregress-suite(5); all of them as files

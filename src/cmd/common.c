@@ -2,6 +2,7 @@
  * printing its help, parsing their arguments, opening the store at the
  * run they name, and writing a JSON document to standard output. */
 #include <stdio.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -35,6 +36,10 @@ int cmd_print_json(json_t *j)
 	int r = json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
 	json_decref(j);
 	if (r < 0 || fputc('\n', stdout) == EOF || fflush(stdout) == EOF) {
+		/* the reader went away: where SIGPIPE is ignored (run), exit
+		 * as the commands it kills do, and as quietly */
+		if (errno == EPIPE)
+			return VMR_EXIT_CLOSED;
 		vmr_errno("cannot write JSON to standard output");
 		return VMR_EXIT_CANNOT;
 	}
@@ -74,11 +79,11 @@ char *cmd_db_path(const char *db)
 	return db ? xstrdup(db) : store_default_path();
 }
 
-int cmd_open_run(const char *db, const char *spec, struct store **st, int64_t *id)
+int cmd_open_run(const char *db, const char *spec, bool write, struct store **st, int64_t *id)
 {
 	char *path = cmd_db_path(db);
 	*st = NULL;
-	int r = store_open(st, path, false) < 0 || store_resolve(*st, spec, id) < 0 ? -1 : 0;
+	int r = store_open(st, path, write ? STORE_WRITE : STORE_READ) < 0 || store_resolve(*st, spec, id) < 0 ? -1 : 0;
 	free(path);
 	return r;
 }
@@ -126,7 +131,7 @@ int cmd_resolve_runs(const char *db, char *const *specs, size_t n, struct strlis
 			strlist_add(out, specs[i]);
 			continue;
 		}
-		if (!st && store_open(&st, path, false) < 0) {
+		if (!st && store_open(&st, path, STORE_READ) < 0) {
 			rc = -1;
 			break;
 		}

@@ -42,7 +42,7 @@ int cmd_delete(int argc, char **argv)
 	int64_t id;
 	if (!cmd_parse_run("delete", &set, argc, argv, &pos, &rc))
 		goto free_opts;
-	if (cmd_open_run(o.db, pos[0], &st, &id) < 0 || delete_not_running(st, id, pos[0]) < 0)
+	if (cmd_open_run(o.db, pos[0], true, &st, &id) < 0 || delete_not_running(st, id, pos[0]) < 0)
 		goto close_store;
 	rc = store_delete_run(st, id) < 0 ? VMR_EXIT_CANNOT : VMR_EXIT_OK;
 close_store:

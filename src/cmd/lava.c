@@ -77,7 +77,7 @@ static int lava_cases_cmd(const struct lava_cmd *o, const char *spec)
 	int64_t id;
 	struct run *r = NULL;
 	int rc = VMR_EXIT_USAGE;
-	if (cmd_open_run(o->db, spec, &st, &id) == 0 && store_load_run(st, id, &r) == 0) {
+	if (cmd_open_run(o->db, spec, false, &st, &id) == 0 && store_load_run(st, id, &r) == 0) {
 		lava_cases_write(stdout, r);
 		rc = fflush(stdout) == EOF ? VMR_EXIT_CANNOT : VMR_EXIT_OK;
 		run_free(r);
@@ -213,7 +213,7 @@ static int lava_import_cmd(const struct lava_cmd *o, char **paths, int n)
 {
 	struct store *st = NULL;
 	char *db = cmd_db_path(o->db);
-	int rc = store_open(&st, db, true) < 0 ? VMR_EXIT_CANNOT : VMR_EXIT_OK;
+	int rc = store_open(&st, db, STORE_CREATE) < 0 ? VMR_EXIT_CANNOT : VMR_EXIT_OK;
 	for (int i = 0; i < n && rc == VMR_EXIT_OK; i++)
 		rc = lava_import_one(o, st, paths[i], o->job_id, o->device);
 	if (st)

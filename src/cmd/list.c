@@ -65,7 +65,7 @@ int cmd_list(int argc, char **argv)
 	struct store *st = NULL;
 	/* A store that does not exist is an error naming it, as in show:
 	 * an empty list would hide a mistyped --db. */
-	if (store_open(&st, path, false) < 0)
+	if (store_open(&st, path, STORE_READ) < 0)
 		goto close_store;
 	rc = VMR_EXIT_CANNOT;
 	if (store_list(st, &runs, &n) < 0)

@@ -81,8 +81,8 @@ static int transfer_runs(const char *from_loc, const char *to_loc, char **specs,
 	/* A store that does not open, or a run it lacks, is bad input (2) as
 	 * in show and list; a copy that fails half-way cannot be done (3). */
 	int rc = VMR_EXIT_USAGE;
-	if (store_open(&from, from_loc, false) < 0 || transfer_select(from, specs, nspecs, all, &ids, &n) < 0 ||
-	    store_open(&to, to_loc, true) < 0)
+	if (store_open(&from, from_loc, STORE_READ) < 0 || transfer_select(from, specs, nspecs, all, &ids, &n) < 0 ||
+	    store_open(&to, to_loc, STORE_CREATE) < 0)
 		goto close;
 	rc = VMR_EXIT_CANNOT;
 	json_t *rows = json_array();

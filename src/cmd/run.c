@@ -14,6 +14,7 @@
 #include "core/scratch.h"
 #include "core/signals.h"
 #include "core/util.h"
+#include "harness/hostenv.h"
 #include "harness/pin.h"
 #include "harness/plan.h"
 #include "harness/progress.h"
@@ -287,6 +288,7 @@ static int run_begin(struct run_state *rs)
 		run_group_names(rs);
 	int rc = rs->group.uuid ? run_name_free(rs, rs->group.name, "--name") : 0;
 	rs->env = system_fingerprint();
+	hostenv_own_values(rs->env);  /* not another run's knobs as the host's */
 	json_object_set_new(rs->env, "other_sandboxes", run_other_sandboxes());
 	for (size_t v = 0; v < rs->nvars && !rc; v++)
 		rc = run_begin_var(rs, &rs->vars[v], v, rs->env);
@@ -376,7 +378,7 @@ static int run_suite(struct run_state *rs)
 	const struct run_opts *o = rs->o;
 	const struct suite *s0 = rs->vars[0].suite;
 	char *path = o->db ? xstrdup(o->db) : store_default_path();
-	int e = store_open(&rs->st, path, true), rc = e == -2 ? VMR_EXIT_USAGE : VMR_EXIT_CANNOT;
+	int e = store_open(&rs->st, path, STORE_CREATE), rc = e == -2 ? VMR_EXIT_USAGE : VMR_EXIT_CANNOT;
 	if (e < 0)
 		goto free_path;
 	rs->prog = progress_new(s0, rs->nvars, rs->st, o->quiet);
@@ -392,6 +394,15 @@ static int run_suite(struct run_state *rs)
 		/* the reader of our output left: stop as a signal would, but
 		 * with the sandbox undone and the runs left interrupted */
 		rc = RUN_EXIT_CLOSED;
+		goto close_store;
+	}
+	if (rc && !rs->seq) {
+		/* refused before any iteration began, for what only the open
+		 * run could check (a value the kernel refuses, a sandbox the
+		 * host cannot afford): a run that never started is not stored */
+		for (size_t v = 0; v < rs->nvars; v++)
+			if (rs->vars[v].run_id)
+				store_delete_run(rs->st, rs->vars[v].run_id);
 		goto close_store;
 	}
 	progress_finish(rs->prog);

@@ -37,7 +37,7 @@ int cmd_show(int argc, char **argv)
 	int64_t id;
 	if (!cmd_parse_run("show", &set, argc, argv, &pos, &rc))
 		goto free_opts;
-	if (cmd_open_run(o.db, pos[0], &st, &id) < 0)
+	if (cmd_open_run(o.db, pos[0], false, &st, &id) < 0)
 		goto close_store;
 	rc = VMR_EXIT_CANNOT;
 	if (store_load_run(st, id, &run) < 0)

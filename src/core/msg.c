@@ -10,15 +10,47 @@
 
 static const char *vmr_cmd_name = "vmregress";
 
+char *vmr_escape_controls(const char *text)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t n = strlen(text);
+	char *out = xmalloc(4 * n + 1), *o = out;
+	for (const unsigned char *p = (const unsigned char *)text; *p; p++) {
+		const char *named = *p == '\n' ? "\\n" : *p == '\t' ? "\\t" : *p == '\r' ? "\\r" : NULL;
+		if (named) {
+			memcpy(o, named, 2);
+			o += 2;
+		} else if (*p < 0x20 || *p == 0x7f) {
+			*o++ = '\\';
+			*o++ = 'x';
+			*o++ = hex[*p >> 4];
+			*o++ = hex[*p & 15];
+		} else {
+			*o++ = (char)*p;
+		}
+	}
+	*o = '\0';
+	return out;
+}
+
+/* A message is one line: whatever of the user's input it echoes (a value
+ * with a newline in it, a file name with an escape sequence) is escaped
+ * here, once for every message. */
 static void vmr_vmsg(const char *prefix, const char *fmt, va_list ap, int errnum)
 {
+	char *text = NULL, *shown;
+	if (vasprintf(&text, fmt, ap) < 0)
+		text = NULL;
+	shown = vmr_escape_controls(text ? text : fmt);
 	fputs("vmregress: ", stderr);
 	if (prefix)
 		fputs(prefix, stderr);
-	vfprintf(stderr, fmt, ap);
+	fputs(shown, stderr);
 	if (errnum)
 		fprintf(stderr, ": %s", strerror(errnum));
 	fputc('\n', stderr);
+	free(shown);
+	free(text);
 }
 
 int vmr_err(const char *fmt, ...)

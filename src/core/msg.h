@@ -9,6 +9,11 @@
  * what failed first and then why.  Returns -1, so that an error path reads
  * `return vmr_err(...);`. */
 int vmr_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* text with each control character (below 0x20, and DEL) written as \n,
+ * \t, \r or \xHH, so that what echoes input stays on one line: vmr_err,
+ * vmr_errno, vmr_warn and the workload's messages pass every message
+ * through it.  Malloc'd. */
+char *vmr_escape_controls(const char *text);
 /* Like vmr_err, with ": strerror(errno)" appended.  Returns -1. */
 int vmr_errno(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The command the user ran ("test", "run"), set by main.c before the

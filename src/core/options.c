@@ -15,6 +15,17 @@ static void opt_bad(const char *where, const char *value, const char *why)
 	vmr_err("%s: '%s' %s", where, value, why);
 }
 
+/* Whether an option's value names a file or a directory (by its metavar:
+ * FILE, DIR, PATH). */
+static bool opt_names_file(const struct opt *o)
+{
+	static const char *const kinds[] = { "FILE", "DIR", "PATH" };
+	for (size_t i = 0; o->metavar && i < ARRAY_SIZE(kinds); i++)
+		if (!strcmp(o->metavar, kinds[i]))
+			return true;
+	return false;
+}
+
 const struct opt *opt_find(const struct opt *opts, const char *name)
 {
 	for (const struct opt *o = opts; o && o->name; o++)
@@ -160,6 +171,13 @@ int opt_set(const struct opt *o, void *obj, const char *value, const char *where
 	}
 	case OPT_STR: {
 		char **p = OPT_FIELD(obj, o, char *);
+		/* an empty name of a file or directory names nothing: say so
+		 * here, not "cannot create directory :" later */
+		if (!*value && opt_names_file(o)) {
+			snprintf(whybuf, sizeof(whybuf), "is empty: give the %s to use", o->metavar);
+			opt_bad(where, value, whybuf);
+			return -1;
+		}
 		free(*p);
 		*p = xstrdup(value);
 		return 0;

@@ -17,6 +17,9 @@ enum vmr_exit {
 	VMR_EXIT_FAIL = 1,    /* a test ran and failed */
 	VMR_EXIT_USAGE = 2,   /* bad command line or bad input file */
 	VMR_EXIT_CANNOT = 3,  /* cannot run here: privilege or kernel feature */
+	/* the output was closed (EPIPE where SIGPIPE is ignored): the status
+	 * of a writer killed by SIGPIPE, 128 + 13, what a shell expects */
+	VMR_EXIT_CLOSED = 141,
 };
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))

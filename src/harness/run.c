@@ -47,6 +47,38 @@ static void run_count(struct run_var *var, const struct suite_case *c, struct re
 }
 
 
+/* An iteration measured but not stored (the store failed: its disk full)
+ * is kept in a file of its own, its result JSON with the run and case it
+ * belongs to: beside the store, else in $TMPDIR (or /tmp), else in
+ * /dev/shm (memory), and the message says where. */
+static void run_keep_unsaved(struct run_state *rs, const struct run_var *var, const struct suite_case *c, long it,
+			     const struct result *r)
+{
+	const char *tmp = getenv("TMPDIR");
+	char *where[3] = { xasprintf("%s.unsaved-%d-%lld.json", store_path(rs->st), (int)getpid(), (long long)rs->seq),
+			   xasprintf("%s/vmregress-unsaved-%d-%lld.json", tmp && *tmp == '/' ? tmp : "/tmp",
+				     (int)getpid(), (long long)rs->seq),
+			   xasprintf("/dev/shm/vmregress-unsaved-%d-%lld.json", (int)getpid(), (long long)rs->seq) };
+	json_t *j = json_pack("{ss sI s{ss ss so} sI so}", "store", store_path(rs->st), "run_id",
+			      (json_int_t)var->run_id, "case", "name", c->name, "workload", c->w->name, "options",
+			      suite_case_json(c), "iteration", (json_int_t)it + 1, "result", result_to_json(r));
+	size_t i;
+	for (i = 0; i < ARRAY_SIZE(where); i++) {
+		if (json_dump_file(j, where[i], JSON_INDENT(2) | JSON_REAL_PRECISION(17)) == 0)
+			break;
+		unlink(where[i]);  /* cut short: the disk is full there too */
+	}
+	if (i < ARRAY_SIZE(where))
+		vmr_err("case %s, iteration %ld: measured but not stored; its result is kept in %s", c->name, it + 1,
+			where[i]);
+	else
+		vmr_err("case %s, iteration %ld: measured but not stored, nor kept: no file could be written", c->name,
+			it + 1);
+	json_decref(j);
+	for (i = 0; i < ARRAY_SIZE(where); i++)
+		free(where[i]);
+}
+
 static int run_iteration(struct run_state *rs, struct run_var *var, size_t ci, long it, struct runner_cfg *cfg,
 			 struct trace_hooks *th, json_t *results, const char *skip)
 {
@@ -78,6 +110,8 @@ static int run_iteration(struct run_state *rs, struct run_var *var, size_t ci, l
 	progress_end(rs->prog, &r);
 	int rc = rs->group.uuid ? store_result_add_seq(rs->st, var->case_ids[ci], (int)it, rs->seq, &r)
 				: store_result_add(rs->st, var->case_ids[ci], (int)it, &r);
+	if (rc < 0)
+		run_keep_unsaved(rs, var, c, it, &r);
 	rs->seq++;
 	if (results)
 		json_array_append_new(results, result_to_json(&r));

@@ -16,7 +16,7 @@ static struct run *runsrc_from_store(struct run_set *set, const char *db, const 
 {
 	if (!set->st) {
 		char *path = db ? xstrdup(db) : store_default_path();
-		int rc = store_open(&set->st, path, false);
+		int rc = store_open(&set->st, path, STORE_READ);
 		free(path);
 		if (rc < 0)
 			return NULL;

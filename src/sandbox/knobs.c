@@ -267,6 +267,25 @@ static int knob_check_overcommit(char *const *set, size_t n, const struct knob_h
 	return -1;
 }
 
+/* Whether the kernel reads value as true, by its own rule for a boolean
+ * module parameter (param_set_bool, then kstrtobool in lib/kstrtox.c):
+ * the first character alone decides, y, Y, t, T, e, E or 1 ("yes",
+ * "true", "enable"), or o then n or N ("on"); nothing after that is read.
+ * Older kernels take fewer spellings (t and e came later) and refuse the
+ * rest, so refusing all of these is never wrong.  Linux 6.18 was seen to
+ * take every one, on a boolean parameter that was already Y. */
+static bool knob_kernel_true(const char *value)
+{
+	switch (value[0]) {
+	case 'y': case 'Y': case 't': case 'T': case 'e': case 'E': case '1':
+		return true;
+	case 'o': case 'O':
+		return value[1] == 'n' || value[1] == 'N';
+	default:
+		return false;
+	}
+}
+
 int knob_check_bounds(char *const *set, size_t n, const struct knob_host *h, char *why, size_t len)
 {
 	long long mem_kb = (long long)h->mem_total_kb;
@@ -292,7 +311,7 @@ int knob_check_bounds(char *const *set, size_t n, const struct knob_host *h, cha
 int knob_check_one_way(char *const *set, size_t n, const struct knob_host *h, char *why, size_t len)
 {
 	for (size_t i = 0; i < n && !h->zswap_seen; i++)
-		if (!strncmp(set[i], "zswap.enabled=", 14) && strchr("Yy1", set[i][14]) && set[i][14]) {
+		if (!strncmp(set[i], "zswap.enabled=", 14) && knob_kernel_true(set[i] + 14)) {
 			snprintf(why, len, "%s turns zswap on for the first time this boot, after which this kernel "
 				 "swaps no large folio in whole until the next boot, whatever the knob is set back to",
 				 set[i]);

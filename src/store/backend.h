@@ -47,8 +47,9 @@ enum store_lookup {
 struct store_backend {
 	const char *name;         /* "sqlite" | "postgresql" */
 	/* location: a file path, or a libpq connection URL; st->be is set by
-	 * the caller's choice of back end. */
-	int (*open)(struct store **st, const char *location, bool create);
+	 * the caller's choice of back end.  A server's database is opened
+	 * alike whatever the mode (it must exist, and reads never write). */
+	int (*open)(struct store **st, const char *location, enum store_mode mode);
 	void (*close)(struct store *st);
 	/* Writing a run as it goes (store.c begins it with run_insert and
 	 * hold): its cases, its end (status and end time). */

@@ -202,7 +202,7 @@ static int pg_session_setup(struct store *st)
 				: 0;
 }
 
-static int pg_open(struct store **out, const char *url, bool create)
+static int pg_open(struct store **out, const char *url, enum store_mode mode)
 {
 	const char *why;
 	if (pqlib_load(&why) < 0) {
@@ -236,7 +236,7 @@ static int pg_open(struct store **out, const char *url, bool create)
 		goto finish;
 	}
 	PQsetNoticeProcessor(st->pg, pg_notice_quiet, NULL);
-	/* The schema is created on first use whatever create says: the database
+	/* The schema is created on first use whatever the mode: the database
 	 * itself is what must exist, and connecting proved that. */
 	if (pg_session_setup(st) < 0 || pg_migrate(st) < 0)
 		goto finish;
@@ -649,7 +649,7 @@ const struct store_backend store_pg_backend = {
  * ship): it only ever writes a local SQLite file. */
 #include "core/util.h"
 
-static int pg_unavailable(struct store **st, const char *location, bool create)
+static int pg_unavailable(struct store **st, const char *location, enum store_mode mode)
 {
 	char *masked = store_mask_url(location);
 	vmr_err("%s: this vmregress was built without PostgreSQL support", masked);

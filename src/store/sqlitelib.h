@@ -13,7 +13,7 @@
 	X(sqlite3_bind_double) X(sqlite3_bind_int) X(sqlite3_bind_int64) X(sqlite3_bind_null) \
 	X(sqlite3_bind_text) X(sqlite3_busy_timeout) X(sqlite3_changes) X(sqlite3_close) \
 	X(sqlite3_column_double) X(sqlite3_column_int) X(sqlite3_column_int64) \
-	X(sqlite3_column_text) X(sqlite3_column_type) X(sqlite3_errmsg) X(sqlite3_exec) \
+	X(sqlite3_column_text) X(sqlite3_column_type) X(sqlite3_errcode) X(sqlite3_errmsg) X(sqlite3_exec) \
 	X(sqlite3_finalize) X(sqlite3_free) X(sqlite3_last_insert_rowid) X(sqlite3_open_v2) \
 	X(sqlite3_prepare_v2) X(sqlite3_reset) X(sqlite3_step)
 
@@ -48,6 +48,7 @@ static inline const struct sqlitelib *sqlitelib_get(void)
 #define sqlite3_column_int64 (sqlitelib_get()->sqlite3_column_int64)
 #define sqlite3_column_text (sqlitelib_get()->sqlite3_column_text)
 #define sqlite3_column_type (sqlitelib_get()->sqlite3_column_type)
+#define sqlite3_errcode (sqlitelib_get()->sqlite3_errcode)
 #define sqlite3_errmsg (sqlitelib_get()->sqlite3_errmsg)
 #define sqlite3_exec (sqlitelib_get()->sqlite3_exec)
 #define sqlite3_finalize (sqlitelib_get()->sqlite3_finalize)

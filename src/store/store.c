@@ -58,7 +58,7 @@ char *store_default_path(void)
 	return xasprintf("%s/.local/share/vmregress/results.db", home && *home ? home : "/root");
 }
 
-int store_open(struct store **st, const char *path, bool create)
+int store_open(struct store **st, const char *path, enum store_mode mode)
 {
 	const char *where;
 	const struct store_backend *be = store_pick(path, &where);
@@ -70,7 +70,7 @@ int store_open(struct store **st, const char *path, bool create)
 		free(masked);
 		return -2;
 	}
-	int rc = be->open(st, where, create);
+	int rc = be->open(st, where, mode);
 	if (rc < 0)
 		return rc;
 	(*st)->be = be;

@@ -32,16 +32,26 @@ struct store;
  * $XDG_DATA_HOME/vmregress/results.db or ~/.local/share/vmregress/results.db.
  * Malloc'd. */
 char *store_default_path(void);
-/* Open (creating the file and its directory, and migrating, when create) a
- * store.  path is a file, "sqlite:FILE", or "postgresql://..." (also
+/* How a store is opened.  The values of false and true are what the
+ * boolean argument this replaced meant. */
+enum store_mode {
+	STORE_WRITE = 0,   /* an existing store, to write (delete) */
+	STORE_CREATE = 1,  /* created when absent, to write runs into (run, push):
+			    * refused up front where it cannot be written */
+	STORE_READ = 2,    /* an existing store, only read (list, show, compare,
+			    * report, export): works on a read-only medium */
+};
+/* Open (creating the file and its directory, and migrating, when
+ * STORE_CREATE) a store.  path is a file, "sqlite:FILE", or "postgresql://..." (also
  * "postgres://...", libpq's URL; the database must exist, its tables are
  * created on first use); any other SCHEME:// is refused.  A file must be
  * a regular file or absent, checked before SQLite opens it, and may be a
  * symbolic link only as core/path.h allows.  Without create a missing file
  * is an error naming it, and nothing is created.  0; -2 after a one-line
  * error about the location itself (bad input: exit 2); -1 after one about
- * opening it (a server down, a damaged file). */
-int store_open(struct store **st, const char *path, bool create);
+ * opening it (a server down, a damaged file, a store that cannot be
+ * written when it is to be). */
+int store_open(struct store **st, const char *path, enum store_mode mode);
 void store_close(struct store *st);
 /* The location as opened, for messages: a URL has its password masked. */
 const char *store_path(const struct store *st);

@@ -105,7 +105,7 @@ static int bisect_values(struct bisect_ctx *b, int64_t id, double **v, size_t *n
 
 	*v = NULL;
 	*n = 0;
-	if (store_open(&st, path, false) == 0 && store_load_run(st, id, &r) == 0) {
+	if (store_open(&st, path, STORE_READ) == 0 && store_load_run(st, id, &r) == 0) {
 		rc = 0;
 		for (size_t c = 0; c < r->ncases; c++) {
 			if (strcmp(r->cases[c].name, b->o->case_name))
@@ -139,7 +139,7 @@ static void bisect_mark(struct bisect_ctx *b, const int64_t *ids, size_t n, json
 	struct store *st = NULL;
 	char *path = b->o->m.db ? xstrdup(b->o->m.db) : store_default_path();
 
-	if (store_open(&st, path, false) == 0) {
+	if (store_open(&st, path, STORE_READ) == 0) {
 		for (size_t i = 0; i < n; i++) {
 			struct run *r = NULL;
 			if (!ids[i] || store_load_run(st, ids[i], &r) < 0)
@@ -265,7 +265,7 @@ static void bisect_step_explain(struct bisect_ctx *b, struct bisect_step *st)
 
 	for (size_t k = 0; k < BISECT_EXPLAIN; k++)
 		st->explain[k] = NAN;
-	if (!b->res->nexplain || store_open(&s, path, false) < 0) {
+	if (!b->res->nexplain || store_open(&s, path, STORE_READ) < 0) {
 		free(path);
 		return;
 	}

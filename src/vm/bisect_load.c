@@ -218,7 +218,7 @@ int bisect_load(const char *db, const char *name, struct bisect_loaded *L)
 
 	memset(L, 0, sizeof(*L));
 	L->res.q = L->res.mde = NAN;
-	int e = store_open(&st, path, false);
+	int e = store_open(&st, path, STORE_READ);
 	free(path);
 	if (e < 0)
 		return e == -2 ? VMR_EXIT_USAGE : VMR_EXIT_CANNOT;

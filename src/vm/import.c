@@ -72,7 +72,7 @@ int import_guest_run_group(struct store *host, const char *guest_db, const char 
 	int64_t gid;
 	int rc = -1;
 
-	if (store_open(&g, guest_db, false) < 0)
+	if (store_open(&g, guest_db, STORE_READ) < 0)
 		return -1;
 	if (store_resolve(g, "last", &gid) < 0 || store_load_run(g, gid, &r) < 0)
 		goto close_guest;

@@ -501,7 +501,7 @@ static int matrix_run_all(struct matrix_ctx *c, struct vm_kernel *ks)
 	}
 	if (r == VMR_EXIT_OK && !matrix_adhoc(c->o)) {
 		char *path = c->o->db ? xstrdup(c->o->db) : store_default_path();
-		int e = store_open(&c->st, path, true);
+		int e = store_open(&c->st, path, STORE_CREATE);
 		if (e < 0)
 			r = e == -2 ? VMR_EXIT_USAGE : VMR_EXIT_CANNOT;
 		free(path);

@@ -1,6 +1,7 @@
 /* The bounds of --set values, against a host described by numbers: each
  * case names what it guards against. */
 #include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "sandbox/knobs.h"
@@ -106,6 +107,24 @@ int main(void)
 	one_way(&host, "zswap.enabled=1", "until the next boot");
 	one_way(&host, "zswap.enabled=y", "first time this boot");
 	not_one_way(&host, "zswap.enabled=N");
+	/* every spelling the kernel's kstrtobool (lib/kstrtox.c) reads as
+	 * true: the first character y, Y, t, T, e, E or 1 (whatever follows),
+	 * or o then n or N; "on" would turn zswap on as surely as "Y" */
+	static const char *const truths[] = { "y", "yes", "Yes please", "t", "T", "true", "TRUE", "1",
+					      "10", "e", "E", "enable", "enabled", "on", "On", "ON", "oN", "onion", "Y\n" };
+	for (size_t i = 0; i < sizeof(truths) / sizeof(truths[0]); i++) {
+		char a[64];
+		snprintf(a, sizeof(a), "zswap.enabled=%s", truths[i]);
+		one_way(&host, a, "first time this boot");
+	}
+	/* and what it reads as false, or refuses: the kernel keeps zswap off */
+	static const char *const others[] = { "n", "N", "no", "f", "false", "F", "0", "off", "OFF", "o", "d", "disable",
+					      "", "2", " y", "x", "-1" };
+	for (size_t i = 0; i < sizeof(others) / sizeof(others[0]); i++) {
+		char a[64];
+		snprintf(a, sizeof(a), "zswap.enabled=%s", others[i]);
+		not_one_way(&host, a);
+	}
 	not_one_way(&host, "zswap.max_pool_percent=20");
 	not_one_way(&host, "vm.swappiness=100");
 	/* where zswap was on already this boot, turning it on changes nothing
