@@ -35,7 +35,7 @@ const struct opt compare_cmd_opts[] = {
 	  .min = 1e-6, .max = 1, .metavar = "FRACTION",
 	  .help = "smallest change ever called; for runs made apart, each metric's own CV too (docs/statistics.md)" },
 	{ .name = "unstable", .type = OPT_DOUBLE, .off = offsetof(struct compare_cmd, unstable), .def = "0.2",
-	  .min = 0.001, .max = 100, .metavar = "CV", .help = "a side whose CV exceeds this is unstable, not changed" },
+	  .min = 0.001, .max = 100, .metavar = "CV", .help = "a side whose CV exceeds this marks the cell noisy (its CV shown beside a finding)" },
 	{ .name = "headline", .type = OPT_STR, .off = offsetof(struct compare_cmd, headline), .metavar = "GLOB",
 	  .help = "metrics to judge besides the workloads' own headline metrics (fnmatch)" },
 	{ .name = "fail-on", .type = OPT_ENUM, .off = offsetof(struct compare_cmd, fail_on), .def = "none",

@@ -137,15 +137,14 @@ char *compare_verdict_line(char *buf, size_t len, const struct comparison *cmp)
 	if (t->too_few)
 		fprintf(f, ", %zu too few to say", t->too_few);
 	if (n && cmp->ninterleaved + 1 == cmp->nruns)
-		fprintf(f, " (FDR %g%%, noise floor %g%%: variants interleaved, unstable above CV %g%%)",
-			cmp->alpha * 100, cmp->noise_min * 100, cmp->unstable_cv * 100);
+		fprintf(f, " (FDR %g%%, noise floor %g%%: variants interleaved; unstable: cannot tell)",
+			cmp->alpha * 100, cmp->noise_min * 100);
 	else if (n && cmp->ninterleaved)
-		fprintf(f, " (FDR %g%%, noise floor %g%% for interleaved variants, max(%g%%, CV) for other runs, "
-			"unstable above CV %g%%)", cmp->alpha * 100, cmp->noise_min * 100, cmp->noise_min * 100,
-			cmp->unstable_cv * 100);
+		fprintf(f, " (FDR %g%%, noise floor %g%% for interleaved variants, max(%g%%, CV) for other runs; "
+			"unstable: cannot tell)", cmp->alpha * 100, cmp->noise_min * 100, cmp->noise_min * 100);
 	else if (n)
-		fprintf(f, " (FDR %g%%, noise floor max(%g%%, CV), unstable above CV %g%%)", cmp->alpha * 100,
-			cmp->noise_min * 100, cmp->unstable_cv * 100);
+		fprintf(f, " (FDR %g%%, noise floor max(%g%%, CV); unstable: cannot tell)", cmp->alpha * 100,
+			cmp->noise_min * 100);
 	fclose(f);
 	return buf;
 }
@@ -210,8 +209,13 @@ char *cmp_headline_line(const struct comparison *cmp, const struct cmp_row *row,
 			CMP_MIN_ITERATIONS);
 		break;
 	case CMP_UNSTABLE:
-		fprintf(f, "CV %.1f%% and %.1f%%, above %g%%; ", base->s.cv * 100, c->s.cv * 100, cmp->unstable_cv * 100);
+		fputs("cannot tell, ", f);
 		cmp_change_text(f, c, base);
+		fprintf(f, " spans no change and more than the %.1f%% floor", c->noise_floor * 100);
+		if (c->settle_n > 0)
+			fprintf(f, "; about %zu %s a side would settle it (%zu more)", c->settle_n,
+				c->paired ? "blocks" : "iterations",
+				c->settle_n - (c->paired ? c->npairs : (base->s.n > c->s.n ? base->s.n : c->s.n)));
 		cmp_values_text(f, row, c, base);
 		break;
 	default:
@@ -219,6 +223,9 @@ char *cmp_headline_line(const struct comparison *cmp, const struct cmp_row *row,
 		fprintf(f, " q=%.2g (p=%.2g, %s; noise floor %.1f%%)", c->q, c->p, cmp_test_name(row, c),
 			c->noise_floor * 100);
 		cmp_values_text(f, row, c, base);
+		if (c->noisy)
+			fprintf(f, "; noisy: CV %.1f%% and %.1f%% (above %g%%)", base->s.cv * 100, c->s.cv * 100,
+				cmp->unstable_cv * 100);
 		if (c->verdict == CMP_SAME && isfinite(c->mde))
 			fprintf(f, "; could have seen >= %.1f%%", c->mde * 100);
 	}
@@ -394,6 +401,8 @@ static json_t *cmp_cell_json(const struct comparison *cmp, const struct cmp_row 
 	json_object_set_new(j, "p", cmp_num(c->p));
 	json_object_set_new(j, "q", cmp_num(c->q));
 	json_object_set_new(j, "significant", json_boolean(c->significant));
+	json_object_set_new(j, "noisy", json_boolean(c->noisy));
+	json_object_set_new(j, "settle_iterations", c->settle_n ? json_integer((json_int_t)c->settle_n) : json_null());
 	json_object_set_new(j, "too_few", json_boolean(c->w.too_few));
 	json_object_set_new(j, "verdict", json_string(cmp_verdict_name(c->verdict)));
 	return j;
@@ -424,6 +433,9 @@ static json_t *cmp_verdict_json(const struct comparison *cmp)
 			json_object_set_new(h, "interleaved", json_boolean(c->interleaved));
 			json_object_set_new(h, "mde", cmp_num(c->mde));
 			json_object_set_new(h, "abs_change", json_boolean(c->abs_change));
+			json_object_set_new(h, "noisy", json_boolean(c->noisy));
+			json_object_set_new(h, "settle_iterations",
+					    c->settle_n ? json_integer((json_int_t)c->settle_n) : json_null());
 			json_array_append_new(heads, h);
 		}
 	return json_pack("{ss sI sI sI sI sI sI sf sf sf so so}", "summary", compare_verdict_line(line, sizeof(line), cmp),

@@ -7,6 +7,7 @@
 
 #include "core/util.h"
 #include "stats/envdiff.h"
+#include "stats/verdict.h"
 
 static const char *const verdict_names[] = { "same",    "improved", "regressed", "changed",
 					     "too-few", "missing",  "unstable" };
@@ -148,88 +149,6 @@ static void compare_abs_change(struct cmp_cell *cell, const struct cmp_cell *bas
 	cell->abs_change = b == 0 || v > 1000 * b || (compare_is_count(row->unit) && fmax(b, v) < 10);
 }
 
-/* The values a row tests, reciprocals for a Welch row's rates: the cell's,
- * or its pairs' when it is paired (of_base: the base's side of them). */
-static double *compare_tested(const struct cmp_cell *cell, const struct cmp_cell *base, bool of_base, bool recip,
-			      size_t *n)
-{
-	const double *v = cell->paired ? (of_base ? cell->pair_base : cell->pair_run)
-				       : (of_base ? base->values : cell->values);
-	*n = cell->paired ? cell->npairs : (of_base ? base->s.n : cell->s.n);
-	double *out = xcalloc(*n + 1, sizeof(double));
-	for (size_t k = 0; k < *n; k++)
-		out[k] = recip ? 1 / v[k] : v[k];
-	return out;
-}
-
-static bool compare_recip(const struct cmp_cell *cell, const struct cmp_cell *base, const struct cmp_row *row)
-{
-	return row->test == CMP_TEST_WELCH && row->combine == COMBINE_HMEAN && base->s.min > 0 && cell->s.min > 0;
-}
-
-/* Welch on the means (the paired t-test for paired cells), and the ratio's
- * interval as 1 + (difference's interval) / base mean.  Rates are averaged
- * by harmonic mean, which is the arithmetic mean of their reciprocals (time
- * per unit of work): they are tested on those, so that test, ratio and
- * interval agree. */
-static void compare_welch(struct cmp_cell *cell, const struct cmp_cell *base, const struct cmp_row *row)
-{
-	size_t na, nb;
-	bool recip = compare_recip(cell, base, row);
-	double *a = compare_tested(cell, base, true, recip, &na), *b = compare_tested(cell, base, false, recip, &nb);
-	double ma = stats_amean(a, na), mb = stats_amean(b, nb), lo, hi;
-	if (cell->paired) {
-		stats_paired_t(a, b, na, 0.95, &cell->w, &lo, &hi);
-	} else {
-		stats_welch(a, na, b, nb, &cell->w);
-		stats_welch_ci(ma, stats_variance(a, na), na, mb, stats_variance(b, nb), nb, 0.95, &lo, &hi);
-	}
-	cell->p = cell->w.too_few ? NAN : cell->w.p;
-	if (ma == 0) {
-		cell->ratio = cell->ci_low = cell->ci_high = NAN;
-	} else if (recip) {
-		cell->ratio = ma / mb;
-		cell->ci_low = ma + hi > 0 ? ma / (ma + hi) : NAN;
-		cell->ci_high = ma + lo > 0 ? ma / (ma + lo) : INFINITY;
-	} else {
-		cell->ratio = mb / ma;
-		cell->ci_low = 1 + lo / fabs(ma);
-		cell->ci_high = 1 + hi / fabs(ma);
-	}
-	free(a);
-	free(b);
-}
-
-/* Mann-Whitney U for p, and a bootstrap interval of the ratio of medians. */
-static void compare_mwu(struct cmp_cell *cell, const struct cmp_cell *base)
-{
-	size_t na = base->s.n, nb = cell->s.n;
-	if (cell->paired) {
-		/* The signed-rank test of the blocks, the ratio of the pairs'
-		 * medians and a bootstrap of blocks. */
-		size_t n = cell->npairs;
-		stats_paired_t(cell->pair_base, cell->pair_run, n, 0.95, &cell->w, &(double){ 0 }, &(double){ 0 });
-		stats_wilcoxon(cell->pair_base, cell->pair_run, n, &cell->wsr);
-		cell->p = cell->wsr.too_few ? NAN : cell->wsr.p;
-		double ma = stats_median(cell->pair_base, n);
-		cell->ratio = ma != 0 ? stats_median(cell->pair_run, n) / ma : NAN;
-		cell->ci_low = cell->ci_high = NAN;
-		if (!cell->wsr.too_few && ma != 0)
-			stats_bootstrap_ratio_paired(cell->pair_base, cell->pair_run, n, 0.95, 2000, 0x766d72656772ULL,
-						     &cell->ci_low, &cell->ci_high);
-		return;
-	}
-	stats_welch(base->values, na, cell->values, nb, &cell->w);
-	stats_mann_whitney(base->values, na, cell->values, nb, &cell->mw);
-	cell->p = cell->mw.too_few ? NAN : cell->mw.p;
-	double ma = stats_median(base->values, na);
-	cell->ratio = ma != 0 ? stats_median(cell->values, nb) / ma : NAN;
-	cell->ci_low = cell->ci_high = NAN;
-	if (!cell->mw.too_few && ma != 0)
-		stats_bootstrap_ratio(base->values, na, cell->values, nb, 0.95, 2000, 0x766d72656772ULL,
-				      &cell->ci_low, &cell->ci_high);
-}
-
 /* The figures of a cell against the base; the verdict waits for q. */
 static void compare_cell_fill(struct cmp_cell *cell, const struct cmp_cell *base, const struct cmp_row *row,
 			      const struct comparison *cmp)
@@ -258,34 +177,6 @@ static void compare_cell_fill(struct cmp_cell *cell, const struct cmp_cell *base
 		compare_mwu(cell, base);
 	else
 		compare_welch(cell, base, row);
-}
-
-/* The rule of docs/statistics.md, once q is known. */
-static void compare_cell_verdict(struct cmp_cell *cell, const struct cmp_cell *base, const struct cmp_row *row,
-				 const struct comparison *cmp)
-{
-	if (cell == base || !cell->present || !base->present)
-		return;
-	if (base->s.n < CMP_MIN_ITERATIONS || cell->s.n < CMP_MIN_ITERATIONS || isnan(cell->p)) {
-		cell->verdict = CMP_TOO_FEW;
-		return;
-	}
-	if (base->s.cv > cmp->unstable_cv || cell->s.cv > cmp->unstable_cv) {
-		cell->verdict = CMP_UNSTABLE;
-		return;
-	}
-	/* From a base of 0 there is no ratio: any change beyond the noise is
-	 * a change of kind. */
-	double change = isnan(cell->ratio) ? INFINITY : fabs(cell->ratio - 1);
-	cell->significant = cell->q < cmp->alpha && change > cell->noise_floor;
-	if (!cell->significant)
-		cell->verdict = CMP_SAME;
-	else if (row->better == BETTER_NONE)
-		cell->verdict = CMP_CHANGED;
-	else {
-		bool up = isnan(cell->ratio) ? cell->s.mean > base->s.mean : cell->ratio > 1;
-		cell->verdict = up == (row->better == BETTER_HIGHER) ? CMP_IMPROVED : CMP_REGRESSED;
-	}
 }
 
 static bool compare_row_significant(const struct cmp_row *row, size_t nruns)
@@ -396,50 +287,6 @@ static void compare_fdr(struct comparison *cmp, bool headline)
 				cmp->rows[r].cells[i].q = q[k];
 	free(p);
 	free(q);
-}
-
-/* The change a headline test would call with 80% power, as a fraction of
- * the base: Cohen's d at that power for the t-test at level alpha / m (m
- * headline tests: the level BH holds a lone true change to), times the
- * pooled standard deviation of the values tested, over their base mean.
- * Mann-Whitney's rows count their iterations at its efficiency against the
- * t-test, 3/pi, and scale by the base median.  Never below the noise
- * floor, which a change must also exceed. */
-static void compare_mde(struct cmp_cell *cell, const struct cmp_cell *base, const struct cmp_row *row,
-			double alpha)
-{
-	size_t na = base->s.n, nb = cell->s.n;
-	cell->mde = NAN;
-	if (cell == base || !cell->present || !base->present || na < 2 || nb < 2)
-		return;
-	bool recip = compare_recip(cell, base, row);
-	double *a = compare_tested(cell, base, true, recip, &na), *b = compare_tested(cell, base, false, recip, &nb);
-	double eff = row->test == CMP_TEST_MWU ? 3 / M_PI : 1;
-	if (cell->paired) {
-		/* The one-sample test of the differences: d in their sd; the
-		 * signed-rank test counts its pairs at its efficiency against it,
-		 * 3/pi, and scales by the base median. */
-		double *diff = xcalloc(na + 1, sizeof(double));
-		for (size_t k = 0; k < na; k++)
-			diff[k] = b[k] - a[k];
-		double sd = sqrt(stats_variance(diff, na));
-		double centre = row->test == CMP_TEST_MWU ? stats_median(a, na) : stats_amean(a, na);
-		double d = stats_t1_mde((double)na * eff, alpha, 0.8);
-		if (centre != 0 && isfinite(d))
-			cell->mde = fmax(cell->noise_floor, d * sd / fabs(centre));
-		free(diff);
-		free(a);
-		free(b);
-		return;
-	}
-	double sp = sqrt(((double)(na - 1) * stats_variance(a, na) + (double)(nb - 1) * stats_variance(b, nb)) /
-			 (double)(na + nb - 2));
-	double centre = row->test == CMP_TEST_MWU ? stats_median(a, na) : stats_amean(a, na);
-	double d = stats_t_mde((double)na * eff, (double)nb * eff, alpha, 0.8);
-	if (centre != 0 && isfinite(d))
-		cell->mde = fmax(cell->noise_floor, d * sp / fabs(centre));
-	free(a);
-	free(b);
 }
 
 static void compare_tally(struct cmp_tally *t, enum cmp_verdict v)

@@ -13,8 +13,12 @@
  * docs/statistics.md: regressed or improved only when q < the FDR, the
  * change exceeds the noise floor (a stated minimum; for runs that were not
  * interleaved with the base, the larger of that and either side's
- * coefficient of variation) and both sides have enough iterations;
- * unstable when either side's CV exceeds the unstable threshold.  Means are
+ * coefficient of variation) and both sides have enough iterations, however
+ * noisy the iterations (a CV above the unstable threshold marks the cell
+ * noisy, no more); unstable ("cannot tell") when there is no finding and
+ * the interval reaches beyond the floor, so that it spans both no change
+ * and a change larger than the floor; same when it lies within the floor.
+ * The interval of a ratio of positive quantities is on the log scale.  Means are
  * tested by Welch (rates on their reciprocals, which the harmonic mean
  * averages), or, for variants of one interleaved group, by the paired
  * t-test of the differences within each block of the plan (percentiles by
@@ -58,7 +62,7 @@ enum cmp_verdict {
 	CMP_CHANGED,      /* significant, metric has no better-direction */
 	CMP_TOO_FEW,      /* fewer than two iterations on a side */
 	CMP_MISSING,      /* this run lacks the case or metric */
-	CMP_UNSTABLE,     /* a side's CV is above the unstable threshold: no verdict */
+	CMP_UNSTABLE,     /* cannot tell: no finding, and the interval reaches beyond the floor */
 };
 
 enum cmp_test { CMP_TEST_WELCH, CMP_TEST_MWU };
@@ -96,6 +100,11 @@ struct cmp_cell {
 				    NAN elsewhere (docs/statistics.md) */
 	bool abs_change;         /* a percentage would mislead (base near 0, counts under
 				    10): formatters show run - base instead */
+	bool noisy;              /* a side's CV is above the unstable threshold (shown
+				    beside a finding, which it does not change) */
+	size_t settle_n;         /* unstable cells: iterations a side (blocks, paired) at
+				    which the interval would settle if the change and the
+				    spread held; 0 when it cannot be said */
 	bool significant;        /* verdict is improved, regressed or changed */
 	enum cmp_verdict verdict;
 };
@@ -121,7 +130,7 @@ struct compare_opts {
 	const char *cases;
 	bool only_significant;
 	double noise_min;        /* the noise floor's minimum, a fraction (0: 0.01) */
-	double unstable_cv;      /* the CV above which a case is unstable (0: 0.20) */
+	double unstable_cv;      /* the CV above which a cell is marked noisy (0: 0.20) */
 	/* Whether a workload declares metric a headline one; NULL: none does. */
 	bool (*headline)(const char *workload, const char *metric);
 	const char *headline_glob;          /* metrics that are headline too, or NULL */
