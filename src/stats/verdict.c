@@ -155,6 +155,31 @@ void compare_cell_verdict(struct cmp_cell *cell, const struct cmp_cell *base, co
 	}
 }
 
+/* Cohen's d at 80% power for na and nb values (na < 0: the one-sample
+ * test of nb).  Each is a root search over the noncentral t, and the cells
+ * of a comparison (and the comparisons of a run of them) mostly share their
+ * iteration counts and level: the last few answers are kept, per thread, as
+ * the function is pure. */
+static double compare_mde_d(double na, double nb, double alpha)
+{
+	static _Thread_local struct {
+		double na, nb, alpha, d;
+		bool set;
+	} memo[16];
+	static _Thread_local size_t next;
+	for (size_t k = 0; k < ARRAY_SIZE(memo) && memo[k].set; k++)
+		if (memo[k].na == na && memo[k].nb == nb && memo[k].alpha == alpha)
+			return memo[k].d;
+	double d = na < 0 ? stats_t1_mde(nb, alpha, 0.8) : stats_t_mde(na, nb, alpha, 0.8);
+	memo[next].na = na;
+	memo[next].nb = nb;
+	memo[next].alpha = alpha;
+	memo[next].d = d;
+	memo[next].set = true;
+	next = (next + 1) % ARRAY_SIZE(memo);
+	return d;
+}
+
 /* The change a headline test would call with 80% power, as a fraction of
  * the base: Cohen's d at that power for the t-test at level alpha / m (m
  * headline tests: the level BH holds a lone true change to), times the
@@ -162,8 +187,7 @@ void compare_cell_verdict(struct cmp_cell *cell, const struct cmp_cell *base, co
  * Mann-Whitney's rows count their iterations at its efficiency against the
  * t-test, 3/pi, and scale by the base median.  Never below the noise
  * floor, which a change must also exceed. */
-void compare_mde(struct cmp_cell *cell, const struct cmp_cell *base, const struct cmp_row *row,
-			double alpha)
+void compare_mde(struct cmp_cell *cell, const struct cmp_cell *base, const struct cmp_row *row, double alpha)
 {
 	size_t na = base->s.n, nb = cell->s.n;
 	cell->mde = NAN;
@@ -181,7 +205,7 @@ void compare_mde(struct cmp_cell *cell, const struct cmp_cell *base, const struc
 			diff[k] = b[k] - a[k];
 		double sd = sqrt(stats_variance(diff, na));
 		double centre = row->test == CMP_TEST_MWU ? stats_median(a, na) : stats_amean(a, na);
-		double d = stats_t1_mde((double)na * eff, alpha, 0.8);
+		double d = compare_mde_d(-1, (double)na * eff, alpha);
 		if (centre != 0 && isfinite(d))
 			cell->mde = fmax(cell->noise_floor, d * sd / fabs(centre));
 		free(diff);
@@ -192,7 +216,7 @@ void compare_mde(struct cmp_cell *cell, const struct cmp_cell *base, const struc
 	double sp = sqrt(((double)(na - 1) * stats_variance(a, na) + (double)(nb - 1) * stats_variance(b, nb)) /
 			 (double)(na + nb - 2));
 	double centre = row->test == CMP_TEST_MWU ? stats_median(a, na) : stats_amean(a, na);
-	double d = stats_t_mde((double)na * eff, (double)nb * eff, alpha, 0.8);
+	double d = compare_mde_d((double)na * eff, (double)nb * eff, alpha);
 	if (centre != 0 && isfinite(d))
 		cell->mde = fmax(cell->noise_floor, d * sp / fabs(centre));
 	free(a);
