@@ -12,10 +12,11 @@
 
 const char *const cmp_legend[] = {
 	"Each column is a run; the first is the base.  (12.34%) is the change against the",
-	"base, signed so that positive is better and negative is worse for that metric",
-	"(metrics with no better-direction show the plain change).  * marks a mean whose",
-	"change is a finding by the rule of docs/statistics.md (q below the FDR, change",
-	"above the noise floor); ? marks a mean with too few iterations on a side to say.",
+	"base, run / base - 1, the same sign as in the verdict lines: a time that fell is",
+	"negative, a rate that rose positive; the verdict (improved, regressed) says which",
+	"is better.  * marks a mean whose change is a finding by the rule of",
+	"docs/statistics.md (q below the FDR, change above the noise floor); ? marks a",
+	"mean with too few iterations on a side to say.",
 	"A mean's change with no % sign is absolute (run - base): from a base near zero",
 	"or a count under 10, a percentage would mislead.",
 	"Hmean is the harmonic mean (rates), Amean the arithmetic mean; Stddev and",
@@ -63,9 +64,7 @@ double cmp_stat_change(const struct cmp_row *row, size_t run, enum cmp_stat s)
 		return 0;
 	if (s == CMP_STAT_MEAN)
 		return c->change_pct;
-	/* Less spread is better whatever the metric's direction. */
-	enum better b = s == CMP_STAT_STDDEV || s == CMP_STAT_CV ? BETTER_LOWER : row->better;
-	return cmp_change_pct(cmp_stat_value(base, s), cmp_stat_value(c, s), b);
+	return cmp_change_pct(cmp_stat_value(base, s), cmp_stat_value(c, s));
 }
 
 char *cmp_fmt_num(char *buf, size_t len, double v)

@@ -17,14 +17,12 @@ const char *cmp_verdict_name(enum cmp_verdict v)
 	return (unsigned)v < ARRAY_SIZE(verdict_names) ? verdict_names[v] : "?";
 }
 
-double cmp_change_pct(double base, double value, enum better b)
+double cmp_change_pct(double base, double value)
 {
 	if (base == 0)
 		return value == 0 ? 0 : NAN;
 	double rel = (value - base) / fabs(base) * 100.0;
-	if (rel == 0)
-		return 0;  /* not -0, which would print as "-0.00%" */
-	return b == BETTER_LOWER ? -rel : rel;
+	return rel == 0 ? 0 : rel;  /* not -0, which would print as "-0.00%" */
 }
 
 void compare_note_to(struct strlist *l, char *note)
@@ -170,7 +168,7 @@ static void compare_cell_fill(struct cmp_cell *cell, const struct cmp_cell *base
 		cell->verdict = CMP_MISSING;
 		return;
 	}
-	cell->change_pct = cmp_change_pct(base->s.mean, cell->s.mean, row->better);
+	cell->change_pct = cmp_change_pct(base->s.mean, cell->s.mean);
 	cell->noise_floor = cell->interleaved ? cmp->noise_min : fmax(cmp->noise_min, fmax(base->s.cv, cell->s.cv));
 	compare_abs_change(cell, base, row);
 	if (row->test == CMP_TEST_MWU)

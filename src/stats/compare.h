@@ -2,10 +2,10 @@
  * compare-kernels: for every case and metric the base holds, a summary per
  * run, the change against the base and whether it is significant.
  *
- * Change is signed by the metric's better-direction, as mmtests signs it:
- * a positive percentage is an improvement, a negative one a regression
- * (for a time, 1234.5 -> 1010.2 is +18.17%).  Metrics with no direction get
- * the plain relative change, (run - base) / base.
+ * Change has one sign everywhere: after over before minus one, (run -
+ * base) / base, so a time that fell is negative (1234.5 -> 1010.2 is
+ * -18.17%) and a rate that rose positive; the verdict (improved or
+ * regressed, by the metric's better-direction) says which way is better.
  *
  * Each cell against the base carries the change as a ratio of the run's
  * figure to the base's with a 95% confidence interval, a p-value and the
@@ -75,7 +75,7 @@ struct cmp_cell {
 	bool present;
 	struct stats_summary s;
 	double *values;          /* the iterations' values, s.n of them */
-	double change_pct;       /* signed as above; 0 for the base */
+	double change_pct;       /* (run - base) / |base|, in percent; 0 for the base */
 	struct welch w;          /* against the base; too_few for the base */
 	struct mwu mw;           /* against the base, for CMP_TEST_MWU rows */
 	double ratio;            /* run / base: means by the combine rule, medians for
@@ -191,8 +191,9 @@ void compare_runs(const struct run *const *runs, size_t n, const struct compare_
 		  struct comparison *cmp);
 void compare_free(struct comparison *cmp);
 const char *cmp_verdict_name(enum cmp_verdict v);
-/* The signed change of value against base for a metric's direction. */
-double cmp_change_pct(double base, double value, enum better b);
+/* The change of value against base in percent, (value - base) / |base|:
+ * after over before minus one, whatever the metric's better-direction. */
+double cmp_change_pct(double base, double value);
 
 /* The ratio as a signed percentage, (ratio - 1) * 100. */
 double cmp_ratio_pct(double ratio);

@@ -83,7 +83,7 @@ if [ ! -s "$R/index.html" ] || grep -qiE '<script|<link|<iframe|url\(|href="(htt
 then not_ok "the page needs no network"; else ok "the page needs no network"; fi
 grep -q 'sysctl.vm.page-cluster</td><td>3</td><td>0</td>' "$R/index.html" && ok "environment diff in the page" \
 	|| not_ok "environment diff in the page"
-grep -q 'class="num improved">1.013 s \*+17.57%\*' "$R/index.html" && ok "significant improvement marked" \
+grep -q 'class="num improved">1.013 s \*-17.57%\*' "$R/index.html" && ok "significant improvement marked" \
 	|| not_ok "significant improvement marked"
 for want in 'Case fault-zero' 'fault-latency distribution (CDF)' 'fault-zero: swap in and out' 'fault-zero: memory pressure (PSI)' 'pc0 fault-zero: pass2' \
 	    'access-time over the trace' 'faults_per_sec by tasks' 'linear ideal' '<title>page-cluster 3 against 0</title>'; do
