@@ -1,5 +1,6 @@
 /* vmregress compare BASE RUN [RUN...]: the verdict on the headline
- * metrics, then the mmtests-style comparison. */
+ * metrics and its trust warnings on one screen; with --all, the
+ * mmtests-style comparison of every metric after it. */
 #include <stdlib.h>
 
 #include "cmd/cmd.h"
@@ -19,6 +20,7 @@ struct compare_cmd {
 	double noise_floor, unstable;
 	char *headline;
 	int fail_on;
+	bool all;
 };
 
 enum { FAIL_ON_NONE, FAIL_ON_REGRESSION };
@@ -44,6 +46,8 @@ const struct opt compare_cmd_opts[] = {
 	  .help = "only metrics whose name matches (fnmatch)" },
 	{ .name = "cases", .type = OPT_STR, .off = offsetof(struct compare_cmd, cases), .metavar = "GLOB",
 	  .help = "only cases whose name matches (fnmatch)" },
+	{ .name = "all", .type = OPT_FLAG, .off = offsetof(struct compare_cmd, all),
+	  .help = "text: the table of every metric, the environment diff and what was left out too" },
 	{ .name = "only-significant", .type = OPT_FLAG, .off = offsetof(struct compare_cmd, only_significant),
 	  .help = "only metrics with a significant change in some run" },
 	{ .name = "db", .type = OPT_STR, .off = offsetof(struct compare_cmd, db), .metavar = "PATH",
@@ -51,7 +55,7 @@ const struct opt compare_cmd_opts[] = {
 	OPT_END,
 };
 
-static int compare_print(const struct comparison *cmp, int format)
+static int compare_print(const struct comparison *cmp, int format, bool all)
 {
 	switch (format) {
 	case CMP_FMT_JSON:
@@ -69,7 +73,10 @@ static int compare_print(const struct comparison *cmp, int format)
 		compare_write_tap(stdout, cmp);
 		break;
 	default:
-		compare_write_text(stdout, cmp);
+		if (all)
+			compare_write_text(stdout, cmp);
+		else
+			compare_write_brief(stdout, cmp);
 	}
 	if (fflush(stdout) == EOF || ferror(stdout)) {
 		vmr_errno("cannot write to standard output");
@@ -91,9 +98,12 @@ static int compare_run_set(const struct compare_cmd *o, const struct run_set *ru
 				   .setting_keys = setting_keys };
 	struct comparison cmp = { 0 };
 	compare_runs((const struct run *const *)runs->runs, runs->n, &co, &cmp);
-	int rc = compare_print(&cmp, o->json ? CMP_FMT_JSON : o->format);
+	int rc = compare_print(&cmp, o->json ? CMP_FMT_JSON : o->format, o->all);
 	if (rc == VMR_EXIT_OK && o->fail_on == FAIL_ON_REGRESSION && cmp.tally.regressed)
 		rc = VMR_EXIT_FAIL;
+	/* Runs that share no case: nothing was compared, which is the input's fault. */
+	if (rc == VMR_EXIT_OK && !cmp.nshared)
+		rc = VMR_EXIT_USAGE;
 	compare_free(&cmp);
 	return rc;
 }

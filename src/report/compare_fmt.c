@@ -125,7 +125,10 @@ char *compare_verdict_line(char *buf, size_t len, const struct comparison *cmp)
 		snprintf(buf, len, "?");
 		return buf;
 	}
-	if (!n)
+	if (!n && !cmp->nshared)
+		fputs("Nothing to compare: the runs share no case with a passing iteration (what each lacks is "
+		      "listed below)", f);
+	else if (!n)
 		fputs("No headline metric to judge (no workload declares one of these; --headline GLOB names some)", f);
 	else
 		fprintf(f, "%zu %s, %zu %s, %zu unchanged, %zu unstable", t->regressed,
@@ -263,6 +266,11 @@ void compare_verdict_lines(const struct comparison *cmp, struct strlist *out)
 {
 	char line[512];
 	strlist_add(out, compare_verdict_line(line, sizeof(line), cmp));
+	for (size_t k = 0; k < cmp->ntrust; k++) {
+		char *t = compare_trust_text(&cmp->trust[k]);
+		strlist_add(out, t);
+		free(t);
+	}
 	if (cmp->env_flags.n) {
 		strlist_add(out, "Environment differs beyond the settings compared (a change may be the machine's):");
 		for (size_t k = 0; k < cmp->env_flags.n; k++) {
@@ -407,6 +415,27 @@ static json_t *cmp_cell_json(const struct comparison *cmp, const struct cmp_row 
 	return j;
 }
 
+/* The trust warnings: kind, the runs concerned, detail and count, and the
+ * line the text prints. */
+static json_t *cmp_trust_json(const struct comparison *cmp)
+{
+	static const char *const kinds[] = { [CMP_TRUST_INCOMPLETE] = "incomplete", [CMP_TRUST_APART] = "apart",
+					     [CMP_TRUST_KDAMOND] = "kdamond", [CMP_TRUST_SANDBOXES] = "other-sandboxes",
+					     [CMP_TRUST_CASES] = "cases-filter" };
+	json_t *a = json_array();
+	for (size_t k = 0; k < cmp->ntrust; k++) {
+		const struct cmp_trust *t = &cmp->trust[k];
+		json_t *runs = json_array();
+		for (size_t i = 0; i < t->runs.n; i++)
+			json_array_append_new(runs, json_string(t->runs.v[i]));
+		char *text = compare_trust_text(t);
+		json_array_append_new(a, json_pack("{ss so ss? sI ss}", "kind", kinds[t->kind], "runs", runs, "detail",
+						   t->detail, "count", (json_int_t)t->count, "text", text));
+		free(text);
+	}
+	return a;
+}
+
 /* The verdict: the headline tally and one entry per headline metric and
  * run, the same fields as the rows carry. */
 static json_t *cmp_verdict_json(const struct comparison *cmp)
@@ -437,11 +466,12 @@ static json_t *cmp_verdict_json(const struct comparison *cmp)
 					    c->settle_n ? json_integer((json_int_t)c->settle_n) : json_null());
 			json_array_append_new(heads, h);
 		}
-	return json_pack("{ss sI sI sI sI sI sI sf sf sf so so}", "summary", compare_verdict_line(line, sizeof(line), cmp),
+	return json_pack("{ss sI sI sI sI sI sI sf sf sf so so so}", "summary", compare_verdict_line(line, sizeof(line), cmp),
 			 "regressions", (json_int_t)t->regressed, "improvements", (json_int_t)t->improved, "unchanged",
 			 (json_int_t)t->same, "unstable", (json_int_t)t->unstable, "changed", (json_int_t)t->changed,
 			 "too_few", (json_int_t)t->too_few, "fdr", cmp->alpha, "noise_floor_min", cmp->noise_min,
-			 "unstable_cv_pct", cmp->unstable_cv * 100, "env_flags", flags, "headline", heads);
+			 "unstable_cv_pct", cmp->unstable_cv * 100, "env_flags", flags, "headline", heads, "trust",
+			 cmp_trust_json(cmp));
 }
 
 json_t *compare_to_json(const struct comparison *cmp)

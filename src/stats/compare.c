@@ -7,6 +7,8 @@
 
 #include "core/util.h"
 #include "stats/envdiff.h"
+#include "stats/summary.h"
+#include "stats/trust.h"
 #include "stats/verdict.h"
 
 static const char *const verdict_names[] = { "same",    "improved", "regressed", "changed",
@@ -66,24 +68,6 @@ static bool compare_interleaved(const struct run *base, const struct run *r)
 {
 	return base != r && base->info.group_uuid && r->info.group_uuid && *base->info.group_uuid &&
 	       !strcmp(base->info.group_uuid, r->info.group_uuid);
-}
-
-/* The passing iterations' values of one metric; the first holder's
- * description fills m.  Returns how many iterations held it. */
-static size_t compare_collect(const struct run_case *c, const char *metric, double **vals,
-			      const struct metric **m)
-{
-	*vals = xcalloc(c->niter + 1, sizeof(double));
-	size_t n = 0;
-	for (size_t i = 0; i < c->niter; i++) {
-		const struct metric *x = result_find_metric(&c->iters[i], metric);
-		if (!x || c->iters[i].outcome != OUTCOME_PASS || !isfinite(x->value))
-			continue;
-		if (!*m)
-			*m = x;
-		(*vals)[n++] = x->value;
-	}
-	return n;
 }
 
 /* The blocks of an interleaved group where both runs' iterations passed
@@ -222,7 +206,7 @@ static void compare_add_row(struct comparison *cmp, const char *case_name, const
 		workload = workload ? workload : c->workload;
 		struct cmp_cell *cell = &row.cells[i];
 		cell->interleaved = compare_interleaved(cmp->runs[0], cmp->runs[i]);
-		size_t n = compare_collect(c, metric, &cell->values, &m);
+		size_t n = summary_values(c, metric, &cell->values, &m);
 		cell->present = n > 0;
 		cell->s.n = n;
 		if (!n)
@@ -466,6 +450,22 @@ size_t cmp_explain(const struct comparison *cmp, size_t r, size_t i, size_t *out
 	return n;
 }
 
+/* Cases with a passing value in the base and in another run; rows of a
+ * case are next to each other until the verdicts drop or reorder them. */
+static void compare_count_shared(struct comparison *cmp)
+{
+	bool shared = false;
+	for (size_t r = 0; r < cmp->nrows; r++) {
+		if (r && strcmp(cmp->rows[r].case_name, cmp->rows[r - 1].case_name)) {
+			cmp->nshared += shared;
+			shared = false;
+		}
+		for (size_t i = 1; i < cmp->nruns; i++)
+			shared |= cmp->rows[r].cells[0].present && cmp->rows[r].cells[i].present;
+	}
+	cmp->nshared += shared;
+}
+
 void compare_runs(const struct run *const *runs, size_t n, const struct compare_opts *o,
 		  struct comparison *cmp)
 {
@@ -492,12 +492,14 @@ void compare_runs(const struct run *const *runs, size_t n, const struct compare_
 		strlist_free(&metrics);
 		strlist_free(&zero);
 	}
+	compare_count_shared(cmp);
 	compare_verdicts(cmp, o);
 	compare_env_flags(cmp, o);
 	for (size_t i = 1; i < n; i++)
 		compare_note_left_out(cmp, i, o);
 	for (size_t i = 0; i < n; i++)
 		compare_note_failed(cmp, i, o);
+	compare_trust(cmp, o);
 	for (size_t i = 0; i < n; i++)
 		cmp->emulated |= compare_run_emulated(runs[i]);
 	if (cmp->emulated && cmp->nrows)
@@ -527,5 +529,6 @@ void compare_free(struct comparison *cmp)
 	}
 	free(cmp->left_out);
 	strlist_free(&cmp->env_flags);
+	compare_trust_free(cmp);
 	memset(cmp, 0, sizeof(*cmp));
 }

@@ -162,6 +162,23 @@ struct cmp_left {
  * "did-not-pass", "only-in-run", "not-in-run". */
 const char *compare_left_reason(enum cmp_left_why why);
 
+/* What the runs record that can move their figures without the change
+ * compared: the verdict's trust warnings. */
+enum cmp_trust_kind {
+	CMP_TRUST_INCOMPLETE,    /* runs: a run that did not complete; detail: its status */
+	CMP_TRUST_APART,         /* runs: not interleaved with the base (runs made apart) */
+	CMP_TRUST_KDAMOND,       /* runs: a kdamond was on with a reclaiming scheme (detail) */
+	CMP_TRUST_SANDBOXES,     /* runs: count other sandboxes were live when they started */
+	CMP_TRUST_CASES,         /* detail: the --cases glob; count: the headline tests left */
+};
+
+struct cmp_trust {
+	enum cmp_trust_kind kind;
+	struct strlist runs;     /* the labels of the runs concerned */
+	char *detail;
+	size_t count;
+};
+
 /* The headline cells of a comparison, counted by verdict. */
 struct cmp_tally {
 	size_t regressed, improved, same, unstable, too_few, changed, missing;
@@ -184,6 +201,10 @@ struct comparison {
 	struct cmp_tally tally;          /* headline cells against the base */
 	struct strlist env_flags;        /* "kernel.release: 6.1 | 6.5": environment that
 					    differs beyond the settings compared */
+	struct cmp_trust *trust;         /* the trust warnings, in order */
+	size_t ntrust;
+	size_t nshared;                  /* cases with a passing iteration in the base and
+					    in some other run: 0, and nothing was compared */
 };
 
 /* Compare runs[1..n) against runs[0].  The runs must outlive cmp. */

@@ -4,7 +4,7 @@
 F=$(cd "$(dirname "$0")/../fixtures/runs" && pwd)
 A=$F/pc3.json B=$F/pc0.json
 
-run "$VMR" compare "$A" "$B"
+run "$VMR" compare "$A" "$B" --all
 expect_rc "compare two runs exits 0" 0
 if diff -u "$F/pc3-pc0.txt" "$T_TMP/out" > "$T_TMP/diff"; then ok "text output matches the expectation"
 else not_ok "text output matches the expectation: $(head -c 600 "$T_TMP/diff")"; fi
@@ -13,7 +13,7 @@ expect_out "too few iterations are marked" '^Amean +reread +time .*\?  -1\.00%\?
 expect_out "environment diff shows page-cluster" 'sysctl\.vm\.page-cluster +3 +0'
 expect_no_out "environment diff hides uptime" uptime
 expect_out "no headline metric is said first" '^No headline metric to judge'
-run "$VMR" compare "$A" "$B" --headline 'faults-per-sec'
+run "$VMR" compare "$A" "$B" --headline 'faults-per-sec' --all
 expect_out "a metric made headline is judged" '^0 regressions, 1 improvement, 0 unchanged, 0 unstable \(FDR 5%'
 expect_out "improvement named with ratio, CI and q" \
 	'^  improved   fault-zero faults-per-sec in pc0: \+20\.4% \[95% CI \+[0-9.]+%, \+[0-9.]+%\] q=[0-9.e-]+ \(p='
@@ -35,7 +35,7 @@ expect_json "--json is one document with verdicts" '[.rows[] | select(.case=="fa
 run "$VMR" compare "$A" "$B" --format=json --cases 'fault-*' --metrics 'time-*'
 if [ "$(jq -r '[.rows[] | .case + ":" + .metric] | join(",")' <<< "$OUT")" = "fault-zero:time-pass1,fault-zero:time-pass2" ]
 then ok "--cases and --metrics narrow"; else not_ok "--cases and --metrics narrow: $OUT"; fi
-run "$VMR" compare "$A" "$B" --alpha 1e-12 --only-significant
+run "$VMR" compare "$A" "$B" --alpha 1e-12 --only-significant --all
 expect_rc "compare --alpha 1e-12 exits 0" 0
 expect_out "a tiny alpha leaves nothing significant" '^No metric to compare'
 run "$VMR" compare "$A" "$A" "$B"

@@ -38,7 +38,27 @@ if [[ $first =~ ^1\ regression,\ 0\ improvements,\ 0\ unchanged,\ 0\ unstable\ \
 else not_ok "A/B: the first line is the verdict with one regression: $first"; fi
 expect_out "the finding has ratio, CI and q" \
 	'^  regressed  null time in b: \+[0-9.]+% \[95% CI \+[0-9.]+%, \+[0-9.]+%\] q=[0-9.e-]+ \(p=[0-9.e-]+, Welch; noise floor [0-9.]+%\); mean [23][0-9.]* ms -> [6-9][0-9.]* ms$'
-expect_out "the full table follows" '^Amean +null +time '
+expect_no_out "by default no table" '^Amean +null +time '
+expect_out "runs made apart: a trust warning, one line, with the advice to interleave" \
+	'^Caution: b was not interleaved with the base: .*run --variant'
+expect_out "and a pointer to the rest" '^--all adds the table of every metric'
+[ "$(wc -l <<< "$OUT")" -le 40 ] && ok "one screen: $(wc -l <<< "$OUT") lines" \
+	|| not_ok "one screen: $(wc -l <<< "$OUT") lines"
+run "$VMR" compare a1 b --db "$DB" $U --all
+expect_out "--all: the full table follows" '^Amean +null +time '
+expect_out "and the environment's differences" '^Environment differences'
+
+# Runs that share no case: said first, and exit 2.
+printf '[global]\niterations = 3\nswap = none\nmem = 32M\n[other]\nworkload = null\nspin = 1ms\n' > "$T_TMP/o.ini"
+"$VMR" run "$T_TMP/o.ini" --db "$DB" --name o --quiet >/dev/null 2>&1
+run "$VMR" compare a1 o --db "$DB"
+expect_rc "runs that share no case: exit 2" 2
+[[ $(head -n 1 <<< "$OUT") == "Nothing to compare: the runs share no case"* ]] && ok "said on the first line" \
+	|| not_ok "said on the first line: $(head -n 1 <<< "$OUT")"
+expect_out "with the cause right after" "^  case 'other' is only in o, not in the base$"
+run "$VMR" compare a1 b --db "$DB" --cases 'nu*' --json
+jqv "a --cases filter: a trust warning naming the FDR family" \
+	'.verdict.trust | any(.kind == "cases-filter" and .detail == "nu*" and .count == 1)'
 
 run "$VMR" compare a1 b --db "$DB" $U --json
 jqv "A/B JSON: one regression in the verdict" '.verdict.regressions == 1 and .verdict.unchanged == 0'

@@ -7,7 +7,7 @@ F=$(cd "$HERE/../fixtures/runs" && pwd)
 A=$F/pc3.json B=$F/pc0.json
 sel=(--cases fault-zero --metrics time-pass1)
 
-run "$VMR" compare "$A" "$B" "${sel[@]}"
+run "$VMR" compare "$A" "$B" "${sel[@]}" --all
 text=$(awk '$1 == "CoeffVar" && $2 == "fault-zero" { gsub(/%/, "", $4); print $4 }' <<< "$OUT")
 run "$VMR" compare "$A" "$B" "${sel[@]}" --json
 expect_json "JSON names the CV in percent and has no bare cv" \

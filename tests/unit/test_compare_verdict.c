@@ -413,6 +413,31 @@ int main(void)
 		run_free(pb);
 	}
 
+	/* Trust warnings: what the runs recorded that can move their figures. */
+	{
+		struct run *ta = mkrun("t-a", 31, "{\"damon\":{\"kdamonds\":[{\"state\":\"on\",\"schemes\":[\"stat\"]}]}}");
+		struct run *tb = mkrun("t-b", 32, "{\"other_sandboxes\":2,\"damon\":{\"kdamonds\":[{\"state\":\"off\","
+						  "\"schemes\":[\"pageout\"]},{\"state\":\"on\",\"schemes\":[\"lru_deprio\"]}]}}");
+		ta->info.status = xstrdup("complete");
+		tb->info.status = xstrdup("incomplete");
+		put2(ta, tb, "fz", "fault", "time-passes", "ns", BETTER_LOWER, COMBINE_AMEAN, t_a, 5, t_b, 5);
+		const struct run *tr[] = { ta, tb };
+		o = (struct compare_opts){ .alpha = 0.05, .headline = workload_metric_headline, .cases = "f*" };
+		compare_runs(tr, 2, &o, &cmp);
+		text = text_of(&cmp, compare_write_brief);
+		CHECK(strstr(text, "\nCaution: t-b did not complete (incomplete)"), "an interrupted run is said");
+		CHECK(strstr(text, "\nCaution: t-b was not interleaved with the base: "), "runs made apart are said");
+		CHECK(strstr(text, "\nCaution: a kdamond with a lru_deprio scheme was on during t-b: "),
+		      "a reclaiming kdamond that was on is said, a stat scheme or one that was off is not");
+		CHECK(strstr(text, "\nCaution: 2 other sandboxes were live when t-b started"), "other sandboxes are said");
+		CHECK(strstr(text, "\nCaution: --cases 'f*': the FDR family is the 1 headline test "), "a --cases filter is said");
+		CHECK(cmp.nshared == 1 && strstr(text, "\n--all adds the table of every metric"), "and the rest is on request");
+		free(text);
+		compare_free(&cmp);
+		run_free(ta);
+		run_free(tb);
+	}
+
 	/* A/A: a run against itself calls nothing. */
 	const struct run *same[] = { a, a };
 	o = (struct compare_opts){ .alpha = 0.05, .headline = workload_metric_headline };
