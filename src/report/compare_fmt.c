@@ -213,7 +213,10 @@ char *cmp_headline_line(const struct comparison *cmp, const struct cmp_row *row,
 	case CMP_UNSTABLE:
 		fputs("cannot tell, ", f);
 		cmp_change_text(f, c, base);
-		fprintf(f, " spans no change and more than the %.1f%% floor", c->noise_floor * 100);
+		if (c->ci_low <= 1 && c->ci_high >= 1)
+			fprintf(f, " spans no change and more than the %.1f%% floor", c->noise_floor * 100);
+		else
+			fprintf(f, " q=%.2g: beyond the %.1f%% floor, not called at the FDR", c->q, c->noise_floor * 100);
 		if (c->settle_n > 0)
 			fprintf(f, "; about %zu %s a side would settle it (%zu more)", c->settle_n,
 				c->paired ? "blocks" : "iterations",

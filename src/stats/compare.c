@@ -292,7 +292,7 @@ static void compare_verdicts(struct comparison *cmp, const struct compare_opts *
 	for (size_t r = 0; r < cmp->nrows; r++) {
 		struct cmp_row *row = &cmp->rows[r];
 		for (size_t i = 0; i < cmp->nruns; i++) {
-			compare_cell_verdict(&row->cells[i], &row->cells[0], row, cmp);
+			compare_cell_verdict(&row->cells[i], &row->cells[0], row, cmp, cmp->alpha / (double)(m ? m : 1));
 			row->cells[i].mde = NAN;
 			if (row->headline)
 				compare_mde(&row->cells[i], &row->cells[0], row, cmp->alpha / (double)(m ? m : 1));

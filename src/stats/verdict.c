@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "core/util.h"
+#include "stats/gsllib.h"
 
 /* The values a row tests, reciprocals for a Welch row's rates: the cell's,
  * or its pairs' when it is paired (of_base: the base's side of them). */
@@ -97,6 +98,21 @@ void compare_mwu(struct cmp_cell *cell, const struct cmp_cell *base)
 				      &cell->ci_low, &cell->ci_high);
 }
 
+/* An interval that already leaves no change behind, its change beyond the
+ * floor, and no finding: the family's test asks for more.  The test
+ * statistic grows as sqrt(n), so n (z at the level BH holds a lone change
+ * to, alpha / m) / (z of p)) squared, in normal quantiles. */
+static size_t compare_settle_q(const struct cmp_cell *cell, size_t n, double level)
+{
+	if (!(cell->p > 0) || !(cell->p < 1) || !(level > 0))
+		return 0;
+	double now = gsl_cdf_tdist_Qinv(cell->p / 2, 1e6), need = gsl_cdf_tdist_Qinv(level / 2, 1e6);
+	if (!(need > now) || !(now > 0))
+		return 0;
+	double want = ceil((double)n * (need / now) * (need / now));
+	return want > 1e6 ? 1000000 : (size_t)want;
+}
+
 /* Iterations a side (blocks, paired) at which an interval that cannot tell
  * would settle, if the change and the spread stayed as they are: each side
  * of the interval narrows about the change as 1/sqrt(n), on the log scale
@@ -123,11 +139,14 @@ static size_t compare_settle(const struct cmp_cell *cell, size_t n)
 /* The rule of docs/statistics.md, once q is known.  A change the family's
  * test calls (q under the FDR) beyond the noise floor is a finding, however
  * noisy the iterations were (cell->noisy says they were).  A cell without a
- * finding whose interval spans both no change and a change beyond the floor
- * cannot tell: unstable, with the iterations that would settle it.  The
- * rest is the same: no change beyond the floor that the data can hold. */
+ * finding whose interval reaches beyond the floor cannot tell: unstable,
+ * with the iterations that would settle it.  That is an interval that spans
+ * both no change and a change beyond the floor, or one beyond the floor
+ * that the family's test does not call (a lone 95% interval is not the
+ * FDR's).  The rest is the same: its interval lies within the floor.
+ * level: alpha / m, m the family's tests. */
 void compare_cell_verdict(struct cmp_cell *cell, const struct cmp_cell *base, const struct cmp_row *row,
-			  const struct comparison *cmp)
+			  const struct comparison *cmp, double level)
 {
 	if (cell == base || !cell->present || !base->present)
 		return;
@@ -143,10 +162,10 @@ void compare_cell_verdict(struct cmp_cell *cell, const struct cmp_cell *base, co
 	if (!cell->significant) {
 		bool none = cell->ci_low <= 1 && cell->ci_high >= 1;
 		bool beyond = cell->ci_low < 1 - cell->noise_floor || cell->ci_high > 1 + cell->noise_floor;
-		cell->verdict = none && beyond ? CMP_UNSTABLE : CMP_SAME;
-		if (cell->verdict == CMP_UNSTABLE)
-			cell->settle_n = compare_settle(cell, cell->paired ? cell->npairs
-									   : (base->s.n > cell->s.n ? base->s.n : cell->s.n));
+		size_t n = cell->paired ? cell->npairs : (base->s.n > cell->s.n ? base->s.n : cell->s.n);
+		cell->verdict = beyond ? CMP_UNSTABLE : CMP_SAME;
+		if (beyond)
+			cell->settle_n = none ? compare_settle(cell, n) : compare_settle_q(cell, n, level);
 	} else if (row->better == BETTER_NONE)
 		cell->verdict = CMP_CHANGED;
 	else {

@@ -14,7 +14,7 @@ void compare_welch(struct cmp_cell *cell, const struct cmp_cell *base, const str
 void compare_mwu(struct cmp_cell *cell, const struct cmp_cell *base);
 /* The verdict of a cell whose q is known. */
 void compare_cell_verdict(struct cmp_cell *cell, const struct cmp_cell *base, const struct cmp_row *row,
-			  const struct comparison *cmp);
+			  const struct comparison *cmp, double level);
 /* The minimal detectable effect of a headline cell at level alpha. */
 void compare_mde(struct cmp_cell *cell, const struct cmp_cell *base, const struct cmp_row *row, double alpha);
 

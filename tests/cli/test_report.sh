@@ -109,7 +109,7 @@ expect_rc "a tiny null run is stored" 0
 sed -i 's/spin = 5ms/spin = 15ms/' "$T_TMP/tiny.ini"
 run "$VMR" run "$T_TMP/tiny.ini" --db "$DB" --name spin15 --quiet
 expect_rc "a second tiny run is stored" 0
-run "$VMR" compare spin5 last --db "$DB"
+run "$VMR" compare spin5 last --db "$DB" --all
 expect_rc "compare of stored runs exits 0" 0
 expect_out "a changed case option is a setting that differs" '^  case\.spin\..*spin +5000000 +15000000$'
 expect_out "the workload's time is compared" '^Amean +spin +time +[0-9.]+ [a-z]+ \( +0\.00%\)'
