@@ -22,7 +22,7 @@ char *compare_trust_text(const struct cmp_trust *t)
 	switch (t->kind) {
 	case CMP_TRUST_INCOMPLETE:
 		cmp_runs_text(f, &t->runs);
-		fprintf(f, " did not complete (%s): stopped or failed part-way, it holds only what ran before",
+		fprintf(f, " did not complete (%s): stopped or failed part-way, with only what ran before",
 			t->detail ? t->detail : "?");
 		break;
 	case CMP_TRUST_APART:

@@ -15,15 +15,20 @@ static struct cmp_trust *compare_trust_add(struct comparison *cmp, enum cmp_trus
 	return t;
 }
 
-/* A run that did not end as it meant to: stopped (Ctrl-C, a kill) or failed. */
+/* Runs that did not end as they meant to: stopped (Ctrl-C, a kill) or
+ * failed; one entry per status. */
 static void compare_trust_status(struct comparison *cmp)
 {
 	for (size_t i = 0; i < cmp->nruns; i++) {
 		const char *st = cmp->runs[i]->info.status;
 		if (!st || !strcmp(st, "complete"))
 			continue;
-		struct cmp_trust *t = compare_trust_add(cmp, CMP_TRUST_INCOMPLETE, st);
-		strlist_add(&t->runs, cmp->labels[i]);
+		size_t k = 0;
+		while (k < cmp->ntrust && !(cmp->trust[k].kind == CMP_TRUST_INCOMPLETE && !strcmp(cmp->trust[k].detail, st)))
+			k++;
+		if (k == cmp->ntrust)
+			compare_trust_add(cmp, CMP_TRUST_INCOMPLETE, st);
+		strlist_add(&cmp->trust[k].runs, cmp->labels[i]);
 	}
 }
 
