@@ -42,6 +42,11 @@ const struct cmd commands[] = {
 	  cleanup_cmd_opts, NULL },
 	{ "matrix", cmd_matrix, "run a suite under several kernels, each booted in a virtual machine",
 	  "matrix --kernel PATH|PACKAGE [--kernel ...] --suite SUITE [options]", matrix_cmd_opts, NULL },
+	{ "bisect", cmd_bisect, "find the first kernel of a series where a metric went bad, with the chance of a "
+	  "wrong answer", "bisect --series FILE --case CASE --metric METRIC [options] | bisect start --good K --bad K "
+	  "--case CASE --metric METRIC --name NAME [options] | bisect run --kernel PATH --reference NAME | "
+	  "bisect show NAME", bisect_cmd_opts,
+	  bisect_cmd_details },
 	{ NULL, NULL, NULL, NULL, NULL, NULL },
 };
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "cmd/matrix_int.h"
 #include "core/util.h"
 #include "vm/matrix.h"
 #include "vm/proto.h"
@@ -17,29 +18,13 @@ const struct opt matrix_cmd_opts[] = {
 	{ "append", OPT_LIST, O(appends), NULL, 0, 0, NULL, "ARGS",
 	  "extra kernel command line; several make one guest per kernel and command line", 0, 0 },
 	{ "suite", OPT_STR, O(suite), "quick", 0, 0, NULL, "SUITE", "suite name or file to run in each guest", 0, 0 },
-	{ "mem", OPT_SIZE, O(mem), "512M", 64 << 20, 1ull << 40, NULL, "SIZE", "guest memory", 0, 0 },
-	{ "cpus", OPT_INT, O(cpus), "1", 1, 64, NULL, "N", "guest CPUs", 0, 0 },
-	{ "swap", OPT_ENUM, O(swap), "none", 0, 0, "virtio|zram|none", NULL,
-	  "the guest's own swap besides the sandbox's: a file on the virtio disk, zram, or none", 0, 0 },
-	{ "swap-size", OPT_SIZE, O(swap_size), "256M", 1 << 20, 1ull << 40, NULL, "SIZE", "guest swap size", 0, 0 },
-	{ "disk", OPT_SIZE, O(disk_size), "2G", 64 << 20, 1ull << 42, NULL, "SIZE",
-	  "the guest's virtio disk (sparse): the sandbox's swap files and the guest's swap", 0, 0 },
-	{ "numa-tiered", OPT_FLAG, O(numa_tiered), NULL, 0, 0, NULL, NULL,
-	  "two NUMA nodes of half the memory, the second CPU-less and slower by the ACPI HMAT: a lower "
-	  "memory tier for demotion", 0, 0 },
-	{ "accel", OPT_ENUM, O(accel), "auto", 0, 0, "auto|kvm|tcg", NULL,
-	  "KVM, TCG (emulation), or KVM when it works", 0, 0 },
+	MATRIX_GUEST_OPTS(O)
 	{ "iterations", OPT_INT, O(iterations), "0", 0, 1000, NULL, "N", "iterations per case (0: the suite's)", 0, 0 },
 	{ "name", OPT_STR, O(name), NULL, 0, 0, NULL, "NAME", "matrix name, the tag of its runs (default: matrix-DATE)", 0, 0 },
-	{ "timeout", OPT_TIME, O(timeout), "30m", 1e9, 86400e9, NULL, "TIME", "watchdog per guest", 0, 0 },
-	{ "cache", OPT_STR, O(cache), NULL, 0, 0, NULL, "DIR",
-	  "kernel package cache (default $XDG_CACHE_HOME/vmregress/kernels)", 0, 0 },
+	MATRIX_WATCH_OPTS(O)
 	{ "log-dir", OPT_STR, O(log_dir), NULL, 0, 0, NULL, "DIR",
 	  "where console logs and guest output are kept (default $XDG_DATA_HOME/vmregress/matrix/NAME)", 0, 0 },
-	{ "db", OPT_STR, O(db), NULL, 0, 0, NULL, "PATH", "results store", 0, 0 },
-	{ "static-binary", OPT_STR, O(static_bin), NULL, 0, 0, NULL, "PATH",
-	  "statically linked vmregress for the guests (default: found next to this one)", 0, 0 },
-	{ "keep", OPT_FLAG, O(keep), NULL, 0, 0, NULL, NULL, "keep the work directory (initramfs, swap disk)", 0, 0 },
+	MATRIX_HOST_OPTS(O)
 	{ "json", OPT_FLAG, O(json), NULL, 0, 0, NULL, NULL, "print the outcome as JSON", OPTF_NO_ECHO, 0 },
 	{ "guest-cmd", OPT_STR, O(guest_cmd), NULL, 0, 0, NULL, "ARGS",
 	  "test: vmregress arguments the guest runs instead of the suite", OPTF_HIDDEN, 0 },

@@ -5,9 +5,11 @@
 #include "cmd/cmd.h"
 #include "core/units.h"
 #include "core/util.h"
+#include "report/bisect_fmt.h"
 #include "report/html.h"
 #include "report/plot.h"
 #include "report/runsrc.h"
+#include "vm/bisect.h"
 
 struct report_cmd {
 	char *db, *out, *title, *cases;
@@ -34,6 +36,18 @@ const struct opt report_cmd_opts[] = {
 	OPT_END,
 };
 
+/* A bisection's group: its answer and the metric along the series first. */
+static void report_bisection(const struct bisect_result *r, struct report_opts *ro, char **lead, struct plot *p)
+{
+	size_t len = 0;
+	FILE *f = open_memstream(lead, &len);
+	bisect_html(f, r);
+	fclose(f);
+	ro->lead_html = *lead;
+	bisect_plot(r, p);
+	ro->lead_plot = p;
+}
+
 static int report_run(struct report_cmd *o, char **specs, size_t n)
 {
 	if (!o->no_graphs && !plot_available()) {
@@ -48,7 +62,17 @@ static int report_run(struct report_cmd *o, char **specs, size_t n)
 		return VMR_EXIT_USAGE;
 	struct report_opts ro = { .alpha = o->alpha, .graphs = !o->no_graphs, .title = o->title, .cases = o->cases };
 	struct report_stats st = { 0 };
+	struct bisect_loaded bl = { 0 };
+	struct plot bp = { 0 };
+	char *lead = NULL;
+	if (n == 1 && runs.n && json_is_object(json_object_get(runs.runs[0]->env, "bisect")) &&
+	    bisect_load(o->db, specs[0], &bl) == VMR_EXIT_OK)
+		report_bisection(&bl.res, &ro, &lead, &bp);
 	int rc = report_write(o->out, (const struct run *const *)runs.runs, runs.n, &ro, &st);
+	if (ro.lead_plot)
+		plot_free(&bp);
+	free(lead);
+	bisect_loaded_free(&bl);
 	runsrc_free(&runs);
 	if (rc < 0)
 		return VMR_EXIT_CANNOT;

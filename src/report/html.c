@@ -473,6 +473,10 @@ static void html_page(struct report_ctx *x)
 	fprintf(x->f, "</title>\n<style>%s</style></head>\n<body>\n<h1>", report_css);
 	html_esc(x->f, title);
 	fputs("</h1>\n", x->f);
+	if (x->o->lead_html)
+		fputs(x->o->lead_html, x->f);
+	if (x->o->lead_plot)
+		html_plot(x, x->o->lead_plot, "the references' 95% bands dashed; each step's figure with its interval");
 	html_verdict(x);
 	html_headline(x);
 	struct strlist cases = { 0 };

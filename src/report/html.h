@@ -15,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "report/plot.h"
 #include "store/store.h"
 
 struct report_opts {
@@ -22,6 +23,9 @@ struct report_opts {
 	bool graphs;          /* false: tables only (no gnuplot needed) */
 	const char *title;
 	const char *cases;    /* fnmatch glob of the cases to show, or NULL */
+	/* a section put first, and its graph (a bisection's), or NULL */
+	const char *lead_html;
+	struct plot *lead_plot;
 };
 
 struct report_stats {

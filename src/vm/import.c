@@ -52,6 +52,21 @@ static void import_as_host_run(struct run *r, const char *name, const char *suit
 int import_guest_run(struct store *host, const char *guest_db, const char *name, const char *suite,
 		     const char *tag, const json_t *matrix, int64_t *run_id)
 {
+	return import_guest_run_group(host, guest_db, name, suite, tag, NULL, matrix, run_id);
+}
+
+static void import_join_group(struct run *r, const struct store_group *g)
+{
+	r->info.group_uuid = xstrdup(g->uuid);
+	r->info.group_name = xstrdup(g->name);
+	r->info.variant = g->variant ? xstrdup(g->variant) : NULL;
+	r->info.variant_index = g->index;
+	r->group_plan = g->plan ? json_incref(g->plan) : NULL;
+}
+
+int import_guest_run_group(struct store *host, const char *guest_db, const char *name, const char *suite,
+			   const char *tag, const struct store_group *group, const json_t *matrix, int64_t *run_id)
+{
 	struct store *g;
 	struct run *r = NULL;
 	int64_t gid;
@@ -62,6 +77,8 @@ int import_guest_run(struct store *host, const char *guest_db, const char *name,
 	if (store_resolve(g, "last", &gid) < 0 || store_load_run(g, gid, &r) < 0)
 		goto close_guest;
 	import_as_host_run(r, name, suite, tag, matrix, vmr_wall_s());
+	if (group && !r->info.group_uuid)
+		import_join_group(r, group);
 	/* One transaction, keyed by the guest's UUID: imported twice, stored once. */
 	rc = store_import_run(host, r, run_id) < 0 ? -1 : 0;
 	run_free(r);

@@ -239,7 +239,9 @@ static json_t *matrix_facts(const struct matrix_ctx *c, const struct matrix_gues
 static int matrix_store(struct matrix_ctx *c, struct matrix_guest *g)
 {
 	const struct proto_frame *db = proto_find(&g->frames, "db");
-	char *name = xasprintf("%s-%s", c->o->name, g->label);
+	const struct matrix_store_as *as = c->o->store_as;
+	char *name = as ? xstrdup(as->run_name) : xasprintf("%s-%s", c->o->name, g->label);
+	const char *suite = as ? as->suite : c->o->suite;
 	json_t *facts = matrix_facts(c, g);
 	int r;
 
@@ -249,14 +251,15 @@ static int matrix_store(struct matrix_ctx *c, struct matrix_guest *g)
 		if (r < 0)
 			vmr_errno("cannot write %s", path);
 		else
-			r = import_guest_run(c->st, path, name, c->o->suite, c->o->name, facts, &g->run_id);
+			r = import_guest_run_group(c->st, path, name, suite, c->o->name, as ? as->group : NULL,
+						   facts, &g->run_id);
 		unlink(path);
 		free(path);
 	} else {
 		if (!strcmp(g->status, "complete"))
 			matrix_fail(g, "the guest sent no results store");
 		json_object_set_new(facts, "reason", json_string(g->reason));
-		r = import_failed_run(c->st, name, c->o->suite, c->o->name, facts, &g->run_id);
+		r = import_failed_run(c->st, name, suite, c->o->name, facts, &g->run_id);
 	}
 	json_decref(facts);
 	free(name);
@@ -266,7 +269,11 @@ static int matrix_store(struct matrix_ctx *c, struct matrix_guest *g)
 static int matrix_run_guest(struct matrix_ctx *c, struct matrix_guest *g)
 {
 	char *initrd = xasprintf("%s/%s.cpio", c->work, g->label), *disk = NULL;
-	char *append = xasprintf("console=ttyS0 panic=-1 quiet%s%s", g->append ? " " : "", g->append ? g->append : "");
+	/* Under emulation on a loaded host the kernel's check that the timer
+	 * interrupt arrives through the IO-APIC can time out and panic ("IO-APIC
+	 * + timer doesn't work"); a KVM guest skips that check by itself. */
+	char *append = xasprintf("console=ttyS0 panic=-1 quiet%s%s%s", c->accel == GUEST_ACCEL_TCG ? " no_timer_check" : "",
+				 g->append ? " " : "", g->append ? g->append : "");
 	struct guest_outcome out = { 0 };
 	int r = -1;
 

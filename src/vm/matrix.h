@@ -29,6 +29,16 @@ struct matrix_opts {
 	char *guest_emit, *guest_label;
 	long guest_rc;
 	bool guest_done;
+	/* set by commands built on the matrix (bisect), not by options */
+	const struct matrix_store_as *store_as;
+};
+
+/* How a command built on the matrix stores a guest's run instead of as
+ * NAME-LABEL of suite --suite, ungrouped (tagged NAME either way). */
+struct matrix_store_as {
+	const char *run_name;
+	const char *suite;              /* the suite's name to record */
+	const struct store_group *group;/* the group the run joins (a complete run only) */
 };
 
 struct matrix_ctx;
