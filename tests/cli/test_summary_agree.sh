@@ -24,8 +24,12 @@ else not_ok "show and compare give one mean (show '$show_mean', compare '$cmp_me
 
 run "$VMR" show g-b --db "$DB"
 show_line=$(grep -E '^  null +4 ' <<< "$OUT")
-ms=$(python3 -c 'import sys; print("%.4g ms" % (float(sys.argv[1]) / 1e6))' "${show_mean:-0}")
-if [ -n "$show_line" ] && [ "$show_line" = "$run_line" ] && [[ $show_line == *"time $ms ± "* ]]; then
-	ok "run's summary and show print the same line, with that mean ($ms)"
-else not_ok "run's summary and show print the same line, with that mean ($ms): run '$run_line', show '$show_line'"; fi
+# the mean the line prints, in ns, against show --json's
+shown=$(sed -nE 's/.* time ([0-9.]+) (ns|us|ms|s) ± .*/\1 \2/p' <<< "$show_line")
+if [ -n "$show_line" ] && [ "$show_line" = "$run_line" ] && [ -n "$shown" ] &&
+   python3 -c 'import sys; v, u, m = sys.argv[1], sys.argv[2], float(sys.argv[3])
+x = float(v) * {"ns": 1, "us": 1e3, "ms": 1e6, "s": 1e9}[u]
+sys.exit(abs(x - m) > 1e-3 * m)' $shown "${show_mean:-0}"; then
+	ok "run's summary and show print the same line, with that mean ($shown)"
+else not_ok "run's summary and show print the same line, with that mean ($shown, $show_mean ns): run '$run_line', show '$show_line'"; fi
 done_testing
