@@ -3,7 +3,7 @@
 PREFIX  ?= /usr/local
 DESTDIR ?=
 CC      ?= cc
-PKGS     = jansson gsl inih libbpf sqlite3 zlib libpq
+PKGS     = jansson gsl inih libbpf sqlite3 zlib libpq yaml-0.1
 VERSION := $(shell cat VERSION 2>/dev/null || echo 0.0.0)
 
 CFLAGS  ?= -O2 -g
@@ -105,13 +105,21 @@ STATICPKGS := $(shell pkg-config --static --libs $(filter-out libpq,$(PKGS)) 2>/
 PGSRC     := $(wildcard src/store/pg.c src/store/pg_*.c)
 LAZYOBJ   := build/obj/core/lazylib.o build/obj/stats/gsllib.o build/obj/probe/bpflib.o \
 	     build/obj/store/sqlitelib.o
-STATICOBJ := $(filter-out $(PGSRC:src/%.c=build/obj/%.o) build/obj/store/pqlib.o $(LAZYOBJ),$(OBJ)) \
-	     $(PGSRC:src/%.c=build/static/%.o) build/static/nodl.o build/static/libs.o
+# So is HTTP (core/http.c, libcurl's loader): Debian has no static archives
+# of libcurl's TLS and Kerberos libraries either; src/static/nohttp.c says so
+# to `kcidb submit` in a guest.
+HTTPOBJ   := build/obj/core/http.o build/obj/core/curllib.o
+STATICOBJ := $(filter-out $(PGSRC:src/%.c=build/obj/%.o) build/obj/store/pqlib.o $(LAZYOBJ) $(HTTPOBJ),$(OBJ)) \
+	     $(PGSRC:src/%.c=build/static/%.o) build/static/nodl.o build/static/libs.o build/static/nohttp.o
 build/static/store/%.o: src/store/%.c
 	@mkdir -p $(dir $@)
 	$(call say,CC,$@)$(CC) $(CFLAGS) -DVMR_NO_PG -c -o $@ $<
 
 build/static/nodl.o: src/static/nodl.c
+	@mkdir -p $(dir $@)
+	$(call say,CC,$@)$(CC) $(CFLAGS) -c -o $@ $<
+
+build/static/nohttp.o: src/static/nohttp.c
 	@mkdir -p $(dir $@)
 	$(call say,CC,$@)$(CC) $(CFLAGS) -c -o $@ $<
 

@@ -52,13 +52,17 @@ base=${VMR_BASE:-}
 if [ -z "$base" ] && git rev-parse --git-dir > /dev/null 2>&1; then
 	rev=${BASE_REV:-$(git log -1 --format=%H --grep='^report: draw maps and dense plots as inline PNG')}
 	[ -n "${BASE_REV:-}" ] || rev=${rev:+$rev^}
-	if [ -n "$rev" ] && mkdir "$tmp/base" && git archive "$rev" | tar -x -C "$tmp/base" &&
-	   make -C "$tmp/base" -j2 vmregress > "$tmp/base.log" 2>&1; then
+	if [ -n "$rev" ]; then
+		# found but not built is a failure, never a quiet "after only"
+		mkdir "$tmp/base"
+		git archive "$rev" | tar -x -C "$tmp/base"
+		make -C "$tmp/base" -j2 vmregress > "$tmp/base.log" 2>&1 ||
+			bench_fail "the build from before PNG graphs ($(git rev-parse --short "$rev")) failed: $(tail -3 "$tmp/base.log")"
 		base=$tmp/base/vmregress
 		echo "before: $(git rev-parse --short "$rev"), every graph SVG"
 	fi
 fi
-[ -n "$base" ] || echo "no binary from before PNG graphs (set VMR_BASE or BASE_REV): after only"
+[ -n "$base" ] || echo "no commit from before PNG graphs in this tree (set VMR_BASE or BASE_REV): after only"
 
 # Two runs of the quick suite, when root can run them.
 quick=

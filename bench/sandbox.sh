@@ -51,3 +51,5 @@ awk -v r="$raw" -v w="$wrapped" 'BEGIN {
 	printf "exec measurement overhead on a 64M non-swapping program: bare %.0f ms, sandbox exec --no-sandbox %.0f ms, ratio %.3f (target <= 1.05) %s\n",
 		r * 1000, w * 1000, x, (x <= 1.05 ? "ok" : "ABOVE TARGET")
 }'
+awk -v r="$raw" -v w="$wrapped" 'BEGIN { exit !(r > 0 && w / r <= 1.05) }' ||
+	bench_fail "sandbox exec's measurement overhead is above its target of 1.05"

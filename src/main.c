@@ -47,38 +47,14 @@ const struct cmd commands[] = {
 	  "--case CASE --metric METRIC --name NAME [options] | bisect run --kernel PATH --reference NAME | "
 	  "bisect show NAME", bisect_cmd_opts,
 	  bisect_cmd_details },
+	{ "lava", cmd_lava, "run vmregress in a LAVA lab: test definitions, jobs, results home",
+	  "lava testdef|job|cases RUN|import RESULTS...|run-local JOB [options]", lava_cmd_opts, NULL },
+	{ "kcidb", cmd_kcidb, "send a KCIDB document (export --format kcidb) to KernelCI",
+	  "kcidb submit FILE|- --url URL --token-file FILE [options]", kcidb_cmd_opts, NULL },
+	{ "kselftest", cmd_kselftest, "build the kernel's own mm and cgroup selftests for the kselftest workload",
+	  "kselftest build|list [--source 6.12|6.1|DIR] [options]", kselftest_cmd_opts, kselftest_cmd_details },
 	{ NULL, NULL, NULL, NULL, NULL, NULL },
 };
-
-const struct cmd *cmd_find(const char *name)
-{
-	for (const struct cmd *c = commands; c->name; c++)
-		if (!strcmp(c->name, name))
-			return c;
-	return NULL;
-}
-
-void cmd_help(FILE *f, const struct cmd *c)
-{
-	fprintf(f, "usage: vmregress %s\n\n%s\n", c->usage, c->summary);
-	if (c->details)
-		fprintf(f, "\n%s\n", c->details);
-	if (c->opts && c->opts->name) {
-		fputs("\nOptions:\n", f);
-		opt_help(f, c->opts);
-	}
-}
-
-int cmd_print_json(json_t *j)
-{
-	int r = json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
-	json_decref(j);
-	if (r < 0 || fputc('\n', stdout) == EOF || fflush(stdout) == EOF) {
-		vmr_errno("cannot write JSON to standard output");
-		return VMR_EXIT_CANNOT;
-	}
-	return VMR_EXIT_OK;
-}
 
 /* The one-line error for a word that is not a command, with the command it
  * was probably meant to be. */

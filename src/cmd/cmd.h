@@ -43,16 +43,20 @@ int cmd_push(int argc, char **argv);
 int cmd_pull(int argc, char **argv);
 int cmd_suites(int argc, char **argv);
 int cmd_bisect(int argc, char **argv);
+int cmd_kcidb(int argc, char **argv);
+int cmd_lava(int argc, char **argv);
+int cmd_kselftest(int argc, char **argv);
 
 /* Each command file defines its option table for help: */
 extern const struct opt sense_cmd_opts[], test_cmd_opts[], refs_cmd_opts[], run_cmd_opts[],
 	list_cmd_opts[], show_cmd_opts[], export_cmd_opts[], delete_cmd_opts[], compare_cmd_opts[], plan_cmd_opts[],
 	report_cmd_opts[], plot_map_cmd_opts[], sandbox_cmd_opts[], cleanup_cmd_opts[],
 	matrix_cmd_opts[];
-extern const struct opt push_cmd_opts[], pull_cmd_opts[], suites_cmd_opts[], bisect_cmd_opts[];
+extern const struct opt push_cmd_opts[], pull_cmd_opts[], suites_cmd_opts[], bisect_cmd_opts[],
+	kcidb_cmd_opts[], lava_cmd_opts[], kselftest_cmd_opts[];
 
 /* Longer help text of commands that have one (`help CMD`, the man page). */
-extern const char refs_cmd_details[], bisect_cmd_details[];
+extern const char refs_cmd_details[], bisect_cmd_details[], kselftest_cmd_details[];
 extern char sense_cmd_summary[], sense_cmd_usage[], sense_cmd_details[];
 
 /* push and pull: everything but the direction.  Their options, in one

@@ -1,5 +1,7 @@
-/* What several commands do first: parse their arguments, and open the store
- * at the run they name. */
+/* What several commands share: finding a command in main.c's table and
+ * printing its help, parsing their arguments, opening the store at the
+ * run they name, and writing a JSON document to standard output. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -8,6 +10,36 @@
 #include "cmd/cmd.h"
 #include "core/util.h"
 #include "store/store.h"
+
+const struct cmd *cmd_find(const char *name)
+{
+	for (const struct cmd *c = commands; c->name; c++)
+		if (!strcmp(c->name, name))
+			return c;
+	return NULL;
+}
+
+void cmd_help(FILE *f, const struct cmd *c)
+{
+	fprintf(f, "usage: vmregress %s\n\n%s\n", c->usage, c->summary);
+	if (c->details)
+		fprintf(f, "\n%s\n", c->details);
+	if (c->opts && c->opts->name) {
+		fputs("\nOptions:\n", f);
+		opt_help(f, c->opts);
+	}
+}
+
+int cmd_print_json(json_t *j)
+{
+	int r = json_dumpf(j, stdout, JSON_INDENT(2) | JSON_REAL_PRECISION(10));
+	json_decref(j);
+	if (r < 0 || fputc('\n', stdout) == EOF || fflush(stdout) == EOF) {
+		vmr_errno("cannot write JSON to standard output");
+		return VMR_EXIT_CANNOT;
+	}
+	return VMR_EXIT_OK;
+}
 
 int cmd_parse(const char *name, struct optset *sets, size_t nsets, int argc, char **argv, char ***pos,
 	      int *npos)

@@ -6,8 +6,12 @@
 #include "cmd/cmd.h"
 #include "core/util.h"
 #include "report/compare_fmt.h"
+#include "report/compare_lkp.h"
+#include "report/functional.h"
+#include "report/kcidb.h"
 #include "report/runsrc.h"
 #include "stats/compare.h"
+#include "stats/functional.h"
 #include "workload/workload.h"
 
 struct compare_cmd {
@@ -21,13 +25,19 @@ struct compare_cmd {
 	char *headline;
 	int fail_on;
 	bool all;
+	struct kcidb_source kcidb;
+	int style;
 };
 
 enum { FAIL_ON_NONE, FAIL_ON_REGRESSION };
+enum { STYLE_MMTESTS, STYLE_LKP };
 
 const struct opt compare_cmd_opts[] = {
 	{ .name = "format", .type = OPT_ENUM, .off = offsetof(struct compare_cmd, format), .def = "text",
 	  .choices = CMP_FORMAT_CHOICES, .metavar = "FORMAT", .help = "output format", .short_name = 'f' },
+	{ .name = "style", .type = OPT_ENUM, .off = offsetof(struct compare_cmd, style), .def = "mmtests",
+	  .choices = "mmtests|lkp", .metavar = "STYLE",
+	  .help = "text layout: mmtests' compare-kernels, or lkp-tests' compare with LKP's marks beside ours" },
 	{ .name = "json", .type = OPT_FLAG, .off = offsetof(struct compare_cmd, json),
 	  .help = "the same as --format=json" },
 	{ .name = "alpha", .type = OPT_DOUBLE, .off = offsetof(struct compare_cmd, alpha), .def = "0.05",
@@ -52,14 +62,20 @@ const struct opt compare_cmd_opts[] = {
 	  .help = "only metrics with a significant change in some run" },
 	{ .name = "db", .type = OPT_STR, .off = offsetof(struct compare_cmd, db), .metavar = "PATH",
 	  .help = "the results store: a file or a PostgreSQL URL (" CMD_DB_DEFAULT ")" },
+	KCIDB_SOURCE_OPTS(struct compare_cmd, kcidb),
 	OPT_END,
 };
 
-static int compare_print(const struct comparison *cmp, int format, bool all)
+static int compare_print(const struct comparison *cmp, const struct functional *fn, int format, int style,
+			 bool all)
 {
+	json_t *j;
 	switch (format) {
 	case CMP_FMT_JSON:
-		return cmd_print_json(compare_to_json(cmp));
+		j = compare_to_json(cmp);
+		if (fn->any)
+			json_object_set_new(j, "functional", functional_to_json(fn));
+		return cmd_print_json(j);
 	case CMP_FMT_CSV:
 		compare_write_csv(stdout, cmp);
 		break;
@@ -73,7 +89,10 @@ static int compare_print(const struct comparison *cmp, int format, bool all)
 		compare_write_tap(stdout, cmp);
 		break;
 	default:
-		if (all)
+		functional_write_text(stdout, fn);  /* functional changes first */
+		if (style == STYLE_LKP)
+			compare_write_lkp(stdout, cmp);
+		else if (all)
 			compare_write_text(stdout, cmp);
 		else
 			compare_write_brief(stdout, cmp);
@@ -98,12 +117,17 @@ static int compare_run_set(const struct compare_cmd *o, const struct run_set *ru
 				   .setting_keys = setting_keys };
 	struct comparison cmp = { 0 };
 	compare_runs((const struct run *const *)runs->runs, runs->n, &co, &cmp);
-	int rc = compare_print(&cmp, o->json ? CMP_FMT_JSON : o->format, o->all);
-	if (rc == VMR_EXIT_OK && o->fail_on == FAIL_ON_REGRESSION && cmp.tally.regressed)
+	struct functional fn = { 0 };
+	functional_compare((const struct run *const *)runs->runs, runs->n, &fn);
+	int rc = o->format == CMP_FMT_KCIDB && !o->json
+			 ? cmd_print_json(kcidb_compare(&cmp, &o->kcidb))
+			 : compare_print(&cmp, &fn, o->json ? CMP_FMT_JSON : o->format, o->style, o->all);
+	if (rc == VMR_EXIT_OK && o->fail_on == FAIL_ON_REGRESSION && (cmp.tally.regressed || fn.count[FN_REGRESSION]))
 		rc = VMR_EXIT_FAIL;
 	/* Runs that share no case: nothing was compared, which is the input's fault. */
-	if (rc == VMR_EXIT_OK && !cmp.nshared)
+	if (rc == VMR_EXIT_OK && !cmp.nshared && !fn.any)
 		rc = VMR_EXIT_USAGE;
+	functional_free(&fn);
 	compare_free(&cmp);
 	return rc;
 }
@@ -125,6 +149,11 @@ int cmd_compare(int argc, char **argv)
 	}
 	struct strlist specs = { 0 };
 	struct run_set runs = { 0 };
+	const char *bad = kcidb_source_invalid(&o.kcidb);
+	if (bad) {
+		vmr_err("compare: %s", bad);
+		goto free_opts;
+	}
 	if (npos < 1 || cmd_resolve_runs(o.db, pos, (size_t)npos, &specs) < 0 || specs.n < 2) {
 		/* one argument that is not a group: what is wrong with it, if
 		 * it is not a run either */

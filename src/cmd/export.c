@@ -6,18 +6,24 @@
 #include "cmd/cmd.h"
 #include "core/util.h"
 #include "report/export.h"
+#include "report/kcidb.h"
 #include "report/runsrc.h"
 
 struct export_opts {
 	char *db;
 	int format;
+	struct kcidb_source kcidb;
 };
+
+enum { EXPORT_CSV, EXPORT_JSON, EXPORT_KCIDB };
 
 const struct opt export_cmd_opts[] = {
 	{ .name = "db", .type = OPT_STR, .off = offsetof(struct export_opts, db), .metavar = "PATH",
 	  .help = "the results store: a file or a PostgreSQL URL (" CMD_DB_DEFAULT ")" },
 	{ .name = "format", .type = OPT_ENUM, .off = offsetof(struct export_opts, format), .def = "csv",
-	  .choices = "csv|json", .help = "csv (a header line, then one row per value) or json (an array of rows)" },
+	  .choices = "csv|json|kcidb",
+	  .help = "csv (a header line, then one row per value), json (an array of rows) or kcidb (KernelCI's KCIDB v5.3)" },
+	KCIDB_SOURCE_OPTS(struct export_opts, kcidb),
 	OPT_END,
 };
 
@@ -39,10 +45,17 @@ int cmd_export(int argc, char **argv)
 		vmr_err("export: which run? (usage: vmregress %s)", cmd_find("export")->usage);
 		goto free_opts;
 	}
+	const char *bad = kcidb_source_invalid(&o.kcidb);
+	if (bad) {
+		vmr_err("export: %s", bad);
+		goto free_opts;
+	}
 	if (cmd_resolve_runs(o.db, pos, (size_t)npos, &specs) < 0 ||
 	    runsrc_load(o.db, specs.v, specs.n, &runs) < 0)
 		goto free_specs;
-	if (o.format == 1) {
+	if (o.format == EXPORT_KCIDB) {
+		rc = cmd_print_json(kcidb_runs((const struct run *const *)runs.runs, runs.n, &o.kcidb));
+	} else if (o.format == EXPORT_JSON) {
 		rc = cmd_print_json(export_rows_json(runs.runs, runs.n));
 	} else {
 		export_rows_csv(stdout, runs.runs, runs.n);

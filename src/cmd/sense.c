@@ -1,6 +1,6 @@
 /* vmregress sense: read-only views of the kernel's VM, the user-space
  * successors of VM Regress's sense modules.  Parsing and wiring only: the
- * probes in src/probe/ read, the formatters here print. */
+ * probes in src/probe/ read, report/sense.c formats. */
 #include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -95,9 +95,7 @@ static int sense_zones(struct sense_opts *o, char **pos, int npos)
 		zoneinfo_free(&zi);
 		return cmd_print_json(j);
 	}
-	printf("Values in pages of %" PRIu64 " bytes\n\n", vmr_page_size());
-	for (size_t i = 0; i < zi.nnodes; i++)
-		sense_zones_node_text(&zi.nodes[i]);
+	sense_zones_text(&zi);
 	zoneinfo_free(&zi);
 	return VMR_EXIT_OK;
 }
@@ -136,15 +134,7 @@ static int sense_structsizes(struct sense_opts *o, char **pos, int npos)
 	if (o->json) {
 		rc = cmd_print_json(json_pack("{s:O}", "structs", structs));
 	} else {
-		const char *k;
-		json_t *v;
-		printf("%-24s %8s\n", "struct", "bytes");
-		json_object_foreach(structs, k, v) {
-			if (json_is_null(v))
-				printf("%-24s %8s\n", k, "-");
-			else
-				printf("%-24s %8" JSON_INTEGER_FORMAT "\n", k, json_integer_value(v));
-		}
+		sense_structsizes_text(structs);
 	}
 unload:
 	json_decref(structs);
@@ -157,7 +147,6 @@ static int sense_kvirtual(struct sense_opts *o, char **pos, int npos)
 	struct meminfo mi = { 0 };
 	struct vmallocinfo vi = { 0 };
 	char err[PROBE_ERR_MAX] = "", verr[PROBE_ERR_MAX];
-	uint64_t total, used, chunk;
 	if (meminfo_read(&mi, NULL, err) < 0) {
 		vmr_err("/proc/meminfo: %s", err);
 		return VMR_EXIT_CANNOT;
@@ -168,16 +157,7 @@ static int sense_kvirtual(struct sense_opts *o, char **pos, int npos)
 			 errno == EACCES ? " (needs root)" : "");
 	int rc = VMR_EXIT_OK;
 	if (o->json) {
-		json_t *j = json_object();
-		bool have_total = meminfo_get(&mi, "VmallocTotal", &total) == 0;
-		bool have_used = meminfo_get(&mi, "VmallocUsed", &used) == 0;
-		/* VmallocChunk reads 0 since 4.4: the kernel stopped computing it. */
-		bool have_chunk = meminfo_get(&mi, "VmallocChunk", &chunk) == 0 && chunk;
-		json_object_set_new(j, "total_bytes", sense_u64_or_null(total, have_total));
-		json_object_set_new(j, "used_bytes", sense_u64_or_null(used, have_used));
-		json_object_set_new(j, "largest_chunk_bytes", sense_u64_or_null(chunk, have_chunk));
-		json_object_set_new(j, "vmallocinfo", have_vi ? sense_vmallocinfo_json(&vi, o->top) : json_null());
-		rc = cmd_print_json(j);
+		rc = cmd_print_json(sense_kvirtual_json(&mi, have_vi ? &vi : NULL, o->top));
 	} else {
 		sense_kvirtual_text(&mi, have_vi ? &vi : NULL, o->top);
 	}
@@ -231,20 +211,9 @@ static int sense_pagemap_scan(struct pagemap *pm, struct sense_vma *sv, bool map
 static int sense_pagemap_output(struct sense_opts *o, pid_t pid, struct sense_vma *svs, size_t n,
 				const struct pagemap_counts *total, uint64_t ps)
 {
-	if (o->json) {
-		json_t *vmas = json_array();
-		for (size_t i = 0; i < n; i++)
-			json_array_append_new(vmas, sense_vma_json(&svs[i], ps));
-		return cmd_print_json(json_pack("{s:i, s:I, s:b, s:b, s:o}", "pid", (int)pid,
-						"page_size", (json_int_t)ps, "pfn_visible", total->pfn_known,
-						"thp_visible", total->thp_known, "vmas", vmas));
-	}
-	printf("pid %d: %zu VMAs, pages of %" PRIu64 " bytes%s\n", (int)pid, n, ps,
-	       total->thp_known || n == 0 ? "" : " (THP needs root: /proc/kpageflags)");
-	printf("%-16s %-16s %-4s %9s %9s %9s %9s %9s %9s %9s %s\n", "start", "end", "perm", "pages",
-	       "present", "swapped", "file", "exclusive", "softdirty", "thp", "path");
-	for (size_t i = 0; i < n; i++)
-		sense_vma_text(&svs[i], ps);
+	if (o->json)
+		return cmd_print_json(sense_pagemap_json(pid, svs, n, total, ps));
+	sense_pagemap_text(pid, svs, n, total, ps);
 	return VMR_EXIT_OK;
 }
 
@@ -466,11 +435,7 @@ static int sense_thp(struct sense_opts *o, char **pos, int npos)
 		thp_free(&t);
 		return cmd_print_json(j);
 	}
-	sense_dir_text("THP settings", &t.settings);
-	putchar('\n');
-	sense_dir_text("khugepaged", &t.khugepaged);
-	putchar('\n');
-	sense_thp_sizes_text(&t, root);
+	sense_thp_text(&t, root);
 	thp_free(&t);
 	return VMR_EXIT_OK;
 }
@@ -484,21 +449,7 @@ static int sense_swap(struct sense_opts *o, char **pos, int npos)
 		swapinfo_free(&s);
 		return cmd_print_json(j);
 	}
-	sense_swap_devices_text(s.devices);
-	printf("\nswap settings\n");
-	printf("  %-28s %s\n", "vma_ra_enabled", s.vma_ra_enabled < 0 ? "not in this kernel" : s.vma_ra_enabled ? "true" : "false");
-	if (s.page_cluster >= 0)
-		printf("  %-28s %" PRId64 "\n", "vm.page-cluster", s.page_cluster);
-	printf("\nmeminfo\n");
-	sense_swap_bytes_text(&s.meminfo);
-	putchar('\n');
-	sense_dir_text("vmstat (since boot)", &s.vmstat);
-	if (!sysfs_dir_get(&s.vmstat, "swpout_zero"))
-		printf("  %-28s not in this kernel (6.12 on)\n", "swpin_zero, swpout_zero");
-	putchar('\n');
-	sense_swap_zswap_text(&s);
-	putchar('\n');
-	sense_swap_zram_text(&s);
+	sense_swap_text(&s);
 	swapinfo_free(&s);
 	return VMR_EXIT_OK;
 }
@@ -520,15 +471,7 @@ static int sense_lru_gen(struct sense_opts *o, char **pos, int npos)
 	}
 	if (o->json)
 		return cmd_print_json(lru_gen_json(&g));
-	printf("multi-generational LRU (%s)\n", root);
-	printf("  %-28s 0x%04" PRIx64 "\n", "enabled", g.enabled);
-	printf("  %-28s %s\n", "core (0x0001)", g.enabled & LRU_GEN_CORE ? "on" : "off");
-	printf("  %-28s %s\n", "mm_walk (0x0002)", g.enabled & LRU_GEN_MM_WALK ? "on" : "off");
-	printf("  %-28s %s\n", "nonleaf_young (0x0004)", g.enabled & LRU_GEN_NONLEAF_YOUNG ? "on" : "off");
-	if (g.have_min_ttl)
-		printf("  %-28s %" PRIu64 "\n", "min_ttl_ms", g.min_ttl_ms);
-	else
-		printf("  %-28s -\n", "min_ttl_ms");
+	sense_lru_gen_text(&g, root);
 	return VMR_EXIT_OK;
 }
 

@@ -198,6 +198,7 @@ int cmd_test(int argc, char **argv)
 	} else if (w->validate && w->validate(wopts) < 0) {
 		rc = VMR_EXIT_USAGE;
 	} else {
+		workload_holds(w, &cfg.hold);
 		rc = test_run(w, wopts, &cfg, &tc, &to);
 	}
 free_opts:

@@ -1,5 +1,6 @@
 #include "core/result.h"
 
+#include <math.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -173,6 +174,29 @@ void result_hist(struct result *r, const char *name, const char *unit, struct hi
 	nh->name = xstrdup(name);
 	nh->unit = xstrdup(unit);
 	nh->h = h;
+}
+
+const struct table *result_find_table(const struct result *r, const char *name)
+{
+	const struct table *t = NULL;
+	for (size_t i = 0; i < r->ntables; i++)
+		if (!strcmp(r->tables[i].name, name))
+			t = &r->tables[i];
+	return t;
+}
+
+long table_col(const struct table *t, const char *name)
+{
+	for (size_t c = 0; t && c < t->ncols; c++)
+		if (!strcmp(t->cols[c], name))
+			return (long)c;
+	return -1;
+}
+
+double table_get(const struct table *t, size_t row, const char *name)
+{
+	long c = table_col(t, name);
+	return c < 0 || row >= t->nrows ? NAN : t->cells[row * t->ncols + (size_t)c];
 }
 
 const struct named_hist *result_find_hist(const struct result *r, const char *name)

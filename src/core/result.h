@@ -117,6 +117,15 @@ const struct metric *result_find_metric(const struct result *r, const char *name
 /* Tables: create with column names, then append rows of ncols values. */
 struct table *result_table(struct result *r, const char *name, size_t ncols, const char *const *cols);
 void table_add_row(struct table *t, const double *row);
+/* The table named name (the last, if several), or NULL.  Readers take a
+ * table's columns by name, never by position: a workload may add or
+ * reorder columns, and stored results keep the order of their day. */
+const struct table *result_find_table(const struct result *r, const char *name);
+/* The index of column name, or -1. */
+long table_col(const struct table *t, const char *name);
+/* Row row's value of column name; NaN when t is NULL or has no such
+ * column. */
+double table_get(const struct table *t, size_t row, const char *name);
 /* Histograms: the result takes ownership of h. */
 void result_hist(struct result *r, const char *name, const char *unit, struct hist *h);
 const struct named_hist *result_find_hist(const struct result *r, const char *name);

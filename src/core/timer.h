@@ -1,4 +1,7 @@
-/* Monotonic nanosecond timestamps for measured loops.
+/* The clocks.  The monotonic one: nanosecond timestamps for measured loops
+ * and for every other interval vmregress measures (util.h includes this
+ * header, so vmr_now_ns is one clock whichever header names it); and the
+ * wall clock, for the times stored with results.
  *
  * clock_gettime(CLOCK_MONOTONIC) is served by the vDSO on every kernel
  * vmregress targets: no system call, about 20 ns, and correct across CPUs
@@ -12,11 +15,19 @@
 #include <stdint.h>
 #include <time.h>
 
-static inline uint64_t timer_now_ns(void)
+static inline uint64_t vmr_now_ns(void)
 {
-	struct timespec ts;
+	struct timespec ts = { 0 };
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Wall clock in seconds since the epoch, as a double. */
+static inline double vmr_wall_s(void)
+{
+	struct timespec ts = { 0 };
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 #endif

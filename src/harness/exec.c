@@ -181,32 +181,6 @@ const char *exec_outcome_name(enum exec_outcome o)
 	static const char *const names[] = { "exited", "signaled", "oom", "timeout" };
 	return names[o];
 }
-json_t *exec_result_json(const struct exec_result *r)
-{
-	json_t *o = json_object();
-	json_object_set_new(o, "outcome", json_string(exec_outcome_name(r->outcome)));
-	if (r->outcome == EXEC_EXITED)
-		json_object_set_new(o, "exit_status", json_integer(r->exit_status));
-	if (r->signal)
-		json_object_set_new(o, "signal", json_integer(r->signal));
-	double cpu = r->elapsed_s > 0 ? 100.0 * (r->user_s + r->system_s) / r->elapsed_s : 0;
-	json_object_set_new(o, "user_s", json_real(r->user_s));
-	json_object_set_new(o, "system_s", json_real(r->system_s));
-	json_object_set_new(o, "elapsed_s", json_real(r->elapsed_s));
-	json_object_set_new(o, "cpu_percent", json_real(cpu));
-	json_object_set_new(o, "max_rss_kb", json_integer((json_int_t)r->max_rss_kb));
-	json_object_set_new(o, "major_faults", json_integer((json_int_t)r->major_faults));
-	json_object_set_new(o, "minor_faults", json_integer((json_int_t)r->minor_faults));
-	json_object_set_new(o, "voluntary_switches", json_integer((json_int_t)r->voluntary_switches));
-	json_object_set_new(o, "involuntary_switches", json_integer((json_int_t)r->involuntary_switches));
-	json_object_set_new(o, "pswpin", json_integer((json_int_t)r->pswpin));
-	json_object_set_new(o, "pswpout", json_integer((json_int_t)r->pswpout));
-	json_object_set_new(o, "swap_peak_bytes", json_integer((json_int_t)r->swap_peak_bytes));
-	json_object_set_new(o, "oom_kills", json_integer((json_int_t)r->oom_kills));
-	if (r->oom_report)
-		json_object_set_new(o, "oom_report", json_incref(r->oom_report));
-	return o;
-}
 
 void exec_result_free(struct exec_result *r)
 {

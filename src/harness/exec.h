@@ -36,9 +36,6 @@ struct exec_result {
 int exec_run(struct sandbox *sb, char *const argv[], uint64_t timeout_ns, struct exec_result *r);
 /* The outcome's name: "exited", "signaled", "oom", "timeout". */
 const char *exec_outcome_name(enum exec_outcome o);
-/* The result as JSON (without before/after, which the caller may add; with
- * oom_report when there was a kill). */
-json_t *exec_result_json(const struct exec_result *r);
 void exec_result_free(struct exec_result *r);
 
 #endif

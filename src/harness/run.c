@@ -2,7 +2,6 @@
  * group's order, in their sandboxes, with the hooks beside them; see run.h. */
 #include "harness/run.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,7 +14,6 @@
 #include "harness/plan.h"
 #include "harness/runner.h"
 #include "harness/trace_hook.h"
-#include "sandbox/knobs.h"
 
 /* Open the case's sandbox, or keep the open one when its configuration is
  * the same.  0, or an exit code. */
@@ -35,22 +33,6 @@ static int run_sandbox(struct run_state *rs, const struct suite_case *c)
 	if (rc == -1)
 		return VMR_EXIT_USAGE;
 	return rc < 0 ? VMR_EXIT_CANNOT : 0;
-}
-
-/* A knob of the case's --set that this kernel lacks (an mTHP size, zswap,
- * MGLRU): the case cannot run here, a skip, while the suite's other cases
- * run.  NULL, or the reason in buf. */
-static const char *run_missing_knob(const struct suite_case *c, char *buf, size_t len)
-{
-	for (size_t i = 0; i < c->sandbox.set.n; i++) {
-		const char *value, *why;
-		const struct knob *k = knob_parse_set(c->sandbox.set.v[i], &value, &why);
-		if (k && access(k->path, F_OK) < 0 && errno == ENOENT) {
-			snprintf(buf, len, "--set %s: this kernel has no %s", k->name, k->path);
-			return buf;
-		}
-	}
-	return NULL;
 }
 
 /* A warm-up iteration is stored as skipped, so that no statistic counts
@@ -236,7 +218,8 @@ int run_case(struct run_state *rs, size_t ci)
 		for (size_t k = (size_t)b * nv; k < (size_t)(b + 1) * nv && !rc && !progress_closed(rs->prog); k++) {
 			struct run_var *var = &rs->vars[order[k]];
 			char skipwhy[600] = "";
-			const char *skip = run_missing_knob(&var->suite->cases[ci], skipwhy, sizeof(skipwhy));
+			/* a case that cannot run here is a skip, and the others run */
+			const char *skip = sandbox_cfg_cannot(&var->suite->cases[ci].sandbox, skipwhy, sizeof(skipwhy));
 			rc = skip ? 0 : run_sandbox(rs, &var->suite->cases[ci]);
 			if (!rc)
 				rc = run_iteration(rs, var, ci, done[order[k]]++, &h[order[k]].cfg, h[order[k]].th,

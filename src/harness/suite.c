@@ -344,6 +344,7 @@ static int suite_resolve_case(struct suite_parser *p, size_t section, long globa
 		return -1;
 	if (suite_apply(p, section, c) < 0)
 		return -1;
+	workload_holds(c->w, &c->sandbox.hold);
 	return suite_check_refs(p, section, c);
 }
 

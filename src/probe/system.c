@@ -138,14 +138,23 @@ fail:
 	return NULL;
 }
 
-static json_t *system_swaps(void)
+json_t *system_read_swaps(char *err)
 {
-	char *buf, err[PROBE_ERR_MAX] = "";
+	char *buf;
 	size_t len;
-	if (vmr_read_file("/proc/swaps", &buf, &len) < 0)
-		return json_null();
+	if (vmr_read_file("/proc/swaps", &buf, &len) < 0) {
+		snprintf(err, PROBE_ERR_MAX, "cannot read /proc/swaps: %s", strerror(errno));
+		return NULL;
+	}
 	json_t *j = system_parse_swaps(buf, len, err);
 	free(buf);
+	return j;
+}
+
+static json_t *system_swaps(void)
+{
+	char err[PROBE_ERR_MAX] = "";
+	json_t *j = system_read_swaps(err);
 	return j ? j : json_null();
 }
 

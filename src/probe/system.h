@@ -41,5 +41,10 @@ int system_selected_word(const char *text, char *out, size_t outlen);
 /* Parse /proc/swaps text into a JSON array (see above).  NULL with err on
  * a malformed line. */
 json_t *system_parse_swaps(const char *buf, size_t len, char *err);
+/* /proc/swaps read and parsed: the one reader of it, so that every caller
+ * sees a path as the kernel named it (its octal escapes of space, tab, new
+ * line and backslash undone).  NULL with err when it cannot be read or
+ * parsed. */
+json_t *system_read_swaps(char *err);
 
 #endif

@@ -72,12 +72,10 @@ static inline uint64_t replay_ticks(void)
 }
 #define REPLAY_TIMER "tsc"
 #else
-#include <time.h>
+#include "core/timer.h"
 static inline uint64_t replay_ticks(void)
 {
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	return vmr_now_ns();
 }
 #define REPLAY_TIMER "clock_gettime"
 #endif

@@ -11,10 +11,10 @@
 
 #include "stats/compare.h"
 
-enum cmp_format { CMP_FMT_TEXT, CMP_FMT_JSON, CMP_FMT_CSV, CMP_FMT_MARKDOWN, CMP_FMT_JUNIT, CMP_FMT_TAP };
+enum cmp_format { CMP_FMT_TEXT, CMP_FMT_JSON, CMP_FMT_CSV, CMP_FMT_MARKDOWN, CMP_FMT_JUNIT, CMP_FMT_TAP, CMP_FMT_KCIDB };
 
 /* The choices string for an OPT_ENUM, in enum order. */
-#define CMP_FORMAT_CHOICES "text|json|csv|markdown|junit|tap"
+#define CMP_FORMAT_CHOICES "text|json|csv|markdown|junit|tap|kcidb"
 
 /* The verdict's first line: "N regressions, M improvements, K unchanged,
  * U unstable (FDR 5%, noise floor max(1%, CV))".  Returns buf. */

@@ -136,22 +136,6 @@ void html_metric_plots(struct report_ctx *x, const char *case_name, const struct
 	}
 }
 
-static const struct table *html_find_table(const struct result *r, const char *name)
-{
-	for (size_t i = 0; i < r->ntables; i++)
-		if (!strcmp(r->tables[i].name, name))
-			return &r->tables[i];
-	return NULL;
-}
-
-static long html_col(const struct table *t, const char *name)
-{
-	for (size_t c = 0; c < t->ncols; c++)
-		if (!strcmp(t->cols[c], name))
-			return (long)c;
-	return -1;
-}
-
 /* One run's line for a table column: x from the first column, y the mean
  * over the iterations that have the table, row by row. */
 static void html_table_line(struct plot_line *l, const struct run_case *c, const char *table, const char *xcol,
@@ -161,8 +145,8 @@ static void html_table_line(struct plot_line *l, const struct run_case *c, const
 	double *sum = NULL, *xs = NULL;
 	size_t *cnt = NULL;
 	for (size_t i = 0; c && i < c->niter; i++) {
-		const struct table *t = html_find_table(&c->iters[i], table);
-		long xi = t ? html_col(t, xcol) : -1, yi = t ? html_col(t, ycol) : -1;
+		const struct table *t = result_find_table(&c->iters[i], table);
+		long xi = table_col(t, xcol), yi = table_col(t, ycol);
 		if (xi < 0 || yi < 0 || c->iters[i].outcome != OUTCOME_PASS)
 			continue;
 		if (t->nrows > rows) {

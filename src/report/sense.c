@@ -11,7 +11,7 @@
 
 /* --- zones --- */
 
-json_t *sense_u64_or_null(uint64_t v, bool have)
+static json_t *sense_u64_or_null(uint64_t v, bool have)
 {
 	return have ? json_integer((json_int_t)v) : json_null();
 }
@@ -76,7 +76,7 @@ static void sense_zone_cells(const struct zoneinfo_zone *z, char cells[SENSE_ZON
 }
 
 /* The seed's sense_zones table: one column per zone, side by side. */
-void sense_zones_node_text(const struct zoneinfo_node *n)
+static void sense_zones_node_text(const struct zoneinfo_node *n)
 {
 	char cells[ZONEINFO_MAX_ZONES][SENSE_ZONE_ROWS][96], head[ZONEINFO_MAX_ZONES][40];
 	int width[ZONEINFO_MAX_ZONES];
@@ -100,9 +100,31 @@ void sense_zones_node_text(const struct zoneinfo_node *n)
 	putchar('\n');
 }
 
+void sense_zones_text(const struct zoneinfo *zi)
+{
+	printf("Values in pages of %" PRIu64 " bytes\n\n", vmr_page_size());
+	for (size_t i = 0; i < zi->nnodes; i++)
+		sense_zones_node_text(&zi->nodes[i]);
+}
+
+/* --- structsizes --- */
+
+void sense_structsizes_text(json_t *structs)
+{
+	const char *k;
+	json_t *v;
+	printf("%-24s %8s\n", "struct", "bytes");
+	json_object_foreach(structs, k, v) {
+		if (json_is_null(v))
+			printf("%-24s %8s\n", k, "-");
+		else
+			printf("%-24s %8" JSON_INTEGER_FORMAT "\n", k, json_integer_value(v));
+	}
+}
+
 /* --- kvirtual --- */
 
-json_t *sense_vmallocinfo_json(const struct vmallocinfo *vi, long top)
+static json_t *sense_vmallocinfo_json(const struct vmallocinfo *vi, long top)
 {
 	json_t *callers = json_array();
 	for (size_t i = 0; i < vi->ncallers && (long)i < top; i++)
@@ -113,6 +135,21 @@ json_t *sense_vmallocinfo_json(const struct vmallocinfo *vi, long top)
 			 "bytes", (json_int_t)vi->bytes, "pages", (json_int_t)vi->pages,
 			 "unpurged_areas", (json_int_t)vi->unpurged_areas,
 			 "unpurged_bytes", (json_int_t)vi->unpurged_bytes, "top_callers", callers);
+}
+
+json_t *sense_kvirtual_json(const struct meminfo *mi, const struct vmallocinfo *vi, long top)
+{
+	uint64_t total, used, chunk;
+	json_t *j = json_object();
+	bool have_total = meminfo_get(mi, "VmallocTotal", &total) == 0;
+	bool have_used = meminfo_get(mi, "VmallocUsed", &used) == 0;
+	/* VmallocChunk reads 0 since 4.4: the kernel stopped computing it. */
+	bool have_chunk = meminfo_get(mi, "VmallocChunk", &chunk) == 0 && chunk;
+	json_object_set_new(j, "total_bytes", sense_u64_or_null(total, have_total));
+	json_object_set_new(j, "used_bytes", sense_u64_or_null(used, have_used));
+	json_object_set_new(j, "largest_chunk_bytes", sense_u64_or_null(chunk, have_chunk));
+	json_object_set_new(j, "vmallocinfo", vi ? sense_vmallocinfo_json(vi, top) : json_null());
+	return j;
 }
 
 void sense_kvirtual_text(const struct meminfo *mi, const struct vmallocinfo *vi, long top)
@@ -148,7 +185,7 @@ static json_t *sense_count_json(uint64_t v, bool known)
 	return known ? json_integer((json_int_t)v) : json_null();
 }
 
-json_t *sense_vma_json(const struct sense_vma *sv, uint64_t ps)
+static json_t *sense_vma_json(const struct sense_vma *sv, uint64_t ps)
 {
 	const struct maps_vma *v = sv->v;
 	const struct pagemap_counts *c = &sv->c;
@@ -192,7 +229,7 @@ static void sense_map_text(const char *label, const char *map, uint64_t start, u
 		printf("    %016" PRIx64 " %.64s\n", start + i * bytes_per_char, map + i);
 }
 
-void sense_vma_text(const struct sense_vma *sv, uint64_t ps)
+static void sense_vma_text(const struct sense_vma *sv, uint64_t ps)
 {
 	const struct maps_vma *v = sv->v;
 	const struct pagemap_counts *c = &sv->c;
@@ -212,6 +249,27 @@ void sense_vma_text(const struct sense_vma *sv, uint64_t ps)
 	sense_map_text("encoded map (one char per 4 pages, see --help):", enc, v->start, 4 * ps);
 	sense_map_text("page map ('#' present, 's' swapped, '.' neither):", sv->state, v->start, ps);
 	free(enc);
+}
+
+json_t *sense_pagemap_json(pid_t pid, const struct sense_vma *svs, size_t n,
+			   const struct pagemap_counts *total, uint64_t ps)
+{
+	json_t *vmas = json_array();
+	for (size_t i = 0; i < n; i++)
+		json_array_append_new(vmas, sense_vma_json(&svs[i], ps));
+	return json_pack("{s:i, s:I, s:b, s:b, s:o}", "pid", (int)pid, "page_size", (json_int_t)ps,
+			 "pfn_visible", total->pfn_known, "thp_visible", total->thp_known, "vmas", vmas);
+}
+
+void sense_pagemap_text(pid_t pid, const struct sense_vma *svs, size_t n,
+			const struct pagemap_counts *total, uint64_t ps)
+{
+	printf("pid %d: %zu VMAs, pages of %" PRIu64 " bytes%s\n", (int)pid, n, ps,
+	       total->thp_known || n == 0 ? "" : " (THP needs root: /proc/kpageflags)");
+	printf("%-16s %-16s %-4s %9s %9s %9s %9s %9s %9s %9s %s\n", "start", "end", "perm", "pages",
+	       "present", "swapped", "file", "exclusive", "softdirty", "thp", "path");
+	for (size_t i = 0; i < n; i++)
+		sense_vma_text(&svs[i], ps);
 }
 
 /* --- system --- */
@@ -305,7 +363,7 @@ void sense_vmstat_row(double t, const struct vmstat *before, const struct vmstat
 
 /* --- thp --- */
 
-void sense_dir_text(const char *title, const struct sysfs_dir *d)
+static void sense_dir_text(const char *title, const struct sysfs_dir *d)
 {
 	printf("%s\n", title);
 	if (!d->n)
@@ -351,7 +409,7 @@ static void sense_thp_row(const struct thp *t, const char *name, bool stat)
 }
 
 /* One column per size, as sense zones lays zones side by side. */
-void sense_thp_sizes_text(const struct thp *t, const char *root)
+static void sense_thp_sizes_text(const struct thp *t, const char *root)
 {
 	struct strlist names = { 0 };
 	char label[24];
@@ -375,9 +433,18 @@ void sense_thp_sizes_text(const struct thp *t, const char *root)
 	strlist_free(&names);
 }
 
+void sense_thp_text(const struct thp *t, const char *root)
+{
+	sense_dir_text("THP settings", &t->settings);
+	putchar('\n');
+	sense_dir_text("khugepaged", &t->khugepaged);
+	putchar('\n');
+	sense_thp_sizes_text(t, root);
+}
+
 /* --- swap --- */
 
-void sense_swap_devices_text(json_t *devices)
+static void sense_swap_devices_text(json_t *devices)
 {
 	char size[32], used[32];
 	size_t i;
@@ -396,14 +463,14 @@ void sense_swap_devices_text(json_t *devices)
 	}
 }
 
-void sense_swap_bytes_text(const struct sysfs_dir *d)
+static void sense_swap_bytes_text(const struct sysfs_dir *d)
 {
 	char b[32];
 	for (size_t i = 0; i < d->n; i++)
 		printf("  %-28s %10s\n", d->v[i].name, units_format_size(b, sizeof(b), d->v[i].number));
 }
 
-void sense_swap_zswap_text(const struct swapinfo *s)
+static void sense_swap_zswap_text(const struct swapinfo *s)
 {
 	if (!s->have_zswap) {
 		printf("zswap: not in this kernel (no %s)\n", SWAPINFO_ZSWAP_PARAMS);
@@ -419,7 +486,7 @@ void sense_swap_zswap_text(const struct swapinfo *s)
 		       SWAPINFO_ZSWAP_DEBUGFS);
 }
 
-void sense_swap_zram_text(const struct swapinfo *s)
+static void sense_swap_zram_text(const struct swapinfo *s)
 {
 	char b[32];
 	printf("zram devices\n");
@@ -432,4 +499,38 @@ void sense_swap_zram_text(const struct swapinfo *s)
 		for (size_t k = 0; z->have_mm && k < z->mm.n; k++)
 			printf("    %-26s %" PRIu64 "\n", zram_mm_stat_names[k], z->mm.v[k]);
 	}
+}
+
+void sense_swap_text(const struct swapinfo *s)
+{
+	sense_swap_devices_text(s->devices);
+	printf("\nswap settings\n");
+	printf("  %-28s %s\n", "vma_ra_enabled", s->vma_ra_enabled < 0 ? "not in this kernel" : s->vma_ra_enabled ? "true" : "false");
+	if (s->page_cluster >= 0)
+		printf("  %-28s %" PRId64 "\n", "vm.page-cluster", s->page_cluster);
+	printf("\nmeminfo\n");
+	sense_swap_bytes_text(&s->meminfo);
+	putchar('\n');
+	sense_dir_text("vmstat (since boot)", &s->vmstat);
+	if (!sysfs_dir_get(&s->vmstat, "swpout_zero"))
+		printf("  %-28s not in this kernel (6.12 on)\n", "swpin_zero, swpout_zero");
+	putchar('\n');
+	sense_swap_zswap_text(s);
+	putchar('\n');
+	sense_swap_zram_text(s);
+}
+
+/* --- lru_gen --- */
+
+void sense_lru_gen_text(const struct lru_gen *g, const char *root)
+{
+	printf("multi-generational LRU (%s)\n", root);
+	printf("  %-28s 0x%04" PRIx64 "\n", "enabled", g->enabled);
+	printf("  %-28s %s\n", "core (0x0001)", g->enabled & LRU_GEN_CORE ? "on" : "off");
+	printf("  %-28s %s\n", "mm_walk (0x0002)", g->enabled & LRU_GEN_MM_WALK ? "on" : "off");
+	printf("  %-28s %s\n", "nonleaf_young (0x0004)", g->enabled & LRU_GEN_NONLEAF_YOUNG ? "on" : "off");
+	if (g->have_min_ttl)
+		printf("  %-28s %" PRIu64 "\n", "min_ttl_ms", g->min_ttl_ms);
+	else
+		printf("  %-28s -\n", "min_ttl_ms");
 }

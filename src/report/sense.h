@@ -8,8 +8,10 @@
 #include <jansson.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "core/util.h"
+#include "probe/lru_gen.h"
 #include "probe/meminfo.h"
 #include "probe/pagemap.h"
 #include "probe/swapinfo.h"
@@ -37,22 +39,26 @@ struct sense_fields {
 	long *idx;
 };
 
-json_t *sense_u64_or_null(uint64_t v, bool have);
+/* zones: the page size, then each node's zones side by side. */
 json_t *sense_zones_json(const struct zoneinfo *zi);
-void sense_zones_node_text(const struct zoneinfo_node *n);
-json_t *sense_vmallocinfo_json(const struct vmallocinfo *vi, long top);
+void sense_zones_text(const struct zoneinfo *zi);
+/* structsizes: {name: bytes or null} as a two-column table. */
+void sense_structsizes_text(json_t *structs);
+/* kvirtual: vi NULL when /proc/vmallocinfo could not be read (the totals
+ * alone); top callers at most. */
+json_t *sense_kvirtual_json(const struct meminfo *mi, const struct vmallocinfo *vi, long top);
 void sense_kvirtual_text(const struct meminfo *mi, const struct vmallocinfo *vi, long top);
-json_t *sense_vma_json(const struct sense_vma *sv, uint64_t ps);
-void sense_vma_text(const struct sense_vma *sv, uint64_t ps);
+json_t *sense_pagemap_json(pid_t pid, const struct sense_vma *svs, size_t n,
+			   const struct pagemap_counts *total, uint64_t ps);
+void sense_pagemap_text(pid_t pid, const struct sense_vma *svs, size_t n,
+			const struct pagemap_counts *total, uint64_t ps);
+/* system: "thp.enabled: madvise" lines from the nested fingerprint. */
 void sense_flatten(const char *prefix, json_t *j);
 void sense_vmstat_header(const struct sense_fields *f);
 void sense_vmstat_row(double t, const struct vmstat *before, const struct vmstat *after,
 			     struct sense_fields *f, json_t *samples);
-void sense_dir_text(const char *title, const struct sysfs_dir *d);
-void sense_thp_sizes_text(const struct thp *t, const char *root);
-void sense_swap_devices_text(json_t *devices);
-void sense_swap_bytes_text(const struct sysfs_dir *d);
-void sense_swap_zswap_text(const struct swapinfo *s);
-void sense_swap_zram_text(const struct swapinfo *s);
+void sense_thp_text(const struct thp *t, const char *root);
+void sense_swap_text(const struct swapinfo *s);
+void sense_lru_gen_text(const struct lru_gen *g, const char *root);
 
 #endif

@@ -11,6 +11,7 @@
 #include "core/hist.h"
 #include "core/units.h"
 #include "core/util.h"
+#include "report/kselftest_text.h"
 
 /* An integer from obj (or r->info when obj is NULL); 0 when absent. */
 static long long workload_text_int(const struct result *r, const json_t *obj, const char *key)
@@ -33,15 +34,6 @@ static const char *workload_text_str(const struct result *r, const char *key)
 }
 
 /* The result's "passes" table (the last of that name), or NULL. */
-static const struct table *workload_text_passes(const struct result *r)
-{
-	const struct table *t = NULL;
-	for (size_t i = 0; i < r->ntables; i++)
-		if (!strcmp(r->tables[i].name, "passes"))
-			t = &r->tables[i];
-	return t;
-}
-
 /* The last line of every layout, after a blank line when blank. */
 static void workload_text_outcome(FILE *f, const struct result *r, bool blank)
 {
@@ -105,9 +97,9 @@ static void workload_text_alloc(FILE *f, const struct result *r)
 			const struct table *t = &r->tables[i];
 			for (size_t k = 0; !strcmp(t->name, "passes") && k < t->nrows; k++) {
 				char a[32], b[32];
-				const double *row = t->cells + k * t->ncols;
-				fprintf(f, "%-4.0f %10s %10s\n", row[0], units_format_time(a, sizeof(a), (uint64_t)row[1]),
-					units_format_time(b, sizeof(b), (uint64_t)row[2]));
+				fprintf(f, "%-4.0f %10s %10s\n", table_get(t, k, "pass"),
+					units_format_time(a, sizeof(a), (uint64_t)table_get(t, k, "alloc_ns")),
+					units_format_time(b, sizeof(b), (uint64_t)table_get(t, k, "free_ns")));
 			}
 		}
 		fprintf(f, "\nPost Test Information\n o Finishing Free pages: %lld\n o Failed allocations:   %lld\n\n",
@@ -118,19 +110,17 @@ static void workload_text_alloc(FILE *f, const struct result *r)
 
 static void workload_text_fault_passes(FILE *f, const struct result *r)
 {
-	const struct table *t = workload_text_passes(r);
+	const struct table *t = result_find_table(r, "passes");
 	fputs("Test Results (Pass Refd Present Time)\n", f);
 	for (size_t i = 0; t && i < t->nrows; i++) {
-		const double *row = t->cells + i * t->ncols;
 		char tm[32];
-		fprintf(f, "%-4.0f %9.0f %9.0f  %s\n", row[0], row[1], row[2],
-			units_format_time(tm, sizeof(tm), (uint64_t)row[4]));
+		fprintf(f, "%-4.0f %9.0f %9.0f  %s\n", table_get(t, i, "pass"), table_get(t, i, "refd"),
+			table_get(t, i, "present"), units_format_time(tm, sizeof(tm), (uint64_t)table_get(t, i, "time_ns")));
 	}
 	fputs("\nFault Information (Pass Swapped MajFlt MinFlt)\n", f);
-	for (size_t i = 0; t && i < t->nrows; i++) {
-		const double *row = t->cells + i * t->ncols;
-		fprintf(f, "%-4.0f %9.0f %9.0f %9.0f\n", row[0], row[3], row[5], row[6]);
-	}
+	for (size_t i = 0; t && i < t->nrows; i++)
+		fprintf(f, "%-4.0f %9.0f %9.0f %9.0f\n", table_get(t, i, "pass"), table_get(t, i, "swapped"),
+			table_get(t, i, "major_faults"), table_get(t, i, "minor_faults"));
 	const struct named_hist *h = result_find_hist(r, "fault-latency");
 	if (h && h->h->count)
 		fprintf(f, " o fault latency: p50 %.0fns p90 %.0fns p99 %.0fns p99.9 %.0fns max %lluns\n",
@@ -162,16 +152,14 @@ static void workload_text_fault(FILE *f, const struct result *r)
 
 static void workload_text_mmap_passes(FILE *f, const struct result *r)
 {
-	for (size_t i = 0; i < r->ntables; i++) {
-		const struct table *t = &r->tables[i];
-		if (strcmp(t->name, "passes") || t->ncols != 6)
-			continue;
-		fprintf(f, "Pass %12s %14s %10s %10s %10s\n", "Time", "Refs/s", "Minor", "Major", "Slow");
-		for (size_t j = 0; j < t->nrows; j++) {
-			const double *c = t->cells + j * t->ncols;
-			fprintf(f, "%4.0f %10.0fms %14.0f %10.0f %10.0f %10.0f\n", c[0], c[1] / 1e6, c[2], c[3], c[4], c[5]);
-		}
-	}
+	const struct table *t = result_find_table(r, "passes");
+	if (table_col(t, "refs_per_sec") < 0)   /* not mmap's table */
+		return;
+	fprintf(f, "Pass %12s %14s %10s %10s %10s\n", "Time", "Refs/s", "Minor", "Major", "Slow");
+	for (size_t j = 0; j < t->nrows; j++)
+		fprintf(f, "%4.0f %10.0fms %14.0f %10.0f %10.0f %10.0f\n", table_get(t, j, "pass"),
+			table_get(t, j, "time_ns") / 1e6, table_get(t, j, "refs_per_sec"), table_get(t, j, "minflt"),
+			table_get(t, j, "majflt"), table_get(t, j, "slow"));
 }
 
 /* How the replay's accesses were timed, and how many were slow. */
@@ -260,6 +248,7 @@ static const struct {
 	void (*write)(FILE *f, const struct result *r);
 } workload_texts[] = {
 	{ "alloc", workload_text_alloc },
+	{ "kselftest", kselftest_result_text },
 	{ "fault", workload_text_fault },
 	{ "mmap", workload_text_mmap },
 	{ "reread", workload_text_reread },

@@ -411,15 +411,6 @@ int cgroup_empty(int version, const char *path)
 	return e == -EAGAIN ? 0 : e;  /* EAGAIN: less than all of it could go */
 }
 
-void cgroup_reset_peak_v1(const char *path)
-{
-	char file[320];
-	cgroup_path(file, sizeof(file), path, "memory.max_usage_in_bytes");
-	vmr_write_file(file, "0");
-	cgroup_path(file, sizeof(file), path, "memory.memsw.max_usage_in_bytes");
-	vmr_write_file(file, "0");
-}
-
 uint64_t cgroup_oom_kills(int version, const char *path)
 {
 	json_t *o = cgroup_stats(version, path);

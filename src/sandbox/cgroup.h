@@ -59,8 +59,6 @@ json_t *cgroup_stats(int version, const char *path);
  * the kernel cannot reclaim stays, and is no error).  0 or -errno, nothing
  * printed (-ENOENT: a v2 kernel before 5.19 has no memory.reclaim). */
 int cgroup_empty(int version, const char *path);
-/* Reset v1's max_usage counters (memory and memory+swap). */
-void cgroup_reset_peak_v1(const char *path);
 /* The number of OOM kills inside the cgroup so far. */
 uint64_t cgroup_oom_kills(int version, const char *path);
 /* The cgroup's swap usage in bytes, as cgroup_stats's swap_bytes, read

@@ -119,6 +119,18 @@ bool damonctl_value_ok(const char *value)
 	return p && dc_number(p) > 0;
 }
 
+static int damonctl_jrec_type = -1;
+
+__attribute__((constructor)) static void damonctl_register(void)
+{
+	static const struct jrec_kind kind = {
+		.name = "damon", .id_max = 63, .value_ok = damonctl_value_ok, .undo = damonctl_undo,
+		.what = "kdamond", .done = "stopped", .cannot = "cannot put DAMON back as it was",
+		.path_prefix = DAMON_ADMIN "/kdamonds/", .value_key = "kdamond",
+	};
+	damonctl_jrec_type = journal_kind_register(&kind);
+}
+
 int damonctl_undo(int id, const char *value)
 {
 	char path[DC_PATH_MAX], v[DC_VALUE_MAX];
@@ -306,10 +318,10 @@ static int dc_configure(const struct damonctl *c, uint64_t sample_us, uint64_t a
 int damonctl_start(struct sandbox *sb, struct damonctl *c, pid_t pid, uint64_t sample_us, uint64_t aggr_us,
 		   char *why, size_t whylen)
 {
-	struct jrec r = { .type = JREC_DAMON, .id = c->kdamond };
+	struct jrec r = { .type = (enum jrec_type)damonctl_jrec_type, .id = c->kdamond };
 	c->pid = pid;
 	snprintf(r.value, sizeof(r.value), "%s:%d", c->added ? "added" : "blank", (int)pid);
-	if (sandbox_journal(sb, &r) < 0) {
+	if (damonctl_jrec_type < 0 || sandbox_journal(sb, &r) < 0) {
 		dc_why(why, whylen, "cannot journal the change to DAMON");
 		return -2;
 	}

@@ -11,7 +11,6 @@
 #include <zlib.h>
 
 #include "core/owner.h"
-#include "sandbox/damonctl.h"
 #include "sandbox/knobs.h"
 
 uint32_t journal_crc32(const void *buf, size_t len)
@@ -21,8 +20,28 @@ uint32_t journal_crc32(const void *buf, size_t len)
 
 static const char *const jrec_names[] = {
 	[JREC_KNOB] = "knob", [JREC_SWAPFILE] = "swapfile", [JREC_SWAPON] = "swapon",
-	[JREC_ZRAM] = "zram", [JREC_CGROUP] = "cgroup", [JREC_DAMON] = "damon",
+	[JREC_ZRAM] = "zram", [JREC_CGROUP] = "cgroup",
 };
+
+static const struct jrec_kind *journal_kinds[JOURNAL_MAX_KINDS];
+static int journal_nkinds;
+
+int journal_kind_register(const struct jrec_kind *k)
+{
+	if (journal_nkinds == JOURNAL_MAX_KINDS)
+		return -1;
+	for (int i = 0; i < journal_nkinds; i++)
+		if (!strcmp(journal_kinds[i]->name, k->name))
+			return -1;
+	journal_kinds[journal_nkinds] = k;
+	return JREC_KINDS + journal_nkinds++;
+}
+
+const struct jrec_kind *journal_kind(enum jrec_type t)
+{
+	int i = (int)t - JREC_KINDS;
+	return i >= 0 && i < journal_nkinds ? journal_kinds[i] : NULL;
+}
 
 /* A word in a journal: printable, no spaces, not empty. */
 static bool journal_word_ok(const char *s)
@@ -42,14 +61,15 @@ static int journal_text(char *buf, size_t len, const struct jrec *r)
 		return snprintf(buf, len, "knob %s %s", r->path, r->value);
 	case JREC_ZRAM:
 		return snprintf(buf, len, "zram %d %s", r->id, r->value);
-	case JREC_DAMON:
-		return snprintf(buf, len, "damon %d %s", r->id, r->value);
 	case JREC_SWAPFILE:
 	case JREC_SWAPON:
 	case JREC_CGROUP:
 		return snprintf(buf, len, "%s %s", jrec_names[r->type], r->path);
+	case JREC_KINDS:
+		break;
 	}
-	return -1;
+	const struct jrec_kind *k = journal_kind(r->type);
+	return k ? snprintf(buf, len, "%s %d %s", k->name, r->id, r->value) : -1;
 }
 
 int journal_format(char *buf, size_t len, const struct jrec *r)
@@ -88,6 +108,17 @@ static int journal_check_crc(const char *line, size_t len, size_t *tlen, const c
 }
 
 /* Copy the next space-separated word of [*p, end) into out. */
+/* Whether name is a registered kind's, with its type into *t. */
+static bool journal_kind_named(const char *name, enum jrec_type *t)
+{
+	for (int i = 0; i < journal_nkinds; i++)
+		if (!strcmp(journal_kinds[i]->name, name)) {
+			*t = (enum jrec_type)(JREC_KINDS + i);
+			return true;
+		}
+	return false;
+}
+
 static int journal_word(const char **p, const char *end, char *out, size_t len)
 {
 	const char *s = *p;
@@ -155,14 +186,14 @@ int journal_parse_line(const char *line, size_t len, struct jrec *r, const char 
 		r->id = (int)id;
 		if (journal_word(&p, end, r->value, sizeof(r->value)) < 0 || !journal_zram_mode_ok(r->value))
 			return -1;
-	} else if (!strcmp(kind, "damon")) {
+	} else if (journal_kind_named(kind, &r->type)) {
+		const struct jrec_kind *k = journal_kind(r->type);
 		const char *q = arg;
 		unsigned long long id;
-		r->type = JREC_DAMON;
-		if (owner_number(&q, &id) < 0 || *q || id > 63)
+		if (owner_number(&q, &id) < 0 || *q || id > (unsigned long long)k->id_max)
 			return -1;
 		r->id = (int)id;
-		if (journal_word(&p, end, r->value, sizeof(r->value)) < 0 || !damonctl_value_ok(r->value))
+		if (journal_word(&p, end, r->value, sizeof(r->value)) < 0 || !k->value_ok(r->value))
 			return -1;
 	} else {
 		size_t i;
@@ -240,7 +271,6 @@ static const char *journal_check_rec(const struct jrec *r, const struct owner *o
 	switch (r->type) {
 	case JREC_KNOB:
 	case JREC_ZRAM:
-	case JREC_DAMON:
 		return NULL;
 	case JREC_CGROUP:
 		if (owner_name_parse(base, NULL, &ro, &seq) < 0 || ro.pid != o->pid || ro.start != o->start)
@@ -263,8 +293,10 @@ static const char *journal_check_rec(const struct jrec *r, const struct owner *o
 			if (recs[i].type == JREC_SWAPFILE && !strcmp(recs[i].path, r->path))
 				return NULL;
 		return "swapon of a device this journal did not create";
+	case JREC_KINDS:
+		break;
 	}
-	return "unknown record type";
+	return journal_kind(r->type) ? NULL : "unknown record type";
 }
 
 int journal_parse(const char *buf, size_t len, const char *swapdir, struct owner *owner,

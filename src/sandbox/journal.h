@@ -24,7 +24,8 @@
  *   cgroup /sys/fs/cgroup/memory/vmregress-PID-START-SEQ #crc
  *   damon 0 added:PID #crc              kdamond 0 made for process PID
  *                                       ("added": nr_kdamonds raised from 0;
- *                                       "blank": a blank one filled; damonctl.h)
+ *                                       "blank": a blank one filled; a kind
+ *                                       damonctl.c registers, struct jrec_kind)
  *
  * Undo walks the records backwards.  Every undo is idempotent, because a
  * record is written before its change and the change may never have been
@@ -49,16 +50,42 @@
 #define JOURNAL_PATH_MAX 256
 #define JOURNAL_VALUE_MAX 96
 
-enum jrec_type { JREC_KNOB, JREC_SWAPFILE, JREC_SWAPON, JREC_ZRAM, JREC_CGROUP, JREC_DAMON };
+/* The core's own record types; a type from JREC_KINDS on is a kind that a
+ * module above the core registered (journal_kind_register). */
+enum jrec_type { JREC_KNOB, JREC_SWAPFILE, JREC_SWAPON, JREC_ZRAM, JREC_CGROUP, JREC_KINDS };
 
 /* Fixed-size so that the signal handler can undo without allocating. */
 struct jrec {
 	enum jrec_type type;
-	int id;                          /* JREC_ZRAM: device number; JREC_DAMON: kdamond */
+	int id;                          /* JREC_ZRAM: device number; a kind's: its id */
 	char path[JOURNAL_PATH_MAX];     /* knob name, file, device, cgroup dir */
 	char value[JOURNAL_VALUE_MAX];   /* knob: old value; zram: added|reused[:ALGO];
 	                                    damon: added|blank:PID */
 };
+
+/* A kind of record that a module above the sandbox's core journals (DAMON's
+ * kdamonds, damonctl.c): "NAME ID VALUE".  The journal parses and checks
+ * its records, undo puts them back and cleanup reports them through this
+ * table alone, so the core knows nothing of the module.  A module
+ * registers its kind once, from a constructor, before any journal is read
+ * or written; the signal handler's undo reads the table as it stands. */
+struct jrec_kind {
+	const char *name;                        /* the record's first word: "damon" */
+	int id_max;                              /* ids run from 0 to id_max */
+	bool (*value_ok)(const char *value);     /* the value is one the module writes */
+	int (*undo)(int id, const char *value);  /* 0 or -errno; async-signal-safe */
+	const char *what, *done;                 /* for cleanup: "kdamond", "stopped" */
+	const char *cannot;                      /* undo's message when undo fails */
+	const char *path_prefix;                 /* where record ID lives: prefix + ID */
+	const char *value_key;                   /* status's name for the value */
+};
+#define JOURNAL_MAX_KINDS 4
+/* Register k (kept, not copied); its record type, or -1 when the table is
+ * full or a kind of that name is registered already. */
+int journal_kind_register(const struct jrec_kind *k);
+/* The registered kind of type t, or NULL (one of the core's own types, or
+ * none). */
+const struct jrec_kind *journal_kind(enum jrec_type t);
 
 /* CRC-32 (IEEE, zlib's crc32) of a buffer. */
 uint32_t journal_crc32(const void *buf, size_t len);

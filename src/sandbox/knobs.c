@@ -47,6 +47,19 @@ const struct knob knobs[] = {
 	KNOB_MTHP("128K", "128kB"), KNOB_MTHP("256K", "256kB"), KNOB_MTHP("512K", "512kB"),
 	KNOB_MTHP("1M", "1024kB"), KNOB_MTHP("2M", "2048kB"),
 	{ "thp.shrink_underused", KNOB_THP_DIR "/shrink_underused", "split underused THPs under reclaim" },
+	{ "thp.use_zero_page", KNOB_THP_DIR "/use_zero_page", "map the huge zero page on read faults" },
+	{ "thp.khugepaged.defrag", KNOB_THP_DIR "/khugepaged/defrag", "khugepaged may compact to collapse" },
+	{ "thp.khugepaged.pages_to_scan", KNOB_THP_DIR "/khugepaged/pages_to_scan", "pages khugepaged scans a pass" },
+	{ "thp.khugepaged.scan_sleep_millisecs", KNOB_THP_DIR "/khugepaged/scan_sleep_millisecs",
+	  "khugepaged's sleep between passes" },
+	{ "thp.khugepaged.alloc_sleep_millisecs", KNOB_THP_DIR "/khugepaged/alloc_sleep_millisecs",
+	  "khugepaged's sleep after a failed allocation" },
+	{ "thp.khugepaged.max_ptes_none", KNOB_THP_DIR "/khugepaged/max_ptes_none",
+	  "empty PTEs a collapse may fill" },
+	{ "thp.khugepaged.max_ptes_swap", KNOB_THP_DIR "/khugepaged/max_ptes_swap",
+	  "swapped PTEs a collapse may read in" },
+	{ "thp.khugepaged.max_ptes_shared", KNOB_THP_DIR "/khugepaged/max_ptes_shared",
+	  "shared PTEs a collapse may take" },
 	{ "zswap.shrinker_enabled", "/sys/module/zswap/parameters/shrinker_enabled",
 	  "write cold zswap pages back to swap" },
 	{ "zswap.accept_threshold_percent", "/sys/module/zswap/parameters/accept_threshold_percent",
@@ -273,6 +286,11 @@ int knob_check_bounds(char *const *set, size_t n, const struct knob_host *h, cha
 				     why, len) < 0)
 			return -1;
 	}
+	return knob_check_overcommit(set, n, h, why, len);
+}
+
+int knob_check_one_way(char *const *set, size_t n, const struct knob_host *h, char *why, size_t len)
+{
 	for (size_t i = 0; i < n && !h->zswap_seen; i++)
 		if (!strncmp(set[i], "zswap.enabled=", 14) && strchr("Yy1", set[i][14]) && set[i][14]) {
 			snprintf(why, len, "%s turns zswap on for the first time this boot, after which this kernel "
@@ -280,7 +298,7 @@ int knob_check_bounds(char *const *set, size_t n, const struct knob_host *h, cha
 				 set[i]);
 			return -1;
 		}
-	return knob_check_overcommit(set, n, h, why, len);
+	return 0;
 }
 
 int knobs_lock(bool exclusive, uint64_t wait_ns, const char **why)
@@ -313,18 +331,6 @@ int knobs_lock(bool exclusive, uint64_t wait_ns, const char **why)
 		usleep(50 * 1000);
 	}
 	return fd;
-}
-
-int knob_write(const char *path, const char *value)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	size_t len = strlen(value);
-	ssize_t w = write(fd, value, len);
-	int e = w < 0 ? errno : (size_t)w != len ? EIO : 0;
-	close(fd);
-	return -e;
 }
 
 /* "thp.8K.enabled": a per-size knob of multi-size THP; its size in *size. */

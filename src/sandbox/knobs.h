@@ -31,13 +31,20 @@ int knob_host_read(struct knob_host *h);
  * near the host's memory, vm.watermark_scale_factor and
  * vm.vfs_cache_pressure at their extremes, vm.overcommit_memory=2 with a
  * ratio (set or in force) whose commit limit is below what is committed
- * now, a zswap pool that may take most of memory, and zswap.enabled=Y on a
- * boot where zswap was never on: from then until the next boot the kernel
- * swaps no large folio in whole (a one-way switch in mm/memory.c that no
- * knob undoes).  0, or -1 with why
+ * now, and a zswap pool that may take most of memory.  0, or -1 with why
  * naming the knob, the value and the bound.  A value that is not a number
- * is left for the kernel to judge. */
+ * is left for the kernel to judge.  Such a value is bad input: the run
+ * stops before anything starts (exit 2). */
 int knob_check_bounds(char *const *set, size_t n, const struct knob_host *h, char *why, size_t len);
+
+/* Check the --set arguments for a change that lasts until the next boot
+ * whatever is restored: zswap.enabled=Y on a boot where zswap was never
+ * on, after which the kernel swaps no large folio in whole (a one-way
+ * switch in mm/memory.c that no knob undoes).  0, or -1 with why naming
+ * the knob and what would last.  Such a value is valid: the machine may
+ * not take it unless the user allows it (--force), so a case asking for it
+ * cannot run here (a skip, exit 3), not bad input. */
+int knob_check_one_way(char *const *set, size_t n, const struct knob_host *h, char *why, size_t len);
 
 /* The allow-list, ending with a NULL name. */
 extern const struct knob knobs[];
@@ -63,9 +70,6 @@ int knobs_read_file(const char *path, char *buf, size_t len);
 int knob_read(const struct knob *k, char *buf, size_t len);
 /* Normalize a knob file's text in place (trailing newline, [choice]). */
 void knob_normalize(char *text);
-
-/* Write a value with open/write/close only (async-signal-safe).  0 or -errno. */
-int knob_write(const char *path, const char *value);
 
 /* Knobs are host-wide.  A sandbox that sets them holds the knob lock
  * exclusively for its lifetime; a workload measured under the host's own

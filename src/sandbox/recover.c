@@ -13,7 +13,8 @@
 
 #include "core/scratch.h"
 #include "core/util.h"
-#include "probe/damon.h"
+#include "probe/probe.h"
+#include "probe/system.h"
 #include "sandbox/cgroup.h"
 #include "sandbox/journal.h"
 #include "sandbox/knobs.h"
@@ -24,14 +25,27 @@
 
 #define RECOVER_MAX_JOURNAL (256 * 1024)
 
-static const char *const recover_rec_what[] = {
+static const char *const recover_rec_whats[JREC_KINDS] = {
 	[JREC_KNOB] = "knob", [JREC_SWAPFILE] = "swap file", [JREC_SWAPON] = "swap",
-	[JREC_ZRAM] = "zram device", [JREC_CGROUP] = "cgroup", [JREC_DAMON] = "kdamond",
+	[JREC_ZRAM] = "zram device", [JREC_CGROUP] = "cgroup",
 };
-static const char *const recover_rec_action[] = {
+static const char *const recover_rec_actions[JREC_KINDS] = {
 	[JREC_KNOB] = "restored", [JREC_SWAPFILE] = "removed", [JREC_SWAPON] = "disabled",
-	[JREC_ZRAM] = "reset", [JREC_CGROUP] = "removed", [JREC_DAMON] = "stopped",
+	[JREC_ZRAM] = "reset", [JREC_CGROUP] = "removed",
 };
+
+/* What a record changed ("swap file"), and what undoing it did ("removed"). */
+static const char *recover_rec_what(const struct jrec *r)
+{
+	const struct jrec_kind *k = journal_kind(r->type);
+	return k ? k->what : recover_rec_whats[r->type];
+}
+
+static const char *recover_rec_action(const struct jrec *r)
+{
+	const struct jrec_kind *k = journal_kind(r->type);
+	return k ? k->done : recover_rec_actions[r->type];
+}
 
 static void recover_action(json_t *actions, const char *action, const char *what, const char *path,
 			   int owner_pid, const char *from, const char *error)
@@ -144,13 +158,14 @@ static int recover_journal(const char *path, const struct owner *named, json_t *
 			snprintf(path_or_dev, sizeof(path_or_dev), "/dev/zram%d", recs[i].id);
 		else if (recs[i].type == JREC_KNOB)
 			snprintf(path_or_dev, sizeof(path_or_dev), "%s=%s", recs[i].path, recs[i].value);
-		else if (recs[i].type == JREC_DAMON)
-			snprintf(path_or_dev, sizeof(path_or_dev), DAMON_ADMIN "/kdamonds/%d", recs[i].id);
+		else if (journal_kind(recs[i].type))
+			snprintf(path_or_dev, sizeof(path_or_dev), "%s%d", journal_kind(recs[i].type)->path_prefix,
+				 recs[i].id);
 		else
 			snprintf(path_or_dev, sizeof(path_or_dev), "%s", recs[i].path);
 		int e = undo_rec(&recs[i], &owner);
-		recover_action(actions, e < 0 ? "failed" : recover_rec_action[recs[i].type],
-			       recover_rec_what[recs[i].type], path_or_dev, owner.pid, "journal",
+		recover_action(actions, e < 0 ? "failed" : recover_rec_action(&recs[i]),
+			       recover_rec_what(&recs[i]), path_or_dev, owner.pid, "journal",
 			       e < 0 ? strerror(-e) : NULL);
 		if (e < 0)
 			failed++;
@@ -288,13 +303,12 @@ static int recover_orphan_swapfiles(json_t *actions, int *refused)
 		closedir(d);
 	}
 	/* swap files of other state directories still enabled: tag proves them */
-	char *text;
-	if (vmr_read_file("/proc/swaps", &text, NULL) < 0)
-		return done;
-	char *save = NULL;
-	for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char path[JOURNAL_PATH_MAX];
-		if (sscanf(line, "%255s", path) != 1 || path[0] != '/')
+	char err[PROBE_ERR_MAX];
+	json_t *swaps = system_read_swaps(err), *s;
+	size_t i;
+	json_array_foreach(swaps, i, s) {
+		const char *path = json_string_value(json_object_get(s, "path"));
+		if (path[0] != '/')
 			continue;
 		const char *base = strrchr(path, '/') + 1;
 		struct owner o = { 0 };
@@ -302,7 +316,7 @@ static int recover_orphan_swapfiles(json_t *actions, int *refused)
 		if (owner_name_parse(base, ".swap", &o, &seq) == 0 && !owner_alive(&o))
 			done += recover_swap_file(path, &o, false, actions, refused);
 	}
-	free(text);
+	json_decref(swaps);
 	return done;
 }
 
@@ -427,16 +441,6 @@ static void recover_say(json_t *actions, const char *lead)
 	}
 }
 
-int sandbox_cleanup(bool verbose)
-{
-	json_t *actions = json_array();
-	int r = sandbox_cleanup_report(actions);
-	if (verbose)
-		recover_say(actions, "cleanup: ");
-	json_decref(actions);
-	return r;
-}
-
 int sandbox_recover(void)
 {
 	if (!vmr_is_root())
@@ -494,17 +498,18 @@ static json_t *recover_journal_status(const char *path, const char *name)
 	json_t *ch = json_array();
 	for (int i = 0; i < n; i++) {
 		json_t *c = json_object();
-		json_object_set_new(c, "what", json_string(recover_rec_what[recs[i].type]));
+		json_object_set_new(c, "what", json_string(recover_rec_what(&recs[i])));
 		if (recs[i].type == JREC_ZRAM) {
 			char dev[32];
 			snprintf(dev, sizeof(dev), "/dev/zram%d", recs[i].id);
 			json_object_set_new(c, "path", json_string(dev));
 			json_object_set_new(c, "hot_added", json_boolean(!strcmp(recs[i].value, "added")));
-		} else if (recs[i].type == JREC_DAMON) {
-			char kd[96];
-			snprintf(kd, sizeof(kd), DAMON_ADMIN "/kdamonds/%d", recs[i].id);
-			json_object_set_new(c, "path", json_string(kd));
-			json_object_set_new(c, "kdamond", json_string(recs[i].value));
+		} else if (journal_kind(recs[i].type)) {
+			const struct jrec_kind *k = journal_kind(recs[i].type);
+			char *at = xasprintf("%s%d", k->path_prefix, recs[i].id);
+			json_object_set_new(c, "path", json_string(at));
+			json_object_set_new(c, k->value_key, json_string(recs[i].value));
+			free(at);
 		} else {
 			json_object_set_new(c, "path", json_string(recs[i].path));
 		}
@@ -559,28 +564,23 @@ static void recover_status_cgroups(json_t *arr)
 
 static void recover_status_swaps(json_t *swaps, json_t *zram)
 {
-	char *text;
-	if (vmr_read_file("/proc/swaps", &text, NULL) == 0) {
-		char *save = NULL;
-		for (char *line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-			char path[JOURNAL_PATH_MAX], type[32];
-			unsigned long long size, used;
-			int prio;
-			struct swap_tag tag = { 0 };
-			if (sscanf(line, "%255s %31s %llu %llu %d", path, type, &size, &used, &prio) != 5)
-				continue;
-			int r = !strncmp(path, "/dev/zram", 9) ? zram_read_tag(atoi(path + 9), &tag)
-							      : swap_file_read_tag(path, &tag);
-			if (r != 1)
-				continue;
-			json_t *j = recover_owned(path, &tag.owner);
-			json_object_set_new(j, "size_bytes", json_integer((json_int_t)size * 1024));
-			json_object_set_new(j, "used_bytes", json_integer((json_int_t)used * 1024));
-			json_object_set_new(j, "priority", json_integer(prio));
-			json_array_append_new(swaps, j);
-		}
-		free(text);
+	char err[PROBE_ERR_MAX];
+	json_t *all = system_read_swaps(err), *s;
+	size_t i;
+	json_array_foreach(all, i, s) {
+		const char *path = json_string_value(json_object_get(s, "path"));
+		struct swap_tag tag = { 0 };
+		int r = !strncmp(path, "/dev/zram", 9) ? zram_read_tag(atoi(path + 9), &tag)
+						      : swap_file_read_tag(path, &tag);
+		if (r != 1)
+			continue;
+		json_t *j = recover_owned(path, &tag.owner);
+		json_object_set(j, "size_bytes", json_object_get(s, "size_bytes"));
+		json_object_set(j, "used_bytes", json_object_get(s, "used_bytes"));
+		json_object_set(j, "priority", json_object_get(s, "priority"));
+		json_array_append_new(swaps, j);
 	}
+	json_decref(all);
 	DIR *d = opendir("/sys/block");
 	if (!d)
 		return;

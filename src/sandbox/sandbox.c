@@ -28,117 +28,9 @@
 #include "sandbox/sandbox_int.h"
 #include "sandbox/undo.h"
 
-/* --set's help names every knob of the allow-list: written from the table
- * before main runs, so that help, the man page and the reference agree with
- * it. */
-static char sandbox_set_help[1024];
-
-__attribute__((constructor)) static void sandbox_set_help_build(void)
-{
-	size_t off = (size_t)snprintf(sandbox_set_help, sizeof(sandbox_set_help),
-				      "set a knob while the sandbox exists (repeatable); NAME is one of ");
-	knob_names_help(sandbox_set_help + off, sizeof(sandbox_set_help) - off);
-}
-
-const struct opt sandbox_opts[] = {
-	{ .name = "mem", .type = OPT_SIZE, .off = offsetof(struct sandbox_cfg, mem_bytes), .def = "256M",
-	  .metavar = "SIZE", .help = "hard memory limit of the sandbox's cgroup" },
-	{ .name = "mem-high", .type = OPT_SIZE, .off = offsetof(struct sandbox_cfg, high_bytes), .def = "0",
-	  .metavar = "SIZE", .help = "cgroup v2: reclaim and throttle above this (memory.high); v1: the soft limit, which the "
-	  "kernel acts on only when the whole host runs short; 0: not set" },
-	{ .name = "mem-low", .type = OPT_SIZE, .off = offsetof(struct sandbox_cfg, low_bytes), .def = "0",
-	  .metavar = "SIZE", .help = "cgroup v2: protect this much of the sandbox's memory from reclaim by outside "
-	  "pressure (memory.low), the boundary of the fast and low levels of --levels memcg; refused on cgroup v1, "
-	  "which has no such threshold; 0: not set" },
-	{ .name = "swap", .type = OPT_STR, .off = offsetof(struct sandbox_cfg, swap), .def = "file",
-	  .metavar = "KIND", .help = "the sandbox's swap: file[:SIZE], zram[:SIZE[:ALGO]], host or none "
-	  "(SIZE defaults to twice --mem)" },
-	{ .name = "set", .type = OPT_LIST, .off = offsetof(struct sandbox_cfg, set), .metavar = "NAME=VALUE",
-	  .help = sandbox_set_help },
-	{ .name = "timeout", .type = OPT_TIME, .off = offsetof(struct sandbox_cfg, timeout_ns), .def = "10m",
-	  .metavar = "TIME", .help = "kill everything in the sandbox when a workload runs longer (0: never)" },
-	{ .name = "stats-flush", .type = OPT_TIME, .off = offsetof(struct sandbox_cfg, stats_flush_ns), .def = "50ms",
-	  .min = 0, .max = 10e9, .metavar = "TIME",
-	  .help = "read the cgroup's memory.stat this often, so that the kernel's reclaim sees its statistics "
-	  "no older than that (6.x kernels let them age up to 2s, which can OOM-kill a workload of anonymous "
-	  "memory with most of its swap free); 0: leave them to the kernel" },
-	{ .name = "no-sandbox", .type = OPT_FLAG, .off = offsetof(struct sandbox_cfg, no_sandbox),
-	  .help = "run on the host without a cgroup or swap of its own (knobs still apply)" },
-	{ .name = "force", .type = OPT_FLAG, .off = offsetof(struct sandbox_cfg, force),
-	  .help = "with --no-sandbox, allow sizes beyond free memory; with --set, values beyond the bounds that "
-	  "keep the host safe" },
-	{ .name = "zram-reuse", .type = OPT_FLAG, .off = offsetof(struct sandbox_cfg, zram_reuse),
-	  .help = "use a free zram device rather than hot-adding one (tests that path)",
-	  .flags = OPTF_HIDDEN | OPTF_NO_ECHO },
-	OPT_END,
-};
-
-#define SB_MIN_MEM (4ULL << 20)
 #define SB_DISK_MARGIN (64ULL << 20)
 
 static int sb_seq;
-
-int sandbox_cfg_check(const struct sandbox_cfg *cfg)
-{
-	char a[32], b[32];
-	const char *why;
-	if (!cfg->no_sandbox) {
-		if (cfg->mem_bytes == 0) {
-			vmr_err("--mem: 0 is not a usable limit");
-			return -1;
-		}
-		if (cfg->mem_bytes < SB_MIN_MEM) {
-			vmr_err("--mem: '%s' is too small to run anything (at least %s)",
-				units_format_size(a, sizeof(a), cfg->mem_bytes), units_format_size(b, sizeof(b), SB_MIN_MEM));
-			return -1;
-		}
-		uint64_t total = meminfo_now("MemTotal");
-		if (total && cfg->mem_bytes > total) {
-			vmr_err("--mem: '%s' is more than this host's memory (%s)",
-				units_format_size(a, sizeof(a), cfg->mem_bytes), units_format_size(b, sizeof(b), total));
-			return -1;
-		}
-		if (cfg->high_bytes > cfg->mem_bytes) {
-			vmr_err("--mem-high: '%s' is above --mem", units_format_size(a, sizeof(a), cfg->high_bytes));
-			return -1;
-		}
-		if (cfg->low_bytes > (cfg->high_bytes ? cfg->high_bytes : cfg->mem_bytes)) {
-			vmr_err("--mem-low: '%s' is above --%s", units_format_size(a, sizeof(a), cfg->low_bytes),
-				cfg->high_bytes ? "mem-high" : "mem");
-			return -1;
-		}
-		struct swap_spec sp = { 0 };
-		if (swap_spec_parse(cfg->swap ? cfg->swap : "file", &sp, &why) < 0) {
-			vmr_err("--swap: '%s' %s", cfg->swap, why);
-			return -1;
-		}
-	}
-	for (size_t i = 0; i < cfg->set.n; i++) {
-		const char *value;
-		const struct knob *k = knob_parse_set(cfg->set.v[i], &value, &why);
-		if (!k) {
-			vmr_err("--set: '%s' %s", cfg->set.v[i], why);
-			return -1;
-		}
-		for (size_t j = 0; j < i; j++)
-			if (!strncmp(cfg->set.v[j], k->name, strlen(k->name)) && cfg->set.v[j][strlen(k->name)] == '=') {
-				vmr_err("--set: '%s' sets %s a second time", cfg->set.v[i], k->name);
-				return -1;
-			}
-	}
-	if (cfg->set.n > JOURNAL_MAX_RECS - 8) {
-		vmr_err("--set: too many knobs");
-		return -1;
-	}
-	struct knob_host host = { 0 };
-	char bound[512] = "";
-	if (cfg->set.n && !cfg->force && knob_host_read(&host) == 0 &&
-	    knob_check_bounds(cfg->set.v, cfg->set.n, &host, bound, sizeof(bound)) < 0) {
-		vmr_err("--set: %s; --force sets it anyway", bound);
-		return -1;
-	}
-	return 0;
-}
 
 /* The journal is created with the first record: a sandbox that changes
  * nothing (--no-sandbox without --set) has none to write or remove. */
@@ -187,30 +79,38 @@ int sandbox_journal(struct sandbox *sb, const struct jrec *r)
 	return e;
 }
 
-static int sb_set_knob(struct sandbox *sb, const char *arg)
+/* Journal knob k's value before anyone changes it: 0, 1 when this kernel
+ * has no such knob, or -2 after a message naming opt. */
+static int sb_save_knob(struct sandbox *sb, const struct knob *k, const char *opt)
 {
-	const char *value, *why;
-	const struct knob *k = knob_parse_set(arg, &value, &why);
 	char old[JOURNAL_VALUE_MAX];
 	int e = knob_read(k, old, sizeof(old));
-	if (e == -ENOENT) {
-		vmr_err("--set: %s: this kernel has no %s", k->name, k->path);
+	if (e == -ENOENT)
+		return 1;
+	if (e < 0) {
+		vmr_err("%s: %s: cannot read %s: %s", opt, k->name, k->path, strerror(-e));
 		return -2;
 	}
-	if (e < 0) {
-		vmr_err("--set: %s: cannot read %s: %s", k->name, k->path, strerror(-e));
+	if (strchr(old, ' ') || !old[0]) {
+		vmr_err("%s: %s: cannot save its value '%s'", opt, k->name, old);
 		return -2;
 	}
 	struct jrec r = { .type = JREC_KNOB };
 	snprintf(r.path, sizeof(r.path), "%s", k->name);
 	snprintf(r.value, sizeof(r.value), "%s", old);
-	if (strchr(old, ' ') || !old[0]) {
-		vmr_err("--set: %s: cannot save its value '%s'", k->name, old);
-		return -2;
-	}
-	if ((e = sb_record(sb, &r)) < 0)
-		return e;
-	if ((e = knob_write(k->path, value)) < 0) {
+	return sb_record(sb, &r);
+}
+
+static int sb_set_knob(struct sandbox *sb, const char *arg)
+{
+	const char *value, *why;
+	const struct knob *k = knob_parse_set(arg, &value, &why);
+	int e = sb_save_knob(sb, k, "--set");
+	if (e == 1)
+		vmr_err("--set: %s: this kernel has no %s", k->name, k->path);
+	if (e)
+		return e > 0 ? -2 : e;
+	if ((e = vmr_write_file(k->path, value)) < 0) {
 		vmr_err("--set: '%s': the kernel refused it: %s", arg, strerror(-e));
 		return e == -EINVAL ? -1 : -2;
 	}
@@ -427,11 +327,23 @@ int sandbox_knobs_hold(const struct sandbox *sb, uint64_t wait_ns, const char **
 	return knobs_lock(false, wait_ns, why);
 }
 
+/* --hold: journal a knob's value so that closing the sandbox puts it back,
+ * whatever the program in it did (one also --set is journaled twice and
+ * undone newest first: the same end). */
+static int sb_hold_knob(struct sandbox *sb, const char *name)
+{
+	int e = sb_save_knob(sb, knob_find(name), "--hold");
+	return e > 0 ? 0 : e;
+}
+
 static int sb_build(struct sandbox *sb, const struct sandbox_cfg *cfg)
 {
 	int e;
 	for (size_t i = 0; i < cfg->set.n; i++)
 		if ((e = sb_set_knob(sb, cfg->set.v[i])) < 0)
+			return e;
+	for (size_t i = 0; i < cfg->hold.n; i++)
+		if ((e = sb_hold_knob(sb, cfg->hold.v[i])) < 0)
 			return e;
 	if (sb->no_sandbox)
 		return 0;
@@ -463,7 +375,7 @@ static int sb_prepare(struct sandbox *sb, const struct sandbox_cfg *cfg)
 			return -2;
 		}
 	}
-	if (cfg->set.n && (e = sb_lock_knobs(sb, cfg->timeout_ns)) < 0)
+	if ((cfg->set.n || cfg->hold.n) && (e = sb_lock_knobs(sb, cfg->timeout_ns)) < 0)
 		return e;
 	return 0;
 }
@@ -488,31 +400,19 @@ static int sb_open_locked(struct sandbox *sb, const struct sandbox_cfg *cfg)
 	return e;
 }
 
-enum sandbox_plan sandbox_plan(const struct sandbox_cfg *cfg, const char **why)
-{
-	*why = NULL;
-	if (vmr_is_root())
-		return SANDBOX_BUILD;
-	if (cfg->set.n) {
-		*why = "--set: needs root to change kernel knobs (they are host-wide)";
-		return SANDBOX_REFUSED;
-	}
-	if (!cfg->no_sandbox) {
-		*why = "sandbox: needs root to create cgroups and enable swap (--no-sandbox runs on the host "
-		       "instead, sized from the zone watermarks)";
-		return SANDBOX_REFUSED;
-	}
-	return SANDBOX_HOST;
-}
-
 int sandbox_open(struct sandbox **out, const struct sandbox_cfg *cfg)
 {
 	static bool atexit_done;
 	const char *why;
 	int e;
 	*out = NULL;
+	char cannot[640] = "";
 	if (sandbox_cfg_check(cfg) < 0)
 		return -1;
+	if (sandbox_cfg_cannot(cfg, cannot, sizeof(cannot))) {
+		vmr_err("%s", cannot);
+		return -2;
+	}
 	switch (sandbox_plan(cfg, &why)) {
 	case SANDBOX_REFUSED:
 		vmr_err("%s", why);
@@ -598,12 +498,6 @@ json_t *sandbox_stats(const struct sandbox *sb)
 	if (!sandbox_active(sb))
 		return json_object();
 	return cgroup_stats(sb->cg.version, sb->cg_path);
-}
-
-void sandbox_reset_peak(struct sandbox *sb)
-{
-	if (sandbox_active(sb) && sb->cg.version == 1)
-		cgroup_reset_peak_v1(sb->cg_path);
 }
 
 uint64_t sandbox_oom_kills(const struct sandbox *sb)

@@ -28,6 +28,7 @@ struct sandbox_cfg {
 	uint64_t low_bytes;      /* --mem-low: v2 memory.low, 0 = not set (v1: refused) */
 	char *swap;              /* --swap file[:SIZE]|zram[:SIZE[:ALGO]]|host|none */
 	struct strlist set;      /* --set NAME=VALUE, allow-listed knobs */
+	struct strlist hold;     /* --hold NAME: knobs journaled and put back at close, not set */
 	uint64_t timeout_ns;     /* --timeout: watchdog for a workload */
 	uint64_t stats_flush_ns; /* --stats-flush: read memory.stat this often (statflush.h), 0 = never */
 	bool no_sandbox;         /* --no-sandbox: run directly on the host */
@@ -43,6 +44,16 @@ struct sandbox;
 /* Validate cfg (sizes, swap spec, knob names) without touching the host.
  * Returns 0, or -1 after a one-line error (exit code 2). */
 int sandbox_cfg_check(const struct sandbox_cfg *cfg);
+
+/* Why a valid configuration cannot run on this machine now, or NULL: a
+ * --set knob this kernel lacks (an mTHP size, zswap, MGLRU), or a change
+ * that would last until the next boot which --force has not allowed
+ * (knob_check_one_way).  The reason, naming the knob (and --force where it
+ * would allow it), goes in buf.  A suite's case with a reason is a skip
+ * and the other cases run; a single `test` exits 3.  Bad input (a knob
+ * not on the allow-list, a value beyond its bounds) is sandbox_cfg_check's:
+ * it stops a run before anything starts (exit 2). */
+const char *sandbox_cfg_cannot(const struct sandbox_cfg *cfg, char *buf, size_t len);
 
 /* Where a workload may run here: the one rule for test, run and sandbox
  * exec, decided from the configuration before anything is done.
@@ -104,10 +115,6 @@ bool sandbox_active(const struct sandbox *sb);
 /* The memcg's counters now: usage, peak, swap usage, events (oom, oom_kill,
  * max/failcnt) and memory.stat, as a flat JSON object of numbers. */
 json_t *sandbox_stats(const struct sandbox *sb);
-/* Start the peak counter afresh (v1 memory.max_usage_in_bytes and its memsw
- * twin), so that peak_bytes covers one workload.  On v2 memory.peak cannot
- * be reset for other readers; there peak_bytes spans the sandbox's life. */
-void sandbox_reset_peak(struct sandbox *sb);
 /* Between two workloads (nothing left in the cgroup): start the next from
  * the state the sandbox was built in, as far as the kernel allows.  Every
  * page charged to the cgroup is reclaimed (cgroup_empty), then the
@@ -151,12 +158,11 @@ void sandbox_signal_child(pid_t pid, bool add);
  * line checks out) and orphaned cgroups, swap files and zram devices that
  * are provably vmregress's (named or tagged with their owner's PID and start
  * time) and whose owner is gone.  Never touches what a live process owns.
- * With verbose, says what it did on stderr.  Returns the number of things
- * undone, or -1 when something was refused (a corrupt or foreign journal, a
- * step that failed) after saying why; the rest is still done. */
-int sandbox_cleanup(bool verbose);
-/* The same, filling actions (a JSON array) with one object per thing done
- * or refused: {"action", "what", "path", "owner_pid", "from", "error"}. */
+ * Fills actions (a JSON array) with one object per thing done or refused:
+ * {"action", "what", "path", "owner_pid", "from", "error"}.  Returns the
+ * number of things undone, or -1 when something was refused (a corrupt or
+ * foreign journal, a step that failed) after saying why; the rest is still
+ * done. */
 int sandbox_cleanup_report(json_t *actions);
 /* Called before building a sandbox (sandbox_open does it; `test` and `run`
  * may call it first to say so early): undo what killed vmregress processes

@@ -12,6 +12,8 @@
 
 #include "core/units.h"
 #include "core/util.h"
+#include "probe/probe.h"
+#include "probe/system.h"
 
 /* union swap_header's info part, after the 1024 boot bytes */
 struct swap_info_v1 {
@@ -272,34 +274,17 @@ int swap_off(const char *path)
 
 bool swap_active(const char *path)
 {
-	char *text;
-	if (vmr_read_file("/proc/swaps", &text, NULL) < 0)
-		return false;
+	char err[PROBE_ERR_MAX];
+	json_t *swaps = system_read_swaps(err), *s;
+	size_t i;
 	bool found = false;
-	size_t pl = strlen(path);
-	for (char *line = text; line && *line && !found;) {
-		char *nl = strchr(line, '\n');
-		if (!strncmp(line, path, pl) && (line[pl] == ' ' || line[pl] == '\t'))
-			found = true;
-		line = nl ? nl + 1 : NULL;
-	}
-	free(text);
+	json_array_foreach(swaps, i, s)
+		found |= !strcmp(json_string_value(json_object_get(s, "path")), path);
+	json_decref(swaps);
 	return found;
 }
 
 /* zram */
-
-static int zram_sys_write(const char *path, const char *value)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	size_t len = strlen(value);
-	ssize_t w = write(fd, value, len);
-	int e = w < 0 ? errno : (size_t)w != len ? EIO : 0;
-	close(fd);
-	return -e;
-}
 
 /* Decimal digits of v into buf (async-signal-safe snprintf("%d")). */
 static char *zram_itoa(char *buf, size_t len, int v)
@@ -408,7 +393,7 @@ int zram_setup(int id, uint64_t bytes, const char *algo, const struct swap_tag *
 		if (r < 0)
 			return r;
 		zram_path(path, sizeof(path), id, "comp_algorithm");
-		if ((r = zram_sys_write(path, algo)) < 0) {
+		if ((r = vmr_write_file(path, algo)) < 0) {
 			*taken = r == -EBUSY;
 			if (!*taken)
 				vmr_err("cannot set %s to '%s': %s", path, algo, strerror(-r));
@@ -417,7 +402,7 @@ int zram_setup(int id, uint64_t bytes, const char *algo, const struct swap_tag *
 	}
 	zram_path(path, sizeof(path), id, "disksize");
 	snprintf(v, sizeof(v), "%llu", (unsigned long long)bytes);
-	int r = zram_sys_write(path, v);
+	int r = vmr_write_file(path, v);
 	if (r < 0) {
 		*taken = r == -EBUSY;
 		if (!*taken)
@@ -463,18 +448,18 @@ int zram_release(int id, bool added)
 	char path[96], num[16];
 	int r = 0;
 	if (added) {
-		r = zram_sys_write("/sys/class/zram-control/hot_remove", zram_itoa(num, sizeof(num), id));
+		r = vmr_write_file("/sys/class/zram-control/hot_remove", zram_itoa(num, sizeof(num), id));
 		if (r == 0 || r == -ENODEV || r == -ENOENT)
 			return 0;
 	}
 	zram_path(path, sizeof(path), id, "reset");
-	r = zram_sys_write(path, "1");
+	r = vmr_write_file(path, "1");
 	if (r == -ENOENT)
 		return 0;  /* the device is gone already */
 	if (r < 0)
 		return r;
 	if (added)
-		r = zram_sys_write("/sys/class/zram-control/hot_remove", zram_itoa(num, sizeof(num), id));
+		r = vmr_write_file("/sys/class/zram-control/hot_remove", zram_itoa(num, sizeof(num), id));
 	return r == -ENODEV || r == -ENOENT ? 0 : r;
 }
 
@@ -482,7 +467,7 @@ int zram_set_algo(int id, const char *algo)
 {
 	char path[96];
 	zram_path(path, sizeof(path), id, "comp_algorithm");
-	return zram_sys_write(path, algo);
+	return vmr_write_file(path, algo);
 }
 
 int zram_current_algo(int id, char *buf, size_t len)

@@ -6,8 +6,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "core/util.h"
 #include "sandbox/cgroup.h"
-#include "sandbox/damonctl.h"
+#include "sandbox/journal.h"
 #include "sandbox/knobs.h"
 #include "sandbox/swap.h"
 
@@ -157,7 +158,7 @@ int undo_rec(const struct jrec *r, const struct owner *owner)
 	case JREC_KNOB: {
 		const struct knob *k = knob_find(r->path);
 		what = "cannot restore knob ";
-		e = k ? knob_write(k->path, r->value) : -EINVAL;
+		e = k ? vmr_write_file(k->path, r->value) : -EINVAL;
 		if (e == -ENOENT)
 			e = 0;
 		break;
@@ -186,11 +187,14 @@ int undo_rec(const struct jrec *r, const struct owner *owner)
 		what = "cannot remove cgroup ";
 		e = cgroup_remove(r->path);
 		break;
-	case JREC_DAMON:
-		what = "cannot put DAMON back as it was";
-		name = "";
-		e = damonctl_undo(r->id, r->value);
+	case JREC_KINDS:
 		break;
+	}
+	const struct jrec_kind *k = journal_kind(r->type);
+	if (k) {
+		what = k->cannot;
+		name = "";
+		e = k->undo(r->id, r->value);
 	}
 	if (e < 0)
 		undo_say(what, name, ": ", undo_errstr(-e), NULL);

@@ -37,7 +37,10 @@ enum precision_stop precision_decide(const struct precision_rule *rule, const do
 		return PRECISION_MAX;
 	if (iterations < rule->min_iterations)
 		return PRECISION_GO;
-	/* a case without a headline figure has nothing to wait for */
+	/* no headline figure (none declared, or every iteration skipped):
+	 * nothing to wait for, and no precision reached either */
+	if (nmetrics == 0)
+		return PRECISION_NONE;
 	if (precision_all_met(reached, nmetrics, rule->target))
 		return PRECISION_MET;
 	double per_block = blocks > 0 ? elapsed_s / (double)blocks : 0;
@@ -49,7 +52,7 @@ enum precision_stop precision_decide(const struct precision_rule *rule, const do
 const char *precision_stop_name(enum precision_stop s)
 {
 	static const char *const names[] = { [PRECISION_MET] = "precision", [PRECISION_BUDGET] = "budget",
-					     [PRECISION_MAX] = "max" };
+					     [PRECISION_MAX] = "max", [PRECISION_NONE] = "no headline figure" };
 	return s == PRECISION_GO ? NULL : names[s];
 }
 

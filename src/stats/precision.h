@@ -11,7 +11,9 @@
  *                target (and each variant has its minimum of iterations);
  *   "budget"     when the time spent on the case, plus one more block at
  *                the mean block's time so far, would pass the budget;
- *   "max"        at the most iterations a case may have.
+ *   "max"        at the most iterations a case may have;
+ *   "no headline figure"  after the minimum, when no headline figure was
+ *                measured (none declared, or every iteration skipped).
  *
  * The minimum comes first: a case always gets min_iterations per variant,
  * budget or not, as a variance from fewer says nothing.  A metric that is
@@ -28,6 +30,8 @@ enum precision_stop {
 	PRECISION_MET,        /* "precision" */
 	PRECISION_BUDGET,     /* "budget" */
 	PRECISION_MAX,        /* "max" */
+	PRECISION_NONE,       /* "no headline figure": none measured (none
+			       * declared, or every iteration skipped) */
 };
 
 struct precision_rule {

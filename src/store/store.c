@@ -622,21 +622,3 @@ void run_free(struct run *r)
 	free(r->cases);
 	free(r);
 }
-
-json_t *run_info_to_json(const struct run_info *ri)
-{
-	char a[40], b[40];
-	json_t *j = json_pack("{sI ss ss ss? ss ss? ss? ss ss? sb ss? sI sI}", "id", (json_int_t)ri->id, "uuid", ri->uuid,
-			 "name", ri->name, "suite", ri->suite, "status", ri->status, "kernel", ri->kernel, "host",
-			 ri->host, "started", store_format_time(a, sizeof(a), ri->started), "ended",
-			 ri->ended ? store_format_time(b, sizeof(b), ri->ended) : NULL, "running", ri->running, "tag",
-			 ri->tag, "cases",
-			 (json_int_t)ri->ncases, "iterations", (json_int_t)ri->niterations);
-	/* only a run of a group has the key: a run of one configuration
-	 * reads as it always has */
-	if (j && ri->group_uuid)
-		json_object_set_new(j, "group", json_pack("{ss ss? ss? si}", "uuid", ri->group_uuid, "name",
-							  ri->group_name, "variant", ri->variant, "index",
-							  ri->variant_index));
-	return j;
-}

@@ -153,10 +153,9 @@ const char *run_info_state(const struct run_info *ri);
 /* The kernel release named by an environment fingerprint ("kernel" as a
  * string or {"release": ...}, or "uname": {"release": ...}); NULL if none. */
 const char *store_env_kernel(const json_t *env);
-/* A run's summary as JSON: id, uuid, name, suite, status, kernel, host,
- * started, ended (ISO 8601 UTC; ended null while unfinished), running, tag,
- * cases, iterations; and for a run of a group, group: {uuid, name, variant,
- * index}. */
+/* Defined with the other run formatters in report/run_json.c (see
+ * run_json.h); declared here too until stats/summary.c's summary_to_json,
+ * its last caller below report/, moves there (issue #28). */
 json_t *run_info_to_json(const struct run_info *ri);
 /* Seconds since the epoch as "2026-11-30T11:16:42Z" into buf; "invalid"
  * when no calendar date has it (NaN, beyond the year 9999). */

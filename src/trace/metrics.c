@@ -128,14 +128,6 @@ static void add_timeline(struct result *r, const char *name, const struct trace_
 	}
 }
 
-static int table_col(const struct table *t, const char *name)
-{
-	for (size_t i = 0; i < t->ncols; i++)
-		if (!strcmp(t->cols[i], name))
-			return (int)i;
-	return -1;
-}
-
 static void stalls_in(const struct trace_stalls *t, uint64_t from, uint64_t to, double *n, double *ns)
 {
 	*n = *ns = 0;
@@ -151,20 +143,14 @@ static void stalls_in(const struct trace_stalls *t, uint64_t from, uint64_t to, 
  * long it took (time_ns). */
 static void add_per_pass(const struct trace_stats *s, struct result *r)
 {
-	const struct table *passes = NULL;
-	for (size_t i = 0; i < r->ntables; i++)
-		if (!strcmp(r->tables[i].name, "passes"))
-			passes = &r->tables[i];
-	int cstart = passes ? table_col(passes, "start_ns") : -1, ctime = passes ? table_col(passes, "time_ns") : -1;
-	int cpass = passes ? table_col(passes, "pass") : -1;
+	const struct table *passes = result_find_table(r, "passes");
+	long cstart = table_col(passes, "start_ns"), ctime = table_col(passes, "time_ns");
+	long cpass = table_col(passes, "pass");
 	if (cstart < 0 || ctime < 0)
 		return;
 	static const char *const cols[] = { "pass", "direct_stalls", "direct_stall_ns", "memcg_stalls", "memcg_stall_ns" };
 	struct table *t = result_table(r, "reclaim-stalls-per-pass", ARRAY_SIZE(cols), cols);
-	passes = NULL; /* result_table may have moved the tables */
-	for (size_t i = 0; i < r->ntables; i++)
-		if (!strcmp(r->tables[i].name, "passes"))
-			passes = &r->tables[i];
+	passes = result_find_table(r, "passes");  /* result_table may have moved the tables */
 	for (size_t row = 0; passes && row < passes->nrows; row++) {
 		const double *c = passes->cells + row * passes->ncols;
 		uint64_t from = (uint64_t)c[cstart], to = from + (uint64_t)c[ctime];

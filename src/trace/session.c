@@ -348,11 +348,10 @@ const struct trace_resolved *trace_session_resolved(const struct trace_session *
 	return ts->res;
 }
 
+/* The instance's trace_clock is "mono": CLOCK_MONOTONIC, vmr_now_ns's. */
 uint64_t trace_clock_now_ns(void)
 {
-	struct timespec t = { 0 };
-	clock_gettime(CLOCK_MONOTONIC, &t);
-	return (uint64_t)t.tv_sec * 1000000000ull + (uint64_t)t.tv_nsec;
+	return vmr_now_ns();
 }
 
 /* Sum of "overrun" and "dropped events" over the instance's CPUs. */

@@ -95,6 +95,8 @@ static const char initramfs_prologue[] =
 	"mount -t sysfs sysfs /sys\n"
 	"mount -t devtmpfs devtmpfs /dev 2>/dev/null\n"
 	"mount -t tmpfs tmpfs /tmp\n"
+	"mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null\n"
+	"mkdir -p /dev/pts && mount -t devpts devpts /dev/pts 2>/dev/null\n"
 	"mkdir -p /sys/fs/cgroup && mount -t cgroup2 cgroup2 /sys/fs/cgroup &&\n"
 	"\techo +memory > /sys/fs/cgroup/cgroup.subtree_control\n"
 	"echo 1 > /proc/sys/kernel/printk\n"
@@ -146,6 +148,13 @@ char *initramfs_init_script(const struct guest_plan *p)
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
+	if (p->shell) {
+		fputs(initramfs_prologue, f);
+		initramfs_disk(f, p);
+		fputs("cd /tmp\nexec setsid cttyhack sh\n", f);
+		fclose(f);
+		return buf;
+	}
 	if (!p->cmd) {
 		fputs("#!/bin/busybox sh\n/vmregress matrix --guest-done\n/bin/busybox poweroff -f\n", f);
 		fclose(f);
@@ -240,6 +249,19 @@ int initramfs_build(const char *out, const char *vmregress, const char *busybox,
 	if (r == 0 && suite)
 		r = initramfs_add_path(&c, "suite.ini", 0644, suite);
 	for (const char *const *x = extra; r == 0 && x && *x; x++) {
+		const char *eq = strchr(*x, '=');
+		if (eq) {  /* HOSTPATH=GUESTPATH: at that path, its directories made */
+			char *host = xasprintf("%.*s", (int)(eq - *x), *x), *dest = xstrdup(eq + 1);
+			for (char *p = strchr(dest + 1, '/'); p; p = strchr(p + 1, '/')) {
+				*p = '\0';
+				cpio_dir(&c, dest + (*dest == '/'), 0755);
+				*p = '/';
+			}
+			r = initramfs_add_path(&c, dest + (*dest == '/'), 0755, host);
+			free(host);
+			free(dest);
+			continue;
+		}
 		const char *base = strrchr(*x, '/');
 		r = initramfs_add_path(&c, base ? base + 1 : *x, 0755, *x);
 	}

@@ -4,6 +4,7 @@
 #ifndef VMR_INITRAMFS_H
 #define VMR_INITRAMFS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -37,6 +38,8 @@ struct guest_plan {
 	const char *db;          /* a store file the guest sends home as frame "db", or NULL */
 	const char *script;      /* test-only: a shell script in the guest run instead of
 				    vmregress (its stdout and stderr go home the same way) */
+	bool shell;              /* after the set-up, a shell on the console instead of
+				    cmd: for a LAVA job, whose test shell types into it */
 };
 
 /* The init script for a plan (malloc'd).  It mounts /proc, /sys, devtmpfs,
@@ -51,7 +54,8 @@ char *initramfs_init_script(const struct guest_plan *plan);
  * the guest, busybox a static busybox; mods may be NULL; suite, when not
  * NULL, is a suite file that becomes /suite.ini; extra, when not NULL, a
  * NULL-terminated list of files each put in / under its base name (tests:
- * a script and static helpers).  0, or -1 after a one-line error. */
+ * a script and static helpers), or, written HOSTPATH=GUESTPATH, at that
+ * path (the kernel's selftests).  0, or -1 after a one-line error. */
 int initramfs_build(const char *out, const char *vmregress, const char *busybox,
 		    const struct vm_modules *mods, const char *init_script, const char *suite,
 		    const char *const *extra);

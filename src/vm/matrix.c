@@ -17,6 +17,7 @@
 #include "vm/import.h"
 #include "vm/initramfs.h"
 #include "vm/modules.h"
+#include "vm/selftests.h"
 #include "vm/spawn.h"
 
 /* Ctrl-C or a kill: stop the guest, keep what it said, remove the work
@@ -99,10 +100,13 @@ static void matrix_guest_args(const struct matrix_ctx *c, const char *label, str
 	}
 }
 
-/* The disk, and zram for guests and for suites that ask for zram swap. */
-static const struct vm_module_want matrix_want[] = {
-	{ "virtio_pci", true }, { "virtio_blk", false }, { "ext2", true }, { "zram", true }, { "lz4", true },
-	{ "lzo_rle", true },
+/* The disk, and zram for guests and for suites that ask for zram swap.
+ * The disk's ext2 is ext2's, or ext4's where ext2 is not built (Debian's
+ * generic kernels, whose zswap the cloud ones lack); ext4 asks for crc32c
+ * by its crypto name, which no module's depends= gives. */
+const struct vm_module_want matrix_want[] = {
+	{ "virtio_pci", true }, { "virtio_blk", false }, { "ext2", true }, { "crc32c_generic", true },
+	{ "ext4", true }, { "zram", true }, { "lz4", true }, { "lzo_rle", true },
 };
 
 static int matrix_modules(const struct matrix_ctx *c, const struct vm_kernel *k, const char *dir,
@@ -118,7 +122,7 @@ static int matrix_modules(const struct matrix_ctx *c, const struct vm_kernel *k,
 		vmr_errno("cannot create %s", dir);
 		return -1;
 	}
-	return modules_resolve(k->moddir, matrix_want, ARRAY_SIZE(matrix_want), dir, mods);
+	return modules_resolve(k->moddir, matrix_want, MATRIX_NWANT, dir, mods);
 }
 
 /* Build the initramfs for one guest into path. */
@@ -140,6 +144,8 @@ static int matrix_initramfs(const struct matrix_ctx *c, const struct vm_kernel *
 	}
 	for (size_t i = 0; i < c->o->guest_files.n; i++)
 		strlist_add(&extra, c->o->guest_files.v[i]);
+	if (c->suite_file)
+		selftests_guest_files(c->suite_file, &extra);  /* the kernel's selftests a suite runs */
 	struct guest_plan plan = {
 		.cmd = (const char *const *)args.v, .swap = c->o->swap, .swap_bytes = c->o->swap_size,
 		.fault = matrix_faults[c->o->guest_fault], .db = matrix_adhoc(c->o) ? NULL : "/tmp/results.db",

@@ -13,6 +13,7 @@
 #include "store/store.h"
 #include "vm/guest.h"
 #include "vm/kernel.h"
+#include "vm/modules.h"
 #include "vm/proto.h"
 
 struct matrix_opts {
@@ -74,5 +75,10 @@ struct matrix_ctx {
  * what each sent home, then report(); or with --build-initramfs only build
  * one.  Ctrl-C stops the guest and keeps what it said.  An exit code. */
 int matrix_host(struct matrix_opts *o, matrix_report_fn report);
+
+/* The modules a guest loads: the virtio disk, ext2, zram and its
+ * compressors (a LAVA job's ramdisk holds the same). */
+#define MATRIX_NWANT 8
+extern const struct vm_module_want matrix_want[MATRIX_NWANT];
 
 #endif

@@ -71,22 +71,3 @@ pid_t spawn_piped(char *const argv[], int *out_fd)
 	*out_fd = p[0];
 	return pid;
 }
-
-char *spawn_which(const char *name)
-{
-	const char *path = getenv("PATH");
-	char *dirs, *save = NULL, *found = NULL;
-
-	if (strchr(name, '/'))
-		return access(name, X_OK) == 0 ? xstrdup(name) : NULL;
-	dirs = xstrdup(path && *path ? path : "/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin");
-	for (char *d = strtok_r(dirs, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
-		char *p = xasprintf("%s/%s", d, name);
-		if (access(p, X_OK) == 0)
-			found = p;
-		else
-			free(p);
-	}
-	free(dirs);
-	return found;
-}

@@ -15,7 +15,4 @@ int spawn_wait(char *const argv[], const char *cwd, const char *out_path, const 
  * (PR_SET_PDEATHSIG).  Returns its pid, or -1 (errno set). */
 pid_t spawn_piped(char *const argv[], int *out_fd);
 
-/* The first executable named `name` in PATH, malloc'd, or NULL. */
-char *spawn_which(const char *name);
-
 #endif

@@ -162,15 +162,15 @@ static int alloc_run(void *state, struct result *r)
 	double alloc_sum = 0, free_sum = 0;
 	long pass;
 	for (pass = 0; pass < st->o.passes; pass++) {
-		uint64_t t0 = timer_now_ns();
+		uint64_t t0 = vmr_now_ns();
 		char *p = alloc_pages(st, pass, r);
-		uint64_t t1 = timer_now_ns();
+		uint64_t t1 = vmr_now_ns();
 		if (!p)
 			break;
 		bool ok = alloc_check(st, p, pass, r);
-		uint64_t t2 = timer_now_ns();
+		uint64_t t2 = vmr_now_ns();
 		munmap(p, st->npages * st->ps);
-		uint64_t t3 = timer_now_ns();
+		uint64_t t3 = vmr_now_ns();
 		double row[] = { (double)pass, (double)(t1 - t0), (double)(t3 - t2) };
 		table_add_row(t, row);
 		alloc_sum += row[1];

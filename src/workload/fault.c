@@ -210,10 +210,10 @@ static void *fault_setup(const void *opts, const struct wl_env *env, struct resu
 	st->pre = xmalloc(st->npages + 1);
 	st->post = xmalloc(st->npages + 1);
 	if (fault_map(st, r) < 0)
-		goto unmap;
+		goto remove_file;
 	fault_start_info(st, r);
 	return st;
-unmap:
+remove_file:
 	if (st->fd >= 0)
 		close(st->fd);
 	if (st->file)
@@ -244,9 +244,9 @@ static size_t fault_pass0(struct fault_state *st, struct hist *h)
 	char *a = st->addr;
 	for (size_t i = 0; i < st->npages; i++) {
 		if (st->pre[i] != '#') {
-			uint64_t t = timer_now_ns();
+			uint64_t t = vmr_now_ns();
 			pattern_stamp(a + i * ps, ps, i, salt);
-			hist_add(h, timer_now_ns() - t);
+			hist_add(h, vmr_now_ns() - t);
 			refd++;
 		} else {
 			pattern_stamp(a + i * ps, ps, i, salt);
@@ -290,9 +290,9 @@ static size_t fault_check_timed(struct fault_state *st, struct hist *h, size_t i
 	for (; i < end; i++) {
 		bool ok;
 		if (st->pre[i] != '#') {
-			uint64_t t = timer_now_ns();
+			uint64_t t = vmr_now_ns();
 			ok = pattern_check(a + i * ps, ps, i, salt, &found);
-			hist_add(h, timer_now_ns() - t);
+			hist_add(h, vmr_now_ns() - t);
 			refd++;
 		} else {
 			ok = pattern_check(a + i * ps, ps, i, salt, &found);
@@ -319,10 +319,16 @@ static size_t fault_pass(struct fault_state *st, struct hist *h, long pass)
 	return refd;
 }
 
-/* start_ns is CLOCK_MONOTONIC, the clock the tracer uses, so reclaim
- * stalls can be attributed to the pass they fell in. */
-static const char *const fault_cols[] = { "pass", "refd", "present", "swapped", "time_ns",
-					  "major_faults", "minor_faults", "start_ns" };
+/* The "passes" table, one row a pass: its columns indexed by an enum, as
+ * the metrics are, so that a row is written and read back by name here;
+ * other readers look the columns up by name (table_get).  start_ns is
+ * CLOCK_MONOTONIC, the clock the tracer uses, so reclaim stalls can be
+ * attributed to the pass they fell in. */
+enum fault_col { FC_PASS, FC_REFD, FC_PRESENT, FC_SWAPPED, FC_TIME, FC_MAJ, FC_MIN, FC_START, FC_N };
+static const char *const fault_cols[FC_N] = {
+	[FC_PASS] = "pass", [FC_REFD] = "refd", [FC_PRESENT] = "present", [FC_SWAPPED] = "swapped",
+	[FC_TIME] = "time_ns", [FC_MAJ] = "major_faults", [FC_MIN] = "minor_faults", [FC_START] = "start_ns",
+};
 
 static void fault_corrupt(struct fault_state *st, struct result *r)
 {
@@ -338,12 +344,12 @@ static void fault_metrics_add(struct fault_state *st, struct result *r, const st
 	double time_rest = 0, refd = 0, maj = 0;
 	for (size_t i = 1; i < t->nrows; i++) {
 		const double *row = t->cells + i * t->ncols;
-		refd += row[1];
-		time_rest += row[4];
-		maj += row[5];
+		refd += row[FC_REFD];
+		time_rest += row[FC_TIME];
+		maj += row[FC_MAJ];
 	}
 	result_metric_def(r, &fault_metrics[FM_PAGES], (double)st->npages);
-	result_metric_def(r, &fault_metrics[FM_TIME0], t->cells[4]);
+	result_metric_def(r, &fault_metrics[FM_TIME0], t->cells[FC_TIME]);
 	result_metric_def(r, &fault_metrics[FM_TIME], time_rest);
 	result_metric_def(r, &fault_metrics[FM_REFD], refd);
 	result_metric_def(r, &fault_metrics[FM_MAJ], maj);
@@ -369,17 +375,19 @@ static int fault_run(void *state, struct result *r)
 	fault_pagemap(st, st->pre, &swapped);
 	for (long pass = 0; pass <= st->o.passes; pass++) {
 		rusage_self(&a);
-		uint64_t t0 = timer_now_ns();
+		uint64_t t0 = vmr_now_ns();
 		size_t refd = pass ? fault_pass(st, lat, pass) : fault_pass0(st, first);
-		uint64_t t1 = timer_now_ns();
+		uint64_t t1 = vmr_now_ns();
 		rusage_self(&b);
 		rusage_delta(&a, &b, &d);
 		size_t present = fault_pagemap(st, st->post, &swapped);
 		char name[32];
 		snprintf(name, sizeof(name), "pass%ld", pass);
 		result_map(r, name, st->post, st->npages);
-		double row[] = { (double)pass, (double)refd, (double)present, (double)swapped,
-				 (double)(t1 - t0), (double)d.majflt, (double)d.minflt, (double)t0 };
+		double row[FC_N] = { [FC_PASS] = (double)pass, [FC_REFD] = (double)refd,
+				     [FC_PRESENT] = (double)present, [FC_SWAPPED] = (double)swapped,
+				     [FC_TIME] = (double)(t1 - t0), [FC_MAJ] = (double)d.majflt,
+				     [FC_MIN] = (double)d.minflt, [FC_START] = (double)t0 };
 		table_add_row(t, row);
 		if (pass == 0 && st->o.corrupt_page >= 0)
 			fault_corrupt(st, r);

@@ -211,14 +211,14 @@ static void mmap001_verify(struct mmap001_state *st, long loop, uint64_t salt, d
 {
 	struct rusage_counts a, b, d;
 	rusage_self(&a);
-	uint64_t t0 = timer_now_ns();
+	uint64_t t0 = vmr_now_ns();
 	mmap001_between(st, r);
 	char *p = mmap001_map(st, PROT_READ, r);
 	if (p) {
 		mmap001_check(st, p, loop, salt, r);
 		munmap(p, st->len);
 	}
-	*ns += (double)(timer_now_ns() - t0);
+	*ns += (double)(vmr_now_ns() - t0);
 	rusage_self(&b);
 	rusage_delta(&a, &b, &d);
 	*maj += (double)d.majflt;
@@ -231,21 +231,21 @@ static int mmap001_run(void *state, struct result *r)
 	struct rusage_counts a, b, d;
 	size_t n = st->len / st->ps;
 	long loop;
-	uint64_t wb = 0, start = timer_now_ns();
+	uint64_t wb = 0, start = vmr_now_ns();
 	for (loop = 0; loop < st->o.loops && r->outcome == OUTCOME_PASS; loop++) {
 		uint64_t t[5], salt = st->salt + (uint64_t)loop, wb0 = mmap001_write_bytes();
 		rusage_self(&a);
-		t[0] = timer_now_ns();
+		t[0] = vmr_now_ns();
 		char *p = mmap001_map(st, PROT_WRITE, r);
 		if (!p)
 			break;
-		t[1] = timer_now_ns();
+		t[1] = vmr_now_ns();
 		mmap001_write(st, p, salt);
-		t[2] = timer_now_ns();
+		t[2] = vmr_now_ns();
 		msync(p, st->len, MS_SYNC);
-		t[3] = timer_now_ns();
+		t[3] = vmr_now_ns();
 		munmap(p, st->len);
-		t[4] = timer_now_ns();
+		t[4] = vmr_now_ns();
 		rusage_self(&b);
 		wb += mmap001_write_bytes() - wb0;
 		rusage_delta(&a, &b, &d);
@@ -258,7 +258,7 @@ static int mmap001_run(void *state, struct result *r)
 		if (st->o.verify)
 			mmap001_verify(st, loop, salt, &sum[MM_CHECK], &maj, r);
 	}
-	double total = (double)(timer_now_ns() - start);
+	double total = (double)(vmr_now_ns() - start);
 	for (int i = MM_WRITE; i < MM_TOTAL; i++)
 		if (i != MM_CHECK || st->o.verify)
 			result_metric_def(r, &mmap001_metrics[i], loop ? sum[i] / (double)loop : 0);

@@ -245,7 +245,7 @@ static __attribute__((noreturn)) void mtest01_child(struct mtest01_state *st, lo
 	struct mtest01_report rep = { .bad_page = -1 }, chk = { .bad_page = -1 };
 	size_t per = st->o.chunk / st->ps, max = (size_t)(share / st->o.chunk) + 1, n = 0;
 	char **chunks = xcalloc(max, sizeof(*chunks));
-	uint64_t salt = st->salt + (uint64_t)child, maj0 = mtest01_majflt(), t0 = timer_now_ns();
+	uint64_t salt = st->salt + (uint64_t)child, maj0 = mtest01_majflt(), t0 = vmr_now_ns();
 	int rc = 0;
 	while (rep.bytes + st->o.chunk <= share && n < max) {
 		char *p = mmap(NULL, st->o.chunk, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -257,15 +257,15 @@ static __attribute__((noreturn)) void mtest01_child(struct mtest01_state *st, lo
 		chunks[n++] = p;
 		rep.bytes += st->o.chunk;
 	}
-	rep.ns = timer_now_ns() - t0;
+	rep.ns = vmr_now_ns() - t0;
 	rep.majflt = mtest01_majflt() - maj0;
 	mtest01_send(fd[0], &rep, &rc);
 	mtest01_wait_eof(go);
 	if (st->o.check) {
 		maj0 = mtest01_majflt();
-		t0 = timer_now_ns();
+		t0 = vmr_now_ns();
 		mtest01_check(st, chunks, n, child, &chk);
-		chk.ns = timer_now_ns() - t0;
+		chk.ns = vmr_now_ns() - t0;
 		chk.majflt = mtest01_majflt() - maj0;
 		chk.bytes = rep.bytes;
 	}
@@ -377,7 +377,7 @@ static int mtest01_run(void *state, struct result *r)
 	getrusage(RUSAGE_CHILDREN, &ru);
 	rusage_from_sys(&ru, &a);
 	struct mtest01_oom oom = { st->cgroup, mtest01_oom_kills(st->cgroup) };
-	uint64_t in0 = mtest01_pswpin(), t0 = timer_now_ns();
+	uint64_t in0 = mtest01_pswpin(), t0 = vmr_now_ns();
 	for (long i = 0; i < n; i++) {
 		pids[i] = fork();
 		if (pids[i] == 0) {
@@ -394,10 +394,10 @@ static int mtest01_run(void *state, struct result *r)
 	close(p[MP_HOLD][0]);
 	/* every child has allocated or died (EOF): that is LTP's work */
 	mtest01_collect(p[MP_ALLOC][0], n, r, &bytes, &amaj);
-	uint64_t t1 = timer_now_ns(), in1 = mtest01_pswpin();
+	uint64_t t1 = vmr_now_ns(), in1 = mtest01_pswpin();
 	close(p[MP_GO][1]);
 	mtest01_collect(p[MP_CHECK][0], n, r, &checked, &cmaj);
-	uint64_t t2 = timer_now_ns(), in2 = mtest01_pswpin();
+	uint64_t t2 = vmr_now_ns(), in2 = mtest01_pswpin();
 	close(p[MP_ALLOC][0]);
 	close(p[MP_CHECK][0]);
 	close(p[MP_HOLD][1]);

@@ -12,6 +12,13 @@
  * enabled; the sizes to test need their policy at madvise or always (the
  * region is MADV_HUGEPAGE), set with --set thp.64K.enabled=madvise.
  *
+ * The base page size (4K) in --sizes is the baseline: the same region as
+ * one VMA with MADV_NOHUGEPAGE, so that no THP of any size is used for it
+ * whatever the knobs say, and every page is faulted, swapped out and in
+ * alone.  With it in the list, each other size also gets its ratios to it
+ * (faultin-ratio-S, pageout-ratio-S, swapin-ratio-S): the effect of the
+ * size within one run.
+ *
  * The counters under hugepages-*kB/stats are the host's, not the
  * sandbox's: another program faulting or swapping mTHPs of the same size
  * at the same time adds to them. */
@@ -45,7 +52,7 @@ struct mthp_opts {
 static const struct opt mthp_opts[] = {
 	{ .name = "sizes", .type = OPT_STR, .off = offsetof(struct mthp_opts, sizes), .def = "64K",
 	  .metavar = "LIST", .help = "mTHP sizes to measure, one at a time: 16K,64K,2M (each needs its "
-	  "policy at madvise or always)" },
+	  "policy at madvise or always); 4K: the same region with no THP of any size, the baseline" },
 	{ .name = "size", .type = OPT_SIZE, .off = offsetof(struct mthp_opts, size), .def = "16M",
 	  .min = 2097152, .max = 1e12, .metavar = "SIZE",
 	  .help = "the region faulted, pushed out and faulted back per size (at most 3/4 of --mem)" },
@@ -58,7 +65,9 @@ static const struct opt mthp_opts[] = {
 /* Each size S gets its own copy of these, named "...-S" ("swpout-64K").
  * Folio counts are the deltas of hugepages-*kB/stats over the phase. */
 enum { MM_FPS, MM_SPS, MM_TFAULT, MM_TOUT, MM_TIN, MM_ALLOC, MM_FALLBACK, MM_SWPOUT, MM_SWPOUT_FB,
-       MM_SWAPPED, MM_SWPIN, MM_SWPIN_FB, MM_SPLIT, MM_N };
+       MM_SWAPPED, MM_SWPIN, MM_SWPIN_FB, MM_SPLIT, MM_THP, MM_N };
+/* Against the base page size's row, when --sizes has one: "faultin-ratio-64K". */
+enum { MR_FAULT = MM_N, MR_OUT, MR_IN, MR_END };
 static const struct metric_def mthp_metrics[] = {
 	[MM_FPS] = { "faultin-per-sec", "pages/s", BETTER_HIGHER, COMBINE_HMEAN, "pages faulted in per second" },
 	[MM_SPS] = { "swapin-per-sec", "pages/s", BETTER_HIGHER, COMBINE_HMEAN,
@@ -78,13 +87,21 @@ static const struct metric_def mthp_metrics[] = {
 	[MM_SWPIN_FB] = { "swpin-fallback", "folios", BETTER_NONE, COMBINE_AMEAN,
 			  "swap-ins that fell back to smaller folios" },
 	[MM_SPLIT] = { "split", "folios", BETTER_LOWER, COMBINE_AMEAN, "folios of the size split, all phases" },
+	[MM_THP] = { "thp-pages", "pages", BETTER_NONE, COMBINE_AMEAN,
+		     "pages of the region in large folios after the fault (pagemap and kpageflags)" },
+	[MR_FAULT] = { "faultin-ratio", "x", BETTER_HIGHER, COMBINE_AMEAN,
+		       "pages faulted in per second, over the base page size's" },
+	[MR_OUT] = { "pageout-ratio", "x", BETTER_HIGHER, COMBINE_AMEAN,
+		     "the base page size's MADV_PAGEOUT time over this size's" },
+	[MR_IN] = { "swapin-ratio", "x", BETTER_HIGHER, COMBINE_AMEAN,
+		    "pages faulted back from swap per second, over the base page size's" },
 	{ .name = NULL },
 };
 
 static const char *const mthp_cols[] = {
 	"size_kb", "faults_per_sec", "swapin_per_sec", "time_fault_ns", "time_pageout_ns", "time_swapin_ns",
 	"fault_alloc", "fault_fallback", "swpout", "swpout_fallback", "swapped_pages", "swpin",
-	"swpin_fallback", "split",
+	"swpin_fallback", "split", "thp_pages",
 };
 
 /* "16K,64K,2M" into kB sizes; -1 with *why. */
@@ -95,7 +112,7 @@ static int mthp_parse_sizes(const char *s, uint64_t *kb, size_t *n, const char *
 	*n = 0;
 	for (char *t = strtok_r(copy, ",", &save); t && r == 0; t = strtok_r(NULL, ",", &save)) {
 		uint64_t v;
-		if (thp_parse_label(t, &v) < 0 || v * 1024 < (uint64_t)vmr_page_size() * 2) {
+		if (thp_parse_label(t, &v) < 0 || v * 1024 < (uint64_t)vmr_page_size()) {
 			*why = "is not a list of mTHP sizes like 16K,64K,2M";
 			r = -1;
 		} else if (*n == MTHP_MAX_SIZES) {
@@ -152,6 +169,8 @@ static const char *mthp_supported(const void *opts, const struct wl_env *env)
 		return why;
 	}
 	for (size_t i = 0; i < n; i++) {
+		if (kb[i] * 1024 == env->page_size)   /* the baseline: no THP wanted */
+			continue;
 		thp_size_label(kb[i], label, sizeof(label));
 		if (thp_anon_policy(NULL, kb[i], pol, sizeof(pol), err) < 0) {
 			snprintf(why, sizeof(why), "this kernel has no multi-size THP of %s for anonymous memory "
@@ -176,6 +195,8 @@ struct mthp_state {
 	struct mthp_opts o;
 	uint64_t kb[MTHP_MAX_SIZES];
 	size_t nsizes, ps;
+	/* each size's fault-in, pageout and swap-in figures, for the ratios */
+	double fps[MTHP_MAX_SIZES], tout[MTHP_MAX_SIZES], sps[MTHP_MAX_SIZES];
 };
 
 static void *mthp_setup(const void *opts, const struct wl_env *env, struct result *r)
@@ -201,8 +222,28 @@ struct mthp_region {
 	size_t reserve, bytes, stride, nchunks, pages_per_chunk;
 };
 
+/* The base page size's region: one VMA that no THP of any size may back. */
+static int mthp_map_base(struct mthp_region *g, uint64_t region, size_t ps)
+{
+	g->bytes = g->stride = g->reserve = region / ps * ps;
+	g->nchunks = 1;
+	g->pages_per_chunk = region / ps;
+	g->base = mmap(NULL, g->reserve, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (g->base == MAP_FAILED)
+		return -errno;
+	g->first = g->base;
+	if (madvise(g->base, g->reserve, MADV_NOHUGEPAGE) < 0) {
+		int e = errno;
+		munmap(g->base, g->reserve);
+		return -e;
+	}
+	return 0;
+}
+
 static int mthp_map(struct mthp_region *g, uint64_t region, uint64_t folio, size_t ps)
 {
+	if (folio == ps)
+		return mthp_map_base(g, region, ps);
 	g->bytes = folio;
 	g->stride = 2 * folio;
 	g->nchunks = region / folio;
@@ -247,6 +288,8 @@ struct mthp_size_run {
 	uint64_t t_fault, t_out, t_in;
 	struct sysfs_dir s[4];          /* before fault, after fault, after pageout, after swap-in */
 	uint64_t swapped;
+	uint64_t thp_pages;
+	bool thp_known;         /* kpageflags could be read */
 };
 
 /* Touch every page (the first touch of each folio faults it in whole). */
@@ -272,12 +315,12 @@ static int mthp_pageout(struct mthp_state *st, const struct mthp_region *g, stru
 {
 	struct pagemap_counts c = { 0 };
 	char err[PROBE_ERR_MAX] = "";
-	uint64_t t0 = timer_now_ns();
+	uint64_t t0 = vmr_now_ns();
 	if (madvise(g->first, g->nchunks * g->stride, MADV_PAGEOUT) < 0) {
 		result_set_outcome(r, OUTCOME_ERROR, "MADV_PAGEOUT: %s", strerror(errno));
 		return -1;
 	}
-	sr->t_out = timer_now_ns() - t0;
+	sr->t_out = vmr_now_ns() - t0;
 	if (pagemap_self(g->first, g->nchunks * g->stride, &c, NULL, err) < 0) {
 		result_set_outcome(r, OUTCOME_ERROR, "pagemap: %s", err);
 		return -1;
@@ -300,16 +343,26 @@ static int mthp_one(struct mthp_state *st, size_t si, struct mthp_size_run *sr, 
 		return -1;
 	}
 	mthp_stats(kb, &sr->s[0]);
-	uint64_t t0 = timer_now_ns();
+	uint64_t t0 = vmr_now_ns();
 	mthp_fault(&g, st->ps, salt);
-	sr->t_fault = timer_now_ns() - t0;
+	sr->t_fault = vmr_now_ns() - t0;
 	mthp_stats(kb, &sr->s[1]);
+	struct pagemap_counts c = { 0 };
+	char err[PROBE_ERR_MAX] = "";
+	struct pagemap pm = { .fd = -1 };
+	if (pagemap_open(&pm, 0, true, err) == 0) {
+		if (pagemap_scan(&pm, (uintptr_t)g.first, (uintptr_t)g.first + g.nchunks * g.stride, &c, NULL, err) == 0) {
+			sr->thp_pages = c.thp;
+			sr->thp_known = c.thp_known;
+		}
+		pagemap_close(&pm);
+	}
 	int rc = mthp_pageout(st, &g, sr, r);
 	mthp_stats(kb, &sr->s[2]);
 	if (rc == 0) {
-		t0 = timer_now_ns();
+		t0 = vmr_now_ns();
 		int64_t bad = mthp_check(&g, st->ps, salt, &found);
-		sr->t_in = timer_now_ns() - t0;
+		sr->t_in = vmr_now_ns() - t0;
 		mthp_stats(kb, &sr->s[3]);
 		if (bad >= 0) {
 			result_set_outcome(r, OUTCOME_FAIL, "page %" PRId64 " of the %" PRIu64 "K region came back from swap "
@@ -346,20 +399,48 @@ static void mthp_record(struct mthp_state *st, size_t si, const struct mthp_size
 		[MM_SWPIN] = mthp_delta(&s[2], &s[3], "swpin"),
 		[MM_SWPIN_FB] = mthp_delta(&s[2], &s[3], "swpin_fallback"),
 		[MM_SPLIT] = mthp_delta(&s[0], &s[3], "split"),
+		[MM_THP] = (double)sr->thp_pages,
 	};
 	static const char *const need[MM_N] = {
 		[MM_ALLOC] = "anon_fault_alloc", [MM_FALLBACK] = "anon_fault_fallback", [MM_SWPOUT] = "swpout",
 		[MM_SWPOUT_FB] = "swpout_fallback", [MM_SWPIN] = "swpin", [MM_SWPIN_FB] = "swpin_fallback",
 		[MM_SPLIT] = "split",
 	};
+	st->fps[si] = v[MM_FPS];
+	st->tout[si] = v[MM_TOUT];
+	st->sps[si] = v[MM_SPS];
 	thp_size_label(st->kb[si], label, sizeof(label));
 	for (int m = 0; m < MM_N; m++)
-		if (!need[m] || sysfs_dir_get(&s[0], need[m]))   /* a counter this kernel lacks: no metric */
+		if (m == MM_THP ? sr->thp_known : !need[m] || sysfs_dir_get(&s[0], need[m]))   /* a counter this kernel lacks: no metric */
 			mthp_metric(r, m, label, v[m]);
 	double row[ARRAY_SIZE(mthp_cols)] = { (double)st->kb[si] };
 	for (int m = 0; m < MM_N; m++)
 		row[1 + m] = v[m];
 	table_add_row(tab, row);
+}
+
+/* Each size against the base page size's row, when --sizes has one. */
+static void mthp_record_ratios(struct mthp_state *st, struct result *r)
+{
+	size_t base = st->nsizes;
+	for (size_t si = 0; si < st->nsizes; si++)
+		if (st->kb[si] * 1024 == st->ps)
+			base = si;
+	if (base == st->nsizes || !st->fps[base] || !st->sps[base])
+		return;
+	for (size_t si = 0; si < st->nsizes; si++) {
+		if (si == base)
+			continue;
+		char label[24];
+		const double v[] = {
+			st->fps[si] / st->fps[base],
+			st->tout[si] > 0 ? st->tout[base] / st->tout[si] : 0,
+			st->sps[si] / st->sps[base],
+		};
+		thp_size_label(st->kb[si], label, sizeof(label));
+		for (int m = MR_FAULT; m < MR_END; m++)
+			mthp_metric(r, m, label, v[m - MR_FAULT]);
+	}
 }
 
 static int mthp_run(void *state, struct result *r)
@@ -376,8 +457,9 @@ static int mthp_run(void *state, struct result *r)
 		for (size_t k = 0; k < ARRAY_SIZE(sr.s); k++)
 			sysfs_dir_free(&sr.s[k]);
 		if (rc < 0)
-			break;
+			return 0;
 	}
+	mthp_record_ratios(st, r);
 	return 0;
 }
 

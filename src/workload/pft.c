@@ -15,21 +15,19 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <pthread.h>
-#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "core/timer.h"
 #include "core/util.h"
 #include "workload/pattern.h"
+#include "workload/tasks.h"
 #include "workload/workload.h"
 
-#define PFT_MAX_TASKS 1024
+#define PFT_MAX_TASKS TASKS_MAX
 
 enum pft_kind { PFT_ANON, PFT_PRIVATE_FILE, PFT_SHARED_FILE };
 enum pft_mode { PFT_THREADS, PFT_PROCESSES };
@@ -46,7 +44,7 @@ struct pft_opts {
 
 static const struct opt pft_opts[] = {
 	{ .name = "tasks", .type = OPT_STR, .off = offsetof(struct pft_opts, tasks), .def = "1",
-	  .metavar = "LIST", .help = "task counts to measure: 1,2,4 or 1-N or a mix" },
+	  .metavar = "LIST", .help = "task counts to measure: 1,2,4 or 1-N or a mix; cpus: the CPUs online" },
 	{ .name = "mode", .type = OPT_ENUM, .off = offsetof(struct pft_opts, mode), .def = "threads",
 	  .choices = "threads|processes", .help = "tasks share one address space, or each has its own" },
 	{ .name = "kind", .type = OPT_ENUM, .off = offsetof(struct pft_opts, kind), .def = "anon",
@@ -73,51 +71,13 @@ static const struct metric_def pft_metrics[] = {
 	{ .name = NULL },
 };
 
-/* Parse "1,2,4", "1-8" or "1,4-6" into counts[]; -1 with *why. */
-static int pft_parse_tasks(const char *s, long *counts, size_t *n, const char **why)
-{
-	*n = 0;
-	while (s && *s) {
-		char *end;
-		long a = strtol(s, &end, 10), b = a;
-		if (end == s || a < 1) {
-			*why = "is not a list of task counts like 1,2,4 or 1-8";
-			return -1;
-		}
-		if (*end == '-') {
-			s = end + 1;
-			b = strtol(s, &end, 10);
-			if (end == s || b < a) {
-				*why = "has a range that does not go up (write 1-8)";
-				return -1;
-			}
-		}
-		if (b > PFT_MAX_TASKS || *n + (size_t)(b - a + 1) > PFT_MAX_TASKS) {
-			*why = "asks for more than 1024 tasks";
-			return -1;
-		}
-		for (long t = a; t <= b; t++)
-			counts[(*n)++] = t;
-		if (*end && *end != ',') {
-			*why = "is not a list of task counts like 1,2,4 or 1-8";
-			return -1;
-		}
-		s = *end ? end + 1 : end;
-	}
-	if (!*n) {
-		*why = "is empty";
-		return -1;
-	}
-	return 0;
-}
-
 static int pft_validate(const void *opts)
 {
 	const struct pft_opts *o = opts;
 	long counts[PFT_MAX_TASKS];
 	size_t n;
 	const char *why;
-	if (pft_parse_tasks(o->tasks, counts, &n, &why) < 0) {
+	if (tasks_parse(o->tasks, counts, &n, &why) < 0) {
 		vmr_err("--tasks: '%s' %s", o->tasks ? o->tasks : "", why);
 		return -1;
 	}
@@ -135,8 +95,7 @@ struct pft_task {
 };
 
 struct pft_round {
-	atomic_int ready, go;
-	uint64_t go_ns;         /* when the tasks started; each stops by its own clock */
+	struct tasks_round sync;  /* go_ns: when the tasks started; each stops by its own clock */
 	struct pft_task task[PFT_MAX_TASKS];
 };
 
@@ -148,11 +107,6 @@ struct pft_state {
 	const char *workdir;
 	struct pft_round *round;
 	int fds[PFT_MAX_TASKS];
-};
-
-struct pft_arg {
-	struct pft_state *st;
-	long idx;
 };
 
 static int pft_file(struct pft_state *st, long idx)
@@ -203,79 +157,32 @@ static uint64_t pft_cpu_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-static void pft_task_loop(struct pft_state *st, long idx)
+static void pft_task_loop(void *arg, long idx)
 {
+	struct pft_state *st = arg;
 	struct pft_round *rd = st->round;
 	struct pft_task *t = &rd->task[idx];
-	atomic_fetch_add(&rd->ready, 1);
-	while (!atomic_load(&rd->go))
-		;
-	uint64_t c0 = pft_cpu_ns(), t0 = timer_now_ns(), iter = 0, now = t0;
-	while (now - rd->go_ns < st->o.duration_ns && t->bad_page < 0) {
+	uint64_t c0 = pft_cpu_ns(), t0 = vmr_now_ns(), iter = 0, now = t0;
+	while (now - rd->sync.go_ns < st->o.duration_ns && t->bad_page < 0) {
 		int err = pft_iteration(st, t, idx, iter++);
 		if (err) {
 			t->err = -err;
 			break;
 		}
-		now = timer_now_ns();
+		now = vmr_now_ns();
 	}
 	t->ns = now - t0;
 	t->cpu_ns = pft_cpu_ns() - c0;
 }
 
-static void *pft_thread(void *arg)
-{
-	struct pft_arg *a = arg;
-	pft_task_loop(a->st, a->idx);
-	return NULL;
-}
-
-/* Start T tasks and wait for them to run their duration.  With threads
- * the calling thread is task 0, so that one task means one thread in the
- * address space, as in a bare loop: a second, idle thread would make every
- * munmap flush the TLB of its CPU too. */
+/* Start T tasks and wait for them to run their duration. */
 static int pft_round_run(struct pft_state *st, long T)
 {
 	struct pft_round *rd = st->round;
-	bool threads = st->o.mode == PFT_THREADS;
-	pthread_t *th = xcalloc((size_t)T, sizeof(*th));
-	pid_t *pids = xcalloc((size_t)T, sizeof(*pids));
-	struct pft_arg *args = xcalloc((size_t)T, sizeof(*args));
-	long started = threads ? 1 : 0;
 	memset(rd, 0, sizeof(*rd));
 	for (long i = 0; i < T; i++)
 		rd->task[i].bad_page = -1;
-	for (; started < T; started++) {
-		args[started] = (struct pft_arg){ st, started };
-		if (threads) {
-			if (pthread_create(&th[started], NULL, pft_thread, &args[started]))
-				break;
-		} else {
-			pids[started] = fork();
-			if (pids[started] == 0) {
-				pft_task_loop(st, started);
-				_exit(0);
-			}
-			if (pids[started] < 0)
-				break;
-		}
-	}
-	while (atomic_load(&rd->ready) < started - (threads ? 1 : 0))
-		;
-	rd->go_ns = timer_now_ns();
-	atomic_store(&rd->go, 1);
-	if (threads && started == T)
-		pft_task_loop(st, 0);
-	for (long i = threads ? 1 : 0; i < started; i++) {
-		if (threads)
-			pthread_join(th[i], NULL);
-		else
-			waitpid(pids[i], NULL, 0);
-	}
-	free(th);
-	free(pids);
-	free(args);
-	return started == T ? 0 : -1;
+	return tasks_run(&rd->sync, T, st->o.mode == PFT_THREADS, pft_task_loop, st);
 }
 
 static void *pft_setup(const void *opts, const struct wl_env *env, struct result *r)
@@ -284,7 +191,7 @@ static void *pft_setup(const void *opts, const struct wl_env *env, struct result
 	const char *why;
 	st->o = *(const struct pft_opts *)opts;
 	st->o.tasks = NULL;   /* the caller's string; parsed now */
-	pft_parse_tasks(((const struct pft_opts *)opts)->tasks, st->counts, &st->ncounts, &why);
+	tasks_parse(((const struct pft_opts *)opts)->tasks, st->counts, &st->ncounts, &why);
 	st->ps = env->page_size;
 	st->npages = st->o.size / st->ps;
 	st->workdir = env->workdir;

@@ -168,9 +168,9 @@ static int reclaim_run(void *state, struct result *r)
 		pattern_stamp(st->buf + i * st->ps, st->ps, i, RECLAIM_SALT);
 	uint64_t before = reclaim_current(st);
 	for (long k = 0; k < st->o.requests; k++) {
-		uint64_t t0 = timer_now_ns();
+		uint64_t t0 = vmr_now_ns();
 		int e = reclaim_request(st);
-		hist_add(h, timer_now_ns() - t0);
+		hist_add(h, vmr_now_ns() - t0);
 		if (e == -EINVAL && st->o.swappiness >= 0 && k == 0) {
 			/* before 6.7 memory.reclaim takes a size and nothing else */
 			result_set_outcome(r, OUTCOME_SKIP, "this kernel's memory.reclaim takes no swappiness= (6.7 on)");
@@ -185,14 +185,14 @@ static int reclaim_run(void *state, struct result *r)
 	uint64_t after = reclaim_current(st);
 	if (st->o.corrupt_page >= 0)
 		pattern_corrupt(st->buf + (size_t)st->o.corrupt_page * st->ps);
-	uint64_t rf0 = reclaim_refaults(), t0 = timer_now_ns();
+	uint64_t rf0 = reclaim_refaults(), t0 = vmr_now_ns();
 	for (size_t i = 0; i < st->npages; i++)
 		if (!pattern_check(st->buf + i * st->ps, st->ps, i, RECLAIM_SALT, &found)) {
 			result_set_outcome(r, OUTCOME_FAIL, "page %zu of %zu came back with the wrong data "
 					   "(first word %#" PRIx64 ")", i, st->npages, found);
 			break;
 		}
-	uint64_t reread_ns = timer_now_ns() - t0;
+	uint64_t reread_ns = vmr_now_ns() - t0;
 	double asked = (double)st->amount * (double)st->o.requests, got = before > after ? (double)(before - after) : 0;
 	double v[RC_N] = {
 		[RC_LAT_MEAN] = hist_mean(h), [RC_LAT_MAX] = (double)h->max, [RC_ASKED] = asked, [RC_GOT] = got,

@@ -1,12 +1,15 @@
 #include <string.h>
 
 #include "core/suggest.h"
+#include "core/util.h"
 #include "workload/workload.h"
 
 extern const struct workload wl_null, wl_fault, wl_alloc, wl_reread, wl_mmap001, wl_mtest01, wl_pft;
 extern const struct workload wl_mmap;
 extern const struct workload wl_mthp, wl_zswap, wl_reclaim, wl_senpai;
-extern const struct workload wl_tiering;
+extern const struct workload wl_tiering, wl_usemem;
+extern const struct workload wl_will_it_scale, wl_stutter, wl_thpchallenge;
+extern const struct workload wl_kselftest;
 
 const struct workload *const workloads[] = {
 	&wl_null,
@@ -22,6 +25,11 @@ const struct workload *const workloads[] = {
 	&wl_reclaim,
 	&wl_senpai,
 	&wl_tiering,
+	&wl_usemem,
+	&wl_will_it_scale,
+	&wl_stutter,
+	&wl_thpchallenge,
+	&wl_kselftest,
 	NULL,
 };
 
@@ -51,10 +59,18 @@ bool workload_metric_headline(const char *workload, const char *metric)
 		size_t n = strlen(d->name);
 		if (!strcmp(metric, d->name))
 			return true;
-		/* pft names its figures per task count: faults-per-sec-t2 */
+		/* pft and will-it-scale name their figures per task count:
+		 * faults-per-sec-t2, per-process-ops-t2 */
 		if (!strncmp(metric, d->name, n) && metric[n] == '-' && metric[n + 1] == 't' && metric[n + 2] &&
 		    strspn(metric + n + 2, "0123456789") == strlen(metric + n + 2))
 			return true;
 	}
 	return false;
+}
+
+void workload_holds(const struct workload *w, struct strlist *hold)
+{
+	for (size_t i = 0; w && w->holds && w->holds[i]; i++)
+		if (!strlist_has(hold, w->holds[i]))
+			strlist_add(hold, w->holds[i]);
 }

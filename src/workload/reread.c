@@ -222,9 +222,9 @@ static long reread_check(struct reread_state *st, struct hist *h, uint64_t *bad_
 		const char *p = st->buf1 + i * ps;
 		bool ok;
 		if (h && st->state[i] != '#') {
-			uint64_t t = timer_now_ns();
+			uint64_t t = vmr_now_ns();
 			ok = touch_page(p, ps, step, i, salt, fill, &found);
-			hist_add(h, timer_now_ns() - t);
+			hist_add(h, vmr_now_ns() - t);
 		} else {
 			ok = touch_page(p, ps, step, i, salt, fill, &found);
 		}
@@ -310,9 +310,9 @@ static int reread_pass(struct reread_state *st, struct hist *h, struct reread_pa
 	pages_state(&st->pm, st->buf1, st->n1, st->state, &p->swapped);
 	reread_counts(&p->c1);
 	rusage_self(&a);
-	uint64_t t0 = timer_now_ns();
+	uint64_t t0 = vmr_now_ns();
 	long bad = reread_check(st, h, &found);
-	p->ns = timer_now_ns() - t0;
+	p->ns = vmr_now_ns() - t0;
 	rusage_self(&b);
 	reread_counts(&p->c2);
 	rusage_delta(&a, &b, &p->d);
@@ -349,9 +349,9 @@ static int reread_run(void *state, struct result *r)
 	reread_counts(&c0);
 	for (size_t i = 0; i < st->n1; i++)
 		touch_fill_page(st->buf1 + i * st->ps, st->ps, i, st->salt, st->o.fill);
-	uint64_t t0 = timer_now_ns();
+	uint64_t t0 = vmr_now_ns();
 	long bad = reread_check(st, NULL, &found);
-	uint64_t read_ns = timer_now_ns() - t0;
+	uint64_t read_ns = vmr_now_ns() - t0;
 	if (bad >= 0)
 		reread_fail(st, r, bad, found, "on the first read");
 	json_t *times = json_array();

@@ -174,13 +174,13 @@ static int senpai_try(struct senpai_state *st, uint64_t high, double *stall)
 	snprintf(v, sizeof(v), "%" PRIu64, high);
 	if (senpai_stall_us(st, &s0) < 0)
 		return -EIO;
-	uint64_t t0 = timer_now_ns();
+	uint64_t t0 = vmr_now_ns();
 	if (vmr_write_file(st->high_path, v) < 0)
 		return -errno;
 	senpai_sleep(st->o.interval_ns);
 	if (senpai_stall_us(st, &s1) < 0)
 		return -EIO;
-	double elapsed_us = (double)(timer_now_ns() - t0) / 1000.0;
+	double elapsed_us = (double)(vmr_now_ns() - t0) / 1000.0;
 	*stall = elapsed_us > 0 ? (double)(s1 - s0) / elapsed_us : 0;
 	return 0;
 }

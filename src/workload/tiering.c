@@ -332,7 +332,7 @@ static bool tiering_sample(struct tiering_state *st, struct hist *h, uint64_t se
 {
 	uint64_t x = seed | 1, mix = 0, wrong = 0;
 	for (long s = 0; s < st->o.samples; s++) {
-		uint64_t t0 = timer_now_ns();
+		uint64_t t0 = vmr_now_ns();
 		/* no branch on mix here: the compiler would then know it is 0 */
 		for (int k = 0; k < TIERING_CHAIN; k++) {
 			x = tiering_next(x ^ mix);
@@ -340,7 +340,7 @@ static bool tiering_sample(struct tiering_state *st, struct hist *h, uint64_t se
 			mix = *(const volatile uint64_t *)(st->buf + i * st->ps) ^ pattern_word(i, st->salt);
 			wrong |= mix;
 		}
-		hist_add(h, (timer_now_ns() - t0) / TIERING_CHAIN);
+		hist_add(h, (vmr_now_ns() - t0) / TIERING_CHAIN);
 	}
 	return wrong == 0;
 }
@@ -425,14 +425,14 @@ static void tiering_counter_metrics(struct result *r, const struct vmstat *a, co
  * page or -1; *passes the whole re-reads done. */
 static long tiering_reaccess(struct tiering_state *st, uint64_t *passes)
 {
-	uint64_t t0 = timer_now_ns();
+	uint64_t t0 = vmr_now_ns();
 	*passes = 0;
 	do {
 		long bad = tiering_check(st, 0, st->hot_pages);
 		if (bad >= 0)
 			return bad;
 		(*passes)++;
-	} while (timer_now_ns() - t0 < st->o.reaccess_ns);
+	} while (vmr_now_ns() - t0 < st->o.reaccess_ns);
 	return -1;
 }
 
@@ -501,14 +501,14 @@ static int tiering_phases(struct tiering_state *st, struct tiering_run *tr, stru
 	tr->have_cg = st->memstat && vmstat_read(&tr->cg_start, st->memstat, err) == 0 &&
 		      vmstat_get(&tr->cg_start, "pgdemote_kswapd", &dummy) == 0;
 	for (int p = 0; p < 3 && tr->bad < 0 && e == 0; p++) {
-		uint64_t t0 = timer_now_ns();
+		uint64_t t0 = vmr_now_ns();
 		if (p == 0)
 			tiering_fault(st, 0, st->hot_pages);
 		else if (p == 1)
 			tiering_fault(st, st->hot_pages, st->npages);
 		else if ((tr->bad = tiering_reaccess(st, &tr->passes)) >= 0)
 			tr->bad_when = "in the re-read";
-		tr->ph[p].time_ns = timer_now_ns() - t0;
+		tr->ph[p].time_ns = vmr_now_ns() - t0;
 		if ((e = tiering_settle_where(st, &tr->ph[p].where)) < 0 || vmstat_read(&tr->ph[p].vs, NULL, err) < 0 ||
 		    (tr->have_cg && vmstat_read(&tr->ph[p].cg, st->memstat, err) < 0)) {
 			if (e < 0)

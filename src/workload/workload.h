@@ -33,6 +33,10 @@ struct workload {
 	size_t opts_size;                /* sizeof the options struct */
 	const struct metric_def *metrics;/* terminated by { .name = NULL } */
 	bool needs_root;                 /* needs a sandbox (root) to make sense */
+	/* Knobs the programs it runs may change themselves (the kernel's
+	 * selftests set THP's), NULL-terminated: its sandbox holds them
+	 * (sandbox --hold) and puts them back, after a signal too. */
+	const char *const *holds;
 	/* Optional: check option combinations after parsing, before anything
 	 * runs; print a one-line error and return -1 (a usage error, exit 2). */
 	int (*validate)(const void *opts);
@@ -54,5 +58,7 @@ const char *workload_suggest(const char *name);
  * metric table's .headline; pft's per-task-count names "NAME-tN" count as
  * NAME): what compare's verdict and a run's summary are on. */
 bool workload_metric_headline(const char *workload, const char *metric);
+/* Add w's holds to a sandbox's --hold list (those not in it yet). */
+void workload_holds(const struct workload *w, struct strlist *hold);
 
 #endif

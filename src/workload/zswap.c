@@ -228,10 +228,10 @@ static long zswap_check(struct zswap_state *st, struct hist *h)
 	for (size_t i = 0; i < st->npages; i++) {
 		char *p = st->buf + i * st->ps;
 		zswap_make(st->scratch, st->ps, i, st->o.fill);
-		uint64_t t = timer_now_ns();
+		uint64_t t = vmr_now_ns();
 		bool ok = memcmp(p, st->scratch, st->ps) == 0;
 		if (st->state[i] != PAGE_STATE_PRESENT)
-			hist_add(h, timer_now_ns() - t);
+			hist_add(h, vmr_now_ns() - t);
 		if (!ok)
 			return (long)i;
 	}
@@ -256,17 +256,17 @@ static int zswap_run(void *state, struct result *r)
 		s[i].zswap = s[i].zswapped = 0;
 	}
 	zswap_snap_take(&s[0]);
-	uint64_t t0 = timer_now_ns();
+	uint64_t t0 = vmr_now_ns();
 	for (size_t i = 0; i < st->npages; i++)
 		zswap_make(st->buf + i * st->ps, st->ps, i, st->o.fill);
-	uint64_t fill_ns = timer_now_ns() - t0;
+	uint64_t fill_ns = vmr_now_ns() - t0;
 	zswap_snap_take(&s[1]);
 	pages_state(&st->pm, st->buf, st->npages, st->state, &swapped);
 	if (st->o.corrupt_page >= 0)
 		pattern_corrupt(st->buf + (size_t)st->o.corrupt_page * st->ps + 8);
-	t0 = timer_now_ns();
+	t0 = vmr_now_ns();
 	long bad = zswap_check(st, h);
-	uint64_t reread_ns = timer_now_ns() - t0;
+	uint64_t reread_ns = vmr_now_ns() - t0;
 	zswap_snap_take(&s[2]);
 	if (bad >= 0)
 		result_set_outcome(r, OUTCOME_FAIL, "page %ld of %zu came back with the wrong data", bad, st->npages);

@@ -99,6 +99,7 @@ py_checks() {
 	if ! ran_as_expected out; then not_ok "${prefix}the checks of the result ($WHY)"; return; fi
 	out=$(python3 -c "$script" "$T_TMP/out" "$@" 2>&1); rc=$?
 	grep -E '^(not )?ok - ' <<< "$out" | sed -E "s/^(not )?ok - /&$prefix/"
+	T_CHECKS=$((T_CHECKS + $(grep -cE '^(not )?ok - ' <<< "$out")))
 	if [ "$rc" != 0 ] || ! grep -qE '^(not )?ok - ' <<< "$out"; then
 		not_ok "${prefix}the checks of the result ran to the end (exit $rc: $(tail -1 <<< "$out" | cut -c1-200))"
 	fi
@@ -108,3 +109,17 @@ one_line_err() { # stderr is exactly one line (besides a note that another
 	[ "$(printf '%s' "$ERR" | grep -v 'waiting for another vmregress' | grep -c '')" = 1 ]
 }
 is_root() { [ "$(id -u)" = 0 ]; }
+# registry_unreachable PKG...: Debian's package registry cannot be reached
+# for one of the packages (a guest test's kernels), which is a reason to
+# skip; a package apt does not know (a wrong name) is not: it fails the test.
+registry_unreachable() {
+	local pkg url
+	for pkg in "$@"; do
+		url=$(apt-get download --print-uris "$pkg" 2>/dev/null | sed -n "1s/^'\([^']*\)'.*/\1/p")
+		[ -n "$url" ] || continue
+		python3 -c 'import sys, urllib.request
+urllib.request.urlopen(urllib.request.Request(sys.argv[1], method="HEAD"), timeout=20)' "$url" \
+			> /dev/null 2>&1 || return 0
+	done
+	return 1
+}

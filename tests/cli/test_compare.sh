@@ -6,8 +6,8 @@ A=$F/pc3.json B=$F/pc0.json
 
 run "$VMR" compare "$A" "$B" --all
 expect_rc "compare two runs exits 0" 0
-if diff -u "$F/pc3-pc0.txt" "$T_TMP/out" > "$T_TMP/diff"; then ok "text output matches the expectation"
-else not_ok "text output matches the expectation: $(head -c 600 "$T_TMP/diff")"; fi
+if diff -u "$F/pc3-pc0.txt" "$T_TMP/out" > "$T_TMP/diff"; then ok "text output matches its format snapshot"
+else not_ok "text output matches its format snapshot: $(head -c 600 "$T_TMP/diff")"; fi
 expect_out "significant mean is starred, mmtests style" '^Amean +fault-zero +time-pass1 +[0-9.]+ [a-z]+ \( +0\.00%\) +[0-9.]+ [a-z]+ \* *-17\.[0-9]{2}%\*$'
 expect_out "too few iterations are marked" '^Amean +reread +time .*\?  -1\.00%\?$'
 expect_out "environment diff shows page-cluster" 'sysctl\.vm\.page-cluster +3 +0'
@@ -24,9 +24,63 @@ expect_out "legend printed" '^Each column is a run'
 run "$VMR" compare "$A" "$B" --format csv
 if diff -u "$F/pc3-pc0.csv" "$T_TMP/out" > "$T_TMP/diff"; then ok "csv output matches the expectation"
 else not_ok "csv output matches the expectation: $(head -c 600 "$T_TMP/diff")"; fi
+# The expected files are regenerated with the code (make-fixtures.py), so a
+# match alone proves nothing about the figures.  The CSV's figures are
+# checked here against a computation from the runs' iterations with
+# Python's standard library (Welch's p by tests/unit/welch_ref.py); the
+# text and markdown files are format snapshots of the same figures, to be
+# reviewed by eye when regenerated (docs/testing.md).
+py_checks "" "$(cat <<'PY'
+import csv, json, math, sys
+import contextlib, io
+sys.path.insert(0, sys.argv[2] + "/../../unit")
+with contextlib.redirect_stdout(io.StringIO()):  # (it prints its table when run)
+    import welch_ref
+F = sys.argv[2]
+runs = {n: json.load(open(f"{F}/{n}.json")) for n in ("pc3", "pc0")}
+def values(run, case, metric):
+    for c in runs[run]["cases"]:
+        if c["name"] == case:
+            return [m["value"] for it in c["iterations"] if it["outcome"] == "pass"
+                    for m in it["metrics"] if m["name"] == metric]
+    return []
+rows = list(csv.DictReader(open(sys.argv[1])))
+bad = []
+base = {}
+near = lambda a, b, rel=1e-9: abs(a - b) <= rel * max(abs(a), abs(b), 1e-300)
+checked = 0
+for r in rows:
+    v = values(r["run"], r["case"], r["metric"])
+    if not v:
+        continue
+    n = len(v)
+    mean = n / sum(1 / x for x in v) if r["combine"] == "hmean" else sum(v) / n
+    sd = math.sqrt(sum((x - sum(v) / n) ** 2 for x in v) / (n - 1)) if n > 1 else 0
+    ok = int(r["n"]) == n and near(float(r["mean"]), mean) and near(float(r["min"]), min(v)) and near(float(r["max"]), max(v))
+    if n > 1 and r["stddev"] != "":
+        ok &= near(float(r["stddev"]), sd, 1e-5)
+    key = (r["case"], r["metric"])
+    if r["run"] == "pc3":
+        base[key] = (v, mean)
+    elif key in base:
+        bv, bm = base[key]
+        ch = (mean - bm) / abs(bm) * 100 * (-1 if r["better"] == "lower" else 1) if bm else 0
+        ok &= near(float(r["change_pct"]), ch, 1e-5)
+        if r["test"] == "welch" and r["p"] != "" and len(bv) > 1 and n > 1:
+            # a rate (hmean) is tested on its reciprocals, the time per event
+            rec = (lambda x: [1 / y for y in x]) if r["combine"] == "hmean" else (lambda x: x)
+            t, df, p = welch_ref.welch(rec(bv), rec(v))
+            ok &= near(float(r["p"]), p, 1e-4)
+    checked += 1
+    if not ok:
+        bad.append(f"{r['case']} {r['metric']} {r['run']}")
+print(("ok - " if checked >= 10 and not bad else "not ok - ") +
+      f"the CSV's n, mean, stddev, min, max, change and Welch p agree with a computation from the runs ({checked} rows; wrong: {', '.join(bad[:5])})")
+PY
+)" "$F"
 run "$VMR" compare "$A" "$B" --format markdown --only-significant
-if diff -u "$F/pc3-pc0-significant.md" "$T_TMP/out" > "$T_TMP/diff"; then ok "markdown --only-significant matches"
-else not_ok "markdown --only-significant matches: $(head -c 600 "$T_TMP/diff")"; fi
+if diff -u "$F/pc3-pc0-significant.md" "$T_TMP/out" > "$T_TMP/diff"; then ok "markdown --only-significant matches its format snapshot"
+else not_ok "markdown --only-significant matches its format snapshot: $(head -c 600 "$T_TMP/diff")"; fi
 
 run "$VMR" compare "$A" "$B" --json
 expect_rc "--json exits 0" 0
@@ -92,3 +146,4 @@ if is_root; then
 else
 	skip "generated traces in the environment diff" "needs root to build a sandbox"
 fi
+done_testing

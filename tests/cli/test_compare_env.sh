@@ -3,7 +3,7 @@
 # setting under test: here, another vmregress sandbox pressing on the host
 # while one of the runs measured.
 . "$(dirname "$0")/lib.sh"
-if ! is_root; then skip "another sandbox is flagged" "needs root to build a sandbox"; exit 0; fi
+if ! is_root; then skip "another sandbox is flagged" "needs root to build a sandbox"; done_testing; exit 0; fi
 DB=$T_TMP/e.db
 printf '[a]\nworkload = null\nspin = 1ms\nno-monitor = yes\nno-probe = yes\n' > "$T_TMP/s.ini"
 run "$VMR" run "$T_TMP/s.ini" --db "$DB" --quiet --name alone -n 3
@@ -42,3 +42,4 @@ if [ "$alone" = 0 ]; then
 else
 	skip "and JSON carries the flag" "another vmregress had a sandbox during the first run too"
 fi
+done_testing

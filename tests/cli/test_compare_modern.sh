@@ -3,8 +3,8 @@
 # compared key by key.
 . "$(dirname "$0")/sandbox-lib.bash"
 T=/sys/kernel/mm/transparent_hugepage
-if ! command -v jq >/dev/null; then skip "compare mTHP" "jq is not installed"; exit 0; fi
-if [ ! -w $T/hugepages-64kB/enabled ]; then skip "compare mTHP" "no multi-size THP here"; exit 0; fi
+if ! command -v jq >/dev/null; then skip "compare mTHP" "jq is not installed"; done_testing; exit 0; fi
+if [ ! -w $T/hugepages-64kB/enabled ]; then skip "compare mTHP" "no multi-size THP here"; done_testing; exit 0; fi
 knobs_change
 old=$(sed 's/.*\[\(.*\)\].*/\1/' $T/hugepages-64kB/enabled)
 new=$([ "$old" = madvise ] && echo always || echo madvise)
@@ -33,3 +33,4 @@ run "$VMR" show a --db "$DB" --json
 expect_rc "show a exits 0" 0
 expect_json "the stored fingerprint has the 64K policy ($old)" \
 	'[.. | objects | select(has("sizes")) | .sizes["64K"].enabled] | index($o) != null' --arg o "$old"
+done_testing

@@ -81,3 +81,4 @@ else
 fi
 run "$VMR" help --man nosuch
 expect_rc "help --man of no command exits 2" 2
+done_testing

@@ -27,3 +27,4 @@ fi
 	|| not_ok "the noisy limit is in percent too (${limit:-none})"
 run "$VMR" compare "$A" "$B" "${sel[@]}" --headline time-pass1 --unstable 0.001
 expect_out "the text says the same limit" 'noisy: CV [0-9.]+% and [0-9.]+% \(above 0\.1%\)'
+done_testing

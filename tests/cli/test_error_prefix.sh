@@ -15,3 +15,4 @@ expect_rc "run refuses the same case" 2
 expect_err "and names run" "^vmregress: run fault: --file and --shmem: choose one kind of memory$"
 if [ -e "$T_TMP/results.db" ]; then not_ok "nothing is stored for a refused suite"
 else ok "nothing is stored for a refused suite"; fi
+done_testing

@@ -66,3 +66,4 @@ expect_rc "export of nothing exits 2" 2
 expect_err "and asks which run" "export: which run\?"
 run "$VMR" export nosuch --db "$DB"
 expect_rc "export of an unknown run exits 2" 2
+done_testing

@@ -106,3 +106,4 @@ run sh -c 'echo one >&2; echo two >&2'
 want "one_line_err with two lines is false" not check x one_line_err
 run sh -c 'echo one >&2'
 want "one_line_err with one line is true" ok check x one_line_err
+done_testing

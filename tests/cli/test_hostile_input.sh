@@ -106,3 +106,4 @@ expect_rc "--name of printable UTF-8: accepted" 0
 run "$VMR" list --db n.db --json
 [ "$RC" = 0 ] && [ -n "$OUT" ] && [ "$(jq -r 'map(.name) | sort | join(",")' <<< "$OUT")" = "first,größe-α,${long:1}" ] &&
 	ok "only the three good names are stored" || not_ok "stored names: $(jq -c 'map(.name)' <<< "$OUT" 2>&1)"
+done_testing

@@ -173,3 +173,4 @@ else
 fi
 check "nothing temporary is left in the sticky directory but what nobody planted" \
 	bash -c "! ls -a '$S' '$D' | grep '\\.tmp\\.' | grep -v '^t1\\.tmp\\.\\|^index.html\\.tmp\\.'"
+done_testing

@@ -126,3 +126,4 @@ mkdir -m 1777 sticky
 ln -s "$T_TMP/good.db" sticky/results.db
 run "$VMR" list --db sticky/results.db
 expect_rc "list: a link in a sticky world-writable directory is refused" 2
+done_testing

@@ -28,7 +28,7 @@ fresh() { # fresh FILE...: put back the tree's copy of each planted FILE of src/
 # Every kind of violation planted at once (one run is quicker than five),
 # each then looked for by name; beside them, what must pass: downward
 # includes and a file of exactly 700 lines.
-plant core/util.c '#include "cmd/cmd.h"'
+plant core/fileio.c '#include "cmd/cmd.h"'
 { echo '#  include "refs/trace.h"'; cat "$root/src/store/store.c"; } > "$T_TMP/planted"
 mv "$T_TMP/planted" "$T_TMP/src/store/store.c"
 plant cmd/list.c '#include "core/util.h"'
@@ -40,7 +40,7 @@ echo '#include "core/util.h"' > "$T_TMP/src/attic/x.c"
 run "$check_layers" "$T_TMP/src"
 expect_rc "planted violations fail" 1
 expect_out "an upward include is named with its line and layers" \
-	'^src/core/util.c:[0-9]+: includes "cmd/cmd.h": core \(layer 1\) -> cmd \(layer 6\)$'
+	'^src/core/fileio.c:[0-9]+: includes "cmd/cmd.h": core \(layer 1\) -> cmd \(layer 6\)$'
 expect_out "an include between two folders of one layer is named" \
 	'^src/store/store.c:1: includes "refs/trace.h": store \(layer 2\) -> refs \(layer 2\)$'
 expect_out "a 701-line file is named with its size" "^src/core/big.c: 701 lines, over 700$"
@@ -50,9 +50,36 @@ expect_no_out "downward includes pass" "^src/cmd/list.c"
 expect_no_out "a 700-line file passes" "ok\.c"
 expect_out "and nothing else is reported" "; 4 violation\(s\)$"
 
-fresh core/util.c store/store.c cmd/list.c core/big.c core/ok.c attic
+fresh core/fileio.c store/store.c cmd/list.c core/big.c core/ok.c attic
 run "$check_layers" "$T_TMP/src"
 expect_rc "the copy passes again once they are taken out" 0
+
+# Output for people is formatted in report/ alone, report/ computes
+# nothing, and every function has a caller: each rule fails on a planted
+# violation and passes what its allow-lists name.
+plant cmd/list.c 'static void planted_print(void) { printf("%d\n", 1); }'
+plant stats/summary.c 'static void planted_fputs(void) { fputs("x", stdout); }'
+plant cmd/common.c 'static void planted_allowed(void) { printf("x\n"); }'
+plant report/suite_list.c 'static void planted_report_prints(void) { printf("x\n"); }'
+plant report/sense.c 'static void planted_compute(void) { compare_runs(NULL, 0, NULL, NULL); }'
+plant core/fileio.c 'int planted_uncalled(void)'
+plant core/fileio.c '{ return 0; }'
+plant core/units.c 'int planted_called(void)'
+plant core/units.c '{ return planted_uncalled() * 0; }'
+run "$check_layers" "$T_TMP/src"
+expect_rc "planted prints, a computing call and an uncalled function fail" 1
+expect_out "a printf outside report/ is named" \
+	'^src/cmd/list.c:[0-9]+: prints to standard output \(printf\) outside report/'
+expect_out "an fputs to stdout outside report/ is named" \
+	'^src/stats/summary.c:[0-9]+: prints to standard output \(fputs\) outside report/'
+expect_out "a call of report/ into compare_runs is named" \
+	'^src/report/sense.c:[0-9]+: calls compare_runs: report/ formats finished structures'
+expect_out "a function nothing calls is named" '^src/core/units.c:[0-9]+: planted_called has no caller in src/'
+expect_no_out "a file on a prints: line may print" '^src/cmd/common.c'
+expect_no_out "report/ may print" '^src/report/suite_list.c'
+expect_no_out "a function called from another file has a caller" 'planted_uncalled'
+expect_out "and nothing else is reported" "; 4 violation\(s\)$"
+fresh cmd/list.c stats/summary.c cmd/common.c report/suite_list.c report/sense.c core/fileio.c core/units.c
 
 # The design document's table of includes is the tree's, as --table counts
 # it; a planted include shows in it.
@@ -76,3 +103,4 @@ printf '# design\n' > "$T_TMP/design.md"
 run "$check_layers" --design "$T_TMP/design.md"
 expect_rc "a design document without a layers block is bad input" 2
 expect_err "and is named" "design.md: no \`\`\`layers block"
+done_testing

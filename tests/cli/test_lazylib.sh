@@ -129,3 +129,4 @@ else
 		skip "static: sense structsizes reads BTF (libbpf)" "no /sys/kernel/btf/vmlinux"
 	fi
 fi
+done_testing

@@ -46,3 +46,4 @@ expect_out "Markdown says it too" "^- metric 'major-faults' of case 'fault-zero'
 run "$VMR" report "$A" "$B" -o "$T_TMP/r" --no-graphs
 [ "$RC" = 0 ] && grep -q "<li>case &#39;latency&#39; is not in pc0</li>\|<li>case 'latency' is not in pc0</li>" "$T_TMP/r/index.html" \
 	&& ok "the report says it as a list" || not_ok "the report says it as a list (exit $RC)"
+done_testing

@@ -24,3 +24,4 @@ if [ "${nlines:-0}" = 4 ] && [ -n "$first" ] && [ -z "$(tr ' ' '\n' <<< "$rest" 
 else
 	not_ok "KERNEL columns differ: $cols; ${OUT:0:400}"
 fi
+done_testing

@@ -13,3 +13,4 @@ for c in $("$VMR" --help | awk '/^Commands:/{f=1;next} f&&/^  [a-z]/{print $1}')
 	run "$VMR" help "$c"; expect_rc "help $c exits 0" 0
 	grep -q "^\.SS $c" <<< "$("$VMR" help --man | sed 's/\\-/-/g')" && ok "man page has $c" || not_ok "man page has $c"
 done
+done_testing

@@ -49,7 +49,7 @@ one_line_err && ok "a missing file to frame is one error line" || not_ok "a miss
 # --- the initramfs ---------------------------------------------------------
 if [ ! -x "$(dirname "$VMR")/vmregress-static" ] && [ ! -x "$(dirname "$VMR")/build/vmregress-static" ]; then
 	skip "initramfs and guests" "no build/vmregress-static (make build/vmregress-static)"
-	exit 0
+	done_testing; exit 0
 fi
 if ! command -v cpio > /dev/null; then
 	skip "initramfs structure" "cpio is not installed"
@@ -75,11 +75,12 @@ fi
 
 # Fetching the kernel needs Debian's archive; later runs use the cache.
 run "$VMR" matrix --build-initramfs "$T_TMP/k.cpio" --kernel "$KPKG" --guest-cmd=--version
-if [ "$RC" != 0 ]; then
-	skip "guests under $KPKG" "cannot fetch it: ${ERR:0:200}"
-	exit 0
+if [ "$RC" != 0 ] && registry_unreachable "$KPKG"; then
+	skip "guests under $KPKG" "Debian's package registry cannot be reached: ${ERR:0:200}"
+	done_testing; exit 0
 fi
-ok "an initramfs for $KPKG builds"
+expect_rc "an initramfs for $KPKG builds" 0
+[ "$RC" = 0 ] || { done_testing; exit 0; }
 order=$(cd "$T_TMP" && cpio -i --to-stdout modules/order < k.cpio 2>/dev/null | tr '\n' ' ')
 case " $order" in
 *" virtio_ring "*" virtio_blk "*) ok "modules load dependencies first ($order)" ;;
@@ -90,11 +91,11 @@ cpio -it < "$T_TMP/k.cpio" 2>/dev/null | grep -qx modules/virtio_blk.ko && ok "v
 
 if [ -n "${ASAN_OPTIONS:-}" ] || [ -n "${VMR_NO_GUEST:-}" ]; then
 	skip "guest boots" "ASan pass or VMR_NO_GUEST set"
-	exit 0
+	done_testing; exit 0
 fi
 if ! command -v qemu-system-x86_64 > /dev/null; then
 	skip "guest boots" "qemu-system-x86_64 is not installed"
-	exit 0
+	done_testing; exit 0
 fi
 
 cat > "$T_TMP/tiny.ini" <<'EOT'
@@ -166,3 +167,4 @@ for f in panic garbage; do
 done
 s=$(grep -o '"elapsed_s": [0-9]*' "$T_TMP/hang.out" | grep -o '[0-9]*$')
 [ -n "$s" ] && [ "$s" -lt 40 ] && ok "a hung guest is killed at its watchdog (${s} s)" || not_ok "a hung guest took ${s:-?} s"
+done_testing

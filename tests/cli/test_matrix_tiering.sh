@@ -21,11 +21,11 @@ if [ "$(cat /sys/devices/system/node/has_memory 2>/dev/null)" = 0 ] && is_root; 
 	expect_rc "on this one-node machine tiering cannot run (exit 3)" 3
 	expect_err "and says why" "needs two memory tiers; this machine has 1 NUMA node"
 fi
-if [ -n "${VMR_NO_GUEST:-}" ] || [ -n "${ASAN_OPTIONS:-}" ]; then skip "a tiered guest" "guests are off"; exit 0; fi
+if [ -n "${VMR_NO_GUEST:-}" ] || [ -n "${ASAN_OPTIONS:-}" ]; then skip "a tiered guest" "guests are off"; done_testing; exit 0; fi
 STATIC=$(dirname "$VMR")/build/vmregress-static
 [ -x "$STATIC" ] || STATIC=$(dirname "$VMR")/vmregress-static
 if [ ! -x "$STATIC" ] || ! command -v jq >/dev/null || ! command -v qemu-system-x86_64 >/dev/null; then
-	skip "a tiered guest" "needs build/vmregress-static, jq and qemu-system-x86_64"; exit 0
+	skip "a tiered guest" "needs build/vmregress-static, jq and qemu-system-x86_64"; done_testing; exit 0
 fi
 cat > "$T_TMP/tiers.sh" <<'SH'
 T=/sys/devices/virtual/memory_tiering
@@ -39,7 +39,9 @@ echo "demotion_after=$(cat /sys/kernel/mm/numa/demotion_enabled)"
 SH
 run "$VMR" matrix --kernel "$K" --static-binary "$STATIC" --numa-tiered --guest-script "$T_TMP/tiers.sh" \
 	--timeout 300s --name tiers --log-dir "$T_TMP/logs" --json
-if [ "$RC" != 0 ] && grep -q "cannot fetch\|apt-get" <<< "$ERR"; then skip "a tiered guest" "cannot fetch a kernel"; exit 0; fi
+if [ "$RC" != 0 ] && registry_unreachable "$K"; then
+	skip "a tiered guest" "Debian's package registry cannot be reached: ${ERR:0:200}"; done_testing; exit 0
+fi
 expect_rc "the tiered guest ran (exit 0)" 0
 label=$(jq -r '.guests[0].label' <<< "$OUT")
 F=$T_TMP/logs/$label.stdout
@@ -125,8 +127,21 @@ check "which the machine's pgdemote_* ($all) include" is 'a >= b && a > 0' "$all
 sum=$(jq -r '[.cases[] | select(.name == "tiering") | .metrics[] | select(.name | startswith("pgdemote_")) | .mean]
 	| add // "-"' "$T_TMP/run-on.json" 2>/dev/null)
 check "the stored pgdemote_* counters are there ($sum over the run)" is 'a >= b && b > 0' "$sum" "$all"
+# promotion (kernel.numa_balancing=2) waits for the balancer's scanner, so
+# a 4 s re-read promotes thousands of pages in some runs and none in others
+# (docs/modern.md): what every run shows is that it was measured, and that
+# the sandbox's promoted pages are among what was on node 1 and among the
+# machine's (memory.stat may lag by its flush batch)
+pr=$(m on promoted) cpr=$(m on cgroup-promoted)
+echo "# demotion on: promoted $pr in the re-read (the sandbox's $cpr)"
+check "demotion on: promotion in the re-read is measured ($pr, the sandbox's $cpr)" \
+	is 'a >= 0 && b >= 0' "$pr" "$cpr"
+check "the sandbox's promoted pages were on node 1 ($cpr of $low)" is 'a <= b + 64' "$cpr" "$low"
+check "and are among the machine's ($cpr of $pr)" is 'a <= b + 64' "$cpr" "$pr"
 check "demotion off: nothing demoted" [ "$(m off cgroup-demoted) $(m off lower-after-fill)" = "0 0" ]
+check "so nothing of the sandbox's promoted ($(m off cgroup-promoted))" is 'a == 0' "$(m off cgroup-promoted)"
 check "but swapped ($(m off absent-after-fill) pages)" is 'a > 0' "$(m off absent-after-fill)"
 run "$VMR" compare "tieron-$ver" "tieroff-$ver" --db "$T_TMP/r.db" --json
 expect_rc "compare takes the two guests' runs" 0
 expect_json "and compares the demoted pages" '[.. | objects | select(.metric? == "demoted" or .name? == "demoted")] | length > 0'
+done_testing

@@ -7,7 +7,7 @@
 NOBODY=(setpriv --reuid=65534 --regid=65534 --clear-groups)
 if ! is_root || ! command -v setpriv >/dev/null || ! "${NOBODY[@]}" test -x "$VMR"; then
 	skip "unprivileged runs" "not root, no setpriv, or nobody cannot run $VMR"
-	exit 0
+	done_testing; exit 0
 fi
 
 # A directory nobody may write: the store and every temporary file go there,
@@ -88,3 +88,4 @@ check "it is skipped, naming --force" json_holds \
 	'.cases[0].results[0].outcome == "skip" and (.cases[0].results[0].reason | test("--force"))'
 rm -f "$D/results.db" "$D/big.ini"
 check "nothing left behind by the runs on the host" empty_dir
+done_testing

@@ -98,3 +98,4 @@ left=$(sed -nE 's/.*left ([0-9]+)s$/\1/p' <<< "$first")
 	|| not_ok "the time left counts the slow case still to come (rc $RC: $first)"
 last=$(grep '^\[6/6\]' <<< "$ERR")
 [[ "$last" =~ left\ 0s$ ]] && ok "nothing is left at the end" || not_ok "nothing is left at the end: $last"
+done_testing

@@ -73,3 +73,4 @@ else
 	run hide "$VMR" test null --no-sandbox
 	expect_out "without libpq: test null still runs" 'null: pass'
 fi
+done_testing

@@ -8,11 +8,11 @@ case "$VMR" in *asan*) UNIT=$ROOT/build/unit-asan ;; *) UNIT=$ROOT/build/unit ;;
 
 if [ ! -x "$UNIT/test_store_env" ]; then
 	skip "the environment replaced on PostgreSQL" "build $UNIT/test_store_env first"
-	exit 0
+	done_testing; exit 0
 fi
 if ! pg_start; then
 	skip "the environment replaced on PostgreSQL" "$PG_SKIP"
-	exit 0
+	done_testing; exit 0
 fi
 if pg_psql "CREATE DATABASE envdb OWNER fleet" >/dev/null; then
 	url="postgresql://fleet:$PG_PASS@/envdb?host=$PG_DIR"
@@ -23,3 +23,4 @@ if pg_psql "CREATE DATABASE envdb OWNER fleet" >/dev/null; then
 else
 	not_ok "a database for the check"
 fi
+done_testing

@@ -112,3 +112,4 @@ for f in $(grep -oE '\(docs/[a-zA-Z0-9_.-]+\.md\)' "$README" | tr -d '()' | sort
 	[ -f "$TOP/$f" ] || not_ok "the README links to $f, which is missing"
 done
 ok "the README's links to docs/ were checked"
+done_testing

@@ -90,3 +90,4 @@ if is_root; then
 else
 	skip "record a running process" "needs root"
 fi
+done_testing

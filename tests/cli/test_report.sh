@@ -255,3 +255,4 @@ run "$VMR" report "$A" "$B" -o "$T_TMP/r6" --cases 'reread*' --no-graphs
 expect_rc "report --cases exits 0" 0
 grep -q 'Case reread' "$T_TMP/r6/index.html" && ! grep -q 'Case fault-zero' "$T_TMP/r6/index.html" \
 	&& ok "report --cases shows only matching cases" || not_ok "report --cases shows only matching cases"
+done_testing

@@ -181,3 +181,4 @@ else
 		not_ok "the first screen is not blank (${colours:-?} colours, ${ink:-?}/1000 inked)"
 	fi
 fi
+done_testing

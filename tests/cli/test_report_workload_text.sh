@@ -7,11 +7,11 @@
 
 if ! is_root; then
 	skip "workload text layouts in a sandbox" "needs root"
-	exit 0
+	done_testing; exit 0
 fi
 if [ ! -d /sys/fs/cgroup/memory ] && ! grep -qw memory /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
 	skip "workload text layouts in a sandbox" "no memory cgroup controller"
-	exit 0
+	done_testing; exit 0
 fi
 export TMPDIR=$T_TMP/work
 mkdir -p "$TMPDIR"
@@ -63,3 +63,4 @@ expect_out "reread: what the reads touch" '^Reads touch every byte; buffers fill
 expect_out "reread: the ratio" '^Re-read / first read: +[0-9]+\.[0-9]{2}x$'
 expect_out "reread: the pages swapped before" '^Swapped before the re-read:  [0-9]+ pages$'
 expect_out "reread: the outcome" '^Test completed successfully$'
+done_testing

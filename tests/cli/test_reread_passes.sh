@@ -5,7 +5,7 @@
 
 if ! is_root; then
 	skip "reread --passes" "needs root (a sandbox of its own)"
-	exit 0
+	done_testing; exit 0
 fi
 # jqt FILTER: the last run's stdout satisfies FILTER (jq -e, its output dropped)
 jqt() { [ -n "$OUT" ] && jq -e "$1" > /dev/null <<< "$OUT"; }
@@ -23,3 +23,4 @@ expect_rc "reread --passes 3 catches a damaged page" 1
 expect_err "and names it" 'page 100 of [0-9]+ read back wrong data on the re-read'
 run "$VMR" test reread "${SB[@]}" --passes 0
 expect_rc "--passes 0: refused" 2
+done_testing

@@ -8,7 +8,7 @@
 
 if ! is_root; then
 	skip "--reset-between" "needs root (a sandbox of its own)"
-	exit 0
+	done_testing; exit 0
 fi
 DB=$T_TMP/r.db
 cat > "$T_TMP/r.ini" <<'EOF2'
@@ -100,3 +100,4 @@ printf '[global]\nno-sandbox = yes\n[n]\nworkload = null\nreset-between = often\
 run "$VMR" run "$T_TMP/bad.ini" --db "$DB"
 expect_rc "reset-between = often: refused" 2
 expect_err "reset-between = often: names the line" "bad.ini:5: reset-between"
+done_testing

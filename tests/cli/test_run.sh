@@ -184,3 +184,4 @@ EOF
 		fi
 	fi
 fi
+done_testing

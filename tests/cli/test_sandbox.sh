@@ -125,3 +125,4 @@ run "$VMR" sandbox exec --json --no-sandbox -- true
 expect_rc "--no-sandbox runs" 0
 expect_json "--no-sandbox is described as unsandboxed" '.sandbox.sandboxed == false'
 check "nothing left at the end" [ -z "$(ours_left)" ]
+done_testing

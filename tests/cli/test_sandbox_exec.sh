@@ -6,8 +6,8 @@
 # nothing, and a signal to vmregress alone kills the command even when no
 # cgroup holds it (--no-sandbox).  Only our own processes are looked at.
 . "$(dirname "$0")/sandbox-lib.bash"
-if ! command -v jq >/dev/null; then skip "sandbox exec" "jq is not installed"; exit 0; fi
-if ! command -v setsid >/dev/null; then skip "sandbox exec" "setsid is not installed"; exit 0; fi
+if ! command -v jq >/dev/null; then skip "sandbox exec" "jq is not installed"; done_testing; exit 0; fi
+if ! command -v setsid >/dev/null; then skip "sandbox exec" "setsid is not installed"; done_testing; exit 0; fi
 
 # exit_is NAME RC CMD...: sandbox exec of CMD exits RC
 exit_is() {
@@ -82,3 +82,4 @@ if c=$(child_named "$p" sleep); then
 else
 	not_ok "the command of a sandbox exec --no-sandbox started ($(head -c 300 "$T_TMP/term.err"))"
 fi
+done_testing

@@ -57,3 +57,4 @@ expect_rc "an empty journal written since the boot still makes cleanup fail" 1
 expect_err "and it is refused as corrupt" "journal $j is corrupt or foreign \(no header line\)"
 check "and kept" [ -f "$j" ]
 rm -f "$j"
+done_testing

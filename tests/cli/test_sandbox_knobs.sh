@@ -106,3 +106,4 @@ expect_rc "with --force, vm.vfs_cache_pressure=0 is set" 0
 check "it was in force inside" grep -qx 0 <<< "$OUT"
 check "and is restored after" [ "$(cat /proc/sys/vm/vfs_cache_pressure)" = "$old_vfs" ]
 knobs_release
+done_testing

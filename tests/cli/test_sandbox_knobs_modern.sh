@@ -26,7 +26,7 @@ add zswap.shrinker_enabled $Z/shrinker_enabled Y N
 add zswap.accept_threshold_percent $Z/accept_threshold_percent 80 70
 add numa.demotion_enabled /sys/kernel/mm/numa/demotion_enabled true false
 add kernel.numa_balancing /proc/sys/kernel/numa_balancing 1 0
-if [ ${#NAMES[@]} = 0 ]; then skip "modern knobs" "this kernel has none of them"; exit 0; fi
+if [ ${#NAMES[@]} = 0 ]; then skip "modern knobs" "this kernel has none of them"; done_testing; exit 0; fi
 SETS=(); for i in "${!NAMES[@]}"; do SETS+=(--set "${NAMES[$i]}=${NEW[$i]}"); done
 snap() { local f; for f in "${FILES[@]}"; do echo "$f=$(val "$f")"; done; }
 # now_new: every knob has its new value
@@ -104,3 +104,4 @@ fi
 run "$VMR" sandbox exec --mem 64M --swap none --set thp.64KB.enabled=always -- true
 expect_rc "a size spelt otherwise is not a knob: exit 2" 2
 check "at the end every knob is as it was" restored
+done_testing

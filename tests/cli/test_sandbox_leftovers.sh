@@ -103,3 +103,4 @@ expect_err "it names the file and the reason" "cannot create swap file .*vmregre
 check "the file that was there is left as it was" [ "$(cat "$taken" 2>/dev/null)" = precious ]
 check "no journal is left" [ -z "$(ls "$SB_STATE"/vmregress-"$p"-*.journal 2>/dev/null)" ]
 rm -f "$taken"
+done_testing

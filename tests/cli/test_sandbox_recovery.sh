@@ -116,3 +116,4 @@ else
 	skip "orphaned cgroups" "no cgroup v1 memory hierarchy here"
 fi
 check "the knob is as it was at the end" [ "$(cat $knob)" = "$old" ]
+done_testing

@@ -50,3 +50,4 @@ check "--stats-flush beyond 10s: one line on stderr" one_line_err
 run "$VMR" sandbox exec --mem 32M --stats-flush often -- true
 expect_rc "--stats-flush not a time: exit 2" 2
 check "--stats-flush not a time: one line on stderr" one_line_err
+done_testing

@@ -30,7 +30,7 @@ start_helper() {
 
 
 if [ ! -x "$HELPER" ]; then not_ok "helper $HELPER is built (make $HELPER)"; exit 1; fi
-if ! command -v jq >/dev/null; then skip "sense JSON checks" "jq is not installed"; exit 0; fi
+if ! command -v jq >/dev/null; then skip "sense JSON checks" "jq is not installed"; done_testing; exit 0; fi
 
 # --- pagemap: 4096 pages, every other one touched -> exactly 2048 present
 start_helper 7 4096 2 nothp
@@ -268,3 +268,4 @@ if is_root && "${NOBODY[@]}" true 2>/dev/null; then
 else
 	skip "unprivileged checks" "not root or no setpriv"
 fi
+done_testing

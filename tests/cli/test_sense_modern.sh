@@ -3,7 +3,7 @@
 . "$(dirname "$0")/lib.sh"
 FIX=$(dirname "$0")/../fixtures
 
-if ! command -v jq >/dev/null; then skip "sense thp/swap/lru_gen JSON checks" "jq is not installed"; exit 0; fi
+if ! command -v jq >/dev/null; then skip "sense thp/swap/lru_gen JSON checks" "jq is not installed"; done_testing; exit 0; fi
 # jq_has NAME FILTER: the last run exited 0, printed something, and FILTER holds
 jq_has() {
 	if [ "$RC" = 0 ] && [ -n "$OUT" ] && jq -e "$2" >/dev/null 2>&1 <<< "$OUT"; then ok "$1"
@@ -95,3 +95,4 @@ jq_has "the fingerprint has lru_gen and swap" '(.lru_gen.available | type == "bo
 if [ -e /sys/kernel/mm/transparent_hugepage/hugepages-64kB/enabled ]; then
 	jq_has "the fingerprint has each mTHP size's enabled" ".thp.sizes[\"64K\"].enabled == \"$enabled\""
 fi
+done_testing

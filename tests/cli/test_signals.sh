@@ -234,3 +234,4 @@ for sig in "${SIGS[@]}" PIPE; do
 		bash -c "[ ! -e /proc/$c ] || grep -q '^State:.*Z' /proc/$c/status"
 done
 knobs_release
+done_testing

@@ -7,7 +7,7 @@
 
 if ! is_root; then
 	skip "a run stored under the old spellings reads" "needs root for the sandbox"
-	exit 0
+	done_testing; exit 0
 fi
 DB=$T_TMP/results.db
 printf '[global]\niterations = 2\nmem = 64M\n\n[spin]\nworkload = null\nspin = 1ms\n' > "$T_TMP/spin.ini"
@@ -95,3 +95,4 @@ run "$VMR" list --db "$DB" --json
 expect_json "list --json says iterations" '[.[] | .iterations] == [2, 2]'
 run "$VMR" show new --db "$DB" --json
 expect_json "show --json says iterations" '.cases[0].iterations == 2 and (.cases[0] | has("n") | not)'
+done_testing

@@ -63,3 +63,4 @@ expect_rc "an option before the command goes to the command" 0
 run "$VMR" --db "$db"
 expect_rc "options with no command exit 2" 2
 expect_err "and say where they go" "'--db' is an option of a command: put it after the command"
+done_testing

@@ -69,3 +69,4 @@ expect_err "a crash names the signal" 'killed by signal SIGABRT'
 run as_nobody "$VMR" test null --no-sandbox --spin 30s --timeout 300ms --json; expect_rc "the watchdog stops a hung workload" 1
 expect_err "a timeout is explained" 'timed out after 300ms'
 expect_json "a timeout is an error outcome" '.outcome == "error"'
+done_testing

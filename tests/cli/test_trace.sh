@@ -15,14 +15,14 @@ expect_out "help lists --trace and --profile" "--trace none\|reclaim.*--profile|
 
 if ! is_root || [ ! -w /sys/fs/cgroup/memory/cgroup.procs ] && [ ! -w /sys/fs/cgroup/cgroup.procs ]; then
 	skip "traced cases" "needs root and a memory cgroup"
-	exit 0
+	done_testing; exit 0
 fi
 if ! grep -qw tracefs /proc/filesystems; then
 	run "$VMR" test fault --level zero --mem 32M --passes 1 --trace reclaim --json
 	expect_rc "without tracefs the case still runs" 0
 	expect_json "without tracefs tracing is skipped with a reason" '.info["trace_skipped"].trace | type == "string"'
 	skip "traced cases" "no tracefs in /proc/filesystems"
-	exit 0
+	done_testing; exit 0
 fi
 
 # The host's tracing settings, read in a private mount namespace so that
@@ -137,3 +137,4 @@ printf '[c]\nworkload = null\ntrace = sometimes\n' > "$T_TMP/bad.ini"
 run "$VMR" run "$T_TMP/bad.ini" --db "$T_TMP/r.db"
 expect_rc "run: a bad trace = in a suite is a usage error" 2
 expect_err "run: the error names the file and line" "bad.ini:3: trace"
+done_testing

@@ -27,10 +27,10 @@ expect_out "perror in probe/ is named" '^src/probe/meminfo.c:[0-9]+: prints \(pe
 expect_no_out "a comment or a string that names them is no print" '^src/trace/parse.c'
 expect_out "and nothing else is reported" "; 3 violation\(s\)$"
 
-if ! is_root; then skip "the reasons of a trace that could not start" "needs root"; exit 0; fi
-if ! grep -qw tracefs /proc/filesystems; then skip "the reasons of a trace that could not start" "no tracefs"; exit 0; fi
+if ! is_root; then skip "the reasons of a trace that could not start" "needs root"; done_testing; exit 0; fi
+if ! grep -qw tracefs /proc/filesystems; then skip "the reasons of a trace that could not start" "no tracefs"; done_testing; exit 0; fi
 if ! unshare -m --propagation private true 2>/dev/null; then
-	skip "the reasons of a trace that could not start" "cannot make a private mount namespace (unshare -m)"; exit 0
+	skip "the reasons of a trace that could not start" "cannot make a private mount namespace (unshare -m)"; done_testing; exit 0
 fi
 
 # refusing FILE CMD...: run CMD (a vmregress command line) as `run` does,
@@ -114,7 +114,7 @@ with_perf() {
 }
 if [ ! -x /usr/bin/perf ]; then
 	skip "--profile: the reasons when perf fails" "no /usr/bin/perf to stand in for (Debian package linux-perf)"
-	exit 0
+	done_testing; exit 0
 fi
 # A perf that answers the control fifo's "enable" and then records nothing,
 # or (norecord) exits at once; its report always fails.
@@ -152,3 +152,4 @@ expect_rc "--profile: without perf the case runs" 0
 expect_json_is "--profile: the stored reason says perf is not installed" \
 	'.info.profile_skipped.profile' "perf is not installed (Debian package linux-perf)"
 check "--profile: which is only stored, not said" test -z "$(grep -v 'waiting for another vmregress' <<< "$ERR")"
+done_testing

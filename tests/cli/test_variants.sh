@@ -12,7 +12,7 @@ ROOT=$(cd "$(dirname "$0")/../.." && pwd)
 
 if ! is_root; then
 	skip "interleaved variants" "needs root (sandboxes and knobs)"
-	exit 0
+	done_testing; exit 0
 fi
 
 DB=$T_TMP/v.db
@@ -280,7 +280,7 @@ a=$(group_rows "$DB" r1) b=$(group_rows "$T_TMP/back.db" r1)
 trap 'pg_stop; rm -rf "$T_TMP"' EXIT
 if ! pg_start; then
 	skip "groups in PostgreSQL" "$PG_SKIP"
-	exit 0
+	done_testing; exit 0
 fi
 pg_psql "CREATE DATABASE vgroups OWNER fleet" >/dev/null
 PGURL="postgresql://fleet:$PG_PASS@/vgroups?host=$PG_DIR"
@@ -295,3 +295,4 @@ run "$VMR" pull --all --from "$PGURL" --db "$T_TMP/frompg.db"
 a=$(group_rows "$DB" r1) b=$(group_rows "$T_TMP/frompg.db" r1)
 [ "$RC" = 0 ] && [ -n "$a" ] && [ "$a" = "$b" ] && ok "a group through PostgreSQL and back keeps its plan and order" ||
 	not_ok "group through PostgreSQL differs (exit $RC: $ERR)"
+done_testing

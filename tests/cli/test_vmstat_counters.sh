@@ -4,7 +4,7 @@
 # stored as "vmstat-NAME" with every result.  The table itself, the runner's
 # and the monitor's use of it are checked by tests/unit/test_vmstat_counters.c.
 . "$(dirname "$0")/lib.sh"
-if ! command -v jq >/dev/null; then skip "vmstat counters" "jq is not installed"; exit 0; fi
+if ! command -v jq >/dev/null; then skip "vmstat counters" "jq is not installed"; done_testing; exit 0; fi
 
 run "$VMR" sense vmstat --json --count 1 --interval 50ms
 expect_rc "sense vmstat --json exits 0" 0
@@ -23,3 +23,4 @@ for c in $cols; do
 done
 all_stored() { [ -n "$cols" ] && [ -n "$stored" ] && [ -z "$missing" ]; }
 check "each event counter sense vmstat shows is stored with results${missing:+ (not stored:$missing)}" all_stored
+done_testing

@@ -4,8 +4,8 @@
 # data fails, and a size whose policy is never is a skip with the fix.
 . "$(dirname "$0")/sandbox-lib.bash"
 T=/sys/kernel/mm/transparent_hugepage
-if ! command -v jq >/dev/null; then skip "mthp" "jq is not installed"; exit 0; fi
-if [ ! -d $T/hugepages-64kB/stats ]; then skip "mthp" "no multi-size THP stats (hugepages-64kB/stats) here"; exit 0; fi
+if ! command -v jq >/dev/null; then skip "mthp" "jq is not installed"; done_testing; exit 0; fi
+if [ ! -d $T/hugepages-64kB/stats ]; then skip "mthp" "no multi-size THP stats (hugepages-64kB/stats) here"; done_testing; exit 0; fi
 knobs_change  # the cases set thp.64K.enabled
 metric() { jq -r --arg n "$1" '.metrics[] | select(.name == $n) | .value' <<< "$OUT"; }
 stat() { cat $T/hugepages-64kB/stats/$1; }
@@ -64,4 +64,25 @@ run "$VMR" test mthp --mem 64M --set thp.64K.enabled=madvise --sizes 64K --size 
 expect_rc "a page damaged in swap fails (exit 1)" 1
 expect_err "... naming the page" 'fail: page 300 of the 64K region came back from swap with the wrong data'
 check "... on one line" one_line_err
+# The base page size is the baseline row: the same region with no THP of
+# any size, even with every size at always, and each size's ratios to it.
+run "$VMR" test mthp --mem 64M --swap zram:128M --set thp.enabled=always --set thp.64K.enabled=always \
+	--sizes 4K,64K --size 8M --json
+json_has "4K,64K passes, one row each" '.outcome == "pass" and (.tables[] | select(.name == "sizes") | .rows | length) == 2'
+m() { printf '(.metrics[] | select(.name == "%s") | .value)' "$1"; }
+json_has "the 4K row used no large folio with 2M and 64K at always (pagemap)" "$(m thp-pages-4K) == 0 and $(m swapped-pages-4K) == 2048"
+json_has "the 64K row did, every page" "$(m thp-pages-64K) == 2048"
+json_has "the 4K row has no per-size counters (there are none)" '[.metrics[] | select(.name == "fault-alloc-4K")] | length == 0'
+json_has "faultin-ratio-64K is the rows' quotient" \
+	"($(m faultin-ratio-64K) - $(m faultin-per-sec-64K) / $(m faultin-per-sec-4K) | fabs) < 1e-6 * $(m faultin-ratio-64K)"
+json_has "swapin-ratio-64K is the rows' quotient" \
+	"($(m swapin-ratio-64K) - $(m swapin-per-sec-64K) / $(m swapin-per-sec-4K) | fabs) < 1e-6 * $(m swapin-ratio-64K)"
+json_has "pageout-ratio-64K is the 4K pageout time over the 64K one" \
+	"($(m pageout-ratio-64K) - $(m time-pageout-4K) / $(m time-pageout-64K) | fabs) < 1e-6 * $(m pageout-ratio-64K)"
+run "$VMR" test mthp --mem 64M --sizes 4K --size 8M --corrupt-page 300
+expect_rc "a page of the 4K region damaged in swap fails (exit 1)" 1
+expect_err "... naming the page and the row" 'fail: page 300 of the 4K region came back from swap with the wrong data'
+run "$VMR" test mthp --mem 64M --sizes 2K
+expect_rc "--sizes 2K, below the page size, is bad input" 2
 check "every knob is as it was" knobs_same "$before"
+done_testing

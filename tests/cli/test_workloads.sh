@@ -6,11 +6,11 @@ metric() { printf "(.metrics[] | select(.name == \"%s\") | .value)" "$1"; }
 
 if ! is_root; then
 	skip "workloads in a sandbox" "needs root"
-	exit 0
+	done_testing; exit 0
 fi
 if [ ! -d /sys/fs/cgroup/memory ] && ! grep -qw memory /sys/fs/cgroup/cgroup.controllers 2>/dev/null; then
 	skip "workloads in a sandbox" "no memory cgroup controller"
-	exit 0
+	done_testing; exit 0
 fi
 # A private TMPDIR: the runner's work directories must all be gone at the end.
 export TMPDIR=$T_TMP/work
@@ -147,3 +147,4 @@ rm -rf "$TMPDIR"/vmregress-$live-* "$TMPDIR/not-vmregress-1-AbC123"
 left=$(ls -A "$TMPDIR")
 [ -z "$left" ] && ok "no work directories or files are left behind" \
 	|| not_ok "no work directories or files are left behind ($left)"
+done_testing

@@ -110,8 +110,19 @@ static void test_pick(void)
 	CHECK(system(cmd) == 0, "fixture tree removed");
 }
 
+/* The record type damonctl registered for its kind ("damon"). */
+static enum jrec_type damon_type(void)
+{
+	for (int t = JREC_KINDS; journal_kind((enum jrec_type)t); t++)
+		if (!strcmp(journal_kind((enum jrec_type)t)->name, "damon"))
+			return (enum jrec_type)t;
+	return JREC_KNOB;
+}
+
 static void test_journal(void)
 {
+	const enum jrec_type JREC_DAMON = damon_type();
+	CHECK(JREC_DAMON >= JREC_KINDS, "damonctl registered its kind of journal record");
 	struct jrec r = { .type = JREC_DAMON, .id = 2, .value = "added:4242" }, back = { .type = JREC_KNOB };
 	char line[512];
 	const char *why = "";

@@ -8,6 +8,7 @@
 
 #include "core/util.h"
 #include "sandbox/journal.h"
+#include "sandbox/undo.h"
 #include "t.h"
 
 static const struct owner owner = { 1234, 987654 };
@@ -29,8 +30,62 @@ static int parse(const char *buf, size_t len, struct jrec *out, char *why)
 	return journal_parse(buf, len, "/var/lib/vmregress/swap", &o, out, JOURNAL_MAX_RECS, why, 160);
 }
 
+/* A kind of record a module above the core registers: the journal and
+ * undo reach it through the table alone (as damonctl's "damon"). */
+static int undone_id = -1;
+static char undone_value[JOURNAL_VALUE_MAX];
+
+static bool test_value_ok(const char *value)
+{
+	return !strncmp(value, "on:", 3);
+}
+
+static int test_undo(int id, const char *value)
+{
+	undone_id = id;
+	snprintf(undone_value, sizeof(undone_value), "%s", value);
+	return 0;
+}
+
+static void test_kinds(void)
+{
+	static const struct jrec_kind kind = {
+		.name = "testkind", .id_max = 7, .value_ok = test_value_ok, .undo = test_undo,
+		.what = "test thing", .done = "undone", .cannot = "cannot undo the test thing",
+		.path_prefix = "/test/", .value_key = "state",
+	};
+	int t = journal_kind_register(&kind);
+	CHECK(t >= JREC_KINDS && journal_kind((enum jrec_type)t) == &kind, "a module registers a kind: type %d", t);
+	CHECK(journal_kind_register(&kind) < 0, "a name is registered once");
+	CHECK(!journal_kind(JREC_CGROUP), "the core's own types are no registered kind");
+
+	struct jrec recs[2] = {
+		{ .type = JREC_CGROUP, .path = "/sys/fs/cgroup/memory/vmregress-1234-987654-0" },
+		{ .type = (enum jrec_type)t, .id = 5, .value = "on:99" },
+	}, out[JOURNAL_MAX_RECS] = { 0 };
+	char buf[1024], why[160] = "";
+	size_t len = build(buf, sizeof(buf), &owner, recs, 2);
+	CHECK(strstr(buf, "\ntestkind 5 on:99 #") != NULL, "its record is written as NAME ID VALUE");
+	int n = parse(buf, len, out, why);
+	CHECK(n == 2 && out[1].type == (enum jrec_type)t && out[1].id == 5 && !strcmp(out[1].value, "on:99"),
+	      "and read back as its kind (%s)", n < 0 ? why : "ok");
+
+	static const char *const bad[] = { "testkind 8 on:1", "testkind 5 off:1", "otherkind 5 on:1" };
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		char text[128];
+		const char *w = "";
+		struct jrec back = { 0 };
+		int k = snprintf(text, sizeof(text), "%s #%08x", bad[i], journal_crc32(bad[i], strlen(bad[i])));
+		CHECK(journal_parse_line(text, (size_t)k, &back, &w) < 0, "'%s' is refused (%s)", bad[i], w);
+	}
+
+	CHECK(n == 2 && undo_rec(&out[1], &owner) == 0 && undone_id == 5 && !strcmp(undone_value, "on:99"),
+	      "undo puts it back through the kind's own undo");
+}
+
 int main(void)
 {
+	test_kinds();
 	struct jrec recs[5] = {
 		{ .type = JREC_KNOB, .path = "vm.swappiness", .value = "60" },
 		{ .type = JREC_SWAPFILE, .path = "/var/lib/vmregress/swap/vmregress-1234-987654-0.swap" },

@@ -25,14 +25,14 @@ int main(void)
 	int n = 0;
 	for (const struct knob *p = knobs; p->name; p++)
 		n++;
-	CHECK_EQ_U(n, 15 + 18 + 7, "40 knobs on the allow-list (18 of them multi-size THP)");
+	CHECK_EQ_U(n, 15 + 18 + 7 + 8, "48 knobs on the allow-list (18 of them multi-size THP, 8 more THP and khugepaged)");
 
 	/* --set's help names the whole allow-list, and nothing else */
 	const struct opt *set = opt_find(sandbox_opts, "set");
 	int named = 0;
 	for (const struct knob *p = knobs; p->name; p++)
 		named += set && strstr(set->help, p->name) != NULL;
-	CHECK_EQ_U(named, 15 + 7, "--set help names every allow-listed knob (but thp.SIZE.*)");
+	CHECK_EQ_U(named, 15 + 7 + 8, "--set help names every allow-listed knob (but thp.SIZE.*)");
 
 	refused("vm/../kernel/core_pattern=|/bin/sh");
 	refused("vm.swappiness/../../kernel/core_pattern=x");

@@ -15,7 +15,7 @@ struct named_unit {
 };
 
 /* Workloads whose metrics are families, a table name plus "-LABEL" per
- * folio size ("-64K", mthp) or task count ("-t2", pft): a family's name
+ * folio size ("-64K", mthp) or task count ("-t2", pft, will-it-scale): a family's name
  * stands for every member. */
 static bool family_member(const char *family, const char *name)
 {
@@ -27,16 +27,19 @@ static bool family_member(const char *family, const char *name)
 	return digits && (*l == 't' ? !d[digits] : d[digits] && strchr("KMG", d[digits]) && !d[digits + 1]);
 }
 
+static bool family_owner(const char *w)
+{
+	return !strcmp(w, "mthp") || !strcmp(w, "pft") || !strcmp(w, "will-it-scale") || !strcmp(w, "stutter");
+}
+
 static void units_agree(const struct named_unit *all, size_t n)
 {
 	size_t clashes = 0;
 	for (size_t i = 0; i < n; i++)
 		for (size_t k = i + 1; k < n; k++) {
 			bool same = !strcmp(all[i].name, all[k].name);
-			bool family = (!strcmp(all[i].owner, "mthp") || !strcmp(all[i].owner, "pft")) &&
-				      family_member(all[i].name, all[k].name);
-			family |= (!strcmp(all[k].owner, "mthp") || !strcmp(all[k].owner, "pft")) &&
-				  family_member(all[k].name, all[i].name);
+			bool family = family_owner(all[i].owner) && family_member(all[i].name, all[k].name);
+			family |= family_owner(all[k].owner) && family_member(all[k].name, all[i].name);
 			if ((same || family) && strcmp(all[i].unit, all[k].unit)) {
 				printf("    '%s' is %s in %s but '%s' is %s in %s\n", all[i].name, all[i].unit, all[i].owner,
 				       all[k].name, all[k].unit, all[k].owner);

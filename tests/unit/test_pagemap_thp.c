@@ -6,11 +6,13 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
 #include "core/util.h"
 #include "probe/pagemap.h"
+#include "sandbox/sandbox.h"
 #include "t.h"
 
 #define MIB (1UL << 20)
@@ -145,28 +147,45 @@ free_buf:
 	free(buf);
 }
 
+/* 64K mTHP, set to madvise for the test by a sandbox of knobs only (as
+ * --no-sandbox --set does), which puts it back. */
 static void test_mthp(void)
 {
 	const char *knob = "/sys/kernel/mm/transparent_hugepage/hugepages-64kB/enabled";
-	if (!thp_knob_on(knob)) {
-		SKIP("64K mTHP counted (no 64K mTHP is enabled here, and no sandbox knob enables one)");
+	if (access(knob, F_OK) < 0) {
+		SKIP_WHY("64K mTHP counted", "this kernel has no 64K mTHP (%s)", knob);
 		return;
 	}
+	char *before = NULL, *after = NULL;
+	vmr_read_line(knob, &before);
+	struct sandbox_cfg cfg = { .no_sandbox = true, .timeout_ns = 120 * 1000000000ull };
+	struct sandbox *sb = NULL;
+	strlist_add(&cfg.set, "thp.64K.enabled=madvise");
+	int rc = sandbox_open(&sb, &cfg);
+	CHECK(rc == 0 && thp_knob_on(knob), "64K mTHP set to madvise for the test");
 	/* Inside one 2 MiB block, short of both ends: no PMD fits. */
-	char *p = map_aligned(2 * MIB, MADV_HUGEPAGE);
+	char *p = rc == 0 ? map_aligned(2 * MIB, MADV_HUGEPAGE) : NULL;
 	CHECK(p != NULL, "map 2 MiB for mTHPs");
-	if (!p)
-		return;
-	munmap(p, 2 * MIB);
-	p = mmap(p + 64 * 1024, 2 * MIB - 128 * 1024, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
-	CHECK(p != MAP_FAILED, "map 1984 KiB at 64K inside a 2 MiB block");
-	if (p == MAP_FAILED)
-		return;
-	madvise(p, 2 * MIB - 128 * 1024, MADV_HUGEPAGE);
-	for (size_t i = 0; i < 2 * MIB - 128 * 1024; i += 4096)
-		p[i] = 1;
-	check_case("64K mTHP", p, 2 * MIB - 128 * 1024, true);
+	if (p) {
+		munmap(p, 2 * MIB);
+		p = mmap(p + 64 * 1024, 2 * MIB - 128 * 1024, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_FIXED_NOREPLACE, -1, 0);
+		CHECK(p != MAP_FAILED, "map 1984 KiB at 64K inside a 2 MiB block");
+	}
+	if (p && p != MAP_FAILED) {
+		madvise(p, 2 * MIB - 128 * 1024, MADV_HUGEPAGE);
+		for (size_t i = 0; i < 2 * MIB - 128 * 1024; i += 4096)
+			p[i] = 1;
+		check_case("64K mTHP", p, 2 * MIB - 128 * 1024, true);
+		munmap(p, 2 * MIB - 128 * 1024);
+	}
+	if (sb)
+		sandbox_close(sb);
+	vmr_read_line(knob, &after);
+	CHECK(before && after && !strcmp(before, after), "64K mTHP put back as it was (%s)", after ? after : "?");
+	free(before);
+	free(after);
+	strlist_free(&cfg.set);
 }
 
 int main(void)

@@ -57,7 +57,10 @@ static void test_decide(void)
 	r.budget_s = 1;
 	CHECK(precision_decide(&r, one_out, 2, 2, 100, 2) == PRECISION_GO, "the minimum runs whatever the budget");
 	CHECK(precision_decide(&r, one_out, 2, 50, 1, 50) == PRECISION_MAX, "at the most iterations: max");
-	CHECK(precision_decide(&r, NULL, 0, 3, 0, 3) == PRECISION_MET, "no headline metric: nothing to wait for");
+	CHECK(precision_decide(&r, NULL, 0, 3, 0, 3) == PRECISION_NONE,
+	      "no headline figure (none declared, or every iteration skipped): nothing to wait for, and no precision");
+	CHECK_STR(precision_stop_name(PRECISION_NONE), "no headline figure", "which is said as such");
+	CHECK(precision_decide(&r, NULL, 0, 2, 0, 2) == PRECISION_GO, "... after the fewest iterations");
 	CHECK_STR(precision_stop_name(PRECISION_BUDGET), "budget", "names");
 	CHECK(precision_stop_name(PRECISION_GO) == NULL, "go has no name");
 }

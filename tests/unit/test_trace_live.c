@@ -283,12 +283,12 @@ int main(void)
 {
 	if (!vmr_is_root() || access(V1_MEMCG "/memory.limit_in_bytes", W_OK) < 0) {
 		SKIP_WHY("live tracing", "needs root and the cgroup v1 memory controller");
-		return 0;
+		T_DONE();
 	}
 	char *before = trace_settings_snapshot();
 	if (!before) {
 		SKIP_WHY("live tracing", "tracefs cannot be reached here");
-		return 0;
+		T_DONE();
 	}
 	snprintf(cg, sizeof(cg), V1_MEMCG "/vmregress-test-%d", (int)getpid());
 	if (mkdir(cg, 0755) < 0) {

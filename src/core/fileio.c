@@ -1,123 +1,18 @@
-#include "core/util.h"
-
-#include "core/path.h"
+#include "core/fileio.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
-#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
-static void vmr_vmsg(const char *prefix, const char *fmt, va_list ap, int errnum)
-{
-	fputs("vmregress: ", stderr);
-	if (prefix)
-		fputs(prefix, stderr);
-	vfprintf(stderr, fmt, ap);
-	if (errnum)
-		fprintf(stderr, ": %s", strerror(errnum));
-	fputc('\n', stderr);
-}
-
-int vmr_err(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vmr_vmsg(NULL, fmt, ap, 0);
-	va_end(ap);
-	return -1;
-}
-
-int vmr_errno(const char *fmt, ...)
-{
-	int e = errno;
-	va_list ap;
-	va_start(ap, fmt);
-	vmr_vmsg(NULL, fmt, ap, e);
-	va_end(ap);
-	errno = e;
-	return -1;
-}
-
-static const char *vmr_cmd_name = "vmregress";
-
-void vmr_set_command(const char *name)
-{
-	vmr_cmd_name = name;
-}
-
-const char *vmr_command(void)
-{
-	return vmr_cmd_name;
-}
-
-static int vmr_wl_vmsg(const char *workload, const char *fmt, va_list ap, int errnum)
-{
-	char *prefix = xasprintf("%s %s: ", vmr_cmd_name, workload);
-	vmr_vmsg(prefix, fmt, ap, errnum);
-	free(prefix);
-	if (errnum)
-		errno = errnum;
-	return -1;
-}
-
-int vmr_wl_err(const char *workload, const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	int r = vmr_wl_vmsg(workload, fmt, ap, 0);
-	va_end(ap);
-	return r;
-}
-
-int vmr_wl_errno(const char *workload, const char *fmt, ...)
-{
-	int e = errno;
-	va_list ap;
-	va_start(ap, fmt);
-	int r = vmr_wl_vmsg(workload, fmt, ap, e);
-	va_end(ap);
-	return r;
-}
-
-void vmr_warn(const char *fmt, ...)
-{
-	va_list ap;
-	va_start(ap, fmt);
-	vmr_vmsg("warning: ", fmt, ap, 0);
-	va_end(ap);
-}
-
-static void *oom_check(void *p)
-{
-	if (!p) {
-		fputs("vmregress: out of memory\n", stderr);
-		abort();
-	}
-	return p;
-}
-
-void *xmalloc(size_t n) { return oom_check(malloc(n ? n : 1)); }
-void *xcalloc(size_t n, size_t size) { return oom_check(calloc(n ? n : 1, size ? size : 1)); }
-void *xrealloc(void *p, size_t n) { return oom_check(realloc(p, n ? n : 1)); }
-char *xstrdup(const char *s) { return oom_check(strdup(s ? s : "")); }
-
-char *xasprintf(const char *fmt, ...)
-{
-	char *s = NULL;
-	va_list ap;
-	va_start(ap, fmt);
-	int n = vasprintf(&s, fmt, ap);
-	va_end(ap);
-	if (n < 0)
-		oom_check(NULL);
-	return s;
-}
+#include "core/alloc.h"
+#include "core/path.h"
+#include "core/timer.h"
 
 int vmr_read_file(const char *path, char **buf, size_t *len)
 {
@@ -294,61 +189,6 @@ free_target:
 	return e;
 }
 
-void vmr_csv_field(FILE *f, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
-uint64_t vmr_page_size(void)
-{
-	static uint64_t ps;
-	if (!ps)
-		ps = (uint64_t)sysconf(_SC_PAGESIZE);
-	return ps;
-}
-
-uint64_t vmr_now_ns(void)
-{
-	struct timespec ts = { 0 };
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-double vmr_wall_s(void)
-{
-	struct timespec ts = { 0 };
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-bool vmr_is_root(void) { return geteuid() == 0; }
-
-void strlist_add(struct strlist *l, const char *s)
-{
-	l->v = xrealloc(l->v, (l->n + 2) * sizeof(*l->v));
-	l->v[l->n++] = xstrdup(s);
-	l->v[l->n] = NULL;
-}
-
-void strlist_free(struct strlist *l)
-{
-	for (size_t i = 0; i < l->n; i++)
-		free(l->v[i]);
-	free(l->v);
-	l->v = NULL;
-	l->n = 0;
-}
-
 int vmr_mkdir_p(const char *dir, char **failed)
 {
 	if (!*dir) {
@@ -404,12 +244,4 @@ void vmr_rm_rf(const char *path)
 	/* depth first, never through a symbolic link, never into another
 	 * file system (rm -rf --one-file-system) */
 	nftw(path, vmr_rm_one, 16, FTW_DEPTH | FTW_PHYS | FTW_MOUNT);
-}
-
-bool strlist_has(const struct strlist *l, const char *s)
-{
-	for (size_t i = 0; i < l->n; i++)
-		if (!strcmp(l->v[i], s))
-			return true;
-	return false;
 }

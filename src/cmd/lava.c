@@ -1,0 +1,290 @@
+/* vmregress lava testdef|job|cases|import|run-local: vmregress in a LAVA
+ * lab (vm/lava.h; docs/lab.md).  testdef and job write what a lab runs;
+ * cases runs on the device, turning a stored run into LAVA's helper calls;
+ * import reads what LAVA gave back into the store; run-local runs a job
+ * with LAVA's own lava-run on this machine and imports it. */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "core/util.h"
+#include "harness/suite.h"
+#include "store/store.h"
+#include "vm/initramfs.h"
+#include "vm/kernel.h"
+#include "vm/lava.h"
+
+struct lava_cmd {
+	char *suite, *db, *fleet, *kernel, *device_type, *append, *output, *static_bin, *cache, *name;
+	char *job_id, *device, *vmregress;
+	uint64_t mem, disk;
+	long cpus, iterations, timeout_min;
+	bool keep;
+};
+
+#define O(f) offsetof(struct lava_cmd, f)
+const struct opt lava_cmd_opts[] = {
+	{ .name = "suite", .type = OPT_STR, .off = O(suite), .def = "quick", .metavar = "SUITE",
+	  .help = "testdef, job: the suite the device runs" },
+	{ .name = "iterations", .type = OPT_INT, .off = O(iterations), .min = 0, .max = 1000000, .metavar = "N",
+	  .help = "testdef, job: iterations per case (default the suite's)" },
+	{ .name = "fleet", .type = OPT_STR, .off = O(fleet), .metavar = "URL",
+	  .help = "testdef, job: a fleet store the device pushes its run to (postgresql://...)" },
+	{ .name = "vmregress", .type = OPT_STR, .off = O(vmregress), .def = "vmregress", .metavar = "PATH",
+	  .help = "testdef: the device's vmregress" },
+	{ .name = "kernel", .type = OPT_STR, .off = O(kernel), .metavar = "PATH|PACKAGE",
+	  .help = "job: a kernel image, or a Debian kernel package fetched into the cache" },
+	{ .name = "device-type", .type = OPT_STR, .off = O(device_type), .def = "qemu", .metavar = "TYPE",
+	  .help = "job: the LAVA device type (qemu; for others see docs/lab.md); import: the one to record" },
+	{ .name = "append", .type = OPT_STR, .off = O(append), .metavar = "ARGS", .help = "job: more kernel command line" },
+	{ .name = "mem", .type = OPT_SIZE, .off = O(mem), .def = "512M", .min = 64 << 20, .max = 1ull << 40,
+	  .metavar = "SIZE", .help = "job: guest memory" },
+	{ .name = "cpus", .type = OPT_INT, .off = O(cpus), .def = "1", .min = 1, .max = 64, .metavar = "N",
+	  .help = "job: guest CPUs" },
+	{ .name = "disk", .type = OPT_SIZE, .off = O(disk), .def = "256M", .min = 16 << 20, .max = 1ull << 40,
+	  .metavar = "SIZE", .help = "job: the raw disk for the sandbox's swap files" },
+	{ .name = "timeout", .type = OPT_INT, .off = O(timeout_min), .def = "30", .min = 1, .max = 10080,
+	  .metavar = "MINUTES", .help = "job: LAVA's timeouts for the job and its actions" },
+	{ .name = "static-binary", .type = OPT_STR, .off = O(static_bin), .metavar = "PATH",
+	  .help = "job: the statically linked vmregress for the ramdisk (default: found beside this one)" },
+	{ .name = "output", .type = OPT_STR, .off = O(output), .metavar = "FILE", .short_name = 'o',
+	  .help = "job: the job's YAML; the ramdisk and disk are written beside it" },
+	{ .name = "cache", .type = OPT_STR, .off = O(cache), .metavar = "DIR",
+	  .help = "job, run-local: the package cache (default $XDG_CACHE_HOME/vmregress)" },
+	{ .name = "name", .type = OPT_STR, .off = O(name), .metavar = "NAME",
+	  .help = "import, run-local: the stored run's name (default lava-JOB)" },
+	{ .name = "job-id", .type = OPT_STR, .off = O(job_id), .metavar = "ID", .help = "import: the LAVA job's id" },
+	{ .name = "device", .type = OPT_STR, .off = O(device), .metavar = "NAME", .help = "import: the device it ran on" },
+	{ .name = "keep", .type = OPT_FLAG, .off = O(keep), .help = "run-local: keep lava-run's work directory" },
+	{ .name = "db", .type = OPT_STR, .off = O(db), .metavar = "PATH",
+	  .help = "cases, import, run-local: the results store (" CMD_DB_DEFAULT ")" },
+	OPT_END,
+};
+#undef O
+
+static int lava_testdef_cmd(const struct lava_cmd *o)
+{
+	struct lava_testdef t = { .suite = o->suite, .iterations = o->iterations, .db = o->fleet, .vmregress = o->vmregress };
+	lava_testdef_write(stdout, &t, 0);
+	return fflush(stdout) == EOF ? vmr_errno("cannot write to standard output"), VMR_EXIT_CANNOT : VMR_EXIT_OK;
+}
+
+static int lava_cases_cmd(const struct lava_cmd *o, const char *spec)
+{
+	struct store *st = NULL;
+	int64_t id;
+	struct run *r = NULL;
+	int rc = VMR_EXIT_USAGE;
+	if (cmd_open_run(o->db, spec, &st, &id) == 0 && store_load_run(st, id, &r) == 0) {
+		lava_cases_write(stdout, r);
+		rc = fflush(stdout) == EOF ? VMR_EXIT_CANNOT : VMR_EXIT_OK;
+		run_free(r);
+	}
+	if (st)
+		store_close(st);
+	return rc;
+}
+
+/* The statically linked vmregress: the option, $VMR_STATIC, or beside us. */
+static char *lava_static_binary(const struct lava_cmd *o)
+{
+	const char *env = getenv("VMR_STATIC");
+	char self[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (o->static_bin || (env && *env))
+		return xstrdup(o->static_bin ? o->static_bin : env);
+	if (n <= 0)
+		return NULL;
+	self[n] = '\0';
+	*strrchr(self, '/') = '\0';
+	const char *cands[] = { "vmregress-static", "build/vmregress-static", "../libexec/vmregress/vmregress-static" };
+	for (size_t i = 0; i < 3; i++) {
+		char *p = xasprintf("%s/%s", self, cands[i]);
+		if (access(p, R_OK) == 0)
+			return p;
+		free(p);
+	}
+	return NULL;
+}
+
+static char *lava_cache(const struct lava_cmd *o)
+{
+	if (o->cache)
+		return xstrdup(o->cache);
+	char *k = kernel_default_cache(), *slash = strrchr(k, '/');
+	if (slash)
+		*slash = '\0';  /* .../vmregress/kernels -> .../vmregress */
+	return k;
+}
+
+static int lava_job_cmd(const struct lava_cmd *o)
+{
+	if (strcmp(o->device_type, "qemu"))
+		return vmr_err("lava job: device type %s: vmregress writes qemu jobs; for a board, change the deploy "
+			       "and boot of one (docs/lab.md)", o->device_type), VMR_EXIT_USAGE;
+	if (!o->kernel || !o->output)
+		return vmr_err("lava job: needs --kernel and -o FILE (see --help)"), VMR_EXIT_USAGE;
+	char *stat = lava_static_binary(o), *busybox = initramfs_find_busybox(), *suite = suite_find(o->suite);
+	char *cache = lava_cache(o), *kcache = xasprintf("%s/kernels", cache);
+	char *ramdisk = NULL, *disk = NULL, *prefix = NULL, *abs = NULL;
+	struct vm_kernel k = { 0 };
+	int rc = VMR_EXIT_CANNOT;
+	if (!stat || !busybox) {
+		vmr_err("lava job: no %s (run 'make', or install Debian's busybox-static)",
+			!stat ? "statically linked vmregress" : "static busybox");
+		goto free_all;
+	}
+	if (!suite || kernel_resolve(o->kernel, kcache, &k) < 0) {
+		rc = VMR_EXIT_USAGE;
+		goto free_all;
+	}
+	size_t len = strlen(o->output);
+	prefix = len > 5 && !strcmp(o->output + len - 5, ".yaml") ? strndup(o->output, len - 5) : xstrdup(o->output);
+	if (lava_job_files(prefix, stat, busybox, k.moddir, suite, o->disk, &ramdisk, &disk) < 0)
+		goto free_all;
+	char *kabs = realpath(k.vmlinuz, NULL), *rabs = realpath(ramdisk, NULL), *dabs = realpath(disk, NULL);
+	char *ku = xasprintf("file://%s", kabs), *ru = xasprintf("file://%s", rabs), *du = xasprintf("file://%s", dabs);
+	char *name = xasprintf("vmregress %s on %s", o->suite, k.version);
+	struct lava_job j = { .name = name, .kernel_url = ku, .ramdisk_url = ru, .disk_url = du, .append = o->append,
+			      .mem_bytes = o->mem, .cpus = (int)o->cpus, .timeout_min = o->timeout_min,
+			      .test = { .suite = "/suite.ini", .iterations = o->iterations, .db = o->fleet,
+					.vmregress = "/vmregress", .label = o->suite } };
+	char *buf = NULL;
+	size_t blen = 0;
+	FILE *f = open_memstream(&buf, &blen);
+	lava_job_write(f, &j);
+	fclose(f);
+	rc = vmr_write_atomic(o->output, buf, blen, 0644) < 0 ? (vmr_errno("lava job: cannot write %s", o->output),
+								VMR_EXIT_CANNOT)
+							     : VMR_EXIT_OK;
+	if (rc == VMR_EXIT_OK)
+		printf("%s: a LAVA job for %s, with %s and %s\n", o->output, k.version, ramdisk, disk);
+	free(buf), free(name), free(ku), free(ru), free(du), free(kabs), free(rabs), free(dabs);
+free_all:
+	kernel_free(&k);
+	free(stat), free(busybox), free(suite), free(cache), free(kcache), free(ramdisk), free(disk), free(prefix), free(abs);
+	return rc;
+}
+
+/* Read LAVA's results and store their run; *run_id its id. */
+static int lava_import_one(const struct lava_cmd *o, struct store *st, const char *path, const char *job_id,
+			   const char *device)
+{
+	char *text = NULL, why[256] = "";
+	size_t len = 0;
+	struct lava_results res = { 0 };
+	int rc = VMR_EXIT_USAGE;
+	if (vmr_read_file(path, &text, &len) < 0)
+		return vmr_errno("lava import: cannot read %s", path), VMR_EXIT_USAGE;
+	if (lava_results_read(text, len, &res, why, sizeof(why)) < 0) {
+		vmr_err("lava import: %s: %s", path, why);
+		goto free_text;
+	}
+	if (job_id) {
+		free(res.job_id);
+		res.job_id = xstrdup(job_id);
+	}
+	res.device = device ? xstrdup(device) : NULL;
+	res.device_type = xstrdup(o->device_type);
+	char *name = o->name ? xstrdup(o->name) : xasprintf("lava-%s", res.job_id ? res.job_id : "job");
+	struct run *r = lava_results_run(&res, name);
+	if (!r) {
+		vmr_err("lava import: %s holds no vmregress test case (LAVA's verdict on the job: %s)", path,
+			res.job_result ? res.job_result : "none");
+	} else {
+		int64_t id;
+		int s = store_import_run(st, r, &id);
+		if (s >= 0)
+			printf("%s: run %s (%s, %zu cases) %s\n", path, r->info.name, r->info.uuid, r->ncases,
+			       s == 0 ? "stored" : "already in the store");
+		rc = s < 0 ? VMR_EXIT_CANNOT : VMR_EXIT_OK;
+		run_free(r);
+	}
+	free(name);
+	lava_results_free(&res);
+free_text:
+	free(text);
+	return rc;
+}
+
+static int lava_import_cmd(const struct lava_cmd *o, char **paths, int n)
+{
+	struct store *st = NULL;
+	char *db = cmd_db_path(o->db);
+	int rc = store_open(&st, db, true) < 0 ? VMR_EXIT_CANNOT : VMR_EXIT_OK;
+	for (int i = 0; i < n && rc == VMR_EXIT_OK; i++)
+		rc = lava_import_one(o, st, paths[i], o->job_id, o->device);
+	if (st)
+		store_close(st);
+	free(db);
+	return rc;
+}
+
+static int lava_run_local_cmd(const struct lava_cmd *o, const char *job)
+{
+	char *cache = lava_cache(o), *log = NULL;
+	const char *tmpdir = getenv("TMPDIR");
+	char *work = xasprintf("%s/vmregress-lava.%d.XXXXXX", tmpdir && *tmpdir ? tmpdir : "/tmp", (int)getpid());
+	char *abs = realpath(job, NULL), *id = xasprintf("%d", (int)getpid());
+	int rc = VMR_EXIT_CANNOT;
+	if (!abs) {
+		vmr_errno("lava run-local: %s", job);
+		rc = VMR_EXIT_USAGE;
+		goto free_all;
+	}
+	if (!mkdtemp(work)) {
+		vmr_errno("lava run-local: cannot create a work directory");
+		goto free_all;
+	}
+	double t0 = vmr_wall_s();
+	int lr = lava_local_run(abs, cache, work, id, &log);
+	if (lr < 0)
+		goto remove_work;
+	fprintf(stderr, "vmregress: lava-run exited %d after %.1f s (its log: %s)\n", lr, vmr_wall_s() - t0, log);
+	struct lava_cmd io = *o;
+	io.device_type = "qemu";
+	io.job_id = id;  /* lava-run's log does not name its job */
+	io.device = o->device ? o->device : "run-local";
+	rc = lava_import_cmd(&io, &log, 1);
+	if (lr != 0 && rc == VMR_EXIT_OK)
+		rc = VMR_EXIT_FAIL;
+remove_work:
+	if (!o->keep)
+		vmr_rm_rf(work);
+free_all:
+	free(cache), free(log), free(work), free(abs), free(id);
+	return rc;
+}
+
+int cmd_lava(int argc, char **argv)
+{
+	struct lava_cmd o = { 0 };
+	OPT_DEFAULTS(lava_cmd_opts, &o);
+	struct optset set = { lava_cmd_opts, &o, NULL };
+	char **pos = NULL;
+	int npos = 0, rc = VMR_EXIT_USAGE;
+	int p = cmd_parse("lava", &set, 1, argc, argv, &pos, &npos);
+	if (p) {
+		rc = p > 0 ? VMR_EXIT_OK : VMR_EXIT_USAGE;
+		goto free_opts;
+	}
+	const char *sub = npos ? pos[0] : "";
+	if (!strcmp(sub, "testdef") && npos == 1)
+		rc = lava_testdef_cmd(&o);
+	else if (!strcmp(sub, "job") && npos == 1)
+		rc = lava_job_cmd(&o);
+	else if (!strcmp(sub, "cases") && npos == 2)
+		rc = lava_cases_cmd(&o, pos[1]);
+	else if (!strcmp(sub, "import") && npos >= 2)
+		rc = lava_import_cmd(&o, pos + 1, npos - 1);
+	else if (!strcmp(sub, "run-local") && npos == 2)
+		rc = lava_run_local_cmd(&o, pos[1]);
+	else
+		vmr_err("lava: usage: vmregress %s", cmd_find("lava")->usage);
+free_opts:
+	opt_free(lava_cmd_opts, &o);
+	free(pos);
+	return rc;
+}

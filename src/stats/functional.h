@@ -1,0 +1,55 @@
+/* Functional comparison: the kernel selftests' cases (the kselftest
+ * workload's results) of each run against the base run, case by case.
+ *
+ *   regression   passed in every iteration of the base, failed in any of
+ *                the run (how many of how many said, so a flake shows)
+ *   flaky        failed in some iterations of the base and passed in
+ *                others, and fails in the run: listed, not a regression
+ *   improvement  failed in every iteration of the base, passes in every
+ *                one of the run
+ *   coverage     ran in the base and was skipped (or not run) in the run,
+ *                or the other way round: a change in what was tested
+ *
+ * A case is a suite case's test and KTAP case ("cow" / "cow" / "Basic COW
+ * after fork() with base page: No leak from parent into child"); xfail and
+ * xpass count as passes (the test got what it expected), error as a
+ * failure. */
+#ifndef VMR_FUNCTIONAL_H
+#define VMR_FUNCTIONAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/run.h"
+
+enum fn_kind { FN_REGRESSION, FN_FLAKY, FN_IMPROVEMENT, FN_COVERAGE };
+
+/* How a case went over one run's iterations. */
+struct fn_count {
+	unsigned pass, fail, skip, n;   /* n: iterations that ran its test */
+};
+
+struct fn_change {
+	enum fn_kind kind;
+	const char *run;        /* the compared run's name (the runs own it) */
+	char *suite_case, *test, *name;
+	struct fn_count before, after;
+	char *reason;           /* the run's reason (a failure's or skip's), or NULL */
+};
+
+struct functional {
+	bool any;               /* some run had selftest results */
+	size_t ncases;          /* cases of the base compared */
+	struct fn_change *v;
+	size_t n, cap;
+	unsigned count[FN_COVERAGE + 1];
+	/* the selftests' versions when the runs' differ ("6.12.117-1 -> 6.12.119-1"), or NULL */
+	char *versions;
+};
+
+/* Compare runs[1..n) with runs[0].  Never fails. */
+void functional_compare(const struct run *const *runs, size_t n, struct functional *f);
+void functional_free(struct functional *f);
+const char *fn_kind_name(enum fn_kind k);
+
+#endif

@@ -1,0 +1,204 @@
+/* The test definition, the helper calls and the job: see lava.h. */
+#include "vm/lava.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "workload/workload.h"
+
+#define LAVA_DB "/tmp/vmregress-lava.db"
+
+/* A YAML single-quoted scalar. */
+static void lava_quote(FILE *f, const char *s)
+{
+	fputc('\'', f);
+	for (; *s; s++) {
+		if (*s == '\'')
+			fputc('\'', f);
+		fputc(*s == '\n' ? ' ' : *s, f);
+	}
+	fputc('\'', f);
+}
+
+/* A word of a shell command line, quoted when it needs to be. */
+static void lava_shell_word(FILE *f, const char *s)
+{
+	if (*s && strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_./:=+@%,") == strlen(s)) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (strchr("\"\\$`", *s))
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void lava_step(FILE *f, int indent, const char *step)
+{
+	fprintf(f, "%*s- ", indent, "");
+	lava_quote(f, step);
+	fputc('\n', f);
+}
+
+/* A LAVA test case or set name: letters, digits, '-', '_' and '.'. */
+static char *lava_name(const char *s)
+{
+	char *n = xstrdup(s && *s ? s : "unnamed");
+	for (char *c = n; *c; c++)
+		if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.", *c))
+			*c = '_';
+	return n;
+}
+
+void lava_testdef_write(FILE *f, const struct lava_testdef *t, int indent)
+{
+	const char *vmr = t->vmregress ? t->vmregress : "vmregress";
+	const char *label = t->label ? t->label : t->suite;
+	char *suite_base = lava_name(strrchr(label, '/') ? strrchr(label, '/') + 1 : label);
+	char *dot = strstr(suite_base, ".ini");
+	if (dot && !dot[4])
+		*dot = '\0';
+	fprintf(f, "%*smetadata:\n%*s  format: Lava-Test Test Definition 1.0\n%*s  name: vmregress-%s\n", indent, "",
+		indent, "", indent, "", suite_base);
+	fprintf(f, "%*s  description: ", indent, "");
+	char *desc = xasprintf("vmregress, the %s suite: a test set per case, a measurement per headline metric", label);
+	lava_quote(f, desc);
+	free(desc);
+	fprintf(f, "\n%*s  os: [debian]\n%*s  scope: [performance]\n", indent, "", indent, "");
+	fprintf(f, "%*srun:\n%*s  steps:\n", indent, "", indent, "");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *s = open_memstream(&buf, &len);
+	lava_shell_word(s, vmr);
+	fputs(" run ", s);
+	lava_shell_word(s, t->suite);
+	/* LAVA exports its job's id to the test shell: the run is named after it */
+	fprintf(s, " --quiet --db %s --name lava-${LAVA_JOB_ID:-local}-%s", LAVA_DB, suite_base);
+	if (t->iterations > 0)
+		fprintf(s, " --iterations %ld", t->iterations);
+	/* a failed case is reported as a failed test case, not as a stopped run */
+	fputs(" || echo \"vmregress run exited $?\"", s);
+	fclose(s);
+	lava_step(f, indent + 2, buf);
+	free(buf);
+	s = open_memstream(&buf, &len);
+	lava_shell_word(s, vmr);
+	fprintf(s, " lava cases last --db %s > /tmp/vmregress-lava.sh", LAVA_DB);
+	fclose(s);
+	lava_step(f, indent + 2, buf);
+	free(buf);
+	lava_step(f, indent + 2, ". /tmp/vmregress-lava.sh");
+	if (t->db) {
+		s = open_memstream(&buf, &len);
+		lava_shell_word(s, vmr);
+		fprintf(s, " push last --db %s --to ", LAVA_DB);
+		lava_shell_word(s, t->db);
+		fclose(s);
+		lava_step(f, indent + 2, buf);
+		free(buf);
+	}
+	free(suite_base);
+}
+
+/* pass, fail or skip for a case: fail if an iteration did not pass and
+ * was not skipped, skip if none ran. */
+static const char *lava_case_result(const struct run_case *c)
+{
+	bool pass = false;
+	for (size_t k = 0; k < c->niter; k++) {
+		if (c->iters[k].outcome == OUTCOME_PASS)
+			pass = true;
+		else if (c->iters[k].outcome != OUTCOME_SKIP)
+			return "fail";
+	}
+	return pass ? "pass" : "skip";
+}
+
+/* The mean of a metric over the case's passing iterations, by its combine
+ * rule; false when none passed. */
+static bool lava_metric_mean(const struct run_case *c, const char *name, double *mean, const char **unit)
+{
+	double sum = 0, inv = 0;
+	size_t n = 0;
+	enum combine comb = COMBINE_AMEAN;
+	for (size_t k = 0; k < c->niter; k++) {
+		const struct metric *m = result_find_metric(&c->iters[k], name);
+		if (c->iters[k].outcome != OUTCOME_PASS || !m || !isfinite(m->value))
+			continue;
+		sum += m->value;
+		inv += m->value != 0 ? 1 / m->value : INFINITY;
+		comb = m->combine;
+		*unit = m->unit;
+		n++;
+	}
+	if (!n)
+		return false;
+	*mean = comb == COMBINE_HMEAN ? (isfinite(inv) ? (double)n / inv : 0) : sum / (double)n;
+	return isfinite(*mean);
+}
+
+static void lava_case_write(FILE *f, const struct run_case *c)
+{
+	char *cname = lava_name(c->name);
+	fprintf(f, "lava-test-set start %s\n", cname);
+	fprintf(f, "lava-test-case %s --result %s\n", cname, lava_case_result(c));
+	const struct result *first = NULL;
+	for (size_t k = 0; k < c->niter && !first; k++)
+		if (c->iters[k].nmetrics)
+			first = &c->iters[k];
+	for (size_t m = 0; first && m < first->nmetrics; m++) {
+		const char *name = first->metrics[m].name, *unit = NULL;
+		double mean;
+		if (!c->workload || !workload_metric_headline(c->workload, name) || !lava_metric_mean(c, name, &mean, &unit))
+			continue;
+		char *mname = lava_name(name), *uname = lava_name(unit && *unit ? unit : "none");
+		fprintf(f, "lava-test-case %s.%s --result pass --measurement %.10g --units %s\n", cname, mname, mean, uname);
+		free(mname);
+		free(uname);
+	}
+	fprintf(f, "lava-test-set stop %s\n", cname);
+	free(cname);
+}
+
+void lava_cases_write(FILE *f, const struct run *r)
+{
+	fputs("# LAVA's helpers for a vmregress run (vmregress lava cases)\n", f);
+	for (size_t c = 0; c < r->ncases; c++)
+		lava_case_write(f, &r->cases[c]);
+	if (r->info.uuid)
+		fprintf(f, "lava-test-reference vmregress-run --result pass --reference urn:uuid:%s\n", r->info.uuid);
+}
+
+void lava_job_write(FILE *f, const struct lava_job *j)
+{
+	fputs("# A LAVA v2 job written by vmregress lava job (docs/lab.md)\njob_name: ", f);
+	lava_quote(f, j->name);
+	fprintf(f, "\ndevice_type: qemu\nvisibility: public\npriority: medium\n"
+		   "timeouts:\n  job: {minutes: %ld}\n  action: {minutes: %ld}\n  connection: {minutes: 2}\n",
+		j->timeout_min, j->timeout_min);
+	fprintf(f, "context:\n  arch: amd64\n  memory: %llu\n  extra_options: ['-smp %d']\n",
+		(unsigned long long)(j->mem_bytes >> 20), j->cpus);
+	char *append = xasprintf("console=ttyS0,115200 rdinit=/init panic=-1%s%s", j->append ? " " : "",
+				 j->append ? j->append : "");
+	char *karg = xasprintf("-kernel {kernel} -append \"%s\"", append);
+	fputs("actions:\n- deploy:\n    to: tmpfs\n    timeout: {minutes: 5}\n    images:\n      kernel:\n        image_arg: ", f);
+	lava_quote(f, karg);
+	fputs("\n        url: ", f);
+	lava_quote(f, j->kernel_url);
+	fputs("\n      ramdisk:\n        image_arg: '-initrd {ramdisk}'\n        url: ", f);
+	lava_quote(f, j->ramdisk_url);
+	fputs("\n        compression: gz\n        format: cpio.newc\n        overlays:\n          lava: true\n", f);
+	fputs("      disk:\n        image_arg: '-drive format=raw,if=virtio,file={disk}'\n        url: ", f);
+	lava_quote(f, j->disk_url);
+	fputs("\n        compression: gz\n- boot:\n    method: qemu\n    media: tmpfs\n    timeout: {minutes: 5}\n    prompts: ['/tmp # ', '/ # ']\n", f);
+	fprintf(f, "- test:\n    timeout: {minutes: %ld}\n    definitions:\n    - from: inline\n      name: vmregress\n"
+		   "      path: inline/vmregress.yaml\n      repository:\n", j->timeout_min);
+	lava_testdef_write(f, &j->test, 8);
+	free(karg);
+	free(append);
+}
