@@ -64,7 +64,7 @@ for r in rows:
         base[key] = (v, mean)
     elif key in base:
         bv, bm = base[key]
-        ch = (mean - bm) / abs(bm) * 100 * (-1 if r["better"] == "lower" else 1) if bm else 0
+        ch = (mean - bm) / abs(bm) * 100 if bm else 0  # run / base - 1, whatever is better
         ok &= near(float(r["change_pct"]), ch, 1e-5)
         if r["test"] == "welch" and r["p"] != "" and len(bv) > 1 and n > 1:
             # a rate (hmean) is tested on its reciprocals, the time per event
