@@ -31,6 +31,8 @@ const struct cmd commands[] = {
 	  "pull RUN...|--all --from URL [options]", pull_cmd_opts, NULL },
 	{ "compare", cmd_compare, "compare runs against a base, with significance",
 	  "compare BASE RUN [RUN...]|GROUP [options]", compare_cmd_opts, NULL },
+	{ "plan", cmd_plan, "iterations a variant needs to see a change, from a stored group",
+	  "plan SUITE --from GROUP [--effect 5%] [options]", plan_cmd_opts, NULL },
 	{ "report", cmd_report, "write an HTML report with graphs", "report RUN|GROUP [RUN|GROUP...] -o DIR [options]",
 	  report_cmd_opts, NULL },
 	{ "plot-map", cmd_plot_map, "draw a present/swapped map as PNG or SVG", "plot-map PID|RUN:CASE -o FILE.png",

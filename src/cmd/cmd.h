@@ -33,6 +33,7 @@ int cmd_show(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_delete(int argc, char **argv);
 int cmd_compare(int argc, char **argv);
+int cmd_plan(int argc, char **argv);
 int cmd_report(int argc, char **argv);
 int cmd_plot_map(int argc, char **argv);
 int cmd_sandbox(int argc, char **argv);
@@ -48,7 +49,7 @@ int cmd_kselftest(int argc, char **argv);
 
 /* Each command file defines its option table for help: */
 extern const struct opt sense_cmd_opts[], test_cmd_opts[], refs_cmd_opts[], run_cmd_opts[],
-	list_cmd_opts[], show_cmd_opts[], export_cmd_opts[], delete_cmd_opts[], compare_cmd_opts[],
+	list_cmd_opts[], show_cmd_opts[], export_cmd_opts[], delete_cmd_opts[], compare_cmd_opts[], plan_cmd_opts[],
 	report_cmd_opts[], plot_map_cmd_opts[], sandbox_cmd_opts[], cleanup_cmd_opts[],
 	matrix_cmd_opts[];
 extern const struct opt push_cmd_opts[], pull_cmd_opts[], suites_cmd_opts[], bisect_cmd_opts[],

@@ -1,5 +1,6 @@
 /* vmregress compare BASE RUN [RUN...]: the verdict on the headline
- * metrics, then the mmtests-style comparison. */
+ * metrics and its trust warnings on one screen; with --all, the
+ * mmtests-style comparison of every metric after it. */
 #include <stdlib.h>
 
 #include "cmd/cmd.h"
@@ -23,6 +24,7 @@ struct compare_cmd {
 	double noise_floor, unstable;
 	char *headline;
 	int fail_on;
+	bool all;
 	struct kcidb_source kcidb;
 	int style;
 };
@@ -45,7 +47,7 @@ const struct opt compare_cmd_opts[] = {
 	  .min = 1e-6, .max = 1, .metavar = "FRACTION",
 	  .help = "smallest change ever called; for runs made apart, each metric's own CV too (docs/statistics.md)" },
 	{ .name = "unstable", .type = OPT_DOUBLE, .off = offsetof(struct compare_cmd, unstable), .def = "0.2",
-	  .min = 0.001, .max = 100, .metavar = "CV", .help = "a side whose CV exceeds this is unstable, not changed" },
+	  .min = 0.001, .max = 100, .metavar = "CV", .help = "a side whose CV exceeds this marks the cell noisy (its CV shown beside a finding)" },
 	{ .name = "headline", .type = OPT_STR, .off = offsetof(struct compare_cmd, headline), .metavar = "GLOB",
 	  .help = "metrics to judge besides the workloads' own headline metrics (fnmatch)" },
 	{ .name = "fail-on", .type = OPT_ENUM, .off = offsetof(struct compare_cmd, fail_on), .def = "none",
@@ -54,6 +56,8 @@ const struct opt compare_cmd_opts[] = {
 	  .help = "only metrics whose name matches (fnmatch)" },
 	{ .name = "cases", .type = OPT_STR, .off = offsetof(struct compare_cmd, cases), .metavar = "GLOB",
 	  .help = "only cases whose name matches (fnmatch)" },
+	{ .name = "all", .type = OPT_FLAG, .off = offsetof(struct compare_cmd, all),
+	  .help = "text: the table of every metric, the environment diff and what was left out too" },
 	{ .name = "only-significant", .type = OPT_FLAG, .off = offsetof(struct compare_cmd, only_significant),
 	  .help = "only metrics with a significant change in some run" },
 	{ .name = "db", .type = OPT_STR, .off = offsetof(struct compare_cmd, db), .metavar = "PATH",
@@ -62,7 +66,8 @@ const struct opt compare_cmd_opts[] = {
 	OPT_END,
 };
 
-static int compare_print(const struct comparison *cmp, const struct functional *fn, int format, int style)
+static int compare_print(const struct comparison *cmp, const struct functional *fn, int format, int style,
+			 bool all)
 {
 	json_t *j;
 	switch (format) {
@@ -87,8 +92,10 @@ static int compare_print(const struct comparison *cmp, const struct functional *
 		functional_write_text(stdout, fn);  /* functional changes first */
 		if (style == STYLE_LKP)
 			compare_write_lkp(stdout, cmp);
-		else
+		else if (all)
 			compare_write_text(stdout, cmp);
+		else
+			compare_write_brief(stdout, cmp);
 	}
 	if (fflush(stdout) == EOF || ferror(stdout)) {
 		vmr_errno("cannot write to standard output");
@@ -112,10 +119,14 @@ static int compare_run_set(const struct compare_cmd *o, const struct run_set *ru
 	compare_runs((const struct run *const *)runs->runs, runs->n, &co, &cmp);
 	struct functional fn = { 0 };
 	functional_compare((const struct run *const *)runs->runs, runs->n, &fn);
-	int rc = o->format == CMP_FMT_KCIDB && !o->json ? cmd_print_json(kcidb_compare(&cmp, &o->kcidb))
-							  : compare_print(&cmp, &fn, o->json ? CMP_FMT_JSON : o->format, o->style);
+	int rc = o->format == CMP_FMT_KCIDB && !o->json
+			 ? cmd_print_json(kcidb_compare(&cmp, &o->kcidb))
+			 : compare_print(&cmp, &fn, o->json ? CMP_FMT_JSON : o->format, o->style, o->all);
 	if (rc == VMR_EXIT_OK && o->fail_on == FAIL_ON_REGRESSION && (cmp.tally.regressed || fn.count[FN_REGRESSION]))
 		rc = VMR_EXIT_FAIL;
+	/* Runs that share no case: nothing was compared, which is the input's fault. */
+	if (rc == VMR_EXIT_OK && !cmp.nshared && !fn.any)
+		rc = VMR_EXIT_USAGE;
 	functional_free(&fn);
 	compare_free(&cmp);
 	return rc;

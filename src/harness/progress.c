@@ -21,6 +21,7 @@ struct progress {
 	long it;
 	const char *variant;
 	double left_s;              /* expected time of the iterations not yet begun */
+	bool from_run;              /* expect_s from the store's earlier run of the suite */
 	uint64_t t0, t_begin;       /* the run's start, and the current iteration's */
 	/* on a terminal, a thread redraws the line every second while an
 	 * iteration runs, so the elapsed time moves */
@@ -102,9 +103,29 @@ static void progress_expect(struct progress *p, struct store *st)
 		p->expect_s[ci] = progress_guess_s(p->s->cases[ci].w->name);
 	int64_t id = st && p->s->name ? progress_last_run(st, p->s->name) : -1;
 	struct run *r = NULL;
-	if (id >= 0 && store_load_run(st, id, &r) == 0)
+	if (id >= 0 && store_load_run(st, id, &r) == 0) {
 		progress_from_run(p, r);
+		p->from_run = true;
+	}
 	run_free(r);
+}
+
+/* --iterations auto runs its minimum whatever --budget says: when that
+ * minimum is expected to take longer, say so before the run starts. */
+static void progress_budget_note(const struct progress *p)
+{
+	const struct suite *s = p->s;
+	if (p->quiet || !s->ncases || !s->cases[0].set.iterations_auto || !s->cases[0].set.budget_ns)
+		return;
+	double budget_s = (double)s->cases[0].set.budget_ns / 1e9;
+	if (p->left_s <= budget_s)
+		return;
+	char a[32], b[32];
+	vmr_warn("--budget %s: the minimum of %ld iterations a variant of every case takes about %s (%s), and runs "
+		 "whatever the budget",
+		 units_format_value(b, sizeof(b), budget_s * 1e9, "ns"), s->cases[0].set.iterations,
+		 units_format_value(a, sizeof(a), p->left_s * 1e9, "ns"),
+		 p->from_run ? "by the store's last run of the suite" : "by a rough guess per workload");
 }
 
 struct progress *progress_new(const struct suite *s, size_t nvars, struct store *st, bool quiet)
@@ -121,6 +142,7 @@ struct progress *progress_new(const struct suite *s, size_t nvars, struct store 
 		p->total += n;
 		p->left_s += p->expect_s[i] * (double)n;
 	}
+	progress_budget_note(p);
 	return p;
 }
 

@@ -89,6 +89,13 @@ static void md_verdict(FILE *f, const struct comparison *cmp)
 	fputs("**", f);
 	md_text(f, compare_verdict_line(line, sizeof(line), cmp));
 	fputs("**\n\n", f);
+	for (size_t k = 0; k < cmp->ntrust; k++) {
+		char *t = compare_trust_text(&cmp->trust[k]);
+		fputs("- ", f);
+		md_text(f, t);
+		fputs(k + 1 == cmp->ntrust ? "\n\n" : "\n", f);
+		free(t);
+	}
 	for (size_t k = 0; k < cmp->env_flags.n; k++) {
 		fputs(k ? "- " : "Environment differs beyond the settings compared:\n\n- ", f);
 		md_text(f, cmp->env_flags.v[k]);

@@ -12,10 +12,11 @@
 
 const char *const cmp_legend[] = {
 	"Each column is a run; the first is the base.  (12.34%) is the change against the",
-	"base, signed so that positive is better and negative is worse for that metric",
-	"(metrics with no better-direction show the plain change).  * marks a mean whose",
-	"change is a finding by the rule of docs/statistics.md (q below the FDR, change",
-	"above the noise floor); ? marks a mean with too few iterations on a side to say.",
+	"base, run / base - 1, the same sign as in the verdict lines: a time that fell is",
+	"negative, a rate that rose positive; the verdict (improved, regressed) says which",
+	"is better.  * marks a mean whose change is a finding by the rule of",
+	"docs/statistics.md (q below the FDR, change above the noise floor); ? marks a",
+	"mean with too few iterations on a side to say.",
 	"A mean's change with no % sign is absolute (run - base): from a base near zero",
 	"or a count under 10, a percentage would mislead.",
 	"Hmean is the harmonic mean (rates), Amean the arithmetic mean; Stddev and",
@@ -63,9 +64,7 @@ double cmp_stat_change(const struct cmp_row *row, size_t run, enum cmp_stat s)
 		return 0;
 	if (s == CMP_STAT_MEAN)
 		return c->change_pct;
-	/* Less spread is better whatever the metric's direction. */
-	enum better b = s == CMP_STAT_STDDEV || s == CMP_STAT_CV ? BETTER_LOWER : row->better;
-	return cmp_change_pct(cmp_stat_value(base, s), cmp_stat_value(c, s), b);
+	return cmp_change_pct(cmp_stat_value(base, s), cmp_stat_value(c, s));
 }
 
 char *cmp_fmt_num(char *buf, size_t len, double v)
@@ -126,7 +125,10 @@ char *compare_verdict_line(char *buf, size_t len, const struct comparison *cmp)
 		snprintf(buf, len, "?");
 		return buf;
 	}
-	if (!n)
+	if (!n && !cmp->nshared)
+		fputs("Nothing to compare: the runs share no case with a passing iteration (what each lacks is "
+		      "listed below)", f);
+	else if (!n)
 		fputs("No headline metric to judge (no workload declares one of these; --headline GLOB names some)", f);
 	else
 		fprintf(f, "%zu %s, %zu %s, %zu unchanged, %zu unstable", t->regressed,
@@ -137,15 +139,14 @@ char *compare_verdict_line(char *buf, size_t len, const struct comparison *cmp)
 	if (t->too_few)
 		fprintf(f, ", %zu too few to say", t->too_few);
 	if (n && cmp->ninterleaved + 1 == cmp->nruns)
-		fprintf(f, " (FDR %g%%, noise floor %g%%: variants interleaved, unstable above CV %g%%)",
-			cmp->alpha * 100, cmp->noise_min * 100, cmp->unstable_cv * 100);
+		fprintf(f, " (FDR %g%%, noise floor %g%%: variants interleaved; unstable: cannot tell)",
+			cmp->alpha * 100, cmp->noise_min * 100);
 	else if (n && cmp->ninterleaved)
-		fprintf(f, " (FDR %g%%, noise floor %g%% for interleaved variants, max(%g%%, CV) for other runs, "
-			"unstable above CV %g%%)", cmp->alpha * 100, cmp->noise_min * 100, cmp->noise_min * 100,
-			cmp->unstable_cv * 100);
+		fprintf(f, " (FDR %g%%, noise floor %g%% for interleaved variants, max(%g%%, CV) for other runs; "
+			"unstable: cannot tell)", cmp->alpha * 100, cmp->noise_min * 100, cmp->noise_min * 100);
 	else if (n)
-		fprintf(f, " (FDR %g%%, noise floor max(%g%%, CV), unstable above CV %g%%)", cmp->alpha * 100,
-			cmp->noise_min * 100, cmp->unstable_cv * 100);
+		fprintf(f, " (FDR %g%%, noise floor max(%g%%, CV); unstable: cannot tell)", cmp->alpha * 100,
+			cmp->noise_min * 100);
 	fclose(f);
 	return buf;
 }
@@ -210,8 +211,16 @@ char *cmp_headline_line(const struct comparison *cmp, const struct cmp_row *row,
 			CMP_MIN_ITERATIONS);
 		break;
 	case CMP_UNSTABLE:
-		fprintf(f, "CV %.1f%% and %.1f%%, above %g%%; ", base->s.cv * 100, c->s.cv * 100, cmp->unstable_cv * 100);
+		fputs("cannot tell, ", f);
 		cmp_change_text(f, c, base);
+		if (c->ci_low <= 1 && c->ci_high >= 1)
+			fprintf(f, " spans no change and more than the %.1f%% floor", c->noise_floor * 100);
+		else
+			fprintf(f, " q=%.2g: beyond the %.1f%% floor, not called at the FDR", c->q, c->noise_floor * 100);
+		if (c->settle_n > 0)
+			fprintf(f, "; about %zu %s a side would settle it (%zu more)", c->settle_n,
+				c->paired ? "blocks" : "iterations",
+				c->settle_n - (c->paired ? c->npairs : (base->s.n > c->s.n ? base->s.n : c->s.n)));
 		cmp_values_text(f, row, c, base);
 		break;
 	default:
@@ -219,6 +228,9 @@ char *cmp_headline_line(const struct comparison *cmp, const struct cmp_row *row,
 		fprintf(f, " q=%.2g (p=%.2g, %s; noise floor %.1f%%)", c->q, c->p, cmp_test_name(row, c),
 			c->noise_floor * 100);
 		cmp_values_text(f, row, c, base);
+		if (c->noisy)
+			fprintf(f, "; noisy: CV %.1f%% and %.1f%% (above %g%%)", base->s.cv * 100, c->s.cv * 100,
+				cmp->unstable_cv * 100);
 		if (c->verdict == CMP_SAME && isfinite(c->mde))
 			fprintf(f, "; could have seen >= %.1f%%", c->mde * 100);
 	}
@@ -257,6 +269,11 @@ void compare_verdict_lines(const struct comparison *cmp, struct strlist *out)
 {
 	char line[512];
 	strlist_add(out, compare_verdict_line(line, sizeof(line), cmp));
+	for (size_t k = 0; k < cmp->ntrust; k++) {
+		char *t = compare_trust_text(&cmp->trust[k]);
+		strlist_add(out, t);
+		free(t);
+	}
 	if (cmp->env_flags.n) {
 		strlist_add(out, "Environment differs beyond the settings compared (a change may be the machine's):");
 		for (size_t k = 0; k < cmp->env_flags.n; k++) {
@@ -394,9 +411,32 @@ static json_t *cmp_cell_json(const struct comparison *cmp, const struct cmp_row 
 	json_object_set_new(j, "p", cmp_num(c->p));
 	json_object_set_new(j, "q", cmp_num(c->q));
 	json_object_set_new(j, "significant", json_boolean(c->significant));
+	json_object_set_new(j, "noisy", json_boolean(c->noisy));
+	json_object_set_new(j, "settle_iterations", c->settle_n ? json_integer((json_int_t)c->settle_n) : json_null());
 	json_object_set_new(j, "too_few", json_boolean(c->w.too_few));
 	json_object_set_new(j, "verdict", json_string(cmp_verdict_name(c->verdict)));
 	return j;
+}
+
+/* The trust warnings: kind, the runs concerned, detail and count, and the
+ * line the text prints. */
+static json_t *cmp_trust_json(const struct comparison *cmp)
+{
+	static const char *const kinds[] = { [CMP_TRUST_INCOMPLETE] = "incomplete", [CMP_TRUST_APART] = "apart",
+					     [CMP_TRUST_KDAMOND] = "kdamond", [CMP_TRUST_SANDBOXES] = "other-sandboxes",
+					     [CMP_TRUST_CASES] = "cases-filter" };
+	json_t *a = json_array();
+	for (size_t k = 0; k < cmp->ntrust; k++) {
+		const struct cmp_trust *t = &cmp->trust[k];
+		json_t *runs = json_array();
+		for (size_t i = 0; i < t->runs.n; i++)
+			json_array_append_new(runs, json_string(t->runs.v[i]));
+		char *text = compare_trust_text(t);
+		json_array_append_new(a, json_pack("{ss so ss? sI ss}", "kind", kinds[t->kind], "runs", runs, "detail",
+						   t->detail, "count", (json_int_t)t->count, "text", text));
+		free(text);
+	}
+	return a;
 }
 
 /* The verdict: the headline tally and one entry per headline metric and
@@ -424,13 +464,17 @@ static json_t *cmp_verdict_json(const struct comparison *cmp)
 			json_object_set_new(h, "interleaved", json_boolean(c->interleaved));
 			json_object_set_new(h, "mde", cmp_num(c->mde));
 			json_object_set_new(h, "abs_change", json_boolean(c->abs_change));
+			json_object_set_new(h, "noisy", json_boolean(c->noisy));
+			json_object_set_new(h, "settle_iterations",
+					    c->settle_n ? json_integer((json_int_t)c->settle_n) : json_null());
 			json_array_append_new(heads, h);
 		}
-	return json_pack("{ss sI sI sI sI sI sI sf sf sf so so}", "summary", compare_verdict_line(line, sizeof(line), cmp),
+	return json_pack("{ss sI sI sI sI sI sI sf sf sf so so so}", "summary", compare_verdict_line(line, sizeof(line), cmp),
 			 "regressions", (json_int_t)t->regressed, "improvements", (json_int_t)t->improved, "unchanged",
 			 (json_int_t)t->same, "unstable", (json_int_t)t->unstable, "changed", (json_int_t)t->changed,
 			 "too_few", (json_int_t)t->too_few, "fdr", cmp->alpha, "noise_floor_min", cmp->noise_min,
-			 "unstable_cv_pct", cmp->unstable_cv * 100, "env_flags", flags, "headline", heads);
+			 "unstable_cv_pct", cmp->unstable_cv * 100, "env_flags", flags, "headline", heads, "trust",
+			 cmp_trust_json(cmp));
 }
 
 json_t *compare_to_json(const struct comparison *cmp)

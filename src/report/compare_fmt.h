@@ -23,6 +23,13 @@ char *compare_verdict_line(char *buf, size_t len, const struct comparison *cmp);
  * verdict line, environment flags, one line per headline metric and run
  * (findings first), then the explanations.  Appended to out. */
 void compare_verdict_lines(const struct comparison *cmp, struct strlist *out);
+/* A trust warning as one line for people (malloc'd): "Caution: b was not
+ * interleaved with the base: ...". */
+char *compare_trust_text(const struct cmp_trust *t);
+/* The text for people without the table: the verdict lines and trust
+ * warnings, and when nothing was compared what was left out; a pointer to
+ * --all for the rest. */
+void compare_write_brief(FILE *f, const struct comparison *cmp);
 /* A value in units people read: 1.230 s, 12.50 MiB, 301.0k faults/s
  * (units_format_value). */
 char *cmp_fmt_scaled(char *buf, size_t len, double v, const char *unit);
@@ -40,7 +47,7 @@ enum cmp_stat { CMP_STAT_MIN, CMP_STAT_MEAN, CMP_STAT_STDDEV, CMP_STAT_CV, CMP_S
 const char *cmp_stat_name(enum cmp_stat s, enum combine c);
 /* The statistic's value for a cell; CoeffVar is in percent. */
 double cmp_stat_value(const struct cmp_cell *cell, enum cmp_stat s);
-/* Change of a statistic against the base cell, positive = better. */
+/* Change of a statistic against the base cell in percent, run / base - 1. */
 double cmp_stat_change(const struct cmp_row *row, size_t run, enum cmp_stat s);
 /* A number as the tables print it: two decimals, or 4 significant digits
  * for tiny values, "-" for NAN.  Returns buf. */

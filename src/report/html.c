@@ -418,7 +418,7 @@ static void html_compare(struct report_ctx *x)
 	fprintf(x->f, "<h2 id=\"compare\">%s</h2>\n", x->n > 1 ? "Comparison" : "Summary");
 	if (x->n > 1)
 		fprintf(x->f, "<p class=\"note\">Mean &plusmn; standard deviation per run, and the change against the base "
-			      "run %s: positive is better, negative worse. *change* is a finding at false-discovery rate "
+			      "run %s, run / base - 1 (a time that fell is negative). *change* is a finding at false-discovery rate "
 			      "%g by the rule of docs/statistics.md (shaded green when better, red when worse); "
 			      "?change? has too few iterations on a side.</p>\n",
 			cmp->labels[0], cmp->alpha);

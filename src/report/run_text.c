@@ -109,6 +109,9 @@ void run_text_print(FILE *f, const struct run *r, bool with_env)
 	for (size_t i = 0; i < r->ncases; i++)
 		run_text_case(f, &s[i]);
 	summary_free(s, r->ncases);
+	if (r->ncases)
+		fputs("\nOver the iterations that passed (warm-ups and skipped ones left out); rates by harmonic\n"
+		      "mean, as compare takes them.\n", f);
 }
 
 /* ---- the one-screen form ---- */
@@ -263,7 +266,8 @@ void run_text_brief(FILE *f, const struct run *r, run_text_headline_fn headline)
 	run_text_brief_reasons(f, s, r->ncases);
 	summary_free(s, r->ncases);
 	if (nmax > 1)
-		fputs("  ±: the 95% CI of the mean from 3 iterations on, the stddev from 2\n", f);
+		fputs("  ±: of the passing iterations (no warm-up), rates by harmonic mean as in compare: the 95% CI "
+		      "of the mean from 3 iterations on, the stddev from 2\n", f);
 	struct summary_totals t = { 0 };
 	char line[160];
 	summary_totals(r, &t);

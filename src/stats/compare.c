@@ -7,6 +7,9 @@
 
 #include "core/util.h"
 #include "stats/envdiff.h"
+#include "stats/summary.h"
+#include "stats/trust.h"
+#include "stats/verdict.h"
 
 static const char *const verdict_names[] = { "same",    "improved", "regressed", "changed",
 					     "too-few", "missing",  "unstable" };
@@ -16,14 +19,12 @@ const char *cmp_verdict_name(enum cmp_verdict v)
 	return (unsigned)v < ARRAY_SIZE(verdict_names) ? verdict_names[v] : "?";
 }
 
-double cmp_change_pct(double base, double value, enum better b)
+double cmp_change_pct(double base, double value)
 {
 	if (base == 0)
 		return value == 0 ? 0 : NAN;
 	double rel = (value - base) / fabs(base) * 100.0;
-	if (rel == 0)
-		return 0;  /* not -0, which would print as "-0.00%" */
-	return b == BETTER_LOWER ? -rel : rel;
+	return rel == 0 ? 0 : rel;  /* not -0, which would print as "-0.00%" */
 }
 
 void compare_note_to(struct strlist *l, char *note)
@@ -67,24 +68,6 @@ static bool compare_interleaved(const struct run *base, const struct run *r)
 {
 	return base != r && base->info.group_uuid && r->info.group_uuid && *base->info.group_uuid &&
 	       !strcmp(base->info.group_uuid, r->info.group_uuid);
-}
-
-/* The passing iterations' values of one metric; the first holder's
- * description fills m.  Returns how many iterations held it. */
-static size_t compare_collect(const struct run_case *c, const char *metric, double **vals,
-			      const struct metric **m)
-{
-	*vals = xcalloc(c->niter + 1, sizeof(double));
-	size_t n = 0;
-	for (size_t i = 0; i < c->niter; i++) {
-		const struct metric *x = result_find_metric(&c->iters[i], metric);
-		if (!x || c->iters[i].outcome != OUTCOME_PASS || !isfinite(x->value))
-			continue;
-		if (!*m)
-			*m = x;
-		(*vals)[n++] = x->value;
-	}
-	return n;
 }
 
 /* The blocks of an interleaved group where both runs' iterations passed
@@ -148,88 +131,6 @@ static void compare_abs_change(struct cmp_cell *cell, const struct cmp_cell *bas
 	cell->abs_change = b == 0 || v > 1000 * b || (compare_is_count(row->unit) && fmax(b, v) < 10);
 }
 
-/* The values a row tests, reciprocals for a Welch row's rates: the cell's,
- * or its pairs' when it is paired (of_base: the base's side of them). */
-static double *compare_tested(const struct cmp_cell *cell, const struct cmp_cell *base, bool of_base, bool recip,
-			      size_t *n)
-{
-	const double *v = cell->paired ? (of_base ? cell->pair_base : cell->pair_run)
-				       : (of_base ? base->values : cell->values);
-	*n = cell->paired ? cell->npairs : (of_base ? base->s.n : cell->s.n);
-	double *out = xcalloc(*n + 1, sizeof(double));
-	for (size_t k = 0; k < *n; k++)
-		out[k] = recip ? 1 / v[k] : v[k];
-	return out;
-}
-
-static bool compare_recip(const struct cmp_cell *cell, const struct cmp_cell *base, const struct cmp_row *row)
-{
-	return row->test == CMP_TEST_WELCH && row->combine == COMBINE_HMEAN && base->s.min > 0 && cell->s.min > 0;
-}
-
-/* Welch on the means (the paired t-test for paired cells), and the ratio's
- * interval as 1 + (difference's interval) / base mean.  Rates are averaged
- * by harmonic mean, which is the arithmetic mean of their reciprocals (time
- * per unit of work): they are tested on those, so that test, ratio and
- * interval agree. */
-static void compare_welch(struct cmp_cell *cell, const struct cmp_cell *base, const struct cmp_row *row)
-{
-	size_t na, nb;
-	bool recip = compare_recip(cell, base, row);
-	double *a = compare_tested(cell, base, true, recip, &na), *b = compare_tested(cell, base, false, recip, &nb);
-	double ma = stats_amean(a, na), mb = stats_amean(b, nb), lo, hi;
-	if (cell->paired) {
-		stats_paired_t(a, b, na, 0.95, &cell->w, &lo, &hi);
-	} else {
-		stats_welch(a, na, b, nb, &cell->w);
-		stats_welch_ci(ma, stats_variance(a, na), na, mb, stats_variance(b, nb), nb, 0.95, &lo, &hi);
-	}
-	cell->p = cell->w.too_few ? NAN : cell->w.p;
-	if (ma == 0) {
-		cell->ratio = cell->ci_low = cell->ci_high = NAN;
-	} else if (recip) {
-		cell->ratio = ma / mb;
-		cell->ci_low = ma + hi > 0 ? ma / (ma + hi) : NAN;
-		cell->ci_high = ma + lo > 0 ? ma / (ma + lo) : INFINITY;
-	} else {
-		cell->ratio = mb / ma;
-		cell->ci_low = 1 + lo / fabs(ma);
-		cell->ci_high = 1 + hi / fabs(ma);
-	}
-	free(a);
-	free(b);
-}
-
-/* Mann-Whitney U for p, and a bootstrap interval of the ratio of medians. */
-static void compare_mwu(struct cmp_cell *cell, const struct cmp_cell *base)
-{
-	size_t na = base->s.n, nb = cell->s.n;
-	if (cell->paired) {
-		/* The signed-rank test of the blocks, the ratio of the pairs'
-		 * medians and a bootstrap of blocks. */
-		size_t n = cell->npairs;
-		stats_paired_t(cell->pair_base, cell->pair_run, n, 0.95, &cell->w, &(double){ 0 }, &(double){ 0 });
-		stats_wilcoxon(cell->pair_base, cell->pair_run, n, &cell->wsr);
-		cell->p = cell->wsr.too_few ? NAN : cell->wsr.p;
-		double ma = stats_median(cell->pair_base, n);
-		cell->ratio = ma != 0 ? stats_median(cell->pair_run, n) / ma : NAN;
-		cell->ci_low = cell->ci_high = NAN;
-		if (!cell->wsr.too_few && ma != 0)
-			stats_bootstrap_ratio_paired(cell->pair_base, cell->pair_run, n, 0.95, 2000, 0x766d72656772ULL,
-						     &cell->ci_low, &cell->ci_high);
-		return;
-	}
-	stats_welch(base->values, na, cell->values, nb, &cell->w);
-	stats_mann_whitney(base->values, na, cell->values, nb, &cell->mw);
-	cell->p = cell->mw.too_few ? NAN : cell->mw.p;
-	double ma = stats_median(base->values, na);
-	cell->ratio = ma != 0 ? stats_median(cell->values, nb) / ma : NAN;
-	cell->ci_low = cell->ci_high = NAN;
-	if (!cell->mw.too_few && ma != 0)
-		stats_bootstrap_ratio(base->values, na, cell->values, nb, 0.95, 2000, 0x766d72656772ULL,
-				      &cell->ci_low, &cell->ci_high);
-}
-
 /* The figures of a cell against the base; the verdict waits for q. */
 static void compare_cell_fill(struct cmp_cell *cell, const struct cmp_cell *base, const struct cmp_row *row,
 			      const struct comparison *cmp)
@@ -251,41 +152,13 @@ static void compare_cell_fill(struct cmp_cell *cell, const struct cmp_cell *base
 		cell->verdict = CMP_MISSING;
 		return;
 	}
-	cell->change_pct = cmp_change_pct(base->s.mean, cell->s.mean, row->better);
+	cell->change_pct = cmp_change_pct(base->s.mean, cell->s.mean);
 	cell->noise_floor = cell->interleaved ? cmp->noise_min : fmax(cmp->noise_min, fmax(base->s.cv, cell->s.cv));
 	compare_abs_change(cell, base, row);
 	if (row->test == CMP_TEST_MWU)
 		compare_mwu(cell, base);
 	else
 		compare_welch(cell, base, row);
-}
-
-/* The rule of docs/statistics.md, once q is known. */
-static void compare_cell_verdict(struct cmp_cell *cell, const struct cmp_cell *base, const struct cmp_row *row,
-				 const struct comparison *cmp)
-{
-	if (cell == base || !cell->present || !base->present)
-		return;
-	if (base->s.n < CMP_MIN_ITERATIONS || cell->s.n < CMP_MIN_ITERATIONS || isnan(cell->p)) {
-		cell->verdict = CMP_TOO_FEW;
-		return;
-	}
-	if (base->s.cv > cmp->unstable_cv || cell->s.cv > cmp->unstable_cv) {
-		cell->verdict = CMP_UNSTABLE;
-		return;
-	}
-	/* From a base of 0 there is no ratio: any change beyond the noise is
-	 * a change of kind. */
-	double change = isnan(cell->ratio) ? INFINITY : fabs(cell->ratio - 1);
-	cell->significant = cell->q < cmp->alpha && change > cell->noise_floor;
-	if (!cell->significant)
-		cell->verdict = CMP_SAME;
-	else if (row->better == BETTER_NONE)
-		cell->verdict = CMP_CHANGED;
-	else {
-		bool up = isnan(cell->ratio) ? cell->s.mean > base->s.mean : cell->ratio > 1;
-		cell->verdict = up == (row->better == BETTER_HIGHER) ? CMP_IMPROVED : CMP_REGRESSED;
-	}
 }
 
 static bool compare_row_significant(const struct cmp_row *row, size_t nruns)
@@ -333,7 +206,7 @@ static void compare_add_row(struct comparison *cmp, const char *case_name, const
 		workload = workload ? workload : c->workload;
 		struct cmp_cell *cell = &row.cells[i];
 		cell->interleaved = compare_interleaved(cmp->runs[0], cmp->runs[i]);
-		size_t n = compare_collect(c, metric, &cell->values, &m);
+		size_t n = summary_values(c, metric, &cell->values, &m);
 		cell->present = n > 0;
 		cell->s.n = n;
 		if (!n)
@@ -398,50 +271,6 @@ static void compare_fdr(struct comparison *cmp, bool headline)
 	free(q);
 }
 
-/* The change a headline test would call with 80% power, as a fraction of
- * the base: Cohen's d at that power for the t-test at level alpha / m (m
- * headline tests: the level BH holds a lone true change to), times the
- * pooled standard deviation of the values tested, over their base mean.
- * Mann-Whitney's rows count their iterations at its efficiency against the
- * t-test, 3/pi, and scale by the base median.  Never below the noise
- * floor, which a change must also exceed. */
-static void compare_mde(struct cmp_cell *cell, const struct cmp_cell *base, const struct cmp_row *row,
-			double alpha)
-{
-	size_t na = base->s.n, nb = cell->s.n;
-	cell->mde = NAN;
-	if (cell == base || !cell->present || !base->present || na < 2 || nb < 2)
-		return;
-	bool recip = compare_recip(cell, base, row);
-	double *a = compare_tested(cell, base, true, recip, &na), *b = compare_tested(cell, base, false, recip, &nb);
-	double eff = row->test == CMP_TEST_MWU ? 3 / M_PI : 1;
-	if (cell->paired) {
-		/* The one-sample test of the differences: d in their sd; the
-		 * signed-rank test counts its pairs at its efficiency against it,
-		 * 3/pi, and scales by the base median. */
-		double *diff = xcalloc(na + 1, sizeof(double));
-		for (size_t k = 0; k < na; k++)
-			diff[k] = b[k] - a[k];
-		double sd = sqrt(stats_variance(diff, na));
-		double centre = row->test == CMP_TEST_MWU ? stats_median(a, na) : stats_amean(a, na);
-		double d = stats_t1_mde((double)na * eff, alpha, 0.8);
-		if (centre != 0 && isfinite(d))
-			cell->mde = fmax(cell->noise_floor, d * sd / fabs(centre));
-		free(diff);
-		free(a);
-		free(b);
-		return;
-	}
-	double sp = sqrt(((double)(na - 1) * stats_variance(a, na) + (double)(nb - 1) * stats_variance(b, nb)) /
-			 (double)(na + nb - 2));
-	double centre = row->test == CMP_TEST_MWU ? stats_median(a, na) : stats_amean(a, na);
-	double d = stats_t_mde((double)na * eff, (double)nb * eff, alpha, 0.8);
-	if (centre != 0 && isfinite(d))
-		cell->mde = fmax(cell->noise_floor, d * sp / fabs(centre));
-	free(a);
-	free(b);
-}
-
 static void compare_tally(struct cmp_tally *t, enum cmp_verdict v)
 {
 	size_t *slot[] = { [CMP_SAME] = &t->same,       [CMP_IMPROVED] = &t->improved,
@@ -463,7 +292,7 @@ static void compare_verdicts(struct comparison *cmp, const struct compare_opts *
 	for (size_t r = 0; r < cmp->nrows; r++) {
 		struct cmp_row *row = &cmp->rows[r];
 		for (size_t i = 0; i < cmp->nruns; i++) {
-			compare_cell_verdict(&row->cells[i], &row->cells[0], row, cmp);
+			compare_cell_verdict(&row->cells[i], &row->cells[0], row, cmp, cmp->alpha / (double)(m ? m : 1));
 			row->cells[i].mde = NAN;
 			if (row->headline)
 				compare_mde(&row->cells[i], &row->cells[0], row, cmp->alpha / (double)(m ? m : 1));
@@ -621,6 +450,22 @@ size_t cmp_explain(const struct comparison *cmp, size_t r, size_t i, size_t *out
 	return n;
 }
 
+/* Cases with a passing value in the base and in another run; rows of a
+ * case are next to each other until the verdicts drop or reorder them. */
+static void compare_count_shared(struct comparison *cmp)
+{
+	bool shared = false;
+	for (size_t r = 0; r < cmp->nrows; r++) {
+		if (r && strcmp(cmp->rows[r].case_name, cmp->rows[r - 1].case_name)) {
+			cmp->nshared += shared;
+			shared = false;
+		}
+		for (size_t i = 1; i < cmp->nruns; i++)
+			shared |= cmp->rows[r].cells[0].present && cmp->rows[r].cells[i].present;
+	}
+	cmp->nshared += shared;
+}
+
 void compare_runs(const struct run *const *runs, size_t n, const struct compare_opts *o,
 		  struct comparison *cmp)
 {
@@ -647,12 +492,14 @@ void compare_runs(const struct run *const *runs, size_t n, const struct compare_
 		strlist_free(&metrics);
 		strlist_free(&zero);
 	}
+	compare_count_shared(cmp);
 	compare_verdicts(cmp, o);
 	compare_env_flags(cmp, o);
 	for (size_t i = 1; i < n; i++)
 		compare_note_left_out(cmp, i, o);
 	for (size_t i = 0; i < n; i++)
 		compare_note_failed(cmp, i, o);
+	compare_trust(cmp, o);
 	for (size_t i = 0; i < n; i++)
 		cmp->emulated |= compare_run_emulated(runs[i]);
 	if (cmp->emulated && cmp->nrows)
@@ -682,5 +529,6 @@ void compare_free(struct comparison *cmp)
 	}
 	free(cmp->left_out);
 	strlist_free(&cmp->env_flags);
+	compare_trust_free(cmp);
 	memset(cmp, 0, sizeof(*cmp));
 }

@@ -2,10 +2,10 @@
  * compare-kernels: for every case and metric the base holds, a summary per
  * run, the change against the base and whether it is significant.
  *
- * Change is signed by the metric's better-direction, as mmtests signs it:
- * a positive percentage is an improvement, a negative one a regression
- * (for a time, 1234.5 -> 1010.2 is +18.17%).  Metrics with no direction get
- * the plain relative change, (run - base) / base.
+ * Change has one sign everywhere: after over before minus one, (run -
+ * base) / base, so a time that fell is negative (1234.5 -> 1010.2 is
+ * -18.17%) and a rate that rose positive; the verdict (improved or
+ * regressed, by the metric's better-direction) says which way is better.
  *
  * Each cell against the base carries the change as a ratio of the run's
  * figure to the base's with a 95% confidence interval, a p-value and the
@@ -13,8 +13,12 @@
  * docs/statistics.md: regressed or improved only when q < the FDR, the
  * change exceeds the noise floor (a stated minimum; for runs that were not
  * interleaved with the base, the larger of that and either side's
- * coefficient of variation) and both sides have enough iterations;
- * unstable when either side's CV exceeds the unstable threshold.  Means are
+ * coefficient of variation) and both sides have enough iterations, however
+ * noisy the iterations (a CV above the unstable threshold marks the cell
+ * noisy, no more); unstable ("cannot tell") when there is no finding and
+ * the interval reaches beyond the floor, so that it spans both no change
+ * and a change larger than the floor; same when it lies within the floor.
+ * The interval of a ratio of positive quantities is on the log scale.  Means are
  * tested by Welch (rates on their reciprocals, which the harmonic mean
  * averages), or, for variants of one interleaved group, by the paired
  * t-test of the differences within each block of the plan (percentiles by
@@ -58,7 +62,7 @@ enum cmp_verdict {
 	CMP_CHANGED,      /* significant, metric has no better-direction */
 	CMP_TOO_FEW,      /* fewer than two iterations on a side */
 	CMP_MISSING,      /* this run lacks the case or metric */
-	CMP_UNSTABLE,     /* a side's CV is above the unstable threshold: no verdict */
+	CMP_UNSTABLE,     /* cannot tell: no finding, and the interval reaches beyond the floor */
 };
 
 enum cmp_test { CMP_TEST_WELCH, CMP_TEST_MWU };
@@ -71,7 +75,7 @@ struct cmp_cell {
 	bool present;
 	struct stats_summary s;
 	double *values;          /* the iterations' values, s.n of them */
-	double change_pct;       /* signed as above; 0 for the base */
+	double change_pct;       /* (run - base) / |base|, in percent; 0 for the base */
 	struct welch w;          /* against the base; too_few for the base */
 	struct mwu mw;           /* against the base, for CMP_TEST_MWU rows */
 	double ratio;            /* run / base: means by the combine rule, medians for
@@ -96,6 +100,11 @@ struct cmp_cell {
 				    NAN elsewhere (docs/statistics.md) */
 	bool abs_change;         /* a percentage would mislead (base near 0, counts under
 				    10): formatters show run - base instead */
+	bool noisy;              /* a side's CV is above the unstable threshold (shown
+				    beside a finding, which it does not change) */
+	size_t settle_n;         /* unstable cells: iterations a side (blocks, paired) at
+				    which the interval would settle if the change and the
+				    spread held; 0 when it cannot be said */
 	bool significant;        /* verdict is improved, regressed or changed */
 	enum cmp_verdict verdict;
 };
@@ -121,7 +130,7 @@ struct compare_opts {
 	const char *cases;
 	bool only_significant;
 	double noise_min;        /* the noise floor's minimum, a fraction (0: 0.01) */
-	double unstable_cv;      /* the CV above which a case is unstable (0: 0.20) */
+	double unstable_cv;      /* the CV above which a cell is marked noisy (0: 0.20) */
 	/* Whether a workload declares metric a headline one; NULL: none does. */
 	bool (*headline)(const char *workload, const char *metric);
 	const char *headline_glob;          /* metrics that are headline too, or NULL */
@@ -153,6 +162,23 @@ struct cmp_left {
  * "did-not-pass", "only-in-run", "not-in-run". */
 const char *compare_left_reason(enum cmp_left_why why);
 
+/* What the runs record that can move their figures without the change
+ * compared: the verdict's trust warnings. */
+enum cmp_trust_kind {
+	CMP_TRUST_INCOMPLETE,    /* runs: a run that did not complete; detail: its status */
+	CMP_TRUST_APART,         /* runs: not interleaved with the base (runs made apart) */
+	CMP_TRUST_KDAMOND,       /* runs: a kdamond was on with a reclaiming scheme (detail) */
+	CMP_TRUST_SANDBOXES,     /* runs: count other sandboxes were live when they started */
+	CMP_TRUST_CASES,         /* detail: the --cases glob; count: the headline tests left */
+};
+
+struct cmp_trust {
+	enum cmp_trust_kind kind;
+	struct strlist runs;     /* the labels of the runs concerned */
+	char *detail;
+	size_t count;
+};
+
 /* The headline cells of a comparison, counted by verdict. */
 struct cmp_tally {
 	size_t regressed, improved, same, unstable, too_few, changed, missing;
@@ -175,6 +201,10 @@ struct comparison {
 	struct cmp_tally tally;          /* headline cells against the base */
 	struct strlist env_flags;        /* "kernel.release: 6.1 | 6.5": environment that
 					    differs beyond the settings compared */
+	struct cmp_trust *trust;         /* the trust warnings, in order */
+	size_t ntrust;
+	size_t nshared;                  /* cases with a passing iteration in the base and
+					    in some other run: 0, and nothing was compared */
 };
 
 /* Compare runs[1..n) against runs[0].  The runs must outlive cmp. */
@@ -182,8 +212,9 @@ void compare_runs(const struct run *const *runs, size_t n, const struct compare_
 		  struct comparison *cmp);
 void compare_free(struct comparison *cmp);
 const char *cmp_verdict_name(enum cmp_verdict v);
-/* The signed change of value against base for a metric's direction. */
-double cmp_change_pct(double base, double value, enum better b);
+/* The change of value against base in percent, (value - base) / |base|:
+ * after over before minus one, whatever the metric's better-direction. */
+double cmp_change_pct(double base, double value);
 
 /* The ratio as a signed percentage, (ratio - 1) * 100. */
 double cmp_ratio_pct(double ratio);

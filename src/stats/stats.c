@@ -134,6 +134,49 @@ void stats_welch_ci(double ma, double va, size_t na, double mb, double vb, size_
 	*hi = d + half;
 }
 
+static bool stats_all_positive(const double *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!(v[i] > 0) || !isfinite(v[i]))
+			return false;
+	return true;
+}
+
+/* The ratio mb / ma times exp(-+ t se), or the ratio when se is 0. */
+static void stats_ratio_ci_log(double ma, double mb, double se, double df, double level, double *lo, double *hi)
+{
+	double r = mb / ma, half = se > 0 ? gsl_cdf_tdist_Qinv((1 - level) / 2, df) * se : 0;
+	*lo = r * exp(-half);
+	*hi = r * exp(half);
+}
+
+void stats_ratio_ci(const double *a, size_t na, const double *b, size_t nb, double level, double *lo,
+		    double *hi)
+{
+	*lo = *hi = NAN;
+	if (na < 2 || nb < 2 || !stats_all_positive(a, na) || !stats_all_positive(b, nb))
+		return;
+	double ma = stats_amean(a, na), mb = stats_amean(b, nb);
+	double sa = stats_variance(a, na) / ((double)na * ma * ma), sb = stats_variance(b, nb) / ((double)nb * mb * mb);
+	double se2 = sa + sb;
+	double df = se2 > 0 ? se2 * se2 / (sa * sa / (double)(na - 1) + sb * sb / (double)(nb - 1)) : 1;
+	stats_ratio_ci_log(ma, mb, sqrt(se2), df, level, lo, hi);
+}
+
+void stats_ratio_ci_paired(const double *a, const double *b, size_t n, double level, double *lo, double *hi)
+{
+	*lo = *hi = NAN;
+	if (n < 2 || !stats_all_positive(a, n) || !stats_all_positive(b, n))
+		return;
+	double ma = stats_amean(a, n), mb = stats_amean(b, n);
+	double *z = xcalloc(n, sizeof(double));
+	for (size_t i = 0; i < n; i++)
+		z[i] = b[i] / mb - a[i] / ma;
+	double se = sqrt(stats_variance(z, n) / (double)n);
+	free(z);
+	stats_ratio_ci_log(ma, mb, se, (double)(n - 1), level, lo, hi);
+}
+
 static int stats_cmp_double(const void *x, const void *y)
 {
 	double a = *(const double *)x, b = *(const double *)y;

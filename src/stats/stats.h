@@ -64,6 +64,19 @@ void stats_welch_ci(double ma, double va, size_t na, double mb, double vb, size_
 void stats_paired_t(const double *a, const double *b, size_t n, double level, struct welch *out, double *lo,
 		    double *hi);
 
+/* The two-sided confidence interval, at level, of the ratio mean_b / mean_a
+ * of positive values, on the log scale: log(mean_b / mean_a) -+ t times its
+ * standard error by the delta method, sqrt(var_a / (na mean_a^2) + var_b /
+ * (nb mean_b^2)), df by Welch-Satterthwaite on those two terms; then back by
+ * exp, so the interval is never below 0 and a time cannot fall by more than
+ * 100%.  The paired form takes the pairs' covariance into account: the
+ * standard error is that of b[i] / mean_b - a[i] / mean_a, df n - 1.  Both
+ * NAN when a side has fewer than 2 values or a value is not above 0; the
+ * ratio itself when the spread is 0. */
+void stats_ratio_ci(const double *a, size_t na, const double *b, size_t nb, double level, double *lo,
+		    double *hi);
+void stats_ratio_ci_paired(const double *a, const double *b, size_t n, double level, double *lo, double *hi);
+
 /* The Mann-Whitney U test of a against b, two-sided, as scipy's
  * mannwhitneyu(a, b) computes it: u is U of a (its rank sum less
  * na(na+1)/2, ties at their mid-rank).  Exact (the permutation distribution

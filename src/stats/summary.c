@@ -7,60 +7,58 @@
 #include "core/units.h"
 #include "core/util.h"
 #include "stats/gsllib.h"
+#include "stats/stats.h"
 #include "store/store.h"
 
 
-static struct metric_summary *summary_find(struct case_summary *cs, const char *name)
+size_t summary_values(const struct run_case *c, const char *metric, double **vals, const struct metric **m)
 {
-	for (size_t i = 0; i < cs->nmetrics; i++)
-		if (!strcmp(cs->m[i].name, name))
-			return &cs->m[i];
-	return NULL;
+	*vals = xcalloc(c->niter + 1, sizeof(double));
+	size_t n = 0;
+	for (size_t i = 0; i < c->niter; i++) {
+		const struct metric *x = result_find_metric(&c->iters[i], metric);
+		if (!x || c->iters[i].outcome != OUTCOME_PASS || !isfinite(x->value))
+			continue;
+		if (m && !*m)
+			*m = x;
+		(*vals)[n++] = x->value;
+	}
+	return n;
 }
 
-/* Welford's running mean and variance: one pass, no cancellation. */
-static void summary_add(struct metric_summary *ms, double v, double *m2)
+/* Metric names of the passing iterations, in order of first appearance. */
+static void summary_names(const struct run_case *c, struct strlist *names)
 {
-	ms->n++;
-	double d = v - ms->mean;
-	ms->mean += d / (double)ms->n;
-	*m2 += d * (v - ms->mean);
-	if (ms->n == 1 || v < ms->min)
-		ms->min = v;
-	if (ms->n == 1 || v > ms->max)
-		ms->max = v;
+	for (size_t k = 0; k < c->niter; k++)
+		for (size_t i = 0; c->iters[k].outcome == OUTCOME_PASS && i < c->iters[k].nmetrics; i++)
+			if (!strlist_has(names, c->iters[k].metrics[i].name))
+				strlist_add(names, c->iters[k].metrics[i].name);
 }
 
 static void summary_case(const struct run_case *c, struct case_summary *cs)
 {
-	double *m2 = NULL;
-	size_t cap = 0;
 	cs->c = c;
-	for (size_t k = 0; k < c->niter; k++) {
-		const struct result *r = &c->iters[k];
-		cs->outcomes[(unsigned)r->outcome < 5 ? r->outcome : OUTCOME_ERROR]++;
-		for (size_t i = 0; i < r->nmetrics; i++) {
-			const struct metric *m = &r->metrics[i];
-			struct metric_summary *ms = summary_find(cs, m->name);
-			if (!ms) {
-				if (cs->nmetrics == cap) {
-					cap = cap ? cap * 2 : 16;
-					cs->m = xrealloc(cs->m, cap * sizeof(*cs->m));
-					m2 = xrealloc(m2, cap * sizeof(*m2));
-				}
-				m2[cs->nmetrics] = 0;
-				ms = &cs->m[cs->nmetrics++];
-				memset(ms, 0, sizeof(*ms));
-				ms->name = m->name;
-				ms->unit = m->unit;
-				ms->better = better_name(m->better);
-			}
-			summary_add(ms, m->value, &m2[ms - cs->m]);
+	for (size_t k = 0; k < c->niter; k++)
+		cs->outcomes[(unsigned)c->iters[k].outcome < 5 ? c->iters[k].outcome : OUTCOME_ERROR]++;
+	struct strlist names = { 0 };
+	summary_names(c, &names);
+	cs->m = xcalloc(names.n + 1, sizeof(*cs->m));
+	for (size_t i = 0; i < names.n; i++) {
+		double *v = NULL;
+		const struct metric *m = NULL;
+		size_t n = summary_values(c, names.v[i], &v, &m);
+		if (!n) {
+			free(v);
+			continue;
 		}
+		struct stats_summary st = { 0 };
+		stats_summarize(v, n, m->combine, &st);
+		cs->m[cs->nmetrics++] = (struct metric_summary){
+			.name = m->name, .unit = m->unit, .better = better_name(m->better), .combine = m->combine,
+			.n = n, .mean = st.mean, .stddev = st.stddev, .cv = st.cv, .min = st.min, .max = st.max };
+		free(v);
 	}
-	for (size_t i = 0; i < cs->nmetrics; i++)
-		cs->m[i].stddev = cs->m[i].n > 1 ? sqrt(m2[i] / (double)(cs->m[i].n - 1)) : 0;
-	free(m2);
+	strlist_free(&names);
 }
 
 struct case_summary *summary_build(const struct run *r)
@@ -92,9 +90,10 @@ static json_t *summary_case_json(const struct case_summary *cs)
 	json_t *metrics = json_array(), *reasons = json_array();
 	for (size_t i = 0; i < cs->nmetrics; i++) {
 		const struct metric_summary *m = &cs->m[i];
-		json_array_append_new(metrics, json_pack("{ss ss ss sI sf sf sf sf}", "name", m->name, "unit", m->unit,
-							 "better", m->better, "n", (json_int_t)m->n, "mean", m->mean,
-							 "stddev", m->stddev, "min", m->min, "max", m->max));
+		json_array_append_new(metrics, json_pack("{ss ss ss ss sI sf sf sf sf}", "name", m->name, "unit", m->unit,
+							 "better", m->better, "combine", combine_name(m->combine), "n",
+							 (json_int_t)m->n, "mean", m->mean, "stddev", m->stddev, "min",
+							 m->min, "max", m->max));
 	}
 	for (size_t k = 0; k < cs->c->niter; k++)
 		if (cs->c->iters[k].reason)

@@ -1,7 +1,10 @@
 /* Summaries of a stored run: per case and metric the count, mean, sample
- * standard deviation, min and max over the iterations that produced the
- * metric, and the outcomes.  `show` prints them, `run` prints them when it
- * finishes (report/run_text.h); `export` writes the same numbers as tidy rows (report/export.h). */
+ * standard deviation, min and max, and the outcomes.  One set of figures:
+ * `run` (at its end), `show`, `compare` and `report` count the same
+ * iterations, those that passed with a finite value (warm-ups, stored as
+ * skipped, and skipped or failed iterations are left out; summary_values),
+ * and take the same mean, harmonic for rates (stats_summarize).  `show`
+ * prints them, `run` prints them when it finishes (report/run_text.h). */
 #ifndef VMR_SUMMARY_H
 #define VMR_SUMMARY_H
 
@@ -13,8 +16,10 @@
 struct metric_summary {
 	const char *name, *unit;    /* borrowed from the run's results */
 	const char *better;         /* "lower", "higher", "none" */
-	size_t n;
-	double mean, stddev, min, max;
+	enum combine combine;       /* how the mean is taken */
+	size_t n;                   /* passing iterations with the metric */
+	double mean;                /* by combine: harmonic for rates */
+	double stddev, cv, min, max;
 };
 
 struct case_summary {
@@ -23,6 +28,11 @@ struct case_summary {
 	struct metric_summary *m;   /* in order of first appearance */
 	size_t outcomes[5];         /* by enum outcome */
 };
+
+/* The values of metric in c's passing iterations (finite ones), in a new
+ * array *vals; the first holder's description in *m when m and *m is NULL.
+ * Returns how many. */
+size_t summary_values(const struct run_case *c, const char *metric, double **vals, const struct metric **m);
 
 /* Summaries of every case of r; free with summary_free. */
 struct case_summary *summary_build(const struct run *r);

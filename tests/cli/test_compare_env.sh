@@ -29,7 +29,8 @@ if [ "$alone" = 0 ]; then
 	# differ too on a busy machine: anonymous THP, the load)
 	h=$(grep -n '^Environment differs' <<< "$OUT" | head -1 | cut -d: -f1)
 	block=$(awk -v h="${h:-0}" 'NR > h && h > 0 { if (!/^  /) exit; print }' <<< "$OUT")
-	[ "${h:-9}" -le 2 ] && grep -q '^  other_sandboxes:' <<< "$block" \
+	c=$(grep -c '^Caution: ' <<< "$OUT")
+	[ "${h:-9}" -le $((2 + c)) ] && grep -q '^  other_sandboxes:' <<< "$block" \
 		&& ok "among the environment's flags right after the verdict (header at line $h)" \
 		|| not_ok "among the environment's flags right after the verdict (header at line ${h:-none}): $(head -6 <<< "$OUT")"
 else

@@ -22,7 +22,7 @@ U="--unstable 5"
 run "$VMR" compare g --db "$DB" $U
 expect_rc "compare of the group exits 0" 0
 expect_out "the verdict line says the floor is the interleaved one" \
-	'^1 regression, 0 improvements, 0 unchanged, 0 unstable \(FDR 5%, noise floor 1%: variants interleaved,'
+	'^1 regression, 0 improvements, 0 unchanged, 0 unstable \(FDR 5%, noise floor 1%: variants interleaved;'
 expect_out "the finding names the paired test and the 1% floor" \
 	'^  regressed  null time in g-b: \+[0-9.]+% \[95% CI \+[0-9.]+%, \+[0-9.]+%\] q=[0-9.e-]+ \(p=[0-9.e-]+, paired t; noise floor 1\.0%\)'
 

@@ -7,7 +7,7 @@ F=$(cd "$HERE/../fixtures/runs" && pwd)
 A=$F/pc3.json B=$F/pc0.json
 sel=(--cases fault-zero --metrics time-pass1)
 
-run "$VMR" compare "$A" "$B" "${sel[@]}"
+run "$VMR" compare "$A" "$B" "${sel[@]}" --all
 text=$(awk '$1 == "CoeffVar" && $2 == "fault-zero" { gsub(/%/, "", $4); print $4 }' <<< "$OUT")
 run "$VMR" compare "$A" "$B" "${sel[@]}" --json
 expect_json "JSON names the CV in percent and has no bare cv" \
@@ -23,8 +23,8 @@ if [ -n "$text" ] && [ -n "$json" ] && [ -n "$csv" ] &&
 else
 	not_ok "text, JSON and CSV give one CV in percent (text '$text', JSON '$json', CSV '$csv')"
 fi
-[ "$limit" = 20 ] || [ "$limit" = 20.0 ] && ok "the unstable limit is in percent too ($limit)" \
-	|| not_ok "the unstable limit is in percent too (${limit:-none})"
+[ "$limit" = 20 ] || [ "$limit" = 20.0 ] && ok "the noisy limit is in percent too ($limit)" \
+	|| not_ok "the noisy limit is in percent too (${limit:-none})"
 run "$VMR" compare "$A" "$B" "${sel[@]}" --headline time-pass1 --unstable 0.001
-expect_out "the text says the same limit" 'unstable above CV 0\.1%'
+expect_out "the text says the same limit" 'noisy: CV [0-9.]+% and [0-9.]+% \(above 0\.1%\)'
 done_testing

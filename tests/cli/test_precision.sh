@@ -147,11 +147,11 @@ else
 		       i.case_id = c.id JOIN runs r ON c.run_id = r.id WHERE r.name = 'free'"
 	check "without --cpu: on all $ncpu (${OUT:-none})" test "${OUT:-}" = "$ncpu"
 	# the environment diff shows each option
-	run "$VMR" compare --db "$DB" free pinned
+	run "$VMR" compare --db "$DB" free pinned --all
 	expect_out "compare's environment diff shows --cpu" "case\.spin\.cpu +- +0"
-	run "$VMR" compare --db "$DB" free warm
+	run "$VMR" compare --db "$DB" free warm --all
 	expect_out "compare's environment diff shows --warmup" "case\.spin\.warmup +- +2"
-	run "$VMR" compare --db "$DB" free prec
+	run "$VMR" compare --db "$DB" free prec --all
 	expect_out "compare's environment diff shows the precision rule" "iterations_auto\.precision +- +0\.1"
 fi
 done_testing

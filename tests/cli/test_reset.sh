@@ -77,7 +77,7 @@ expect_rc "without the option: runs" 0
 run of_run plain info.reset_between
 check "without the option nothing is reset" test "$OUT" = "null
 null"
-run "$VMR" compare --db "$DB" plain reset
+run "$VMR" compare --db "$DB" plain reset --all
 expect_out "compare's environment diff shows --reset-between" "case\.fz\.reset-between +- +true"
 
 # as a variant: only its iterations are reset, though they share the sandbox

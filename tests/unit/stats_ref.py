@@ -17,7 +17,11 @@ of the C code and of GSL:
   - the Wilcoxon signed-rank test of the same pairs: scipy.stats.wilcoxon,
     exact where no difference is zero or ties, method="approx" otherwise;
   - the MDE at iteration counts from 2 to thousands, where a chi-square of
-    many degrees of freedom is a narrow peak (TTestIndPower, TTestPower).
+    many degrees of freedom is a narrow peak (TTestIndPower, TTestPower);
+  - the interval of the ratio mean(b) / mean(a) on the log scale by the
+    delta method: the standard errors of the means from statsmodels'
+    DescrStatsW, the quantile from scipy's t.ppf; paired, the standard
+    error of the mean of b/mean(b) - a/mean(a).
 
 Run it with Debian's interpreter (the python3 on PATH may lack these
 modules) to regenerate the header: /usr/bin/python3 tests/unit/stats_ref.py
@@ -134,4 +138,23 @@ for na, nb, alpha in [(2, 2, 0.05), (3, 0, 0.05), (40, 150, 0.01), (300, 300, 0.
             return TTestPower().power(d, nobs=na, alpha=alpha, alternative="two-sided") - 0.8
     d = optimize.brentq(short, 1e-4, 100, xtol=1e-15, rtol=8.9e-16)
     print(f'\t{{ {na}, {nb}, {c(alpha)}, {c(d)} }},')
+print("};")
+print()
+print("static const struct ratio_ref ratio_refs[] = {")
+for name, a, b in SETS:
+    a, b = np.array(a, float), np.array(b, float)
+    if min(a.min(), b.min()) <= 0:
+        continue
+    ma, mb = a.mean(), b.mean()
+    sa = (DescrStatsW(a).std_mean / ma) ** 2
+    sb = (DescrStatsW(b).std_mean / mb) ** 2
+    df = (sa + sb) ** 2 / (sa ** 2 / (len(a) - 1) + sb ** 2 / (len(b) - 1)) if sa + sb > 0 else 1
+    half = stats.t.ppf(0.975, df) * np.sqrt(sa + sb)
+    print(f'\t{{ "{name}", {arr(a)}, {len(a)}, {arr(b)}, {len(b)}, 0, {c(mb / ma * np.exp(-half))}, {c(mb / ma * np.exp(half))} }},')
+for name, a, b in PAIRED:
+    a, b = np.array(a, float), np.array(b, float)
+    ma, mb = a.mean(), b.mean()
+    z = DescrStatsW(b / mb - a / ma)
+    half = stats.t.ppf(0.975, len(a) - 1) * z.std_mean
+    print(f'\t{{ "{name}", {arr(a)}, {len(a)}, {arr(b)}, {len(b)}, 1, {c(mb / ma * np.exp(-half))}, {c(mb / ma * np.exp(half))} }},')
 print("};")

@@ -121,9 +121,14 @@ int main(void)
 	/* A rate down 3%, CV about 0.3%: above the 1% floor, below a 5% one. */
 	double r_a[] = { 1000, 1003, 997, 1001, 999 }, r_b[] = { 970, 973, 967, 971, 969 };
 	put2(a, b, "fr", "fault", "refault-rate", "pages/s", BETTER_HIGHER, COMBINE_HMEAN, r_a, 5, r_b, 5);
-	/* Unstable: CV about 35% on one side. */
+	/* Noisy, CV about 35% on one side, and +82%: its interval is far from
+	 * no change, a finding with its CV shown. */
 	double u_a[] = { 100, 160, 60, 140, 90 }, u_b[] = { 200, 201, 199, 200, 200 };
 	put2(a, b, "rr", "reread", "reread-time", "ns", BETTER_LOWER, COMBINE_AMEAN, u_a, 5, u_b, 5);
+	/* Unstable: a rate +4% at a CV of about 18%, its interval spanning no
+	 * change and changes far beyond the 1% floor. */
+	double s_a[] = { 100, 130, 80, 120, 95 }, s_b[] = { 105, 90, 140, 110, 100 };
+	put2(a, b, "pf", "pft", "faults-per-sec-t1", "faults/s", BETTER_HIGHER, COMBINE_HMEAN, s_a, 5, s_b, 5);
 	/* Too few: two iterations. */
 	double f_a[] = { 10, 11 }, f_b[] = { 20, 21 };
 	put2(a, b, "nl", "null", "time", "ns", BETTER_LOWER, COMBINE_AMEAN, f_a, 2, f_b, 2);
@@ -153,7 +158,7 @@ int main(void)
 			fam[nfam++] = cmp.rows[i].cells[1].p;
 		}
 	stats_bh(fam, nfam, q);
-	CHECK(t && nfam == 4 && t->cells[1].q == q[at], "q is BH over the headline family (%zu tests)", nfam);
+	CHECK(t && nfam == 5 && t->cells[1].q == q[at], "q is BH over the headline family (%zu tests)", nfam);
 	const struct cmp_row *m = row_of(&cmp, "fz", "major-faults-passes");
 	CHECK(m && !m->headline && m->cells[1].significant, "the counter changed, and is no headline");
 	const struct cmp_row *c = row_of(&cmp, "fz", "swap_ra");
@@ -170,7 +175,21 @@ int main(void)
 		      r->cells[1].ci_high < 1,
 	      "and its interval holds it");
 	const struct cmp_row *u = row_of(&cmp, "rr", "reread-time");
-	CHECK(u && u->cells[1].verdict == CMP_UNSTABLE, "CV 35%%: unstable, not changed");
+	CHECK(u && u->cells[1].verdict == CMP_REGRESSED && u->cells[1].noisy && u->cells[1].ci_low > 1.1,
+	      "CV 35%%, +82%%: a regression, marked noisy (%g - %g)", u ? u->cells[1].ci_low : NAN,
+	      u ? u->cells[1].ci_high : NAN);
+	const struct cmp_row *sr = row_of(&cmp, "pf", "faults-per-sec-t1");
+	CHECK(sr && sr->cells[1].verdict == CMP_UNSTABLE && sr->cells[1].ci_low < 0.99 && sr->cells[1].ci_high > 1.01,
+	      "an interval spanning no change and more than the floor: unstable (%g - %g)",
+	      sr ? sr->cells[1].ci_low : NAN, sr ? sr->cells[1].ci_high : NAN);
+	/* Each side of the log-scale interval shrinks about the change as
+	 * 1/sqrt(n), until it fits within the floor (the change, +4.7%, is
+	 * within this apart comparison's floor of max(1%, CV)). */
+	double lr = sr ? log(sr->cells[1].ratio) : NAN, f = sr ? log1p(sr->cells[1].noise_floor) : NAN;
+	double kk = sr ? fmin((f - lr) / (log(sr->cells[1].ci_high) - lr), (f + lr) / (lr - log(sr->cells[1].ci_low)))
+		      : NAN;
+	CHECK(sr && fabs(lr) < f && sr->cells[1].settle_n == (size_t)ceil(5 / (kk * kk)),
+	      "with the iterations that would settle it (%zu)", sr ? sr->cells[1].settle_n : 0);
 	const struct cmp_row *n = row_of(&cmp, "nl", "time");
 	CHECK(n && n->cells[1].verdict == CMP_TOO_FEW, "two iterations: too few");
 	CHECK(n && !isnan(n->cells[1].p) && isnan(n->cells[1].q), "its p is shown, but it is no test of the family");
@@ -179,7 +198,7 @@ int main(void)
 	stats_mann_whitney(p_a, 5, p_b, 5, &mw);
 	CHECK(p && p->test == CMP_TEST_MWU && p->cells[1].p == mw.p, "a percentile is tested by Mann-Whitney");
 	CHECK(p && p->cells[1].verdict == CMP_REGRESSED, "and its shift is a regression (q %g)", p ? p->cells[1].q : NAN);
-	CHECK(cmp.tally.regressed == 3 && cmp.tally.unstable == 1 && cmp.tally.too_few == 1 && cmp.tally.same == 0,
+	CHECK(cmp.tally.regressed == 4 && cmp.tally.unstable == 1 && cmp.tally.too_few == 1 && cmp.tally.same == 0,
 	      "the tally counts headline cells only (%zu regressed)", cmp.tally.regressed);
 
 	CHECK(flag_has(&cmp, "kernel.release: 6.1 | 6.5"), "a different kernel is flagged");
@@ -187,24 +206,30 @@ int main(void)
 	CHECK(flag_has(&cmp, "emulated"), "emulated against native is flagged");
 
 	char *text = text_of(&cmp, compare_write_text);
-	CHECK(!strncmp(text, "3 regressions, 0 improvements, 0 unchanged, 1 unstable, 1 too few to say (FDR 5%", 80),
+	CHECK(!strncmp(text, "4 regressions, 0 improvements, 0 unchanged, 1 unstable, 1 too few to say (FDR 5%", 80),
 	      "the text starts with the verdict: %.90s", text);
 	CHECK(strstr(text, "\nEnvironment differs beyond the settings compared"), "then the environment flag");
 	CHECK(strstr(text, "\n  regressed  fz time-passes in b: +20.0% [95% CI +19."), "one line per finding");
 	CHECK(strstr(text, "\n  fz time-passes +20.0% in b: major-faults-passes +300.0%, swap_ra 2 pages -> 5 pages\n"),
 	      "explanations beside the finding");
 	CHECK(strstr(text, "mean 1.000 us -> 1.200 us"), "units scaled for people");
+	CHECK(strstr(text, "\n  regressed  rr reread-time in b: +81.8% [95% CI ") &&
+		      strstr(text, "; noisy: CV 36.4% and 0.4% (above 20%)"),
+	      "a noisy finding shows its CV");
+	CHECK(strstr(text, "\n  unstable   pf faults-per-sec-t1 in b: cannot tell, ") &&
+		      strstr(text, "spans no change and more than the 19.6% floor; about 19 iterations a side would settle it (14 more)"),
+	      "an unstable one says so, and what would settle it");
 	free(text);
 	text = text_of(&cmp, compare_write_junit);
-	CHECK(strstr(text, "tests=\"5\" failures=\"3\"") && strstr(text, "skipped=\"2\""), "junit counts cases");
+	CHECK(strstr(text, "tests=\"6\" failures=\"4\"") && strstr(text, "skipped=\"2\""), "junit counts cases");
 	free(text);
 	text = text_of(&cmp, compare_write_tap);
-	CHECK(strstr(text, "1..5\n") && strstr(text, "\nnot ok 1 - fz time-passes (b): regressed") &&
+	CHECK(strstr(text, "1..6\n") && strstr(text, "\nnot ok 1 - fz time-passes (b): regressed") &&
 		      strstr(text, "# SKIP unstable"),
 	      "tap lists headline cells");
 	free(text);
 	json_t *j = compare_to_json(&cmp);
-	CHECK(json_integer_value(json_object_get(json_object_get(j, "verdict"), "regressions")) == 3,
+	CHECK(json_integer_value(json_object_get(json_object_get(j, "verdict"), "regressions")) == 4,
 	      "JSON carries the verdict");
 	json_decref(j);
 	compare_free(&cmp);
@@ -217,13 +242,13 @@ int main(void)
 	CHECK(r && r->cells[1].verdict == CMP_SAME && r->cells[1].p < 1e-6,
 	      "below the noise floor: same, though p is tiny");
 	/* Its minimal detectable effect: d at 80% power for the t-test at
-	 * alpha / 4 (four headline tests), times the pooled sd of the
+	 * alpha / 5 (five headline tests), times the pooled sd of the
 	 * reciprocals tested, over their base mean; never under the floor. */
 	double ia[5], ib[5];
 	for (size_t i = 0; i < 5; i++)
 		ia[i] = 1 / r_a[i], ib[i] = 1 / r_b[i];
 	double sp = sqrt((stats_variance(ia, 5) + stats_variance(ib, 5)) / 2);
-	double want = stats_t_mde(5, 5, 0.05 / 4, 0.8) * sp / stats_amean(ia, 5);
+	double want = stats_t_mde(5, 5, 0.05 / 5, 0.8) * sp / stats_amean(ia, 5);
 	CHECK(r && want < 0.05 && r->cells[1].mde == 0.05, "an MDE under the floor is the floor (%g)", want);
 	const struct cmp_row *tp = row_of(&cmp, "fz", "time-passes");
 	CHECK(tp && isnan(tp->cells[0].mde) && isfinite(tp->cells[1].mde), "headline cells have an MDE, the base none");
@@ -268,8 +293,10 @@ int main(void)
 		compare_runs(g, 2, &o, &cmp);
 		const struct cmp_row *gt = row_of(&cmp, "fz", "time-passes");
 		CHECK(gt && !gt->cells[1].interleaved && gt->cells[1].noise_floor > 0.07 &&
-			      gt->cells[1].verdict == CMP_SAME && gt->cells[1].q < 0.05,
-		      "runs apart: the CV is the floor, and a 6%% change under it is not called (q %g)",
+			      !gt->cells[1].significant && gt->cells[1].q < 0.05 &&
+			      (gt->cells[1].ci_high - 1 > gt->cells[1].noise_floor) == (gt->cells[1].verdict == CMP_UNSTABLE),
+		      "runs apart: the CV is the floor, and a 6%% change under it is not called; unstable as its "
+		      "interval reaches beyond the floor (q %g)",
 		      gt ? gt->cells[1].q : NAN);
 		CHECK(gt && gt->cells[1].mde >= gt->cells[1].noise_floor, "nor could one be seen");
 		text = text_of(&cmp, compare_write_text);
@@ -298,7 +325,8 @@ int main(void)
 		gb->info.group_uuid = xstrdup("77aa");
 		compare_runs(g, 2, &o, &cmp);
 		gt = row_of(&cmp, "fz", "time-passes");
-		CHECK(cmp.ninterleaved == 0 && gt && gt->cells[1].verdict == CMP_SAME, "another group's run is apart");
+		CHECK(cmp.ninterleaved == 0 && gt && !gt->cells[1].significant && !gt->cells[1].interleaved,
+		      "another group's run is apart");
 		compare_free(&cmp);
 		run_free(ga);
 		run_free(gb);
@@ -379,11 +407,38 @@ int main(void)
 		}
 		compare_runs(g, 2, &o, &cmp);
 		pt = row_of(&cmp, "fz", "time-passes");
-		CHECK(pt && !pt->cells[1].paired && pt->cells[1].verdict == CMP_SAME && pt->cells[1].mde > 0.05,
-		      "without the order: Welch, and the drift hides it (MDE %g)", pt ? pt->cells[1].mde : NAN);
+		CHECK(pt && !pt->cells[1].paired && pt->cells[1].verdict == CMP_UNSTABLE && pt->cells[1].mde > 0.05 &&
+			      pt->cells[1].settle_n > 12,
+		      "without the order: Welch, and under the drift it cannot tell (MDE %g, settles at %zu)",
+		      pt ? pt->cells[1].mde : NAN, pt ? pt->cells[1].settle_n : 0);
 		compare_free(&cmp);
 		run_free(pa);
 		run_free(pb);
+	}
+
+	/* Trust warnings: what the runs recorded that can move their figures. */
+	{
+		struct run *ta = mkrun("t-a", 31, "{\"damon\":{\"kdamonds\":[{\"state\":\"on\",\"schemes\":[\"stat\"]}]}}");
+		struct run *tb = mkrun("t-b", 32, "{\"other_sandboxes\":2,\"damon\":{\"kdamonds\":[{\"state\":\"off\","
+						  "\"schemes\":[\"pageout\"]},{\"state\":\"on\",\"schemes\":[\"lru_deprio\"]}]}}");
+		ta->info.status = xstrdup("complete");
+		tb->info.status = xstrdup("incomplete");
+		put2(ta, tb, "fz", "fault", "time-passes", "ns", BETTER_LOWER, COMBINE_AMEAN, t_a, 5, t_b, 5);
+		const struct run *tr[] = { ta, tb };
+		o = (struct compare_opts){ .alpha = 0.05, .headline = workload_metric_headline, .cases = "f*" };
+		compare_runs(tr, 2, &o, &cmp);
+		text = text_of(&cmp, compare_write_brief);
+		CHECK(strstr(text, "\nCaution: t-b did not complete (incomplete)"), "an interrupted run is said");
+		CHECK(strstr(text, "\nCaution: t-b was not interleaved with the base: "), "runs made apart are said");
+		CHECK(strstr(text, "\nCaution: a kdamond with a lru_deprio scheme was on during t-b: "),
+		      "a reclaiming kdamond that was on is said, a stat scheme or one that was off is not");
+		CHECK(strstr(text, "\nCaution: 2 other sandboxes were live when t-b started"), "other sandboxes are said");
+		CHECK(strstr(text, "\nCaution: --cases 'f*': the FDR family is the 1 headline test "), "a --cases filter is said");
+		CHECK(cmp.nshared == 1 && strstr(text, "\n--all adds the table of every metric"), "and the rest is on request");
+		free(text);
+		compare_free(&cmp);
+		run_free(ta);
+		run_free(tb);
 	}
 
 	/* A/A: a run against itself calls nothing. */

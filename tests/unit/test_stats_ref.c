@@ -44,6 +44,16 @@ struct bh_ref {
 	size_t n;
 };
 
+struct ratio_ref {
+	const char *name;
+	double a[12];
+	size_t na;
+	double b[12];
+	size_t nb;
+	int paired;
+	double lo, hi;             /* 95% interval of mean(b) / mean(a), log scale */
+};
+
 #include "stats_ref.h"
 
 static double var_of(const double *v, size_t n)
@@ -190,8 +200,33 @@ static void test_paired(void)
 	CHECK(isnan(stats_t1_mde(1, 0.05, 0.8)), "one value: no MDE");
 }
 
+/* The interval of a ratio of means on the log scale: never below 0, and
+ * as the delta method of the reference gives it. */
+static void test_ratio_ci(void)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(ratio_refs); i++) {
+		const struct ratio_ref *r = &ratio_refs[i];
+		double lo, hi;
+		if (r->paired)
+			stats_ratio_ci_paired(r->a, r->b, r->na, 0.95, &lo, &hi);
+		else
+			stats_ratio_ci(r->a, r->na, r->b, r->nb, 0.95, &lo, &hi);
+		CHECK_NEAR(lo, r->lo, 1e-9 * r->lo, "%s%s: ratio interval low", r->name, r->paired ? " (paired)" : "");
+		CHECK_NEAR(hi, r->hi, 1e-9 * r->hi, "%s%s: ratio interval high", r->name, r->paired ? " (paired)" : "");
+	}
+	double lo, hi, a[] = { 1, 2, 3 }, z[] = { 0, 2, 3 };
+	stats_ratio_ci(a, 3, z, 3, 0.95, &lo, &hi);
+	CHECK(isnan(lo) && isnan(hi), "a value of 0: no log-scale interval");
+	stats_ratio_ci_paired(a, a, 1, 0.95, &lo, &hi);
+	CHECK(isnan(lo) && isnan(hi), "one pair: none");
+	double t[] = { 100, 160, 60, 140, 90 }, u[] = { 20, 21, 19, 20, 20 };
+	stats_ratio_ci(t, 5, u, 5, 0.95, &lo, &hi);
+	CHECK(lo > 0 && hi < 1, "a time down 82%% at a CV of 36%%: an interval above -100%% (%g - %g)", lo, hi);
+}
+
 int main(void)
 {
+	test_ratio_ci();
 	test_mde();
 	test_paired();
 	test_welch_ci();

@@ -1,0 +1,49 @@
+/* The plan as text (plan_text.h). */
+#include "report/plan_text.h"
+
+#include <math.h>
+#include <string.h>
+
+
+/* "40 s", "12 min", "11.3 h": a plan's times are rough. */
+static char *plan_time(char *buf, size_t len, double s)
+{
+	if (!isfinite(s))
+		snprintf(buf, len, "?");
+	else if (s >= 3600)
+		snprintf(buf, len, "%.1f h", s / 3600);
+	else if (s >= 60)
+		snprintf(buf, len, "%.0f min", s / 60);
+	else
+		snprintf(buf, len, "%.0f s", s);
+	return buf;
+}
+
+void plan_write_text(FILE *f, const struct plan *p, const char *suite, const char *from)
+{
+	char t[48];
+	fprintf(f, "To see a %g%% change in %s at FDR %g%% with 80%% power (%zu headline tests), from %s:\n",
+		p->effect * 100, suite, p->alpha * 100, p->m, from);
+	int wc = 4, wm = 6;
+	for (size_t k = 0; k < p->nrows; k++) {
+		wc = (int)strlen(p->rows[k].case_name) > wc ? (int)strlen(p->rows[k].case_name) : wc;
+		wm = (int)strlen(p->rows[k].metric) > wm ? (int)strlen(p->rows[k].metric) : wm;
+	}
+	fprintf(f, "  %-*s  %-*s  %-12s  %7s  %5s  %s\n", wc, "case", wm, "metric", "test", "spread", "had",
+		"iterations a variant (time a variant)");
+	for (size_t k = 0; k < p->nrows; k++) {
+		const struct plan_row *r = &p->rows[k];
+		const char *test = r->paired ? (r->rank ? "signed-rank" : "paired t") : (r->rank ? "Mann-Whitney" : "Welch");
+		fprintf(f, "  %-*s  %-*s  %-12s  %6.1f%%  %5zu  ", wc, r->case_name, wm, r->metric, test,
+			r->spread * 100, r->have);
+		if (!r->need)
+			fputs("more than 100000 (or no spread to plan from)\n", f);
+		else if (isfinite(r->iter_s))
+			fprintf(f, "%zu (%s)\n", r->need, plan_time(t, sizeof(t), (double)r->need * r->iter_s));
+		else
+			fprintf(f, "%zu\n", r->need);
+	}
+	fprintf(f, "In all about %s for %zu variants, each case at its most demanding metric (the workloads' own\n"
+		   "time; the sandbox's set-up comes on top). Spread: the sd of what compare tests, in logs.\n",
+		plan_time(t, sizeof(t), p->total_s), p->nvariants);
+}

@@ -1,0 +1,124 @@
+/* The iterations a change needs (plan.h). */
+#include "stats/plan.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/util.h"
+#include "stats/envdiff.h"
+#include "stats/stats.h"
+
+/* The sd of the logs compare's test sees: of each block's log ratio when
+ * paired, else pooled over both sides' logs.  NAN when a value is not
+ * above 0 or there are fewer than 2. */
+static double plan_spread(const struct cmp_cell *c, const struct cmp_cell *base, bool paired)
+{
+	size_t n = paired ? c->npairs : base->s.n, nb = paired ? c->npairs : c->s.n;
+	if (n < 2 || nb < 2)
+		return NAN;
+	double *a = xcalloc(n + 1, sizeof(double)), *b = xcalloc(nb + 1, sizeof(double)), sd = NAN;
+	bool ok = true;
+	for (size_t k = 0; k < n; k++) {
+		double x = paired ? c->pair_base[k] : base->values[k];
+		ok &= x > 0;
+		a[k] = log(x);
+	}
+	for (size_t k = 0; k < nb; k++) {
+		double x = paired ? c->pair_run[k] : c->values[k];
+		ok &= x > 0;
+		b[k] = log(x);
+	}
+	if (ok && paired) {
+		for (size_t k = 0; k < n; k++)
+			b[k] -= a[k];
+		sd = sqrt(stats_variance(b, n));
+	} else if (ok) {
+		sd = sqrt(((double)(n - 1) * stats_variance(a, n) + (double)(nb - 1) * stats_variance(b, nb)) /
+			  (double)(n + nb - 2));
+	}
+	free(a);
+	free(b);
+	return sd;
+}
+
+/* The smallest n in [3, 100000] whose MDE (Cohen's d at 80% power, level)
+ * times the spread is within the effect; 0 when none is. */
+static size_t plan_need(double effect_log, double spread, bool paired, bool rank, double level)
+{
+	double eff = rank ? 3 / M_PI : 1;
+	size_t lo = 3, hi = 100000;
+#define PLAN_MDE(n) ((paired ? stats_t1_mde((double)(n) * eff, level, 0.8) \
+			     : stats_t_mde((double)(n) * eff, (double)(n) * eff, level, 0.8)) * spread)
+	if (!(spread >= 0) || !(effect_log > 0) || !(PLAN_MDE(hi) <= effect_log))
+		return 0;
+	if (PLAN_MDE(lo) <= effect_log)
+		return lo;
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (PLAN_MDE(mid) <= effect_log)
+			hi = mid;
+		else
+			lo = mid;
+	}
+#undef PLAN_MDE
+	return hi;
+}
+
+/* The mean "elapsed" of the passing iterations of a case over every run. */
+static double plan_iter_s(const struct comparison *cmp, const char *case_name)
+{
+	double sum = 0;
+	size_t n = 0;
+	for (size_t i = 0; i < cmp->nruns; i++) {
+		const struct run_case *c = compare_find_case(cmp->runs[i], case_name);
+		for (size_t k = 0; c && k < c->niter; k++) {
+			const struct metric *m = result_find_metric(&c->iters[k], "elapsed");
+			if (m && c->iters[k].outcome == OUTCOME_PASS && isfinite(m->value))
+				sum += m->value / 1e9, n++;
+		}
+	}
+	return n ? sum / (double)n : NAN;
+}
+
+void plan_from_comparison(const struct comparison *cmp, double effect, struct plan *p)
+{
+	*p = (struct plan){ .effect = effect, .alpha = cmp->alpha, .nvariants = cmp->nruns };
+	for (size_t r = 0; r < cmp->nrows; r++)
+		for (size_t i = 1; cmp->rows[r].headline && i < cmp->nruns; i++)
+			p->m++;
+	double level = cmp->alpha / (double)(p->m ? p->m : 1);
+	for (size_t r = 0; r < cmp->nrows; r++) {
+		const struct cmp_row *row = &cmp->rows[r];
+		const struct cmp_cell *c = cmp->nruns > 1 ? &row->cells[1] : NULL;
+		if (!row->headline || !c || !c->present || !row->cells[0].present)
+			continue;
+		p->rows = xrealloc(p->rows, (p->nrows + 1) * sizeof(*p->rows));
+		struct plan_row *pr = &p->rows[p->nrows++];
+		*pr = (struct plan_row){ .case_name = row->case_name, .metric = row->metric, .paired = c->paired,
+					 .rank = row->test == CMP_TEST_MWU };
+		pr->have = c->paired ? c->npairs : (c->s.n < row->cells[0].s.n ? c->s.n : row->cells[0].s.n);
+		pr->spread = plan_spread(c, &row->cells[0], c->paired);
+		pr->need = plan_need(log1p(effect), pr->spread, pr->paired, pr->rank, level);
+		pr->iter_s = plan_iter_s(cmp, row->case_name);
+	}
+	/* A case runs as many iterations as its most demanding metric. */
+	for (size_t k = 0; k < p->nrows; k++) {
+		bool first = true;
+		size_t most = 0;
+		for (size_t j = 0; j < p->nrows; j++) {
+			if (strcmp(p->rows[j].case_name, p->rows[k].case_name))
+				continue;
+			first &= j >= k;
+			most = p->rows[j].need > most ? p->rows[j].need : most;
+		}
+		if (first && isfinite(p->rows[k].iter_s))
+			p->total_s += (double)most * (double)p->nvariants * p->rows[k].iter_s;
+	}
+}
+
+void plan_free(struct plan *p)
+{
+	free(p->rows);
+	memset(p, 0, sizeof(*p));
+}
