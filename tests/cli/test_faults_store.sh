@@ -146,7 +146,7 @@ if is_root && mount -t tmpfs -o size=2m tmpfs "$T_TMP/full" 2>/dev/null; then
 	check "disk full during a run: says where the iteration not stored is kept ($(tr '\n' ' ' < "$T_TMP/filled.err" | head -c 300))" \
 		[ -n "$kept" ]
 	check "disk full during a run: that file holds its result" \
-		jq -e '.result.metrics | length > 0' "${kept:-/nonexistent}" >/dev/null
+		sh -c 'jq -e ".result.metrics | length > 0" "$1" >/dev/null' _ "${kept:-/nonexistent}"
 	run "$VMR" show filled --db "$T_TMP/full/r.db" --json
 	expect_json "disk full during a run: the iterations stored before stay" '.run.iterations >= 1'
 	umount "$T_TMP/full"
