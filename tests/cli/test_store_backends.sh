@@ -409,7 +409,7 @@ run vrun "$PGFLEET" direct-gamma gamma; expect_rc "machine gamma runs straight i
 run "$VMR" list --db "$PGFLEET" --json
 [ "$(jq -r '[.[].host] | sort | join(",")' <<< "$OUT")" = "alpha,beta,gamma" ] && ok "the database holds runs of three hosts" ||
 	not_ok "hosts: ${OUT:0:300}"
-run "$VMR" compare on-alpha on-beta --db "$PGFLEET"; expect_rc "compare across hosts" 0
+run "$VMR" compare on-alpha on-beta --db "$PGFLEET" --all; expect_rc "compare across hosts" 0
 expect_out "the environment diff shows the host names" "alpha +beta"
 expect_out "the host difference is marked as hardware" "hostname \(hardware\) +alpha +beta"
 if command -v sqlite3 >/dev/null; then
