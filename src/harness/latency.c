@@ -14,6 +14,12 @@ void probe_init(struct probe *p, uint64_t period_ns)
 	p->buf = xcalloc(1, PROBE_BUFFER_BYTES);
 	p->late = hist_new();
 	p->touch = hist_new();
+	pthread_condattr_t ca;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&p->wake, &ca);
+	pthread_condattr_destroy(&ca);
+	pthread_mutex_init(&p->lock, NULL);
 }
 
 void probe_destroy(struct probe *p)
@@ -23,14 +29,19 @@ void probe_destroy(struct probe *p)
 	free(p->buf);
 	free(p->late);
 	free(p->touch);
+	pthread_cond_destroy(&p->wake);
+	pthread_mutex_destroy(&p->lock);
 	memset(p, 0, sizeof(*p));
 }
 
-static void probe_sleep_until(uint64_t t_ns)
+/* Sleep until t_ns on the monotonic clock, or until probe_stop wakes us. */
+static void probe_sleep_until(struct probe *p, uint64_t t_ns)
 {
 	struct timespec ts = { .tv_sec = (time_t)(t_ns / 1000000000u), .tv_nsec = (long)(t_ns % 1000000000u) };
-	while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR)
+	pthread_mutex_lock(&p->lock);
+	while (!atomic_load(&p->stop) && pthread_cond_timedwait(&p->wake, &p->lock, &ts) != ETIMEDOUT)
 		;
+	pthread_mutex_unlock(&p->lock);
 }
 
 /* Like a player filling its next period of samples: write one byte in
@@ -47,7 +58,9 @@ static void *probe_thread(void *arg)
 	struct probe *p = arg;
 	uint64_t next = vmr_now_ns() + p->period_ns;
 	while (!atomic_load_explicit(&p->stop, memory_order_relaxed)) {
-		probe_sleep_until(next);
+		probe_sleep_until(p, next);
+		if (atomic_load_explicit(&p->stop, memory_order_relaxed))
+			break;
 		uint64_t woke = vmr_now_ns();
 		probe_touch(p, (unsigned char)p->wakeups);
 		uint64_t done = vmr_now_ns();
@@ -116,10 +129,12 @@ void probe_stop(struct probe *p, struct result *r)
 {
 	if (!p->running)
 		return;
+	/* The thread is asleep nearly always: wake it rather than wait up to
+	 * a period. */
+	pthread_mutex_lock(&p->lock);
 	atomic_store(&p->stop, true);
-	/* The thread is asleep nearly always: cancel the sleep (its only
-	 * cancellation point) rather than wait up to a period. */
-	pthread_cancel(p->thread);
+	pthread_cond_signal(&p->wake);
+	pthread_mutex_unlock(&p->lock);
 	pthread_join(p->thread, NULL);
 	p->running = false;
 	if (r)

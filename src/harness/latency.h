@@ -30,6 +30,11 @@ struct probe {
 	pthread_t thread;
 	bool running;
 	atomic_bool stop;
+	/* the thread sleeps on wake until its next deadline, so that stopping
+	 * it is a signal rather than a cancellation (which unwinds its stack
+	 * without the sanitizers' bookkeeping, and it need not wait a period) */
+	pthread_mutex_t lock;
+	pthread_cond_t wake;
 	unsigned char *buf;
 	struct hist *late, *touch;
 	uint64_t wakeups, deadlines, missed;
