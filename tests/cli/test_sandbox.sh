@@ -70,7 +70,7 @@ expect_json "max RSS stays within the limit" '.max_rss_kb <= 65536 + 2048'
 expect_json "describe names a v1 or v2 cgroup, the limit and the swap file" '(.sandbox.cgroup_version == 1 or
 	.sandbox.cgroup_version == 2) and .sandbox.limit_bytes == 67108864 and .sandbox.swap.kind == "file"
 	and .sandbox.swap.bytes == 134217728 and .sandbox.swap.priority == 32767'
-expect_json "describe records every allow-listed knob" '(.sandbox.knobs | length) == 40'
+expect_json "describe records every allow-listed knob" '(.sandbox.knobs | length) == 48'
 check "after exec every knob is as it was" knobs_same "$knobs0"
 knobs_release
 left=$(ours_left "$T_TMP/file.json")
