@@ -65,7 +65,7 @@ stop=$(env_of prec 'iterations_auto.spin')
 check "auto on null --spin: stopped on precision ($stop)" grep -qE '^precision after [0-9]+ iterations$' <<< "$stop"
 reached=$(env_of prec 'iterations_auto_reached."spin.time"')
 check "the precision reached is stored, within 10% ($reached)" \
-	awk -v p="$reached" 'BEGIN { exit !(p != "" && p + 0 > 0 && p + 0 <= 0.10) }'
+	awk -v p="$reached" 'BEGIN { exit !(p ~ /^[0-9.]+([eE][-+]?[0-9]+)?$/ && p + 0 <= 0.10) }'
 n=$(counted prec)
 check "at least 3 iterations ($n), as many as the reason says" grep -q "after $n iterations" <<< "$stop"
 run "$VMR" show prec --db "$DB" --all
