@@ -130,13 +130,14 @@ check "the stored pgdemote_* counters are there ($sum over the run)" is 'a >= b 
 # promotion (kernel.numa_balancing=2) waits for the balancer's scanner, so
 # a 4 s re-read promotes thousands of pages in some runs and none in others
 # (docs/modern.md): what every run shows is that it was measured, and that
-# the sandbox's promoted pages are among what was on node 1 and among the
-# machine's (memory.stat may lag by its flush batch)
+# the sandbox's promoted pages are among the machine's (memory.stat may lag
+# by its flush batch).  They are not bounded by what was on node 1 after the
+# fill: a page demoted again during the re-read is promoted again, and
+# counted each time (3615 promotions of 2481 pages seen)
 pr=$(m on promoted) cpr=$(m on cgroup-promoted)
 echo "# demotion on: promoted $pr in the re-read (the sandbox's $cpr)"
 check "demotion on: promotion in the re-read is measured ($pr, the sandbox's $cpr)" \
 	is 'a >= 0 && b >= 0' "$pr" "$cpr"
-check "the sandbox's promoted pages were on node 1 ($cpr of $low)" is 'a <= b + 64' "$cpr" "$low"
 check "and are among the machine's ($cpr of $pr)" is 'a <= b + 64' "$cpr" "$pr"
 check "demotion off: nothing demoted" [ "$(m off cgroup-demoted) $(m off lower-after-fill)" = "0 0" ]
 check "so nothing of the sandbox's promoted ($(m off cgroup-promoted))" is 'a == 0' "$(m off cgroup-promoted)"
