@@ -40,7 +40,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		 * spelled differently (percent-encoded) in the URL, or one that
 		 * also appears elsewhere in it, cannot be looked for. */
 		const char *at = pw ? strstr(in, pw) : NULL;
-		if (at && strlen(pw) >= 4 && !strchr(pw, '*') && !strstr(at + 1, pw) && strstr(masked, pw))
+		if (at && strlen(pw) >= 4 && !strchr(pw, '*') && !strchr(in, '%') && !strstr(at + 1, pw) &&
+		    strstr(masked, pw))
 			abort();
 		free(pw);
 	}
