@@ -1,8 +1,9 @@
 /* vmregress lava testdef|job|cases|attach|import|run-local: vmregress in a
  * LAVA lab (vm/lava.h; docs/lab.md).  testdef and job write what a lab
  * runs; cases and attach run on the device, turning a stored run into
- * LAVA's helper calls and framing its JSON in the log; import reads what LAVA gave back into the store; run-local runs a job
- * with LAVA's own lava-run on this machine and imports it. */
+ * LAVA's helper calls and framing its JSON in the log; import reads what
+ * LAVA gave back into the store; run-local runs a job with LAVA's own
+ * lava-run on this machine and imports it. */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,7 +71,8 @@ const struct opt lava_cmd_opts[] = {
 	{ .name = "name", .type = OPT_STR, .off = O(name), .metavar = "NAME",
 	  .help = "import, run-local: the stored run's name (default lava-JOB)" },
 	{ .name = "job-id", .type = OPT_STR, .off = O(job_id), .metavar = "ID", .help = "import: the LAVA job's id" },
-	{ .name = "device", .type = OPT_STR, .off = O(device), .metavar = "NAME", .help = "import: the device it ran on" },
+	{ .name = "device", .type = OPT_STR, .off = O(device), .metavar = "NAME",
+	  .help = "import: the device it ran on; run-local: the device's name (default run-local)" },
 	{ .name = "keep", .type = OPT_FLAG, .off = O(keep), .help = "run-local: keep lava-run's work directory" },
 	{ .name = "db", .type = OPT_STR, .off = O(db), .metavar = "PATH",
 	  .help = "cases, attach, import, run-local: the results store (" CMD_DB_DEFAULT ")" },

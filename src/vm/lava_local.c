@@ -149,8 +149,8 @@ static int lava_device(const char *job_yaml, const char *pkgroot, const char *wo
 	return r;
 }
 
-int lava_local_run(const char *job_yaml, const char *cache, const char *work, const char *job_id, const char *device_name,
-		   char **log)
+int lava_local_run(const char *job_yaml, const char *cache, const char *work, const char *job_id,
+		   const char *device_name, char **log)
 {
 	char *dir = xasprintf("%s/lava", cache), *pkgroot = xasprintf("%s/lava/root", cache), *device = NULL;
 	char *disp = xasprintf("%s/dispatcher.yaml", work), *prefix = xasprintf("prefix: %s/tmp/\n", work);
