@@ -50,6 +50,9 @@ RD=https://lab.example/vmr
 run "$VMR" lava job --device-type bcm2711-rpi-4-b --kernel-url $RD/Image -o "$T_TMP/x.yaml"
 expect_rc "a board's job without a boot method or ramdisk exits 2" 2
 expect_err "and says what it needs" "device type bcm2711-rpi-4-b needs --boot-method, --kernel-url, --ramdisk-url"
+run "$VMR" lava job --device-type x86 --boot-method ipxe --kernel-url $RD/bzImage -o "$T_TMP/x.yaml"
+expect_rc "nor without its ramdisk's URL" 2
+expect_err "saying so" "device type x86 needs .*--ramdisk-url"
 run "$VMR" lava job --device-type bcm2711-rpi-4-b --boot-method fastboot --kernel-url $RD/Image --ramdisk-url $RD/r.cpio.gz -o "$T_TMP/x.yaml"
 expect_rc "a boot method vmregress does not write exits 2" 2
 expect_err "naming the ones it does" "--boot-method fastboot: vmregress writes jobs for u-boot, ipxe"
