@@ -164,15 +164,19 @@ static int run_check(struct suite *s)
 
 /* Every case may run here (sandbox_plan), checked before the first one
  * starts, before traces are made and before the store is written: a run
- * that cannot finish does nothing at all. */
-static int run_plan(const struct suite *s)
+ * that cannot finish does nothing at all.  A variant's cases are checked
+ * with its settings applied, by the same rule as the options of a run. */
+static int run_plan(const struct suite *s, const struct variant *v)
 {
 	for (size_t i = 0; i < s->ncases; i++) {
 		const char *why = NULL;
-		if (sandbox_plan(&s->cases[i].sandbox, &why) == SANDBOX_REFUSED) {
+		if (sandbox_plan(&s->cases[i].sandbox, &why) != SANDBOX_REFUSED)
+			continue;
+		if (v)
+			vmr_err("--variant %s: %s: %s", v->name, s->cases[i].name, why);
+		else
 			vmr_err("%s: %s", s->cases[i].name, why);
-			return -1;
-		}
+		return -1;
 	}
 	return 0;
 }
@@ -541,10 +545,10 @@ static void run_variants_free(struct variant *v, size_t n)
 	free(v);
 }
 
-/* One configuration made ready: the command line's settings, then the
- * variant's, then the checks: whether it may run here comes before any
- * trace is made.  0, or an exit code after one error. */
-static int run_prepare(struct suite *s, const struct run_opts *o, const struct variant *v, struct run_traces *t)
+/* One configuration checked: the command line's settings, then the
+ * variant's, then whether it may run here.  0, or an exit code after one
+ * error. */
+static int run_prepare_check(struct suite *s, const struct run_opts *o, const struct variant *v)
 {
 	char where[PATH_MAX + 32] = "--variant";
 	if (v && v->line)
@@ -553,8 +557,13 @@ static int run_prepare(struct suite *s, const struct run_opts *o, const struct v
 		return VMR_EXIT_USAGE;
 	for (size_t i = 0; s->global.iterations_auto && i < s->ncases; i++)
 		s->cases[i].set.iterations = RUN_AUTO_MIN;  /* so far: grows as blocks are added */
-	if (run_plan(s) < 0)
-		return VMR_EXIT_CANNOT;
+	return run_plan(s, v) < 0 ? VMR_EXIT_CANNOT : 0;
+}
+
+/* A checked configuration's traces made and its workloads' options
+ * checked.  0, or an exit code after one error. */
+static int run_prepare_make(struct suite *s, struct run_traces *t)
+{
 	return run_traces_make(s, t) < 0 || run_validate(s) < 0 ? VMR_EXIT_USAGE : 0;
 }
 
@@ -574,12 +583,6 @@ static json_t *run_plan_json(const struct suite *s, const struct variant *v, siz
 static int run_group_prepare(struct run_state *rs, struct suite *s, const struct run_opts *o,
 			     const struct variant *v, size_t n, struct run_traces *t)
 {
-	if (!vmr_is_root())
-		for (size_t i = 0; i < n; i++)
-			if (variant_needs_sandbox(&v[i])) {
-				vmr_err("--variant %s: sets a knob or a sandbox option, which needs root", v[i].name);
-				return VMR_EXIT_CANNOT;
-			}
 	rs->vars = xcalloc(n, sizeof(*rs->vars));
 	for (size_t i = 0; i < n; i++) {
 		struct suite *sv = xcalloc(1, sizeof(*sv));
@@ -588,7 +591,12 @@ static int run_group_prepare(struct run_state *rs, struct suite *s, const struct
 			return VMR_EXIT_USAGE;
 		free(sv->name);
 		sv->name = xstrdup(s->name);
-		int rc = run_prepare(sv, o, &v[i], t);
+		int rc = run_prepare_check(sv, o, &v[i]);
+		if (rc)
+			return rc;
+	}
+	for (size_t i = 0; i < n; i++) {  /* every variant may run before any trace is made */
+		int rc = run_prepare_make(rs->vars[i].suite, t);
 		if (rc)
 			return rc;
 	}
@@ -665,7 +673,7 @@ int cmd_run(int argc, char **argv)
 		if ((rc = run_group_prepare(&rs, &s, &o, variants, nvariants, &traces)) != 0)
 			goto free_suite;
 	} else {
-		if ((rc = run_prepare(&s, &o, NULL, &traces)) != 0)
+		if ((rc = run_prepare_check(&s, &o, NULL)) != 0 || (rc = run_prepare_make(&s, &traces)) != 0)
 			goto free_suite;
 		rs.vars = xcalloc(1, sizeof(*rs.vars));
 		rs.vars[rs.nvars++] = (struct run_var){ .suite = &s, .name = o.name ? xstrdup(o.name) : NULL };
