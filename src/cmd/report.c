@@ -9,7 +9,9 @@
 #include "report/html.h"
 #include "report/plot.h"
 #include "report/runsrc.h"
+#include "stats/compare.h"
 #include "vm/bisect.h"
+#include "workload/workload.h"
 
 struct report_cmd {
 	char *db, *out, *title, *cases;
@@ -68,7 +70,12 @@ static int report_run(struct report_cmd *o, char **specs, size_t n)
 	if (n == 1 && runs.n && json_is_object(json_object_get(runs.runs[0]->env, "bisect")) &&
 	    bisect_load(o->db, specs[0], &bl) == VMR_EXIT_OK)
 		report_bisection(&bl.res, &ro, &lead, &bp);
-	int rc = report_write(o->out, (const struct run *const *)runs.runs, runs.n, &ro, &st);
+	const struct run *const *rv = (const struct run *const *)runs.runs;
+	struct comparison cmp = { 0 };
+	compare_runs(rv, runs.n, &(struct compare_opts){ .alpha = o->alpha, .cases = o->cases,
+							 .headline = workload_metric_headline }, &cmp);
+	int rc = report_write(o->out, rv, runs.n, &cmp, &ro, &st);
+	compare_free(&cmp);
 	if (ro.lead_plot)
 		plot_free(&bp);
 	free(lead);
