@@ -312,7 +312,11 @@ static int run_print_var(struct run_state *rs, struct run_var *var, json_t *runs
 		if (var->variant)
 			printf("%s== variant %s%s: %s ==\n\n", base ? "" : "\n", var->variant->name, base ? " (the base)" : "",
 			       *var->variant->settings ? var->variant->settings : "the suite as it is");
-		run_text_brief(stdout, run, workload_metric_headline);
+		struct case_summary *s = summary_build(run);
+		struct summary_totals t = { 0 };
+		summary_totals(run, &t);
+		run_text_brief(stdout, run, s, &t, workload_metric_headline);
+		summary_free(s, run->ncases);
 		if (!var->variant)
 			printf("Stored as run %lld in %s\n", (long long)run->info.id, store_path(rs->st));
 	}
