@@ -11,6 +11,7 @@
 #include "cmd/cmd.h"
 #include "core/util.h"
 #include "harness/suite.h"
+#include "report/outcome_text.h"
 #include "store/store.h"
 #include "vm/initramfs.h"
 #include "vm/kernel.h"
@@ -160,7 +161,7 @@ static int lava_job_cmd(const struct lava_cmd *o)
 								VMR_EXIT_CANNOT)
 							     : VMR_EXIT_OK;
 	if (rc == VMR_EXIT_OK)
-		printf("%s: a LAVA job for %s, with %s and %s\n", o->output, k.version, ramdisk, disk);
+		outcome_lava_job(stdout, o->output, k.version, ramdisk, disk);
 	free(buf), free(name), free(ku), free(ru), free(du), free(kabs), free(rabs), free(dabs);
 free_all:
 	kernel_free(&k);
@@ -197,8 +198,7 @@ static int lava_import_one(const struct lava_cmd *o, struct store *st, const cha
 		int64_t id;
 		int s = store_import_run(st, r, &id);
 		if (s >= 0)
-			printf("%s: run %s (%s, %zu cases) %s\n", path, r->info.name, r->info.uuid, r->ncases,
-			       s == 0 ? "stored" : "already in the store");
+			outcome_lava_import(stdout, path, r, s == 0);
 		rc = s < 0 ? VMR_EXIT_CANNOT : VMR_EXIT_OK;
 		run_free(r);
 	}

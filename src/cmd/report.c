@@ -3,10 +3,10 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "core/units.h"
 #include "core/util.h"
 #include "report/bisect_fmt.h"
 #include "report/html.h"
+#include "report/outcome_text.h"
 #include "report/plot.h"
 #include "report/runsrc.h"
 #include "stats/compare.h"
@@ -95,8 +95,7 @@ static int report_run(struct report_cmd *o, char **specs, size_t n)
 					      (json_int_t)st.graphs, "png_graphs", (json_int_t)st.png, "failed_graphs",
 					      (json_int_t)st.failed));
 	} else {
-		char size[32];
-		printf("%s (%zu graphs, %s)\n", path, st.graphs, units_format_size(size, sizeof(size), st.bytes));
+		outcome_report(stdout, path, st.graphs, st.bytes);
 		rc = VMR_EXIT_OK;
 	}
 	free(path);

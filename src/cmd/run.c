@@ -24,6 +24,7 @@
 #include "harness/trace_hook.h"
 #include "probe/system.h"
 #include "report/compare_fmt.h"
+#include "report/outcome_text.h"
 #include "report/run_text.h"
 #include "sandbox/knobs.h"
 #include "sandbox/sandbox.h"
@@ -310,15 +311,14 @@ static int run_print_var(struct run_state *rs, struct run_var *var, json_t *runs
 		json_array_append_new(runs, json_pack("{so sO}", "run", run_info_to_json(&run->info), "cases", var->out));
 	} else if (!rs->o->quiet) {
 		if (var->variant)
-			printf("%s== variant %s%s: %s ==\n\n", base ? "" : "\n", var->variant->name, base ? " (the base)" : "",
-			       *var->variant->settings ? var->variant->settings : "the suite as it is");
+			outcome_run_variant(stdout, var->variant->name, var->variant->settings, base);
 		struct case_summary *s = summary_build(run);
 		struct summary_totals t = { 0 };
 		summary_totals(run, &t);
 		run_text_brief(stdout, run, s, &t, workload_metric_headline);
 		summary_free(s, run->ncases);
 		if (!var->variant)
-			printf("Stored as run %lld in %s\n", (long long)run->info.id, store_path(rs->st));
+			outcome_run_stored(stdout, (long long)run->info.id, store_path(rs->st));
 	}
 	run_free(run);
 	return 0;
@@ -339,11 +339,15 @@ static int run_print_json(struct run_state *rs, json_t *runs)
 
 static void run_print_group(const struct run_state *rs)
 {
-	printf("\nStored as group %s in %s:", rs->group.name, store_path(rs->st));
-	for (size_t v = 0; v < rs->nvars; v++)
-		printf(" run %lld (%s)%s", (long long)rs->vars[v].run_id, rs->vars[v].variant->name,
-		       v + 1 < rs->nvars ? "," : "\n");
-	printf("Compare them with: vmregress compare %s\n", rs->group.name);
+	long long *ids = xcalloc(rs->nvars, sizeof(*ids));
+	const char **names = xcalloc(rs->nvars, sizeof(*names));
+	for (size_t v = 0; v < rs->nvars; v++) {
+		ids[v] = (long long)rs->vars[v].run_id;
+		names[v] = rs->vars[v].variant->name;
+	}
+	outcome_run_group(stdout, rs->group.name, store_path(rs->st), ids, names, rs->nvars);
+	free(ids);
+	free(names);
 }
 
 static int run_print(struct run_state *rs)
