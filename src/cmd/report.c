@@ -10,6 +10,7 @@
 #include "report/plot.h"
 #include "report/runsrc.h"
 #include "stats/compare.h"
+#include "stats/rowmeans.h"
 #include "vm/bisect.h"
 #include "workload/workload.h"
 
@@ -74,7 +75,10 @@ static int report_run(struct report_cmd *o, char **specs, size_t n)
 	struct comparison cmp = { 0 };
 	compare_runs(rv, runs.n, &(struct compare_opts){ .alpha = o->alpha, .cases = o->cases,
 							 .headline = workload_metric_headline }, &cmp);
-	int rc = report_write(o->out, rv, runs.n, &cmp, &ro, &st);
+	struct row_means_set means = { 0 };
+	row_means_compute(rv, runs.n, &means);
+	int rc = report_write(o->out, rv, runs.n, &cmp, &means, &ro, &st);
+	row_means_free(&means);
 	compare_free(&cmp);
 	if (ro.lead_plot)
 		plot_free(&bp);

@@ -610,14 +610,14 @@ static int report_mkdir(const char *dir)
 }
 
 int report_write(const char *dir, const struct run *const *runs, size_t n, const struct comparison *cmp,
-		 const struct report_opts *o, struct report_stats *stats)
+		 const struct row_means_set *means, const struct report_opts *o, struct report_stats *stats)
 {
 	*stats = (struct report_stats){ 0 };
 	if (report_mkdir(dir) < 0)
 		return -1;
 	char *buf = NULL;
 	size_t len = 0;
-	struct report_ctx x = { .f = open_memstream(&buf, &len), .runs = runs, .n = n, .cmp = cmp, .o = o,
+	struct report_ctx x = { .f = open_memstream(&buf, &len), .runs = runs, .n = n, .cmp = cmp, .means = means, .o = o,
 				.stats = stats };
 	html_page(&x);
 	fclose(x.f);

@@ -19,6 +19,7 @@
 #include "store/store.h"
 
 struct comparison;
+struct row_means_set;
 
 struct report_opts {
 	double alpha;
@@ -37,10 +38,11 @@ struct report_stats {
 	size_t bytes;         /* the size of index.html */
 };
 
-/* Write DIR/index.html (atomically), creating DIR, from the runs and
- * their comparison (compare_runs with the report's alpha and cases, the
- * workloads' headline metrics).  0, or -1 after a one-line error. */
+/* Write DIR/index.html (atomically), creating DIR, from the runs, their
+ * comparison (compare_runs with the report's alpha and cases, the
+ * workloads' headline metrics) and their tables' row means
+ * (row_means_compute).  0, or -1 after a one-line error. */
 int report_write(const char *dir, const struct run *const *runs, size_t n, const struct comparison *cmp,
-		 const struct report_opts *o, struct report_stats *stats);
+		 const struct row_means_set *means, const struct report_opts *o, struct report_stats *stats);
 
 #endif

@@ -11,6 +11,7 @@
 #include "report/compare_fmt.h"
 #include "report/plot.h"
 #include "stats/compare.h"
+#include "stats/rowmeans.h"
 #include "stats/summary.h"
 #include "workload/workload.h"
 
@@ -19,6 +20,7 @@ struct report_ctx {
 	const struct run *const *runs;
 	size_t n;
 	const struct comparison *cmp;   /* labels */
+	const struct row_means_set *means; /* the tables' row means */
 	const struct report_opts *o;
 	struct report_stats *stats;
 	struct strlist scripts;         /* graph i's script; its place is HTML_SLOT i */
