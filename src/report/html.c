@@ -476,6 +476,7 @@ static void html_page(struct report_ctx *x)
 		fputs(x->o->lead_html, x->f);
 	if (x->o->lead_plot)
 		html_plot(x, x->o->lead_plot, "the references' 95% bands dashed; each step's figure with its interval");
+	html_forest(x);
 	html_verdict(x);
 	html_headline(x);
 	struct strlist cases = { 0 };

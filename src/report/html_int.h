@@ -45,6 +45,8 @@ void html_table_plots(struct report_ctx *x, const char *case_name, const struct 
 void html_hist_plot(struct report_ctx *x, const char *case_name, const char *name);
 void html_series_plots(struct report_ctx *x, const char *case_name, const struct strlist *series);
 void html_map_plots(struct report_ctx *x, const char *case_name);
+/* The forest plot of the headline metrics (html_forest.c): nothing for one run. */
+void html_forest(struct report_ctx *x);
 void html_td(FILE *f, const char *s);
 void html_esc(FILE *f, const char *s);
 
