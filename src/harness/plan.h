@@ -74,9 +74,6 @@ int variants_check(const struct variant *v, size_t n, const char *where);
  * KEY may be).  0, or -1 after one error naming where, the variant and the
  * setting. */
 int variant_apply(struct suite *s, const struct variant *v, const char *where);
-/* Whether a variant sets anything that only a sandbox can set (knobs,
- * sandbox options): such a variant needs root. */
-int variant_needs_sandbox(const struct variant *v);
 
 /* The order of one case's iterations: nvariants * iterations variant
  * indices into out.  seed matters only for PLAN_RANDOM; case_index gives

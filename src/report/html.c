@@ -18,7 +18,6 @@
 #include "report/svg_slim.h"
 #include "stats/compare.h"
 #include "stats/summary.h"
-#include "workload/workload.h"
 #include "report/html_int.h"
 
 static const char report_css[] =
@@ -477,6 +476,7 @@ static void html_page(struct report_ctx *x)
 		fputs(x->o->lead_html, x->f);
 	if (x->o->lead_plot)
 		html_plot(x, x->o->lead_plot, "the references' 95% bands dashed; each step's figure with its interval");
+	html_forest(x);
 	html_verdict(x);
 	html_headline(x);
 	struct strlist cases = { 0 };
@@ -610,22 +610,18 @@ static int report_mkdir(const char *dir)
 	return e ? -1 : 0;
 }
 
-int report_write(const char *dir, const struct run *const *runs, size_t n, const struct report_opts *o,
-		 struct report_stats *stats)
+int report_write(const char *dir, const struct run *const *runs, size_t n, const struct comparison *cmp,
+		 const struct row_means_set *means, const struct report_opts *o, struct report_stats *stats)
 {
 	*stats = (struct report_stats){ 0 };
 	if (report_mkdir(dir) < 0)
 		return -1;
-	struct comparison cmp = { 0 };
-	compare_runs(runs, n, &(struct compare_opts){ .alpha = o->alpha, .cases = o->cases, .headline = workload_metric_headline },
-		     &cmp);
 	char *buf = NULL;
 	size_t len = 0;
-	struct report_ctx x = { .f = open_memstream(&buf, &len), .runs = runs, .n = n, .cmp = &cmp, .o = o,
+	struct report_ctx x = { .f = open_memstream(&buf, &len), .runs = runs, .n = n, .cmp = cmp, .means = means, .o = o,
 				.stats = stats };
 	html_page(&x);
 	fclose(x.f);
-	compare_free(&cmp);
 	char *page = html_fill(buf, len, &x, stats, &len);
 	free(buf);
 	buf = page;

@@ -387,6 +387,16 @@ int main(void)
 		text = text_of(&cmp, compare_write_text);
 		CHECK(strstr(text, "paired t; noise floor 1.0%") && strstr(text, "signed-rank; noise floor 1.0%"),
 		      "the text names the tests");
+		CHECK(pp && pp->cells[0].median == stats_median(va, 12) && pp->cells[1].median == stats_median(vb, 12) &&
+			      isnan(pt->cells[1].median),
+		      "compare gives a percentile's cells their medians, and no other row's");
+		char med[160] = "";
+		if (pp) {
+			char ma[64], mb[64];
+			snprintf(med, sizeof(med), "; median %s -> %s", cmp_fmt_scaled(ma, sizeof(ma), pp->cells[0].median,
+				 pp->unit), cmp_fmt_scaled(mb, sizeof(mb), pp->cells[1].median, pp->unit));
+		}
+		CHECK(*med && strstr(text, med), "and the text shows them (%s)", med);
 		free(text);
 		json_t *pj = compare_to_json(&cmp);
 		json_t *h0 = json_array_get(json_object_get(json_object_get(pj, "verdict"), "headline"), 0);
