@@ -91,10 +91,10 @@ static int compare_print(const struct comparison *cmp, const struct functional *
 		compare_write_markdown(stdout, cmp);
 		break;
 	case CMP_FMT_JUNIT:
-		compare_write_junit(stdout, cmp);
+		compare_write_junit(stdout, cmp, fn);
 		break;
 	case CMP_FMT_TAP:
-		compare_write_tap(stdout, cmp);
+		compare_write_tap(stdout, cmp, fn);
 		break;
 	default:
 		functional_write_text(stdout, fn);  /* functional changes first */

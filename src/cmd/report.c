@@ -10,6 +10,7 @@
 #include "report/plot.h"
 #include "report/runsrc.h"
 #include "stats/compare.h"
+#include "stats/functional.h"
 #include "stats/rowmeans.h"
 #include "vm/bisect.h"
 #include "workload/workload.h"
@@ -77,7 +78,10 @@ static int report_run(struct report_cmd *o, char **specs, size_t n)
 							 .headline = workload_metric_headline }, &cmp);
 	struct row_means_set means = { 0 };
 	row_means_compute(rv, runs.n, &means);
-	int rc = report_write(o->out, rv, runs.n, &cmp, &means, &ro, &st);
+	struct functional fn = { 0 };
+	functional_compare(rv, runs.n, &fn);
+	int rc = report_write(o->out, rv, runs.n, &cmp, &means, &fn, &ro, &st);
+	functional_free(&fn);
 	row_means_free(&means);
 	compare_free(&cmp);
 	if (ro.lead_plot)

@@ -20,6 +20,7 @@
 
 struct comparison;
 struct row_means_set;
+struct functional;
 
 struct report_opts {
 	double alpha;
@@ -40,9 +41,11 @@ struct report_stats {
 
 /* Write DIR/index.html (atomically), creating DIR, from the runs, their
  * comparison (compare_runs with the report's alpha and cases, the
- * workloads' headline metrics) and their tables' row means
- * (row_means_compute).  0, or -1 after a one-line error. */
+ * workloads' headline metrics), their tables' row means
+ * (row_means_compute) and their selftests' cases (functional_compare).
+ * 0, or -1 after a one-line error. */
 int report_write(const char *dir, const struct run *const *runs, size_t n, const struct comparison *cmp,
-		 const struct row_means_set *means, const struct report_opts *o, struct report_stats *stats);
+		 const struct row_means_set *means, const struct functional *fn, const struct report_opts *o,
+		 struct report_stats *stats);
 
 #endif
