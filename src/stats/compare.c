@@ -63,11 +63,14 @@ const struct run_case *compare_find_case(const struct run *r, const char *name)
  * they ran fell on both, and a difference of means within the noise of
  * single iterations is still the variants' own once the test calls it.
  * Runs made apart have no such protection: a drift of the machine between
- * them is a difference the test would call, so their floor is their CV. */
-static bool compare_interleaved(const struct run *base, const struct run *r)
+ * them is a difference the test would call, so their floor is their CV.
+ * A bisection's group is of the second kind: each of its runs is a boot
+ * of its own. */
+bool compare_interleaved(const struct run *base, const struct run *r)
 {
 	return base != r && base->info.group_uuid && r->info.group_uuid && *base->info.group_uuid &&
-	       !strcmp(base->info.group_uuid, r->info.group_uuid);
+	       !strcmp(base->info.group_uuid, r->info.group_uuid) && !json_object_get(base->env, "bisect") &&
+	       !json_object_get(r->env, "bisect");
 }
 
 /* The blocks of an interleaved group where both runs' iterations passed

@@ -212,6 +212,10 @@ struct comparison {
 void compare_runs(const struct run *const *runs, size_t n, const struct compare_opts *o,
 		  struct comparison *cmp);
 void compare_free(struct comparison *cmp);
+/* Whether r's iterations ran interleaved with base's: both runs of one
+ * group, unless the group's runs say they were made apart (a bisection's
+ * boots, environment key "bisect": one boot each, minutes apart). */
+bool compare_interleaved(const struct run *base, const struct run *r);
 const char *cmp_verdict_name(enum cmp_verdict v);
 /* The change of value against base in percent, (value - base) / |base|:
  * after over before minus one, whatever the metric's better-direction. */

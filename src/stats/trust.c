@@ -39,8 +39,7 @@ static void compare_trust_apart(struct comparison *cmp)
 		return;
 	struct cmp_trust *t = compare_trust_add(cmp, CMP_TRUST_APART, NULL);
 	for (size_t i = 1; i < cmp->nruns; i++)
-		if (!cmp->runs[i]->info.group_uuid || !cmp->runs[0]->info.group_uuid ||
-		    strcmp(cmp->runs[i]->info.group_uuid, cmp->runs[0]->info.group_uuid))
+		if (!compare_interleaved(cmp->runs[0], cmp->runs[i]))
 			strlist_add(&t->runs, cmp->labels[i]);
 }
 

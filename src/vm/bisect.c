@@ -15,6 +15,7 @@
 /* What one boot brought home, filled by the matrix's report callback. */
 struct bisect_boot_out {
 	int64_t run_id;
+	int64_t failed_id;  /* the failed run of the group that says why, or 0 */
 	char *reason;       /* why it failed, or NULL */
 	bool emulated, kvm;
 };
@@ -41,15 +42,44 @@ static int bisect_on_guests(const struct matrix_ctx *c, struct matrix_guest *g, 
 	if (n < 1)
 		return VMR_EXIT_CANNOT;
 	out->run_id = strcmp(g[0].status, "complete") == 0 ? g[0].run_id : 0;
-	if (!out->run_id)
+	if (!out->run_id) {
+		out->failed_id = g[0].run_id;
 		out->reason = xstrdup(g[0].reason ? g[0].reason : "the guest failed");
+	}
 	return VMR_EXIT_OK;
 }
 
+/* A candidate whose kernel cannot be found stores no run in the matrix:
+ * a failed run of the group with no cases says so, so that the store
+ * holds every skipped candidate (bisect show).  Its id, or 0. */
+static int64_t bisect_store_failed(struct bisect_ctx *b, size_t i, const char *run_name,
+				   const struct store_group *grp, const char *reason)
+{
+	const struct bisect_candidate *c = &b->s->c[i];
+	struct store *st = NULL;
+	char *path = b->o->m.db ? xstrdup(b->o->m.db) : store_default_path();
+	json_t *env = json_pack("{s:{s:s, s:s, s:s}}", "matrix", "kernel", c->kernel, "append",
+				c->append ? c->append : "", "reason", reason);
+	int64_t id = 0;
+
+	if (store_open(&st, path, STORE_CREATE) == 0) {
+		if (store_run_begin_group(st, run_name, b->o->m.suite, NULL, env, b->o->m.name, grp, &id) < 0 ||
+		    store_run_end(st, id, "failed") < 0)
+			id = 0;
+		store_close(st);
+	}
+	if (!id)
+		vmr_warn("bisect: cannot record the skipped candidate #%zu in %s", b->index_base + i + 1, path);
+	json_decref(env);
+	free(path);
+	return id;
+}
+
 /* Boot candidate i once for iterations iterations; its run's id in
- * out->run_id, or 0 with out->reason.  An exit code for what must stop the
- * bisection (no static binary, Ctrl-C); a kernel that cannot be found is
- * a failed boot (out->reason), not an error. */
+ * out->run_id, or 0 with out->reason and the failed run that says so in
+ * out->failed_id.  An exit code for what must stop the bisection (no
+ * static binary, Ctrl-C); a kernel that cannot be found is a failed boot
+ * (out->reason), not an error. */
 static int bisect_boot(struct bisect_ctx *b, size_t i, long iterations, struct bisect_boot_out *out)
 {
 	struct bisect_opts *o = b->o;
@@ -83,6 +113,7 @@ static int bisect_boot(struct bisect_ctx *b, size_t i, long iterations, struct b
 	int r = matrix_host(&shell.m, bisect_on_guests);
 	if (r == VMR_EXIT_USAGE && !out->run_id && !out->reason) {
 		out->reason = xstrdup("the kernel cannot be found or fetched");
+		out->failed_id = bisect_store_failed(b, i, run_name, &grp, out->reason);
 		r = VMR_EXIT_OK;
 	} else if (r == VMR_EXIT_OK && out->emulated) {
 		o->m.accel = 2;  /* tcg from now on: the verdict is known, say it once */
@@ -371,6 +402,10 @@ static int bisect_step(struct bisect_ctx *b, size_t i, double share_s, struct bi
 		if (r == VMR_EXIT_OK && !out.run_id) {
 			st->skip = xasprintf("did not boot: %s", out.reason);
 			free(out.reason);
+			if (out.failed_id) {  /* the step's facts go on it */
+				st->run_ids = xrealloc(st->run_ids, (st->nruns + 1) * sizeof(*st->run_ids));
+				st->run_ids[st->nruns++] = out.failed_id;
+			}
 			break;
 		}
 		free(out.reason);

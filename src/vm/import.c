@@ -88,7 +88,7 @@ close_guest:
 }
 
 int import_failed_run(struct store *host, const char *name, const char *suite, const char *tag,
-		      const json_t *matrix, int64_t *run_id)
+		      const struct store_group *group, const json_t *matrix, int64_t *run_id)
 {
 	json_t *env = import_env(NULL, matrix);
 	json_t *release = json_object_get(matrix, "kernel_release");
@@ -97,7 +97,7 @@ int import_failed_run(struct store *host, const char *name, const char *suite, c
 	if (release)  /* so that list and compare name the kernel */
 		json_object_set(env, "kernel", release);
 
-	if (store_run_begin(host, name, suite, NULL, env, tag, run_id) == 0 &&
+	if (store_run_begin_group(host, name, suite, NULL, env, tag, group, run_id) == 0 &&
 	    store_run_end(host, *run_id, "failed") == 0)
 		rc = 0;
 	json_decref(env);

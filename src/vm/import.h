@@ -26,8 +26,9 @@ int import_guest_run_group(struct store *host, const char *guest_db, const char 
 			   const char *tag, const struct store_group *group, const json_t *matrix, int64_t *run_id);
 
 /* Record a guest that brought nothing home as a `failed` run with no
- * cases; matrix says why and where its console log is. */
+ * cases, in group when not NULL; matrix says why and where its console
+ * log is. */
 int import_failed_run(struct store *host, const char *name, const char *suite, const char *tag,
-		      const json_t *matrix, int64_t *run_id);
+		      const struct store_group *group, const json_t *matrix, int64_t *run_id);
 
 #endif

@@ -279,7 +279,7 @@ static int matrix_store(struct matrix_ctx *c, struct matrix_guest *g)
 		if (!strcmp(g->status, "complete"))
 			matrix_fail(g, "the guest sent no results store");
 		json_object_set_new(facts, "reason", json_string(g->reason));
-		r = import_failed_run(c->st, name, suite, c->o->name, facts, &g->run_id);
+		r = import_failed_run(c->st, name, suite, c->o->name, as ? as->group : NULL, facts, &g->run_id);
 	}
 	json_decref(facts);
 	free(name);

@@ -44,7 +44,7 @@ struct pft_opts {
 
 static const struct opt pft_opts[] = {
 	{ .name = "tasks", .type = OPT_STR, .off = offsetof(struct pft_opts, tasks), .def = "1",
-	  .metavar = "LIST", .help = "task counts to measure: 1,2,4 or 1-N or a mix; cpus: the CPUs online" },
+	  .metavar = "LIST", .help = "task counts to measure: 1,2,4 or 1-N or a mix; cpus: the CPUs it may run on" },
 	{ .name = "mode", .type = OPT_ENUM, .off = offsetof(struct pft_opts, mode), .def = "threads",
 	  .choices = "threads|processes", .help = "tasks share one address space, or each has its own" },
 	{ .name = "kind", .type = OPT_ENUM, .off = offsetof(struct pft_opts, kind), .def = "anon",

@@ -59,7 +59,7 @@ static const struct opt stutter_opts[] = {
 	{ .name = "file-percent", .type = OPT_INT, .off = offsetof(struct stutter_opts, file_percent), .def = "50",
 	  .min = 0, .max = 100, .metavar = "P", .help = "the writers' share of --size; the hogs hold the rest" },
 	{ .name = "threads", .type = OPT_STR, .off = offsetof(struct stutter_opts, threads), .def = "4,8",
-	  .metavar = "LIST", .help = "workers per step (probe, reader, writers, hogs): 4,8 or 4-8; cpus: the CPUs online" },
+	  .metavar = "LIST", .help = "workers per step (probe, reader, writers, hogs): 4,8 or 4-8; cpus: the CPUs it may run on" },
 	{ .name = "writers", .type = OPT_INT, .off = offsetof(struct stutter_opts, writers), .def = "0",
 	  .min = 0, .max = STUTTER_MAX_WORKERS - 3, .metavar = "N",
 	  .help = "writers in every step, the hogs taking the rest of --threads (0: stutterp's split)" },

@@ -2,6 +2,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -10,15 +11,33 @@
 #include "core/timer.h"
 #include "core/util.h"
 
-/* One count at *s: a number, or "cpus" for the CPUs online. */
+long tasks_cpus(void)
+{
+	cpu_set_t set;
+	CPU_ZERO(&set);
+	if (sched_getaffinity(0, sizeof(set), &set) == 0 && CPU_COUNT(&set) > 0)
+		return CPU_COUNT(&set);
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? n : 1;
+}
+
+/* One count at *s: a number, or "cpus" for tasks_cpus(). */
 static long tasks_count(const char *s, char **end)
 {
 	if (!strncmp(s, "cpus", 4)) {
 		*end = (char *)s + 4;
-		long n = sysconf(_SC_NPROCESSORS_ONLN);
-		return n > 0 ? n : 1;
+		return tasks_cpus();
 	}
 	return strtol(s, end, 10);
+}
+
+long tasks_single(const char *s, long max)
+{
+	char *end = NULL;
+	long n = s && *s ? tasks_count(s, &end) : -1;
+	if (!end || end == s || *end || n < 1)
+		return -1;
+	return n <= max ? n : strncmp(s, "cpus", 4) ? -1 : max;
 }
 
 static bool tasks_have(const long *counts, size_t n, long t)

@@ -18,9 +18,18 @@
 
 #define TASKS_MAX 1024
 
-/* Parse "1,2,4", "1-8" or "1,4-6" into counts[TASKS_MAX]; "cpus" is the
- * number of CPUs online ("1,cpus", "1-cpus"), and a count given twice is
- * measured once.  0, or -1 with *why (a phrase after the quoted input). */
+/* The CPUs this process may run on: its affinity, which a cpuset (the
+ * sandbox's, a container's, taskset) narrows; the CPUs online when the
+ * affinity cannot be read.  At least 1. */
+long tasks_cpus(void);
+
+/* One count: N (1 to max), or "cpus" (tasks_cpus(), at most max); -1 when
+ * s is neither. */
+long tasks_single(const char *s, long max);
+
+/* Parse "1,2,4", "1-8" or "1,4-6" into counts[TASKS_MAX]; "cpus" is
+ * tasks_cpus() ("1,cpus", "1-cpus"), and a count given twice is measured
+ * once.  0, or -1 with *why (a phrase after the quoted input). */
 int tasks_parse(const char *s, long *counts, size_t *n, const char **why);
 
 struct tasks_round {

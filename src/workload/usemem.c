@@ -43,31 +43,17 @@
 #include "core/timer.h"
 #include "core/util.h"
 #include "workload/pattern.h"
+#include "workload/tasks.h"
+#include "workload/usemem.h"
 #include "workload/workload.h"
-
-#define UM_MAX_TASKS 256
-#define UM_MAX_UNITS 60000     /* under vm.max_map_count's default 65530 */
-#define UM_BLOCK 4096          /* dd bs=4k */
-
-enum um_io { UM_IO_MMAP, UM_IO_READ, UM_IO_TRUNCATE };
-
-struct um_opts {
-	struct vmr_rsize size;
-	long tasks;
-	bool threads, random, readonly, shm, file_backed, shared_file, cow, prefault, msync;
-	char *file;
-	int io;
-	uint64_t unit, step;
-	long repeat;
-	uint64_t runtime_ns;
-	long corrupt_page;
-};
 
 static const struct opt um_opts[] = {
 	{ .name = "size", .type = OPT_RSIZE, .off = offsetof(struct um_opts, size), .def = "0.25x",
 	  .metavar = "SIZE", .help = "memory per task: 64M, or 0.25x the sandbox limit (MemTotal unsandboxed)" },
-	{ .name = "tasks", .type = OPT_INT, .off = offsetof(struct um_opts, tasks), .def = "1",
-	  .min = 1, .max = UM_MAX_TASKS, .metavar = "N", .help = "tasks, each with its own SIZE (usemem -n)" },
+	{ .name = "tasks", .type = OPT_STR, .off = offsetof(struct um_opts, tasks_spec), .def = "1", .metavar = "N|cpus",
+	  .help = "tasks, each with its own SIZE (usemem -n); cpus: one per CPU this process may run on" },
+	{ .name = "split", .type = OPT_FLAG, .off = offsetof(struct um_opts, split),
+	  .help = "SIZE is all the tasks' together: each maps SIZE / tasks (LKP's $((mem / nr_task)))" },
 	{ .name = "threads", .type = OPT_FLAG, .off = offsetof(struct um_opts, threads),
 	  .help = "the tasks are threads of one process (usemem -t)" },
 	{ .name = "random", .type = OPT_FLAG, .off = offsetof(struct um_opts, random),
@@ -121,10 +107,25 @@ static const struct metric_def um_metrics[] = {
 	{ .name = NULL },
 };
 
+/* --tasks: N, or cpus (tasks_single); -1 when neither. */
+static long um_ntasks(const struct um_opts *o)
+{
+	return tasks_single(o->tasks_spec ? o->tasks_spec : "1", UM_MAX_TASKS);
+}
+
+/* Each task's bytes: SIZE, or SIZE / tasks with --split. */
+static uint64_t um_task_size(const struct um_opts *o, uint64_t base)
+{
+	return units_rsize_bytes(&o->size, base) / (o->split && um_ntasks(o) > 0 ? (uint64_t)um_ntasks(o) : 1);
+}
+
 static int um_validate(const void *opts)
 {
 	const struct um_opts *o = opts;
 	const char *kind = NULL;
+	if (um_ntasks(o) < 0)
+		return vmr_wl_err("usemem", "--tasks '%s': a count from 1 to %d, or cpus", o->tasks_spec,
+				  UM_MAX_TASKS);
 	int kinds = !!o->file + o->file_backed + o->shm;
 	if (kinds > 1)
 		kind = "--file, --file-backed and --shm: choose one kind of memory";
@@ -157,9 +158,9 @@ static const char *um_supported(const void *opts, const struct wl_env *env)
 {
 	static char why[200];
 	const struct um_opts *o = opts;
-	uint64_t size = units_rsize_bytes(&o->size, um_base(env));
+	uint64_t size = um_task_size(o, um_base(env));
 	uint64_t charged = o->readonly || o->file || o->file_backed ? 0
-			 : size * (uint64_t)(o->tasks + o->cow);
+			 : size * (uint64_t)(um_ntasks(o) + o->cow);
 	if (size < env->page_size)
 		return "--size is less than a page";
 	if (o->unit && (size + o->unit - 1) / o->unit > UM_MAX_UNITS) {
@@ -174,349 +175,6 @@ static const char *um_supported(const void *opts, const struct wl_env *env)
 		return why;
 	}
 	return NULL;
-}
-
-/* A task's outcome, in MAP_SHARED memory so that processes can report. */
-struct um_task {
-	uint64_t bytes, ns;
-	uint64_t cpu_ns;           /* the task's own CPU time over the same span */
-	uint64_t check_ns;         /* reading the region back, after the timed part */
-	uint64_t reached;          /* --runtime: the word the last pass stopped at */
-	long passes;               /* passes completed */
-	int64_t bad_page;          /* the first page that read back wrong, or -1 */
-	uint64_t found;
-	int err;                   /* errno of a failed mmap/open/read */
-	bool corrupted;
-};
-
-struct um_shared {
-	atomic_int ready, go;
-	struct um_task task[UM_MAX_TASKS];
-	int64_t parent_bad_page;   /* --cow: the parent's copy */
-	uint64_t parent_found;
-};
-
-struct um_state {
-	struct um_opts o;
-	size_t ps, size, nwords, step_words, nunits, unit;
-	uint64_t salt, parent_salt;
-	char *prefix;              /* files: PATH (the files are PATH-i) */
-	int fds[UM_MAX_TASKS];
-	uint64_t *cow_region, cow_ns;   /* --cow: the region; mapping and populating it */
-	struct um_shared *sh;
-};
-
-struct um_region {
-	uint64_t **units;          /* nunits mappings of unit bytes (the last may be less) */
-	size_t n;
-};
-
-/* The index of a random touch, drawn as usemem draws it (lrand48_r scaled
- * through a double): the draw costs tens of nanoseconds, a large part of
- * what a random touch costs, so a cheaper generator would measure a
- * different, faster program. */
-static inline size_t um_index(struct drand48_data *rd, size_t max)
-{
-	long v = 0;
-	lrand48_r(rd, &v);
-	return (size_t)((double)max * (double)v / 2147483648.0);
-}
-
-static inline uint64_t *um_word(const struct um_state *st, const struct um_region *rg, size_t i)
-{
-	size_t per = st->unit / 8;
-	return rg->units[i / per] + i % per;
-}
-
-static int um_map(struct um_state *st, long idx, struct um_region *rg, uint64_t *bytes)
-{
-	int prot = st->o.readonly ? PROT_READ : PROT_READ | PROT_WRITE;
-	int fd = st->fds[st->o.shared_file ? 0 : idx];
-	int flags = fd >= 0 ? MAP_SHARED : st->o.shm ? MAP_SHARED | MAP_ANONYMOUS : MAP_PRIVATE | MAP_ANONYMOUS;
-	flags |= st->o.prefault ? MAP_POPULATE : 0;
-	rg->n = st->nunits;
-	rg->units = xcalloc(rg->n, sizeof(*rg->units));
-	if (st->o.cow) {
-		rg->units[0] = st->cow_region;
-		*bytes += st->size / 8;
-		return 0;
-	}
-	for (size_t u = 0; u < rg->n; u++) {
-		size_t len = u + 1 < rg->n ? st->unit : st->size - u * st->unit;
-		void *p = mmap(NULL, len, prot, flags, fd, (off_t)(u * st->unit));
-		if (p == MAP_FAILED) {
-			rg->n = u;
-			return -errno;
-		}
-		rg->units[u] = p;
-	}
-	*bytes += st->size / 8;   /* usemem's credit for the allocation */
-	return 0;
-}
-
-static void um_unmap(struct um_state *st, struct um_region *rg)
-{
-	for (size_t u = 0; !st->o.cow && u < rg->n; u++)
-		munmap(rg->units[u], u + 1 < st->nunits ? st->unit : st->size - u * st->unit);
-	free(rg->units);
-}
-
-/* A word read or written through a call, as usemem touches every word
- * through its do_access(), which its -O build does not inline: where
- * faults are cheap (reads of the zero page, pages already present) the
- * call is a large part of a word's cost, and an inlined loop measured
- * twice usemem's throughput. */
-__attribute__((noinline)) static uint64_t um_touch(volatile uint64_t *w, uint64_t v, bool read)
-{
-	if (read)
-		return *w;
-	*w = v;
-	return 0;
-}
-
-/* Words [a, b) of the region at the step k, all in the one mapping that
- * starts at p with word base: the sequential loops, one per kind of
- * access so that nothing else is decided per word. */
-static void um_seq(volatile uint64_t *p, size_t base, size_t a, size_t b, size_t k, int kind, uint64_t salt,
-		   struct um_task *t, size_t ps, uint64_t *acc)
-{
-	size_t i = (a + k - 1) / k * k;
-	switch (kind) {
-	case 0:
-		for (; i < b; i += k)
-			*acc |= um_touch(p + (i - base), 0, true);
-		break;
-	case 1:
-		for (; i < b; i += k)
-			um_touch(p + (i - base), i ^ salt, false);
-		break;
-	default:
-		for (; i < b; i += k) {
-			if (p[i - base] != (i ^ salt) && t->bad_page < 0) {
-				t->bad_page = (int64_t)(i * 8 / ps);
-				t->found = p[i - base];
-			}
-			um_touch(p + (i - base), i ^ salt, false);
-		}
-	}
-}
-
-/* n random words: usemem's --random touches as many words as a pass in
- * order would, each anywhere in the region. */
-static void um_rand(struct um_state *st, struct um_region *rg, size_t n, struct drand48_data *rd, uint64_t *acc)
-{
-	size_t m = st->nwords;
-	uint64_t salt = st->salt, or = 0;
-	volatile uint64_t *p0 = rg->units[0];
-	for (size_t j = 0; j < n; j++) {
-		size_t i = um_index(rd, m - 1);
-		/* one mapping (the cases but small-allocs): no division */
-		or |= um_touch(rg->n == 1 ? p0 + i : um_word(st, rg, i), i ^ salt, st->o.readonly);
-	}
-	*acc |= or;
-}
-
-/* One pass over the region, the measured loop, in slices of 64K words
- * that never cross a mapping: the clock is read between slices, as usemem
- * checks its runtime every 64K words.  Returns the words touched; a wrong
- * word sets t->bad_page. */
-#define UM_SLICE ((size_t)1 << 16)
-static size_t um_pass(struct um_state *st, struct um_region *rg, struct um_task *t, long pass, struct drand48_data *rd,
-		      uint64_t deadline)
-{
-	size_t m = st->nwords, k = st->step_words, per = st->unit / 8, n = 0;
-	int kind = st->o.readonly ? 0 : pass > 0 ? 2 : 1;
-	uint64_t acc = 0;
-	for (size_t a = 0; a < m;) {
-		size_t u = a / per, b = a + UM_SLICE;
-		b = b < (u + 1) * per ? b : (u + 1) * per;   /* not past the mapping's end */
-		b = b < m ? b : m;
-		size_t touched = (b + k - 1) / k - (a + k - 1) / k;
-		if (st->o.random)
-			um_rand(st, rg, touched, rd, &acc);
-		else
-			um_seq(rg->units[u], u * per, a, b, k, kind, st->salt, t, st->ps, &acc);
-		n += touched;
-		a = b;
-		if (deadline && a < m && vmr_now_ns() > deadline) {
-			t->reached = a;
-			return n;
-		}
-	}
-	t->reached = m;
-	t->passes++;
-	if (acc && t->bad_page < 0)
-		t->bad_page = -2;   /* found by the check below */
-	return n;
-}
-
-/* Read the region back: every word at the step must hold its pattern, or
- * (random writes, reads, the words after where --runtime stopped the first
- * pass) what was there before. */
-static void um_check(struct um_state *st, struct um_region *rg, struct um_task *t, uint64_t salt,
-		     uint64_t before_salt, bool before_zero)
-{
-	for (size_t i = 0; i < st->nwords && t->bad_page < 0; i += st->step_words) {
-		uint64_t w = *(volatile uint64_t *)um_word(st, rg, i);
-		bool untouched = st->o.random || (t->passes == 0 && i >= t->reached);
-		bool ok = st->o.readonly ? w == 0
-			: w == (i ^ salt) || (untouched && (before_zero ? w == 0 : w == (i ^ before_salt)));
-		if (!ok) {
-			t->bad_page = (int64_t)(i * 8 / st->ps);
-			t->found = w;
-		}
-	}
-}
-
-static int um_corrupt(struct um_state *st, struct um_region *rg)
-{
-	size_t off = (size_t)st->o.corrupt_page * st->ps;
-	if (st->fds[0] >= 0) {
-		/* a shared or read-only file mapping cannot be written through
-		 * /proc/self/mem: change the file behind the mapping instead */
-		uint64_t junk = 0xdeadbeefbadc0ffeull;
-		return pwrite(st->fds[0], &junk, sizeof(junk), (off_t)off) == (ssize_t)sizeof(junk) ? 0 : -EIO;
-	}
-	return pattern_corrupt(um_word(st, rg, off / 8));
-}
-
-static uint64_t um_cpu_ns(void)
-{
-	struct timespec ts = { 0 };
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static void um_task_mmap(struct um_state *st, long idx, struct um_task *t)
-{
-	struct um_region rg = { 0 };
-	uint64_t c0 = um_cpu_ns();
-	struct drand48_data rd = { 0 };
-	srand48_r((long)(st->salt ^ (uint64_t)idx), &rd);
-	uint64_t t0 = vmr_now_ns();
-	uint64_t deadline = st->o.runtime_ns ? t0 + st->o.runtime_ns : 0;
-	int err = um_map(st, idx, &rg, &t->bytes);
-	for (long pass = 0; !err && pass < st->o.repeat && t->bad_page == -1; pass++) {
-		t->bytes += 8 * um_pass(st, &rg, t, pass, &rd, deadline);
-		if (st->o.msync && msync(rg.units[0], st->size, MS_SYNC) < 0)
-			err = -errno;
-		if (deadline && vmr_now_ns() > deadline)
-			break;
-	}
-	t->ns = vmr_now_ns() - t0 + st->cow_ns;
-	t->cpu_ns = um_cpu_ns() - c0;
-	t->err = -err;
-	if (!err && idx == 0 && st->o.corrupt_page >= 0)
-		t->corrupted = um_corrupt(st, &rg) == 0;
-	if (!err && t->bad_page < -1)
-		t->bad_page = -1;   /* the read pass's OR was not 0: the check names the page */
-	uint64_t k0 = vmr_now_ns();
-	if (!err && t->bad_page == -1)
-		um_check(st, &rg, t, st->salt, st->parent_salt, !st->o.cow);
-	t->check_ns = vmr_now_ns() - k0;
-	um_unmap(st, &rg);
-}
-
-/* dd bs=4k if=FILE of=/dev/null, each block's first and last words checked
- * (the file is sparse: zeros). */
-static void um_task_read(struct um_state *st, long idx, struct um_task *t, bool timed)
-{
-	int fd = st->fds[st->o.shared_file ? 0 : idx];
-	uint64_t buf[UM_BLOCK / 8], t0 = vmr_now_ns(), c0 = um_cpu_ns();
-	uint64_t deadline = st->o.runtime_ns && timed ? t0 + st->o.runtime_ns : 0;
-	if (idx == 0 && st->o.corrupt_page >= 0 && !t->corrupted) {
-		uint64_t junk = 0xdeadbeefbadc0ffeull;
-		t->corrupted = pwrite(fd, &junk, sizeof(junk), st->o.corrupt_page * (off_t)st->ps) == sizeof(junk);
-	}
-	for (long pass = 0; pass < (timed ? st->o.repeat : 1) && t->bad_page < 0 && !t->err; pass++) {
-		for (off_t off = 0; off < (off_t)st->size; off += UM_BLOCK) {
-			ssize_t n = pread(fd, buf, UM_BLOCK, off);
-			if (n <= 0) {
-				t->err = n < 0 ? errno : EIO;
-				break;
-			}
-			if ((buf[0] | buf[n / 8 - 1]) && t->bad_page < 0) {
-				t->bad_page = off / (off_t)st->ps;
-				t->found = buf[0] ? buf[0] : buf[n / 8 - 1];
-			}
-			t->bytes += timed ? (uint64_t)n : 0;
-			if (deadline && !(off & 0xffffff) && vmr_now_ns() > deadline)
-				break;
-		}
-	}
-	t->ns = vmr_now_ns() - t0;
-	t->cpu_ns = um_cpu_ns() - c0;
-	if (timed || t->err || t->bad_page >= 0)
-		return;
-	/* truncate: the cache is full of the file; time dropping it */
-	t0 = vmr_now_ns();
-	c0 = um_cpu_ns();
-	if (ftruncate(fd, 0) < 0)
-		t->err = errno;
-	t->ns = vmr_now_ns() - t0;
-	t->cpu_ns = um_cpu_ns() - c0;
-	t->bytes = st->size;
-}
-
-static void um_task(struct um_state *st, long idx)
-{
-	struct um_task *t = &st->sh->task[idx];
-	atomic_fetch_add(&st->sh->ready, 1);
-	while (!atomic_load(&st->sh->go))
-		;
-	if (st->o.io == UM_IO_MMAP)
-		um_task_mmap(st, idx, t);
-	else
-		um_task_read(st, idx, t, st->o.io == UM_IO_READ);
-}
-
-struct um_arg {
-	struct um_state *st;
-	long idx;
-};
-
-static void *um_thread(void *arg)
-{
-	struct um_arg *a = arg;
-	um_task(a->st, a->idx);
-	return NULL;
-}
-
-/* Start the tasks and wait for them.  With threads the calling thread is
- * task 0, so one task is one thread, as in usemem. */
-static int um_start(struct um_state *st)
-{
-	long T = st->o.tasks, started = st->o.threads ? 1 : 0;
-	pthread_t th[UM_MAX_TASKS];
-	pid_t pids[UM_MAX_TASKS];
-	struct um_arg args[UM_MAX_TASKS];
-	for (; started < T; started++) {
-		args[started] = (struct um_arg){ st, started };
-		if (st->o.threads) {
-			if (pthread_create(&th[started], NULL, um_thread, &args[started]))
-				break;
-			continue;
-		}
-		pids[started] = fork();
-		if (pids[started] == 0) {
-			um_task(st, started);
-			_exit(0);
-		}
-		if (pids[started] < 0)
-			break;
-	}
-	while (atomic_load(&st->sh->ready) < started - (st->o.threads ? 1 : 0))
-		;
-	atomic_store(&st->sh->go, 1);
-	if (st->o.threads && started == T)
-		um_task(st, 0);
-	for (long i = st->o.threads ? 1 : 0; i < started; i++) {
-		if (st->o.threads)
-			pthread_join(th[i], NULL);
-		else
-			waitpid(pids[i], NULL, 0);
-	}
-	return started == T ? 0 : -1;
 }
 
 static int um_files(struct um_state *st, const struct wl_env *env, struct result *r)
@@ -559,8 +217,9 @@ static void *um_setup(const void *opts, const struct wl_env *env, struct result 
 {
 	struct um_state *st = xcalloc(1, sizeof(*st));
 	st->o = *(const struct um_opts *)opts;
+	st->o.tasks = um_ntasks(&st->o);
 	st->ps = env->page_size;
-	st->size = units_rsize_bytes(&st->o.size, um_base(env)) / st->ps * st->ps;
+	st->size = um_task_size(&st->o, um_base(env)) / st->ps * st->ps;
 	st->unit = st->o.unit && !st->o.cow ? (st->o.unit + st->ps - 1) / st->ps * st->ps : st->size;
 	st->unit = st->unit > st->size ? st->size : st->unit;
 	st->nunits = (st->size + st->unit - 1) / st->unit;
@@ -594,6 +253,7 @@ static void *um_setup(const void *opts, const struct wl_env *env, struct result 
 				     : st->o.cow ? "anonymous, copy-on-write" : "anonymous"));
 	result_info_set(r, "size_per_task", json_string(units_format_size(buf, sizeof(buf), st->size)));
 	result_info_set(r, "tasks", json_integer(st->o.tasks));
+	result_info_set(r, "tasks_asked", json_string(st->o.tasks_spec ? st->o.tasks_spec : "1"));
 	result_info_set(r, "task_kind", json_string(st->o.threads ? "threads" : "processes"));
 	result_info_set(r, "access", json_sprintf("%s %s", st->o.readonly ? "read" : "write",
 						  st->o.random ? "random" : "sequential"));

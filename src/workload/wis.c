@@ -80,7 +80,7 @@ static const struct opt wis_opts[] = {
 	{ .name = "mode", .type = OPT_ENUM, .off = offsetof(struct wis_opts, mode), .def = "processes",
 	  .choices = "processes|threads", .help = "each task has its own address space, or tasks share one" },
 	{ .name = "tasks", .type = OPT_STR, .off = offsetof(struct wis_opts, tasks), .def = "1",
-	  .metavar = "LIST", .help = "task counts to measure: 1,2,4 or 1-N or a mix; cpus: the CPUs online" },
+	  .metavar = "LIST", .help = "task counts to measure: 1,2,4 or 1-N or a mix; cpus: the CPUs it may run on" },
 	{ .name = "size", .type = OPT_SIZE, .off = offsetof(struct wis_opts, size), .def = "128M",
 	  .min = 65536, .max = 1e13, .metavar = "SIZE", .help = "region each task maps, as the original's 128M" },
 	{ .name = "duration", .type = OPT_TIME, .off = offsetof(struct wis_opts, duration_ns), .def = "1s",

@@ -160,6 +160,14 @@ expect_json "the answer's error bound is stated, above the steps' and below 10%"
 	'.error_bound > ([.steps[].error_bound] | add) and .error_bound < 0.1'
 expect_json "the metric is tested on means (a counter)" '.test.kind == "means"'
 printf '%s\n' "$OUT" > "$T_TMP/planted.json"
+run "$VMR" bisect show planted --db "$DB" --json
+expect_rc "bisect show reads the planted bisection back" 0
+expect_json_is "from the store, the missing kernel is skipped" '[.skipped[].index] | join(",")' 4
+expect_json "with its reason" '.steps[] | select(.candidate.index == 4) | .skipped | test("did not boot: the kernel cannot")'
+expect_json_is "and the same first bad" '.first_bad.index' 6
+run "$VMR" list --db "$DB" --json
+expect_json "the skipped candidate is a failed run of the group" \
+	'[.[] | select(.group.name == "planted" and .status == "failed")] | length == 1'
 run "$VMR" list --db "$DB" --json
 expect_json "every boot is a run of the group 'planted'" \
 	'[.[] | select(.tag == "planted")] | length >= 4 and (map(.group.name == "planted") | all)'
@@ -196,11 +204,13 @@ grep -q "^$(cat "$d/third") is the first bad commit" "$d/git.out" && ok "git bis
 	not_ok "bisect run of a kernel that does not boot exits $(cat "$d/skip.rc"): $(head -c 300 "$d/skip.err")"
 RC=$(cat "$d/show.rc") OUT=$(cat "$d/show.out") ERR=$(cat "$d/show.err") WANT_RC=0
 expect_json_is "bisect show states git's steps" '.end' git
-expect_json "every step has a decision, its iterations and its bound" \
-	'[.steps[] | (.decision == "good" or .decision == "bad") and .iterations >= 1 and .error_bound > 0] | all and length >= 2'
+expect_json "every step tested has a decision, its iterations and its bound" \
+	'[.steps[] | select(.skipped == null) | (.decision == "good" or .decision == "bad") and .iterations >= 1 and .error_bound > 0] | all and length >= 2'
+expect_json "the kernel that does not boot is listed as skipped, with its reason" \
+	'([.skipped[] | .kernel | test("no-such-bzImage")] | any) and ([.steps[] | select(.skipped != null) | .skipped | test("did not boot")] | length == 1)'
 expect_json "the answer's bound is stated" '.error_bound > 0 and .error_bound < 0.1'
 expect_json_is "the steps name their command lines" \
-	'[.steps[].candidate.append] | map(select(test("page-cluster=0"))) | length >= 1' true
+	'[.steps[].candidate.append // ""] | map(select(test("page-cluster=0"))) | length >= 1' true
 grep -q "chance this answer is wrong: at most" "$d/show.txt" && ok "bisect show's text states the bound" ||
 	not_ok "bisect show's text does not state the bound: $(head -c 300 "$d/show.txt")"
 done_testing

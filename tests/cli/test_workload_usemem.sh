@@ -56,6 +56,29 @@ run "$VMR" test usemem "${SB[@]}" --size 8M --tasks 3 --json
 json_ok "usemem counts as usemem does: every word 8 bytes, plus size/8 per mapping" \
 	"$(metric bytes) == 3 * (8388608 + 1048576)"
 json_ok "a row per task" '.tables[] | select(.name == "tasks") | .rows | length == 3'
+# --tasks cpus: one task per CPU vmregress may run on (its affinity), as
+# LKP's nr_task; --split shares SIZE among them.  The vm-scalability suite
+# uses both, so a case's memory is the same on any CPU count.
+ncpu=$(nproc)
+run "$VMR" test usemem --tasks 0
+expect_rc "--tasks 0 is a usage error" 2
+expect_err "it says what --tasks takes" "a count from 1 to 256, or cpus"
+run "$VMR" test usemem "${SB[@]}" --size 8M --tasks cpus --json
+json_ok "--tasks cpus runs a task per CPU it may run on ($ncpu)" \
+	".info.tasks == $ncpu and ([.tables[] | select(.name == \"tasks\") | .rows[]] | length) == $ncpu"
+run taskset -c 0 "$VMR" test usemem "${SB[@]}" --size 8M --tasks cpus --split --json
+json_ok "pinned to one CPU it is one task, which --split gives all of SIZE" \
+	'.info.tasks == 1 and .info.size_per_task == "8M"'
+per=$((8388608 / ncpu / 4096 * 4096))
+run "$VMR" test usemem "${SB[@]}" --size 8M --tasks cpus --split --json
+json_ok "--split maps SIZE / tasks per task ($ncpu tasks)" \
+	".info.tasks == $ncpu and $(metric bytes) == $ncpu * ($per + $per / 8)"
+vms=$(jq -r '.[] | select(.name == "vm-scalability") | .path' <<< "$("$VMR" suites --json)")
+awk '/^\[/ { keep = ($0 == "[global]" || $0 == "[anon-w-seq]") } keep' "$vms" > "$T_TMP/anon-w-seq.ini"
+run taskset -c 0 "$VMR" run "$T_TMP/anon-w-seq.ini" --iterations 1 --db "$T_TMP/vms.db" --json
+expect_rc "vm-scalability's anon-w-seq runs pinned to one CPU" 0
+json_ok "its task count follows the CPUs (1), its size the limit (0.5x of 128M)" \
+	'.cases[0].results[0].info | .tasks == 1 and .tasks_asked == "cpus" and .size_per_task == "64M"'
 run "$VMR" test usemem "${SB[@]}" --size 32M --repeat 1000 --runtime 50ms --json
 expect_rc "usemem --runtime stops mid-pass and still checks what it wrote" 0
 json_ok "and stopped early" "$(metric time) < 5e9"
