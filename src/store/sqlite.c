@@ -291,7 +291,8 @@ static int sqlite_blob_pick(struct store *st, sqlite3_blob **blob, int64_t id, u
 	*out = NULL;
 	if (rc != SQLITE_OK)
 		return store_fail(st, "cannot read an iteration's result");
-	int size = sqlite3_blob_bytes(*blob), have = 0, want = 16384;
+	/* the detail lies at the end of the text: read it whole at once */
+	int size = sqlite3_blob_bytes(*blob), have = 0, want = parts & RESULT_DETAIL ? size : 16384;
 	char *buf = NULL;
 	for (;;) {
 		want = want < size ? want : size;
