@@ -168,7 +168,7 @@ int cmd_compare(int argc, char **argv)
 	if (npos < 1 || cmd_resolve_runs(o.db, pos, (size_t)npos, &specs) < 0 || specs.n < 2) {
 		/* one argument that is not a group: what is wrong with it, if
 		 * it is not a run either */
-		bool one_run = specs.n == 1 && runsrc_load(o.db, specs.v, 1, &runs) == 0;
+		bool one_run = specs.n == 1 && runsrc_load_parts(o.db, specs.v, 1, RESULT_METRICS, &runs) == 0;
 		if (one_run)
 			runsrc_free(&runs);
 		if (npos < 1 || one_run)
@@ -176,7 +176,8 @@ int cmd_compare(int argc, char **argv)
 		strlist_free(&specs);
 		goto free_opts;
 	}
-	int loaded = runsrc_load(o.db, specs.v, specs.n, &runs);
+	/* statistics read the metrics of each result alone */
+	int loaded = runsrc_load_parts(o.db, specs.v, specs.n, RESULT_METRICS, &runs);
 	strlist_free(&specs);
 	if (loaded < 0)
 		goto free_opts;

@@ -51,7 +51,7 @@ int cmd_export(int argc, char **argv)
 		goto free_opts;
 	}
 	if (cmd_resolve_runs(o.db, pos, (size_t)npos, &specs) < 0 ||
-	    runsrc_load(o.db, specs.v, specs.n, &runs) < 0)
+	    runsrc_load_parts(o.db, specs.v, specs.n, RESULT_METRICS, &runs) < 0)
 		goto free_specs;
 	if (o.format == EXPORT_KCIDB) {
 		rc = cmd_print_json(kcidb_runs((const struct run *const *)runs.runs, runs.n, &o.kcidb));

@@ -52,6 +52,13 @@ static void report_bisection(const struct bisect_result *r, struct report_opts *
 	ro->lead_plot = p;
 }
 
+/* The report's hook for one case's graphs: their detail loaded before, and
+ * freed after. */
+static int report_case_detail(void *ctx, const char *case_name, bool load)
+{
+	return runsrc_case_parts(ctx, case_name, RESULT_DETAIL, load);
+}
+
 static int report_run(struct report_cmd *o, char **specs, size_t n)
 {
 	if (!o->no_graphs && !plot_available()) {
@@ -60,11 +67,12 @@ static int report_run(struct report_cmd *o, char **specs, size_t n)
 	}
 	struct run_set runs = { 0 };
 	struct strlist all = { 0 };
-	int loaded = cmd_resolve_runs(o->db, specs, n, &all) < 0 ? -1 : runsrc_load(o->db, all.v, all.n, &runs);
+	int loaded = cmd_resolve_runs(o->db, specs, n, &all) < 0 ? -1 : runsrc_load_parts(o->db, all.v, all.n, RESULT_METRICS, &runs);
 	strlist_free(&all);
 	if (loaded < 0)
 		return VMR_EXIT_USAGE;
-	struct report_opts ro = { .alpha = o->alpha, .graphs = !o->no_graphs, .title = o->title, .cases = o->cases };
+	struct report_opts ro = { .alpha = o->alpha, .graphs = !o->no_graphs, .title = o->title, .cases = o->cases,
+				  .case_detail = report_case_detail, .case_ctx = &runs };
 	struct report_stats st = { 0 };
 	struct bisect_loaded bl = { 0 };
 	struct plot bp = { 0 };

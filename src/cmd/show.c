@@ -40,7 +40,7 @@ int cmd_show(int argc, char **argv)
 	if (cmd_open_run(o.db, pos[0], false, &st, &id) < 0)
 		goto close_store;
 	rc = VMR_EXIT_CANNOT;
-	if (store_load_run(st, id, &run) < 0)
+	if (store_load_run_parts(st, id, RESULT_METRICS, &run) < 0)
 		goto close_store;
 	if (o.json) {
 		rc = cmd_print_json(summary_to_json(run, true));

@@ -52,6 +52,53 @@ void result_init(struct result *r, const char *workload)
 	r->info = json_object();
 }
 
+void result_drop(struct result *r, unsigned parts)
+{
+	for (size_t i = 0; parts & RESULT_TABLES && i < r->ntables; i++) {
+		struct table *t = &r->tables[i];
+		for (size_t c = 0; c < t->ncols; c++)
+			free(t->cols[c]);
+		free(t->cols);
+		free(t->cells);
+		free(t->name);
+	}
+	for (size_t i = 0; parts & RESULT_HISTS && i < r->nhists; i++) {
+		free(r->hists[i].name);
+		free(r->hists[i].unit);
+		free(r->hists[i].h);
+	}
+	for (size_t i = 0; parts & RESULT_MAPS && i < r->nmaps; i++) {
+		free(r->maps[i].name);
+		free(r->maps[i].pages);
+	}
+	for (size_t i = 0; parts & RESULT_SERIES && i < r->nseries; i++) {
+		free(r->series[i].name);
+		free(r->series[i].unit);
+		free(r->series[i].t);
+		free(r->series[i].v);
+	}
+	if (parts & RESULT_TABLES) {
+		free(r->tables);
+		r->tables = NULL;
+		r->ntables = 0;
+	}
+	if (parts & RESULT_HISTS) {
+		free(r->hists);
+		r->hists = NULL;
+		r->nhists = 0;
+	}
+	if (parts & RESULT_MAPS) {
+		free(r->maps);
+		r->maps = NULL;
+		r->nmaps = 0;
+	}
+	if (parts & RESULT_SERIES) {
+		free(r->series);
+		r->series = NULL;
+		r->nseries = 0;
+	}
+}
+
 void result_free(struct result *r)
 {
 	free(r->workload);
@@ -62,34 +109,8 @@ void result_free(struct result *r)
 		free(r->metrics[i].name);
 		free(r->metrics[i].unit);
 	}
-	for (size_t i = 0; i < r->ntables; i++) {
-		struct table *t = &r->tables[i];
-		for (size_t c = 0; c < t->ncols; c++)
-			free(t->cols[c]);
-		free(t->cols);
-		free(t->cells);
-		free(t->name);
-	}
-	for (size_t i = 0; i < r->nhists; i++) {
-		free(r->hists[i].name);
-		free(r->hists[i].unit);
-		free(r->hists[i].h);
-	}
-	for (size_t i = 0; i < r->nmaps; i++) {
-		free(r->maps[i].name);
-		free(r->maps[i].pages);
-	}
-	for (size_t i = 0; i < r->nseries; i++) {
-		free(r->series[i].name);
-		free(r->series[i].unit);
-		free(r->series[i].t);
-		free(r->series[i].v);
-	}
 	free(r->metrics);
-	free(r->tables);
-	free(r->hists);
-	free(r->maps);
-	free(r->series);
+	result_drop(r, RESULT_DETAIL);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -404,15 +425,34 @@ static int series_from_json(json_t *a, struct result *r)
 	return 0;
 }
 
-int result_from_json(const json_t *j, struct result *r, const char **why)
+/* One detail part's member: absent and not asked for is empty. */
+static int result_part_from_json(json_t *j, const char *key, unsigned parts, unsigned part, struct result *r,
+				 int (*from)(json_t *, struct result *))
+{
+	json_t *a = json_object_get(j, key);
+	if (!(parts & part))
+		return 0;
+	return json_is_array(a) && from(a, r) == 0 ? 0 : -1;
+}
+
+int result_from_json_parts(const json_t *j, unsigned parts, struct result *r, const char **why)
 {
 	const char *workload, *outcome, *reason = NULL;
-	json_t *options, *info, *metrics, *tables, *hists, *maps, *series;
+	json_t *options = NULL, *info = NULL, *metrics;
 	*why = "not a result object";
-	if (json_unpack((json_t *)j, "{ss ss s?s so so so so so so so}", "workload", &workload, "outcome",
-			&outcome, "reason", &reason, "options", &options, "info", &info, "metrics", &metrics,
-			"tables", &tables, "hists", &hists, "maps", &maps, "series", &series) < 0)
+	if (json_unpack((json_t *)j, "{ss ss s?s so}", "workload", &workload, "outcome", &outcome, "reason",
+			&reason, "metrics", &metrics) < 0)
 		return -1;
+	if (parts & RESULT_INFO && json_unpack((json_t *)j, "{so so}", "options", &options, "info", &info) < 0)
+		return -1;
+	static const struct {
+		const char *key;
+		unsigned part;
+	} detail[] = { { "tables", RESULT_TABLES }, { "hists", RESULT_HISTS }, { "maps", RESULT_MAPS },
+		       { "series", RESULT_SERIES } };
+	for (size_t i = 0; i < ARRAY_SIZE(detail); i++)
+		if (parts & detail[i].part && !json_object_get(j, detail[i].key))
+			return -1;
 	result_init(r, workload);
 	json_decref(r->options);
 	json_decref(r->info);
@@ -428,20 +468,25 @@ int result_from_json(const json_t *j, struct result *r, const char **why)
 	if (!json_is_array(metrics) || metrics_from_json(metrics, r) < 0)
 		goto bad;
 	*why = "malformed tables";
-	if (!json_is_array(tables) || tables_from_json(tables, r) < 0)
+	if (result_part_from_json((json_t *)j, "tables", parts, RESULT_TABLES, r, tables_from_json) < 0)
 		goto bad;
 	*why = "malformed histograms";
-	if (!json_is_array(hists) || hists_from_json(hists, r) < 0)
+	if (result_part_from_json((json_t *)j, "hists", parts, RESULT_HISTS, r, hists_from_json) < 0)
 		goto bad;
 	*why = "malformed maps";
-	if (!json_is_array(maps) || maps_from_json(maps, r) < 0)
+	if (result_part_from_json((json_t *)j, "maps", parts, RESULT_MAPS, r, maps_from_json) < 0)
 		goto bad;
 	*why = "malformed series";
-	if (!json_is_array(series) || series_from_json(series, r) < 0)
+	if (result_part_from_json((json_t *)j, "series", parts, RESULT_SERIES, r, series_from_json) < 0)
 		goto bad;
 	*why = NULL;
 	return 0;
 bad:
 	result_free(r);
 	return -1;
+}
+
+int result_from_json(const json_t *j, struct result *r, const char **why)
+{
+	return result_from_json_parts(j, RESULT_ALL, r, why);
 }

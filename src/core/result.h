@@ -140,4 +140,32 @@ json_t *result_to_json(const struct result *r);
 /* Returns 0, or -1 with *why set (static string) on malformed input. */
 int result_from_json(const json_t *j, struct result *r, const char **why);
 
+/* The parts of a result a reader may ask for.  A stored result is mostly
+ * its maps, series and histograms (hundreds of KB an iteration in memory);
+ * statistics need its metrics alone (workload, outcome, reason and
+ * metrics), and a few of its info.  A result read without RESULT_INFO has
+ * options and info NULL; without a detail part, that part empty. */
+enum result_part {
+	RESULT_METRICS = 1,
+	RESULT_INFO = 2,      /* options and info */
+	RESULT_TABLES = 4,
+	RESULT_HISTS = 8,
+	RESULT_MAPS = 16,
+	RESULT_SERIES = 32,
+	RESULT_ALL = 63,
+	RESULT_HEAD = RESULT_METRICS | RESULT_INFO,
+	RESULT_DETAIL = RESULT_ALL & ~RESULT_HEAD,
+};
+/* result_from_json of parts alone (RESULT_METRICS always): the JSON
+ * members of the parts not asked for need not be there, and are not read. */
+int result_from_json_parts(const json_t *j, unsigned parts, struct result *r, const char **why);
+/* Free the detail parts of r named and leave them empty. */
+void result_drop(struct result *r, unsigned parts);
+/* Pick from the text of a result (result_to_json's, as stored) the members
+ * of parts, without parsing the others: a JSON object holding just those
+ * (*out), or NULL.  text[0..len) may be a prefix of the whole text: 1 when
+ * it held every member asked for (or the whole object), 0 when more of the
+ * text is needed, -1 when it is not a JSON object. */
+int result_pick_text(const char *text, size_t len, unsigned parts, json_t **out);
+
 #endif

@@ -47,6 +47,18 @@ struct run_case {
 	 * run's group (0-based), or -1 where none was recorded (a run of one
 	 * configuration); NULL when none was */
 	int64_t *iter_seq;
+	/* the parts of each result (enum result_part) its iterations were
+	 * loaded without: 0 for a whole case (store_load_run_parts) */
+	unsigned missing;
+};
+
+/* Where a run read without some parts of its results (store_load_run_parts)
+ * gets them when a reader asks: load fills the parts named of iteration i
+ * of case c (RESULT_INFO alone so far).  0, or -1 after a message. */
+struct run;
+struct run_source {
+	int (*load)(void *ctx, const struct run *r, const struct run_case *c, size_t i, unsigned parts);
+	void *ctx;
 };
 
 struct run {
@@ -59,6 +71,14 @@ struct run {
 	json_t *group_plan;
 	size_t ncases;
 	struct run_case *cases;
+	struct run_source source;  /* load of NULL: nothing more to get */
 };
+
+/* Iteration i of case c's info (result.h), read from the run's source
+ * first when it was loaded without it: NULL when it has none, or when it
+ * could not be read (after a message).  Statistics that need the info of
+ * a few iterations (the first that recorded its sandbox) read it so, and
+ * a run of thousands of iterations holds none of the rest. */
+json_t *run_iter_info(const struct run *r, const struct run_case *c, size_t i);
 
 #endif

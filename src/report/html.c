@@ -500,8 +500,16 @@ static void html_page(struct report_ctx *x)
 	html_compare(x);
 	if (!x->o->graphs)
 		fputs("<p class=\"note\">Graphs were not drawn (--no-graphs).</p>\n", x->f);
-	for (size_t i = 0; i < cases.n; i++)
+	for (size_t i = 0; i < cases.n && !x->detail_failed; i++) {
+		/* one case's detail in memory at a time */
+		if (x->o->case_detail && x->o->case_detail(x->o->case_ctx, cases.v[i], true) < 0) {
+			x->detail_failed = true;
+			break;
+		}
 		html_case_section(x, cases.v[i], i);
+		if (x->o->case_detail)
+			x->o->case_detail(x->o->case_ctx, cases.v[i], false);
+	}
 	fputs("<p class=\"note\">Made by vmregress " VMR_VERSION ".</p>\n</body></html>\n", x->f);
 	strlist_free(&cases);
 }
@@ -629,6 +637,12 @@ int report_write(const char *dir, const struct run *const *runs, size_t n, const
 				.stats = stats };
 	html_page(&x);
 	fclose(x.f);
+	if (x.detail_failed) {
+		free(buf);
+		free(x.slots);
+		strlist_free(&x.scripts);
+		return -1;
+	}
 	char *page = html_fill(buf, len, &x, stats, &len);
 	free(buf);
 	buf = page;

@@ -30,6 +30,12 @@ struct report_opts {
 	/* a section put first, and its graph (a bisection's), or NULL */
 	const char *lead_html;
 	struct plot *lead_plot;
+	/* Called with load before a case's section is written and with !load
+	 * after it, when the runs were loaded without the detail the case's
+	 * graphs draw (tables, histograms, maps, series): 0, or -1 after a
+	 * message.  NULL: the runs are whole. */
+	int (*case_detail)(void *ctx, const char *case_name, bool load);
+	void *case_ctx;
 };
 
 struct report_stats {

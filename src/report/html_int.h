@@ -27,6 +27,7 @@ struct report_ctx {
 	struct report_stats *stats;
 	struct strlist scripts;         /* graph i's script; its place is HTML_SLOT i */
 	struct html_slot *slots;        /* and how graph i is shown */
+	bool detail_failed;             /* a case's detail could not be loaded */
 };
 
 struct html_slot {

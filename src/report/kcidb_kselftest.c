@@ -19,7 +19,7 @@ void kcidb_kselftest_tests(json_t *tests, const struct run *r, const struct run_
 	if (!c->workload || strcmp(c->workload, "kselftest"))
 		return;
 	/* the run's cases, of this suite case alone */
-	struct run one = { .info = r->info, .ncases = 1, .cases = (struct run_case *)c };
+	struct run one = { .info = r->info, .ncases = 1, .cases = (struct run_case *)c, .source = r->source };
 	struct fn_run fr = { 0 };
 	functional_run_cases(&one, &fr);
 	for (size_t i = 0; i < fr.n; i++) {

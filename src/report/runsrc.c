@@ -1,6 +1,7 @@
 #include "report/runsrc.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <sys/stat.h>
 
 #include "core/util.h"
@@ -12,7 +13,7 @@ static bool runsrc_is_file(const char *spec)
 	return stat(spec, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-static struct run *runsrc_from_store(struct run_set *set, const char *db, const char *spec)
+static struct run *runsrc_from_store(struct run_set *set, const char *db, const char *spec, unsigned parts)
 {
 	if (!set->st) {
 		char *path = db ? xstrdup(db) : store_default_path();
@@ -23,18 +24,18 @@ static struct run *runsrc_from_store(struct run_set *set, const char *db, const 
 	}
 	int64_t id;
 	struct run *r = NULL;
-	if (store_resolve(set->st, spec, &id) < 0 || store_load_run(set->st, id, &r) < 0)
+	if (store_resolve(set->st, spec, &id) < 0 || store_load_run_parts(set->st, id, parts, &r) < 0)
 		return NULL;
 	return r;
 }
 
-int runsrc_load(const char *db, char *const *specs, size_t n, struct run_set *set)
+int runsrc_load_parts(const char *db, char *const *specs, size_t n, unsigned parts, struct run_set *set)
 {
 	*set = (struct run_set){ .runs = xcalloc(n + 1, sizeof(struct run *)),
 				 .from_store = xcalloc(n + 1, sizeof(bool)) };
 	for (size_t i = 0; i < n; i++) {
 		bool file = runsrc_is_file(specs[i]);
-		struct run *r = file ? run_json_load(specs[i]) : runsrc_from_store(set, db, specs[i]);
+		struct run *r = file ? run_json_load(specs[i]) : runsrc_from_store(set, db, specs[i], parts);
 		if (!r) {
 			runsrc_free(set);
 			return -1;
@@ -42,6 +43,26 @@ int runsrc_load(const char *db, char *const *specs, size_t n, struct run_set *se
 		set->runs[set->n] = r;
 		set->from_store[set->n++] = !file;
 	}
+	return 0;
+}
+
+int runsrc_load(const char *db, char *const *specs, size_t n, struct run_set *set)
+{
+	return runsrc_load_parts(db, specs, n, RESULT_ALL, set);
+}
+
+int runsrc_case_parts(struct run_set *set, const char *case_name, unsigned parts, bool load)
+{
+	for (size_t i = 0; i < set->n; i++)
+		for (size_t k = 0; k < set->runs[i]->ncases; k++) {
+			struct run_case *c = &set->runs[i]->cases[k];
+			if (strcmp(c->name, case_name) || !set->from_store[i])
+				continue;
+			if (!load)
+				run_case_drop(c, parts);
+			else if (store_case_parts(set->st, set->runs[i], c, parts) < 0)
+				return -1;
+		}
 	return 0;
 }
 

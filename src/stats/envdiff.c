@@ -82,11 +82,17 @@ static bool compare_env_volatile(const char *key, const char *value)
  * description (pattern and parameters), size, seed and checksum as the
  * first iteration that opened it recorded them.  NULL if none did; *path is
  * where the file lay.  (Runs stored before the mmap workload named these
- * refs* called the path and description trace and trace_description.) */
-static char *compare_trace_identity(const struct run_case *c, const char **path)
+ * refs* called the path and description trace and trace_description.)
+ * Only a case whose options name a trace replayed one: the others' info
+ * is not read (a run read without it loads it per iteration). */
+static char *compare_trace_identity(const struct run *r, const struct run_case *c, const char **path)
 {
+	json_t *wo = json_object_get(c->options, "options");
+	*path = NULL;
+	if (!json_object_get(wo, "refs") && !json_object_get(wo, "trace"))
+		return NULL;
 	for (size_t i = 0; i < c->niter; i++) {
-		json_t *info = c->iters[i].info;
+		json_t *info = run_iter_info(r, c, i);
 		*path = json_string_value(json_object_get(info, "refs"));
 		const char *desc = json_string_value(json_object_get(info, "refs_description"));
 		if (!*path) {
@@ -118,10 +124,10 @@ static char *compare_trace_identity(const struct run_case *c, const char **path)
  * different traces do.  A generated path with no identity recorded (no
  * iteration got as far) is a difference of nothing: the case's
  * refs-generate, compared as a setting of its own, says what was asked. */
-static void compare_case_trace(const struct run_case *c, struct strlist *vals, size_t first)
+static void compare_case_trace(const struct run *r, const struct run_case *c, struct strlist *vals, size_t first)
 {
 	const char *path;
-	char *id = compare_trace_identity(c, &path);
+	char *id = compare_trace_identity(r, c, &path);
 	for (size_t k = first; k < vals->n; k++) {
 		char *v = vals->v[k];
 		if (id && path && !strcmp(v, path)) {
@@ -148,12 +154,12 @@ static void compare_case_options(const struct comparison *cmp, size_t ri, const 
 		char *prefix = xasprintf("case.%s", c->name);
 		size_t first = vals->n;
 		cmp_json_flatten(c->options, prefix, keys, vals);
-		compare_case_trace(c, vals, first);
+		compare_case_trace(cmp->runs[ri], c, vals, first);
 		free(prefix);
 		/* What the sandbox really was (knob values in force, swap kind
 		 * and size), as the first iteration that ran recorded it. */
 		for (size_t i = 0; i < c->niter; i++) {
-			json_t *sb = json_object_get(c->iters[i].info, "sandbox");
+			json_t *sb = json_object_get(run_iter_info(cmp->runs[ri], c, i), "sandbox");
 			if (!json_is_object(sb))
 				continue;
 			prefix = xasprintf("case.%s.sandbox-in-force", c->name);

@@ -57,14 +57,19 @@ static void fn_add(struct fn_run *t, const char *sc, const char *test, json_t *c
 		e->reason = why;
 }
 
+/* Every selftest case of a run, over its iterations: the kselftest
+ * workload's alone record them (the others' info is not read: a run read
+ * without it loads it per iteration). */
 void functional_run_cases(const struct run *r, struct fn_run *t)
 {
 	memset(t, 0, sizeof(*t));
 	t->run = r->info.name;
 	for (size_t i = 0; i < r->ncases; i++) {
 		const struct run_case *rc = &r->cases[i];
+		if (!rc->workload || strcmp(rc->workload, "kselftest"))
+			continue;
 		for (size_t k = 0; k < rc->niter; k++) {
-			json_t *ks = json_object_get(rc->iters[k].info, "kselftest");
+			json_t *ks = json_object_get(run_iter_info(r, rc, k), "kselftest");
 			const char *ver = json_string_value(json_object_get(ks, "version"));
 			if (ver && t->version && strcmp(ver, t->version))
 				t->mixed_versions = true;

@@ -378,11 +378,92 @@ static uint64_t stats_next(uint64_t *s)
 	return z ^ (z >> 31);
 }
 
-static double stats_resampled_median(const double *v, size_t n, double *tmp, uint64_t *seed)
+/* The medians of resamples of n values, each drawn as indices into them,
+ * without sorting every resample: the values' order is found once, and a
+ * resample is a count of the draws of each place in that order, whose
+ * middle places are its median (the value stats_median gives the same
+ * draws: equal doubles are one value, but for 0 and -0, with which the
+ * resample is sorted instead). */
+struct stats_resampler {
+	const double *v;
+	size_t n;
+	size_t *rank;     /* rank[j]: the place of v[j] in v's order */
+	double *sorted;   /* v in order */
+	size_t *count;    /* draws of each place in this resample */
+	double *tmp;      /* the draws, where they are sorted */
+	bool sort;        /* v holds both 0 and -0 */
+};
+
+static int stats_cmp_index(const void *x, const void *y, void *values)
 {
-	for (size_t i = 0; i < n; i++)
-		tmp[i] = v[stats_next(seed) % n];
-	return stats_median(tmp, n);
+	size_t i = *(const size_t *)x, j = *(const size_t *)y;
+	double a = ((const double *)values)[i], b = ((const double *)values)[j];
+	return a < b ? -1 : a > b ? 1 : (i > j) - (i < j);
+}
+
+static void stats_resampler_init(struct stats_resampler *rs, const double *v, size_t n)
+{
+	size_t *order = xcalloc(n + 1, sizeof(size_t));
+	*rs = (struct stats_resampler){ .v = v, .n = n, .rank = xcalloc(n + 1, sizeof(size_t)),
+					.sorted = xcalloc(n + 1, sizeof(double)), .count = xcalloc(n + 1, sizeof(size_t)),
+					.tmp = xcalloc(n + 1, sizeof(double)) };
+	bool pos0 = false, neg0 = false;
+	for (size_t i = 0; i < n; i++) {
+		order[i] = i;
+		pos0 |= v[i] == 0 && !signbit(v[i]);
+		neg0 |= v[i] == 0 && signbit(v[i]);
+	}
+	rs->sort = pos0 && neg0;
+	qsort_r(order, n, sizeof(size_t), stats_cmp_index, (void *)v);
+	for (size_t k = 0; k < n; k++) {
+		rs->rank[order[k]] = k;
+		rs->sorted[k] = v[order[k]];
+	}
+	free(order);
+}
+
+static void stats_resampler_free(struct stats_resampler *rs)
+{
+	free(rs->rank);
+	free(rs->sorted);
+	free(rs->count);
+	free(rs->tmp);
+}
+
+/* Draw j (an index into v) into the resample being made. */
+static void stats_resampler_draw(struct stats_resampler *rs, size_t i, size_t j)
+{
+	if (rs->sort)
+		rs->tmp[i] = rs->v[j];
+	else
+		rs->count[rs->rank[j]]++;
+}
+
+/* The median of the n draws made, and a fresh resample after it. */
+static double stats_resampler_median(struct stats_resampler *rs)
+{
+	size_t n = rs->n;
+	if (rs->sort)
+		return stats_median(rs->tmp, n);
+	size_t lo = n % 2 ? n / 2 : n / 2 - 1, hi = n / 2, seen = 0;
+	double a = NAN, b = NAN;
+	for (size_t k = 0; k < n && seen <= hi; k++) {
+		size_t c = rs->count[k];
+		if (c && seen <= lo && lo < seen + c)
+			a = rs->sorted[k];
+		if (c && seen <= hi && hi < seen + c)
+			b = rs->sorted[k];
+		seen += c;
+	}
+	memset(rs->count, 0, n * sizeof(size_t));
+	return n % 2 ? b : (a + b) / 2;
+}
+
+static double stats_resampled_median(struct stats_resampler *rs, uint64_t *seed)
+{
+	for (size_t i = 0; i < rs->n; i++)
+		stats_resampler_draw(rs, i, stats_next(seed) % rs->n);
+	return stats_resampler_median(rs);
 }
 
 /* The (1-level)/2 and (1+level)/2 quantiles of n resampled ratios,
@@ -403,17 +484,20 @@ void stats_bootstrap_ratio(const double *a, size_t na, const double *b, size_t n
 	if (!na || !nb || !nresample)
 		return;
 	double *ratios = xcalloc(nresample, sizeof(double));
-	double *tmp = xcalloc(na > nb ? na : nb, sizeof(double));
+	struct stats_resampler ra, rb;
+	stats_resampler_init(&ra, a, na);
+	stats_resampler_init(&rb, b, nb);
 	for (size_t k = 0; k < nresample; k++) {
-		double ma = stats_resampled_median(a, na, tmp, &seed);
-		double mb = stats_resampled_median(b, nb, tmp, &seed);
+		double ma = stats_resampled_median(&ra, &seed);
+		double mb = stats_resampled_median(&rb, &seed);
 		if (ma == 0)
 			goto free_tmp;
 		ratios[k] = mb / ma;
 	}
 	stats_percentile_interval(ratios, nresample, level, lo, hi);
 free_tmp:
-	free(tmp);
+	stats_resampler_free(&ra);
+	stats_resampler_free(&rb);
 	free(ratios);
 }
 
@@ -424,22 +508,25 @@ void stats_bootstrap_ratio_paired(const double *a, const double *b, size_t n, do
 	if (!n || !nresample)
 		return;
 	double *ratios = xcalloc(nresample, sizeof(double));
-	double *ta = xcalloc(n, sizeof(double)), *tb = xcalloc(n, sizeof(double));
+	struct stats_resampler ra, rb;
+	stats_resampler_init(&ra, a, n);
+	stats_resampler_init(&rb, b, n);
 	for (size_t k = 0; k < nresample; k++) {
 		for (size_t i = 0; i < n; i++) {
 			size_t j = stats_next(&seed) % n;
-			ta[i] = a[j];
-			tb[i] = b[j];
+			stats_resampler_draw(&ra, i, j);
+			stats_resampler_draw(&rb, i, j);
 		}
-		double ma = stats_median(ta, n);
+		double ma = stats_resampler_median(&ra);
+		double mb = stats_resampler_median(&rb);
 		if (ma == 0)
 			goto free_tmp;
-		ratios[k] = stats_median(tb, n) / ma;
+		ratios[k] = mb / ma;
 	}
 	stats_percentile_interval(ratios, nresample, level, lo, hi);
 free_tmp:
-	free(ta);
-	free(tb);
+	stats_resampler_free(&ra);
+	stats_resampler_free(&rb);
 	free(ratios);
 }
 

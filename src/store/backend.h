@@ -84,10 +84,14 @@ struct store_backend {
 	void (*rollback)(struct store *st);
 	/* Reading a run, inside a transaction: its row (info, env, suite
 	 * text; a message naming the run when there is none), its cases in
-	 * order, and a case's iterations, each handed to store_case_result. */
+	 * order, and a case's iterations (of each result the parts asked for,
+	 * enum result_part), each handed to store_case_result. */
 	int (*info)(struct store *st, int64_t run_id, struct run *r);
 	int (*cases)(struct store *st, struct run *r);
-	int (*iterations)(struct store *st, struct run_case *c);
+	int (*iterations)(struct store *st, struct run_case *c, unsigned parts);
+	/* The members of parts of one iteration's result (result_pick_text)
+	 * into *out, outside any transaction.  0, or -1 after a message. */
+	int (*pick)(struct store *st, int64_t case_id, int iteration, unsigned parts, json_t **out);
 	/* Writing, inside a writing transaction: one iteration's row and its
 	 * metric rows; a run's row as copied from elsewhere (UUID, name,
 	 * status, times, environment), 1 and the id of the run holding its
@@ -112,9 +116,15 @@ char *store_json_text(const json_t *j, bool sorted);
 /* An iteration's result as stored (its JSON), or NULL after a message. */
 char *store_result_text(struct store *st, const struct result *r);
 /* Append one stored iteration (its number, its place in the group's order
- * or -1, and its result JSON) to a case being loaded.  0, or -1 after a
- * message naming the case when it is damaged. */
-int store_case_result(struct store *st, struct run_case *c, int iteration, int64_t seq, const char *json);
+ * or -1, and its result JSON, of which the parts asked for are read) to a
+ * case being loaded.  0, or -1 after a message naming the case when it is
+ * damaged. */
+int store_case_result(struct store *st, struct run_case *c, int iteration, int64_t seq, const char *json,
+		      unsigned parts);
+/* The same from the members of the result picked already
+ * (result_pick_text; NULL when they could not be), which it frees. */
+int store_case_result_json(struct store *st, struct run_case *c, int iteration, int64_t seq, json_t *j,
+			   unsigned parts);
 /* A run's group plan as stored (compact JSON), or NULL for none.  Malloc'd. */
 char *store_plan_text(const struct run *run);
 /* The group plan a column holds, or NULL. */

@@ -471,7 +471,8 @@ static int pg_cases(struct store *st, struct run *r)
 	return 0;
 }
 
-static int pg_iterations(struct store *st, struct run_case *c)
+/* A server sends each result whole; only the parts asked for are parsed. */
+static int pg_iterations(struct store *st, struct run_case *c, unsigned parts)
 {
 	struct pg_num cid = { 0 };
 	const char *p[] = { pg_fmt_int(&cid, c->id) };
@@ -482,7 +483,24 @@ static int pg_iterations(struct store *st, struct run_case *c)
 	int rc = 0;
 	for (int i = 0; i < PQntuples(res) && rc == 0; i++)
 		rc = store_case_result(st, c, (int)pg_col_int64(res, i, 0),
-				       PQgetisnull(res, i, 2) ? -1 : pg_col_int64(res, i, 2), pg_col_text_ref(res, i, 1));
+				       PQgetisnull(res, i, 2) ? -1 : pg_col_int64(res, i, 2), pg_col_text_ref(res, i, 1),
+				       parts);
+	PQclear(res);
+	return rc;
+}
+
+static int pg_pick(struct store *st, int64_t case_id, int iteration, unsigned parts, json_t **out)
+{
+	struct pg_num cid = { 0 }, it = { 0 };
+	const char *p[] = { pg_fmt_int(&cid, case_id), pg_fmt_int(&it, iteration) };
+	PGresult *res = pg_query(st, "SELECT result FROM iterations WHERE case_id = $1 AND iteration = $2", 2, p,
+				 "cannot read an iteration");
+	*out = NULL;
+	if (!res)
+		return -1;
+	int rc = PQntuples(res) == 1 ? 0 : vmr_err("%s: iteration %d of a case is gone", st->path, iteration + 1);
+	if (rc == 0 && result_pick_text(pg_col_text_ref(res, 0, 0), strlen(pg_col_text_ref(res, 0, 0)), parts, out) != 1)
+		rc = vmr_err("%s: iteration %d of a case: stored result is damaged", st->path, iteration + 1);
 	PQclear(res);
 	return rc;
 }
@@ -637,6 +655,7 @@ const struct store_backend store_pg_backend = {
 	.info = pg_info,
 	.cases = pg_cases,
 	.iterations = pg_iterations,
+	.pick = pg_pick,
 	.iteration_insert = pg_iteration_insert,
 	.run_insert = pg_run_insert,
 	.run_replace = pg_run_replace,

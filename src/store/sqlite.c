@@ -280,22 +280,98 @@ static int sqlite_cases(struct store *st, struct run *r)
 	return rc == SQLITE_DONE ? 0 : store_fail(st, "cannot read a run's cases");
 }
 
-static int sqlite_iterations(struct store *st, struct run_case *c)
+/* The prefix of an iteration's result text that holds the parts asked
+ * for: read through SQLite's incremental blob I/O, a little at first and
+ * more only while the members asked for are not all in it, so the maps and
+ * series at its end are neither parsed nor, mostly, read. */
+static int sqlite_blob_pick(struct store *st, sqlite3_blob **blob, int64_t id, unsigned parts, json_t **out)
 {
-	sqlite3_stmt *s = store_prepare(st, "SELECT iteration, result, seq FROM iterations WHERE case_id = ?"
-					    " ORDER BY iteration");
+	int rc = *blob ? sqlite3_blob_reopen(*blob, id)
+		       : sqlite3_blob_open(st->db, "main", "iterations", "result", id, 0, blob);
+	*out = NULL;
+	if (rc != SQLITE_OK)
+		return store_fail(st, "cannot read an iteration's result");
+	/* the detail lies at the end of the text: read it whole at once */
+	int size = sqlite3_blob_bytes(*blob), have = 0, want = parts & RESULT_DETAIL ? size : 16384;
+	char *buf = NULL;
+	for (;;) {
+		want = want < size ? want : size;
+		buf = xrealloc(buf, (size_t)want + 1);
+		if (sqlite3_blob_read(*blob, buf + have, want - have, have) != SQLITE_OK) {
+			free(buf);
+			return store_fail(st, "cannot read an iteration's result");
+		}
+		have = want;
+		buf[have] = '\0';
+		if (result_pick_text(buf, (size_t)have, parts, out) != 0 || have == size)
+			break;
+		want *= 4;
+	}
+	free(buf);
+	return 0;
+}
+
+/* The prefix of an iteration's result text that holds the parts asked
+ * for: read through SQLite's incremental blob I/O, a little at first and
+ * more only while the members asked for are not all in it, so the maps and
+ * series at its end are neither parsed nor, mostly, read. */
+static int sqlite_result_parts(struct store *st, sqlite3_blob **blob, int64_t id, struct run_case *c, int iteration,
+			       int64_t seq, unsigned parts)
+{
+	json_t *j;
+	if (sqlite_blob_pick(st, blob, id, parts, &j) < 0)
+		return -1;
+	return store_case_result_json(st, c, iteration, seq, j, parts);
+}
+
+static int sqlite_pick(struct store *st, int64_t case_id, int iteration, unsigned parts, json_t **out)
+{
+	sqlite3_stmt *s = store_prepare(st, "SELECT id FROM iterations WHERE case_id = ? AND iteration = ?");
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, case_id);
+	sqlite3_bind_int(s, 2, iteration);
+	int rc = sqlite3_step(s);
+	int64_t id = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW)
+		return rc == SQLITE_DONE ? vmr_err("%s: iteration %d of a case is gone", st->path, iteration + 1)
+					 : store_fail(st, "cannot read an iteration");
+	sqlite3_blob *blob = NULL;
+	rc = sqlite_blob_pick(st, &blob, id, parts, out);
+	if (blob)
+		sqlite3_blob_close(blob);
+	if (rc == 0 && !*out)
+		return vmr_err("%s: iteration %d of a case: stored result is damaged", st->path, iteration + 1);
+	return rc;
+}
+
+static int sqlite_iterations(struct store *st, struct run_case *c, unsigned parts)
+{
+	bool whole = parts == RESULT_ALL;
+	sqlite3_stmt *s = store_prepare(st, whole ? "SELECT iteration, result, seq FROM iterations WHERE case_id = ?"
+						    " ORDER BY iteration"
+						  : "SELECT iteration, id, seq FROM iterations WHERE case_id = ?"
+						    " ORDER BY iteration");
 	if (!s)
 		return -1;
 	sqlite3_bind_int64(s, 1, c->id);
+	sqlite3_blob *blob = NULL;
 	int rc;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW)
-		if (store_case_result(st, c, sqlite3_column_int(s, 0),
-				      sqlite3_column_type(s, 2) == SQLITE_NULL ? -1 : sqlite3_column_int64(s, 2),
-				      (const char *)sqlite3_column_text(s, 1)) < 0) {
-			sqlite3_finalize(s);
-			return -1;
+	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+		int iteration = sqlite3_column_int(s, 0);
+		int64_t seq = sqlite3_column_type(s, 2) == SQLITE_NULL ? -1 : sqlite3_column_int64(s, 2);
+		if ((whole ? store_case_result(st, c, iteration, seq, (const char *)sqlite3_column_text(s, 1), parts)
+			   : sqlite_result_parts(st, &blob, sqlite3_column_int64(s, 1), c, iteration, seq, parts)) < 0) {
+			rc = -1;
+			break;
 		}
+	}
+	if (blob)
+		sqlite3_blob_close(blob);
 	sqlite3_finalize(s);
+	if (rc == -1)
+		return -1;
 	return rc == SQLITE_DONE ? 0 : store_fail(st, "cannot read a case's iterations");
 }
 
@@ -461,6 +537,7 @@ const struct store_backend store_sqlite_backend = {
 	.info = sqlite_info,
 	.cases = sqlite_cases,
 	.iterations = sqlite_iterations,
+	.pick = sqlite_pick,
 	.iteration_insert = sqlite_iteration_insert,
 	.run_insert = sqlite_run_insert,
 	.run_replace = sqlite_run_replace,

@@ -11,7 +11,8 @@
 
 #define SQLITELIB_FNS(X) \
 	X(sqlite3_bind_double) X(sqlite3_bind_int) X(sqlite3_bind_int64) X(sqlite3_bind_null) \
-	X(sqlite3_bind_text) X(sqlite3_busy_timeout) X(sqlite3_changes) X(sqlite3_close) \
+	X(sqlite3_bind_text) X(sqlite3_blob_bytes) X(sqlite3_blob_close) X(sqlite3_blob_open) \
+	X(sqlite3_blob_read) X(sqlite3_blob_reopen) X(sqlite3_busy_timeout) X(sqlite3_changes) X(sqlite3_close) \
 	X(sqlite3_column_double) X(sqlite3_column_int) X(sqlite3_column_int64) \
 	X(sqlite3_column_text) X(sqlite3_column_type) X(sqlite3_errcode) X(sqlite3_errmsg) X(sqlite3_exec) \
 	X(sqlite3_finalize) X(sqlite3_free) X(sqlite3_last_insert_rowid) X(sqlite3_open_v2) \
@@ -40,6 +41,11 @@ static inline const struct sqlitelib *sqlitelib_get(void)
 #define sqlite3_bind_int64 (sqlitelib_get()->sqlite3_bind_int64)
 #define sqlite3_bind_null (sqlitelib_get()->sqlite3_bind_null)
 #define sqlite3_bind_text (sqlitelib_get()->sqlite3_bind_text)
+#define sqlite3_blob_bytes (sqlitelib_get()->sqlite3_blob_bytes)
+#define sqlite3_blob_close (sqlitelib_get()->sqlite3_blob_close)
+#define sqlite3_blob_open (sqlitelib_get()->sqlite3_blob_open)
+#define sqlite3_blob_read (sqlitelib_get()->sqlite3_blob_read)
+#define sqlite3_blob_reopen (sqlitelib_get()->sqlite3_blob_reopen)
 #define sqlite3_busy_timeout (sqlitelib_get()->sqlite3_busy_timeout)
 #define sqlite3_changes (sqlitelib_get()->sqlite3_changes)
 #define sqlite3_close (sqlitelib_get()->sqlite3_close)

@@ -376,54 +376,6 @@ char *store_result_text(struct store *st, const struct result *r)
 	return text;
 }
 
-int store_case_result(struct store *st, struct run_case *c, int iteration, int64_t seq, const char *text)
-{
-	json_t *j = text ? json_loads(text, 0, NULL) : NULL;
-	const char *why = "not JSON";
-	struct result res = { 0 };
-	if (!j || result_from_json(j, &res, &why) < 0) {
-		vmr_err("%s: case %s iteration %d: stored result is damaged: %s", st->path, c->name, iteration + 1, why);
-		json_decref(j);
-		return -1;
-	}
-	json_decref(j);
-	/* Room for 8, then doubled whenever a power of two is full. */
-	if (c->niter == 0 || (c->niter >= 8 && !(c->niter & (c->niter - 1)))) {
-		size_t cap = c->niter ? 2 * c->niter : 8;
-		c->iters = xrealloc(c->iters, cap * sizeof(*c->iters));
-		c->iter_no = xrealloc(c->iter_no, cap * sizeof(*c->iter_no));
-		c->iter_seq = xrealloc(c->iter_seq, cap * sizeof(*c->iter_seq));
-	}
-	c->iter_no[c->niter] = iteration;
-	c->iter_seq[c->niter] = seq;
-	c->iters[c->niter++] = res;
-	return 0;
-}
-
-int store_load_run(struct store *st, int64_t run_id, struct run **out)
-{
-	const struct store_backend *be = st->be;
-	struct run *r = xcalloc(1, sizeof(*r));
-	/* One read transaction: a run being written meanwhile is seen whole at
-	 * one moment. */
-	if (be->begin(st, false) < 0)
-		goto free_run;
-	if (be->info(st, run_id, r) < 0 || be->cases(st, r) < 0)
-		goto rollback;
-	for (size_t i = 0; i < r->ncases; i++)
-		if (be->iterations(st, &r->cases[i]) < 0)
-			goto rollback;
-	be->rollback(st);
-	spelling_env(r->env);
-	*out = r;
-	return 0;
-rollback:
-	be->rollback(st);
-free_run:
-	run_free(r);
-	return -1;
-}
-
 int store_delete_run(struct store *st, int64_t run_id)
 {
 	return st->be->delete_run(st, run_id);

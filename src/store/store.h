@@ -135,6 +135,17 @@ int store_resolve_group(struct store *st, const char *spec, int64_t **ids, size_
 int store_resolve_group_quiet(struct store *st, const char *spec, int64_t **ids, size_t *n);
 /* Load a whole run: info, env, suite text, cases and every stored iteration. */
 int store_load_run(struct store *st, int64_t run_id, struct run **out);
+/* The same with, of each iteration's result, only the parts a reader needs
+ * (enum result_part; the head always): statistics need RESULT_HEAD alone,
+ * a few KB of an iteration's hundreds.  Each case's `missing` says what was
+ * left out. */
+int store_load_run_parts(struct store *st, int64_t run_id, unsigned parts, struct run **out);
+/* Load parts of one case of a run loaded from st that it lacks, for every
+ * iteration (a graph of that case, drawn and then dropped: one case's
+ * detail in memory at a time).  0, or -1 after a message. */
+int store_case_parts(struct store *st, const struct run *r, struct run_case *c, unsigned parts);
+/* Free the detail parts named of every iteration of c (never its head). */
+void run_case_drop(struct run_case *c, unsigned parts);
 void run_free(struct run *r);
 int store_delete_run(struct store *st, int64_t run_id);
 /* 1 and the run's id when a run has this UUID, 0 when none, -1 on error. */

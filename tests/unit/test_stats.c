@@ -3,6 +3,7 @@
  * regularized incomplete beta function in plain Python, independently of
  * GSL: the two must agree to 1e-9. */
 #include <math.h>
+#include <stdlib.h>
 
 #include "core/util.h"
 #include "stats/stats.h"
@@ -86,8 +87,92 @@ static void test_summaries(void)
 	CHECK_NEAR(stats_variance(big, 3), 1, 1e-6, "variance of large values keeps precision");
 }
 
+/* The bootstrap as it was written first: every resample sorted for its
+ * median (stats_median), the same splitmix64 draws.  stats.c takes the
+ * medians by counting draws instead; the intervals must be the same
+ * doubles, ties, even counts and both zeros included. */
+static uint64_t ref_next(uint64_t *s)
+{
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	return z ^ (z >> 31);
+}
+
+static double ref_resampled_median(const double *v, size_t n, double *tmp, uint64_t *seed)
+{
+	for (size_t i = 0; i < n; i++)
+		tmp[i] = v[ref_next(seed) % n];
+	return stats_median(tmp, n);
+}
+
+static int ref_cmp(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return (a > b) - (a < b);
+}
+
+static void ref_interval(double *r, size_t n, double *lo, double *hi)
+{
+	qsort(r, n, sizeof(double), ref_cmp);
+	*lo = r[(size_t)floor(0.025 * (double)(n - 1) + 0.5)];
+	*hi = r[(size_t)floor(0.975 * (double)(n - 1) + 0.5)];
+}
+
+static void ref_bootstrap(const double *a, size_t na, const double *b, size_t nb, bool paired, double *lo,
+			  double *hi)
+{
+	uint64_t seed = 0x766d72656772ULL;
+	double r[500], *ta = xcalloc(na + nb, sizeof(double)), *tb = xcalloc(na + nb, sizeof(double));
+	*lo = *hi = NAN;
+	for (size_t k = 0; k < 500; k++) {
+		double ma, mb;
+		if (paired) {
+			for (size_t i = 0; i < na; i++) {
+				size_t j = ref_next(&seed) % na;
+				ta[i] = a[j];
+				tb[i] = b[j];
+			}
+			ma = stats_median(ta, na);
+			mb = stats_median(tb, na);
+		} else {
+			ma = ref_resampled_median(a, na, ta, &seed);
+			mb = ref_resampled_median(b, nb, tb, &seed);
+		}
+		if (ma == 0)
+			goto out;
+		r[k] = mb / ma;
+	}
+	ref_interval(r, 500, lo, hi);
+out:
+	free(ta);
+	free(tb);
+}
+
+static void test_bootstrap_counts(void)
+{
+	static const double a[] = { 5, 3, 3, 9, 1, 7, 7, 7, 2, 8, 4, 6 }, b[] = { 6, 2, 9, 9, 3, 1, 8, 5, 4, 4, 10, 7 };
+	static const double z[] = { 0.0, -0.0, 1, 2, -0.0, 3, 0.0, 4 };
+	for (size_t n = 3; n <= ARRAY_SIZE(a); n++) {
+		double lo, hi, rlo, rhi;
+		stats_bootstrap_ratio(a, n, b, n - 1, 0.95, 500, 0x766d72656772ULL, &lo, &hi);
+		ref_bootstrap(a, n, b, n - 1, false, &rlo, &rhi);
+		CHECK(lo == rlo && hi == rhi, "bootstrap of %zu and %zu values as by sorting (%g %g, %g %g)", n, n - 1,
+		      lo, hi, rlo, rhi);
+		stats_bootstrap_ratio_paired(a, b, n, 0.95, 500, 0x766d72656772ULL, &lo, &hi);
+		ref_bootstrap(a, n, b, n, true, &rlo, &rhi);
+		CHECK(lo == rlo && hi == rhi, "paired bootstrap of %zu pairs as by sorting", n);
+	}
+	double lo, hi, rlo, rhi;
+	stats_bootstrap_ratio(b, 8, z, 8, 0.95, 500, 0x766d72656772ULL, &lo, &hi);
+	ref_bootstrap(b, 8, z, 8, false, &rlo, &rhi);
+	CHECK(lo == rlo && hi == rhi && signbit(lo) == signbit(rlo) && signbit(hi) == signbit(rhi),
+	      "zeros of both signs as by sorting");
+}
+
 int main(void)
 {
+	test_bootstrap_counts();
 	test_refs();
 	test_edges();
 	test_summaries();

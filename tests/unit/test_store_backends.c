@@ -107,6 +107,53 @@ static void test_round_trip(struct store *st, int64_t run)
 	run_free(r);
 }
 
+static char *result_text(const struct result *r)
+{
+	json_t *j = result_to_json(r);
+	char *text = j ? json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
+	json_decref(j);
+	return text;
+}
+
+/* The run read with its metrics alone, its info on demand and a case's
+ * detail when asked: each iteration as the whole run's, on either back
+ * end (tests/unit/test_store_parts.c compares whole comparisons on
+ * SQLite). */
+static void test_parts(struct store *st, int64_t run)
+{
+	struct run *w = NULL, *p = NULL;
+	CHECK(store_load_run(st, run, &w) == 0 && store_load_run_parts(st, run, RESULT_METRICS, &p) == 0,
+	      "run loads whole and in parts");
+	if (!w || !p) {
+		run_free(w);
+		run_free(p);
+		return;
+	}
+	struct run_case *c = &p->cases[0];
+	const struct result *it = &c->iters[2];
+	CHECK(c->niter == 3 && it->nmetrics == 2 && result_find_metric(it, "time")->value == 102 && !it->info &&
+		      !it->nhists && !it->nseries,
+	      "in parts: the metrics, no info, no detail");
+	CHECK(json_equal(run_iter_info(p, c, 2), w->cases[0].iters[2].info) && c->iters[2].options,
+	      "an iteration's info read on demand");
+	for (size_t i = 0; i < c->niter; i++)
+		run_iter_info(p, c, i);
+	bool same = store_case_parts(st, p, c, RESULT_DETAIL) == 0;
+	for (size_t i = 0; same && i < c->niter; i++) {
+		char *a = result_text(&w->cases[0].iters[i]), *b = result_text(&c->iters[i]);
+		same = a && b && !strcmp(a, b);
+		free(a);
+		free(b);
+	}
+	CHECK(same, "a case's detail loaded: each iteration serialises as the whole run's");
+	run_case_drop(c, RESULT_DETAIL);
+	CHECK(!c->iters[2].nhists && !c->iters[2].nseries && c->iters[2].nmetrics == 2, "and dropped again");
+	CHECK(p->cases[1].iters[0].outcome == OUTCOME_SKIP && !strcmp(p->cases[1].iters[0].reason, "not here"),
+	      "in parts: outcome and reason");
+	run_free(w);
+	run_free(p);
+}
+
 static void test_resolve(struct store *st, int64_t first, int64_t second)
 {
 	int64_t id = 0;
@@ -472,6 +519,7 @@ int main(void)
 	result_free(&dup);
 	CHECK(store_run_end(st, second, "complete") == 0, "run ends");
 	test_round_trip(st, first);
+	test_parts(st, first);
 	test_resolve(st, first, second);
 	store_close(st);
 

@@ -1,0 +1,155 @@
+/* Picking the members of a stored result's JSON text that a reader needs,
+ * without parsing the rest (result.h, result_pick_text): a text is mostly
+ * maps, series and histograms, which statistics never read, and parsing
+ * them into JSON values costs more than all the statistics. */
+#include "core/result.h"
+
+#include <string.h>
+
+#include "core/util.h"
+
+/* The members of each part, in the order result_to_json writes them. */
+static const struct {
+	const char *key;
+	unsigned part;
+	bool optional;   /* "reason" is left out on a pass */
+} pick_members[] = {
+	{ "workload", RESULT_METRICS, false }, { "outcome", RESULT_METRICS, false },
+	{ "reason", RESULT_METRICS, true },    { "options", RESULT_INFO, false },
+	{ "info", RESULT_INFO, false },        { "metrics", RESULT_METRICS, false },
+	{ "tables", RESULT_TABLES, false }, { "hists", RESULT_HISTS, false },  { "maps", RESULT_MAPS, false },
+	{ "series", RESULT_SERIES, false },
+};
+
+static const char *pick_ws(const char *p, const char *end)
+{
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+		p++;
+	return p;
+}
+
+/* Past the string at p (its opening quote), or NULL when the text ends
+ * first.  A quote ends it unless an odd number of backslashes precede it. */
+static const char *pick_string(const char *p, const char *end)
+{
+	const char *from = p + 1;
+	for (;;) {
+		const char *q = memchr(from, '"', (size_t)(end - from));
+		if (!q)
+			return NULL;
+		size_t bs = 0;
+		while (q - bs > p + 1 && q[-1 - (long)bs] == '\\')
+			bs++;
+		if (!(bs & 1))
+			return q + 1;
+		from = q + 1;
+	}
+}
+
+/* Past the value at p, or NULL when the text ends first. */
+static const char *pick_value(const char *p, const char *end)
+{
+	if (*p == '"')
+		return pick_string(p, end);
+	if (*p != '{' && *p != '[') {
+		while (p < end && !strchr(",}] \t\r\n", *p))
+			p++;
+		return p < end ? p : NULL;
+	}
+	size_t depth = 0;
+	while (p < end) {
+		switch (*p) {
+		case '"':
+			p = pick_string(p, end);
+			if (!p)
+				return NULL;
+			continue;
+		case '{':
+		case '[':
+			depth++;
+			break;
+		case '}':
+		case ']':
+			if (--depth == 0)
+				return p + 1;
+			break;
+		}
+		p++;
+	}
+	return NULL;
+}
+
+/* Index into pick_members of the key text k[0..n) (without its quotes), or -1. */
+static int pick_member(const char *k, size_t n)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(pick_members); i++)
+		if (strlen(pick_members[i].key) == n && !memcmp(pick_members[i].key, k, n))
+			return (int)i;
+	return -1;
+}
+
+/* Whether every member asked for is in o.  An optional member counts as
+ * there once a member written after it is: result_to_json writes them in
+ * the order of pick_members. */
+static bool pick_done(const json_t *o, unsigned parts, int last)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(pick_members); i++)
+		if (parts & pick_members[i].part && !json_object_get(o, pick_members[i].key) &&
+		    !(pick_members[i].optional && (int)i < last))
+			return false;
+	return true;
+}
+
+int result_pick_text(const char *text, size_t len, unsigned parts, json_t **out)
+{
+	const char *p = pick_ws(text, text + len), *end = text + len;
+	*out = NULL;
+	if (p == end)
+		return 0;
+	if (*p != '{')
+		return -1;
+	json_t *o = json_object();
+	int last = -1, rc = 0;
+	for (p++;;) {
+		p = pick_ws(p, end);
+		if (p < end && *p == ',')
+			p = pick_ws(p + 1, end);
+		if (p == end)
+			goto more;
+		if (*p == '}')
+			break;
+		if (*p != '"')
+			goto bad;
+		const char *key = p + 1;
+		p = pick_string(p, end);
+		if (!p)
+			goto more;
+		int m = pick_member(key, (size_t)(p - 1 - key));
+		p = pick_ws(p, end);
+		if (p == end)
+			goto more;
+		if (*p != ':')
+			goto bad;
+		p = pick_ws(p + 1, end);
+		const char *v = p;
+		if (p == end || !(p = pick_value(p, end)))
+			goto more;
+		if (m < 0 || !(parts & pick_members[m].part))
+			continue;
+		json_t *val = json_loadb(v, (size_t)(p - v), JSON_DECODE_ANY, NULL);
+		if (!val)
+			goto bad;
+		json_object_set_new(o, pick_members[m].key, val);
+		last = m > last ? m : last;
+		if (pick_done(o, parts, last))
+			break;
+	}
+	*out = o;
+	return 1;
+more:
+	json_decref(o);
+	return rc;
+bad:
+	rc = -1;
+	goto more;
+}
