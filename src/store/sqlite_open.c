@@ -267,6 +267,21 @@ static int sqlite_room(const char *path, const char *file)
 	return 0;
 }
 
+/* Below this much room, SQLite cannot make the "-shm" (32 kB) a reader of
+ * a WAL store needs. */
+#define STORE_READ_ROOM_MIN (64u << 10)
+
+/* Whether the file system of file is too full to open it read-write: no
+ * room for "-shm", or no inode left for it. */
+static bool sqlite_full(const char *file)
+{
+	char *dir = sqlite_dir(file);
+	struct statvfs vfs = { 0 };
+	int rc = statvfs(dir, &vfs);
+	free(dir);
+	return rc == 0 && ((uint64_t)vfs.f_bavail * vfs.f_frsize < STORE_READ_ROOM_MIN || (vfs.f_files && !vfs.f_favail));
+}
+
 /* "file:PATH?immutable=1": a file that nothing can change (a read-only
  * file system, an immutable file), read without the locks, "-wal" and
  * "-shm" files SQLite would otherwise need (and could not make, or would
@@ -310,7 +325,8 @@ static int sqlite_wal(struct store *st)
 /* A store to read is opened read-write where it can be written (SQLite's
  * last connection then removes its "-wal" and "-shm"; a read-only one
  * cannot, and leaves them), read-only where it cannot, and as immutable
- * where nothing can write it.  A store to write is refused before SQLite
+ * where nothing can write it or its file system is too full for "-shm"
+ * (then what a writer has not yet moved from its "-wal" is not seen).  A store to write is refused before SQLite
  * opens it (which would leave empty "-wal" and "-shm" files) when it
  * cannot be written, and when there is no room for a run. */
 int sqlite_open(struct store **out, const char *path, enum store_mode mode)
@@ -323,7 +339,8 @@ int sqlite_open(struct store **out, const char *path, enum store_mode mode)
 	if (!file)
 		return -2;
 	int unwritable = sqlite_writable(file);
-	bool readonly = mode == STORE_READ && unwritable < 0;
+	bool full = mode == STORE_READ && unwritable == 0 && sqlite_full(file);
+	bool readonly = mode == STORE_READ && (unwritable < 0 || full);
 	if (mode != STORE_READ && unwritable < 0) {
 		vmr_err("%s: cannot write to the results file: %s", path, sqlite_unwritable_why(unwritable));
 		free(file);
@@ -339,7 +356,13 @@ int sqlite_open(struct store **out, const char *path, enum store_mode mode)
 	/* NOFOLLOW: a link put there since the check above is not followed. */
 	int flags = SQLITE_OPEN_NOFOLLOW |
 		    (readonly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0));
-	if (readonly && (unwritable == -EROFS || unwritable == -EPERM)) {
+	static bool full_said;   /* once: a command may open its store more than once */
+	if (full && !full_said) {
+		full_said = true;
+		vmr_warn("%s: its file system is full: read as it is on disk, so a run being written now may "
+			 "lack its newest rows", path);
+	}
+	if (readonly && (full || unwritable == -EROFS || unwritable == -EPERM)) {
 		uri = sqlite_immutable_uri(file);
 		flags |= SQLITE_OPEN_URI;
 	}

@@ -8,7 +8,7 @@
  * microseconds, over the interval: the quantity avg10 averages over ten
  * seconds, here without the lag).  When it passes --target the loop stops:
  * the lowest memory.high that stayed under it is the memory needed at that
- * stall level.
+ * stall level.  The controller is senpai.h's, apart from the cgroup.
  *
  * cgroup v2 only (memory.high, memory.pressure): on a v1 host, or with PSI
  * disabled, a skip with the reason; the kernel matrix runs it in guests. */
@@ -27,6 +27,7 @@
 #include "core/util.h"
 #include "probe/pressure.h"
 #include "workload/pattern.h"
+#include "workload/senpai.h"
 #include "workload/workload.h"
 
 #define SENPAI_SALT 0x73656e70ull
@@ -185,39 +186,63 @@ static int senpai_try(struct senpai_state *st, uint64_t high, double *stall)
 	return 0;
 }
 
-struct senpai_walk {
-	uint64_t needed, passed;
-	double stall_needed, stall_passed;
-	long steps;
-	bool reached;
-};
+void senpai_walk_start(struct senpai_walk *w, uint64_t start_bytes, uint64_t floor_bytes, uint64_t page_size,
+		       double step, double target)
+{
+	/* the floor in whole pages, rounded up so that no step goes under it */
+	uint64_t floor = floor_bytes > page_size ? floor_bytes : page_size;
+	floor += (page_size - floor % page_size) % page_size;
+	uint64_t first = start_bytes - start_bytes % page_size;
+	*w = (struct senpai_walk){ .floor = floor, .page_size = page_size, .step = step, .target = target };
+	w->next = first > floor ? first : floor;
+}
+
+bool senpai_walk_next(const struct senpai_walk *w, uint64_t *high)
+{
+	*high = w->next;
+	return w->next != 0;
+}
+
+void senpai_walk_record(struct senpai_walk *w, double stall)
+{
+	w->steps++;
+	if (stall >= w->target) {
+		w->passed = w->next;
+		w->stall_passed = stall;
+		w->reached = true;
+		w->next = 0;
+		return;
+	}
+	/* the steps only go down, so the last one under the target is the lowest */
+	w->needed = w->next;
+	w->stall_needed = stall;
+	w->have_needed = true;
+	if (w->next <= w->floor) {
+		w->next = 0;
+		return;
+	}
+	uint64_t n = (uint64_t)((double)w->next * (1.0 - w->step));
+	n -= n % w->page_size;
+	w->next = n > w->floor ? n : w->floor;
+}
 
 /* Lower memory.high from what the working set uses now until the stall
- * passes the target or the floor is reached. */
-static int senpai_walk(struct senpai_state *st, struct senpai_walk *w)
+ * passes the target or the floor is tried. */
+static int senpai_walk(struct senpai_state *st, struct senpai_walk *w, const char **failed)
 {
 	uint64_t high = 0;
-	vmr_read_u64(st->current_path, &high);
-	w->needed = high;
-	while (high > st->floor) {
+	*failed = st->current_path;
+	int e = vmr_read_u64(st->current_path, &high);
+	if (e < 0)
+		return e;
+	*failed = st->high_path;
+	senpai_walk_start(w, high, st->floor, st->ps, st->o.step, st->o.target);
+	while (senpai_walk_next(w, &high)) {
 		double stall = 0;
-		int e = senpai_try(st, high, &stall);
+		e = senpai_try(st, high, &stall);
 		if (e < 0)
 			return e;
-		w->steps++;
-		if (stall >= st->o.target) {
-			w->passed = high;
-			w->stall_passed = stall;
-			w->reached = true;
-			return 0;
-		}
-		w->needed = high;
-		w->stall_needed = stall;
-		uint64_t next = (uint64_t)((double)high * (1.0 - st->o.step));
-		next -= next % st->ps;
-		high = next > st->floor ? next : st->floor;
-		if (next <= st->floor)
-			break;
+		senpai_walk_record(w, stall);
 	}
 	return 0;
 }
@@ -225,7 +250,7 @@ static int senpai_walk(struct senpai_state *st, struct senpai_walk *w)
 static int senpai_run(void *state, struct result *r)
 {
 	struct senpai_state *st = state;
-	struct senpai_walk w = { .needed = 0 };
+	struct senpai_walk w = { .next = 0 };
 	char *before = NULL;
 	for (size_t i = 0; i < st->npages; i++)
 		pattern_stamp(st->buf + i * st->ps, st->ps, i, SENPAI_SALT);
@@ -237,13 +262,14 @@ static int senpai_run(void *state, struct result *r)
 		result_set_outcome(r, OUTCOME_ERROR, "cannot start the reader thread");
 		return 0;
 	}
-	int e = senpai_walk(st, &w);
+	const char *failed = NULL;
+	int e = senpai_walk(st, &w, &failed);
 	st->stop = 1;
 	pthread_join(st->reader, NULL);
 	if (st->high_before[0])
 		vmr_write_file(st->high_path, st->high_before);
 	if (e < 0) {
-		result_set_outcome(r, OUTCOME_ERROR, "%s: %s", st->high_path, strerror(-e));
+		result_set_outcome(r, OUTCOME_ERROR, "%s: %s", failed, strerror(-e));
 		return 0;
 	}
 	if (st->bad_page >= 0)
@@ -256,8 +282,16 @@ static int senpai_run(void *state, struct result *r)
 		[SP_STALL_PASSED] = w.stall_passed, [SP_STEPS] = (double)w.steps, [SP_SWEEPS] = (double)st->sweeps,
 		[SP_REACHED] = w.reached,
 	};
+	/* a figure no step measured is absent: no memory-needed when the first
+	 * step already passed the target, no high-at-target when it never did */
+	bool have[SP_N] = {
+		[SP_NEEDED] = w.have_needed, [SP_NEEDED_RATIO] = w.have_needed && ws > 0,
+		[SP_STALL_NEEDED] = w.have_needed, [SP_HIGH_PASSED] = w.reached, [SP_STALL_PASSED] = w.reached,
+		[SP_STEPS] = true, [SP_SWEEPS] = true, [SP_REACHED] = true,
+	};
 	for (int m = 0; m < SP_N; m++)
-		result_metric_def(r, &senpai_metrics[m], v[m]);
+		if (have[m])
+			result_metric_def(r, &senpai_metrics[m], v[m]);
 	return 0;
 }
 

@@ -33,6 +33,7 @@
 #include "workload/pages.h"
 #include "workload/pattern.h"
 #include "workload/workload.h"
+#include "workload/zswap.h"
 
 #define ZSWAP_SALT 0x7a73ull
 
@@ -79,10 +80,11 @@ static const struct metric_def zswap_metrics[] = {
 			 "zero-filled pages swapped out without I/O (fill and re-read)" },
 	[ZM_ZEROIN] = { "swpin-zero", "pages", BETTER_NONE, COMBINE_AMEAN, "zero-filled pages swapped in without I/O" },
 	[ZM_STORED] = { "zswap-stored-bytes", "bytes", BETTER_NONE, COMBINE_AMEAN,
-			"data in zswap after the fill (Zswapped, host-wide)" },
+			"data in zswap after the fill (Zswapped, host-wide; absent where the kernel has none)" },
 	[ZM_POOL] = { "zswap-pool-bytes", "bytes", BETTER_NONE, COMBINE_AMEAN,
-		      "memory zswap's pool took for it (Zswap, host-wide)" },
-	[ZM_RATIO] = { "compression-ratio", "x", BETTER_HIGHER, COMBINE_AMEAN, "Zswapped over Zswap after the fill" },
+		      "memory zswap's pool took for it (Zswap, host-wide; absent where the kernel has none)" },
+	[ZM_RATIO] = { "compression-ratio", "x", BETTER_HIGHER, COMBINE_AMEAN,
+		       "Zswapped over Zswap after the fill (absent when the pool is empty)" },
 	{ .name = NULL },
 };
 
@@ -195,21 +197,37 @@ free_state:
 }
 
 /* The counters around the phases: /proc/vmstat's swap ones and meminfo's
- * Zswap/Zswapped, by name (missing ones read 0). */
+ * Zswap/Zswapped, by name. */
 struct zswap_snap {
 	struct vmstat vs;
-	uint64_t zswap, zswapped;
+	struct zswap_pool pool;
 };
+
+void zswap_pool_read(const struct meminfo *mi, struct zswap_pool *p)
+{
+	*p = (struct zswap_pool){ .pool_bytes = 0 };
+	p->have_pool = meminfo_get(mi, "Zswap", &p->pool_bytes) == 0;
+	p->have_stored = meminfo_get(mi, "Zswapped", &p->stored_bytes) == 0;
+}
+
+void zswap_pool_metrics(struct result *r, const struct zswap_pool *p)
+{
+	if (p->have_stored)
+		result_metric_def(r, &zswap_metrics[ZM_STORED], (double)p->stored_bytes);
+	if (p->have_pool)
+		result_metric_def(r, &zswap_metrics[ZM_POOL], (double)p->pool_bytes);
+	if (p->have_pool && p->have_stored && p->pool_bytes)
+		result_metric_def(r, &zswap_metrics[ZM_RATIO], (double)p->stored_bytes / (double)p->pool_bytes);
+}
 
 static void zswap_snap_take(struct zswap_snap *s)
 {
 	struct meminfo mi = { 0 };
 	char err[PROBE_ERR_MAX] = "";
 	vmstat_read(&s->vs, NULL, err);
-	if (meminfo_read(&mi, NULL, err) == 0) {
-		meminfo_get(&mi, "Zswap", &s->zswap);
-		meminfo_get(&mi, "Zswapped", &s->zswapped);
-	}
+	s->pool = (struct zswap_pool){ .pool_bytes = 0 };
+	if (meminfo_read(&mi, NULL, err) == 0)
+		zswap_pool_read(&mi, &s->pool);
 	meminfo_free(&mi);
 }
 
@@ -251,10 +269,8 @@ static int zswap_run(void *state, struct result *r)
 	struct zswap_snap s[3] = { 0 };
 	struct hist *h = hist_new();
 	size_t swapped = 0;
-	for (int i = 0; i < 3; i++) {
+	for (int i = 0; i < 3; i++)
 		vmstat_init(&s[i].vs);
-		s[i].zswap = s[i].zswapped = 0;
-	}
 	zswap_snap_take(&s[0]);
 	uint64_t t0 = vmr_now_ns();
 	for (size_t i = 0; i < st->npages; i++)
@@ -277,18 +293,18 @@ static int zswap_run(void *state, struct result *r)
 		[ZM_ZSWPOUT] = zswap_d(&s[0], &s[2], "zswpout"), [ZM_ZSWPIN] = zswap_d(&s[1], &s[2], "zswpin"),
 		[ZM_ZSWPWB] = zswap_d(&s[0], &s[2], "zswpwb"), [ZM_PSWPOUT] = zswap_d(&s[0], &s[2], "pswpout"),
 		[ZM_PSWPIN] = zswap_d(&s[1], &s[2], "pswpin"), [ZM_ZEROOUT] = zswap_d(&s[0], &s[2], "swpout_zero"),
-		[ZM_ZEROIN] = zswap_d(&s[1], &s[2], "swpin_zero"), [ZM_STORED] = (double)s[1].zswapped,
-		[ZM_POOL] = (double)s[1].zswap,
-		[ZM_RATIO] = s[1].zswap ? (double)s[1].zswapped / (double)s[1].zswap : 0,
+		[ZM_ZEROIN] = zswap_d(&s[1], &s[2], "swpin_zero"),
 	};
 	uint64_t dummy;
 	bool have[ZM_N];
 	for (int m = 0; m < ZM_N; m++)
 		have[m] = true;
+	have[ZM_STORED] = have[ZM_POOL] = have[ZM_RATIO] = false;   /* zswap_pool_metrics' */
 	have[ZM_P50] = have[ZM_P99] = have[ZM_MEAN] = h->count > 0;
 	have[ZM_ZSWPWB] = vmstat_get(&s[0].vs, "zswpwb", &dummy) == 0;       /* 6.8 on */
 	have[ZM_ZEROOUT] = have[ZM_ZEROIN] = vmstat_get(&s[0].vs, "swpout_zero", &dummy) == 0;   /* 6.12 on */
 	zswap_metrics_add(r, v, have);
+	zswap_pool_metrics(r, &s[1].pool);
 	result_hist(r, "reread-latency", "ns", h);
 	for (int i = 0; i < 3; i++)
 		vmstat_free(&s[i].vs);
