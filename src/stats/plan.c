@@ -7,6 +7,7 @@
 
 #include "core/util.h"
 #include "stats/envdiff.h"
+#include "stats/gsllib.h"
 #include "stats/stats.h"
 #include "stats/verdict.h"
 
@@ -51,7 +52,7 @@ static double plan_iter_s(const struct comparison *cmp, const char *case_name)
 
 void plan_from_comparison(const struct comparison *cmp, double effect, struct plan *p)
 {
-	*p = (struct plan){ .effect = effect, .alpha = cmp->alpha, .nvariants = cmp->nruns };
+	*p = (struct plan){ .effect = effect, .alpha = cmp->alpha, .nvariants = cmp->nruns, .auto_precision = NAN };
 	for (size_t r = 0; r < cmp->nrows; r++)
 		for (size_t i = 1; cmp->rows[r].headline && i < cmp->nruns; i++)
 			p->m++;
@@ -69,6 +70,13 @@ void plan_from_comparison(const struct comparison *cmp, double effect, struct pl
 		pr->spread = compare_log_spread(c, &row->cells[0], c->paired);
 		pr->need = plan_need(log1p(effect), pr->spread, pr->paired, pr->rank, level);
 		pr->iter_s = plan_iter_s(cmp, row->case_name);
+		pr->cv = 0;
+		for (size_t i = 0; i < cmp->nruns; i++)
+			if (row->cells[i].present && isfinite(row->cells[i].s.cv))
+				pr->cv = fmax(pr->cv, row->cells[i].s.cv);
+		pr->auto_precision = pr->need ? plan_precision_at(pr->cv, pr->need) : NAN;
+		if (isfinite(pr->auto_precision) && !(p->auto_precision <= pr->auto_precision))
+			p->auto_precision = pr->auto_precision;
 	}
 	/* A case runs as many iterations as its most demanding metric. */
 	for (size_t k = 0; k < p->nrows; k++) {
@@ -89,4 +97,11 @@ void plan_free(struct plan *p)
 {
 	free(p->rows);
 	memset(p, 0, sizeof(*p));
+}
+
+double plan_precision_at(double cv, size_t n)
+{
+	if (n < 2 || !(cv >= 0))
+		return NAN;
+	return gsl_cdf_tdist_Qinv(0.025, (double)(n - 1)) * cv / sqrt((double)n);
 }
