@@ -1,5 +1,6 @@
-/* Fuzz the reader of LAVA's results (lava-run's log, REST results): the
- * YAML comes from a lab's server and from a device's console. */
+/* Fuzz the reader of LAVA's results (lava-run's log, REST results, the
+ * run's JSON framed in the log): the YAML comes from a lab's server and
+ * from a device's console. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +22,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		struct run *run = lava_results_run(&r, "fuzz");
 		if (run)
 			run_free(run);
+		char *json = NULL;  /* a run's JSON framed in the device's output */
+		size_t jlen = 0;
+		if (lava_attached_json(&r, &json, &jlen, why, sizeof(why)) > 0)
+			free(json);
 		lava_results_free(&r);
 	}
 	free(text);

@@ -49,7 +49,7 @@ const struct cmd commands[] = {
 	  "bisect show NAME", bisect_cmd_opts,
 	  bisect_cmd_details },
 	{ "lava", cmd_lava, "run vmregress in a LAVA lab: test definitions, jobs, results home",
-	  "lava testdef|job|cases RUN|import RESULTS...|run-local JOB [options]", lava_cmd_opts, NULL },
+	  "lava testdef|job|cases RUN|attach RUN|import RESULTS...|run-local JOB [options]", lava_cmd_opts, NULL },
 	{ "kcidb", cmd_kcidb, "send a KCIDB document (export --format kcidb) to KernelCI",
 	  "kcidb submit FILE|- --url URL --token-file FILE [options]", kcidb_cmd_opts, NULL },
 	{ "kselftest", cmd_kselftest, "build the kernel's own mm and cgroup selftests for the kselftest workload",

@@ -1,8 +1,9 @@
-/* vmregress lava testdef|job|cases|import|run-local: vmregress in a LAVA
- * lab (vm/lava.h; docs/lab.md).  testdef and job write what a lab runs;
- * cases runs on the device, turning a stored run into LAVA's helper calls;
- * import reads what LAVA gave back into the store; run-local runs a job
- * with LAVA's own lava-run on this machine and imports it. */
+/* vmregress lava testdef|job|cases|attach|import|run-local: vmregress in a
+ * LAVA lab (vm/lava.h; docs/lab.md).  testdef and job write what a lab
+ * runs; cases and attach run on the device, turning a stored run into
+ * LAVA's helper calls and framing its JSON in the log; import reads what
+ * LAVA gave back into the store; run-local runs a job with LAVA's own
+ * lava-run on this machine and imports it. */
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include "cmd/cmd.h"
 #include "core/util.h"
 #include "harness/suite.h"
+#include "report/run_json.h"
 #include "store/store.h"
 #include "vm/initramfs.h"
 #include "vm/kernel.h"
@@ -19,6 +21,7 @@
 struct lava_cmd {
 	char *suite, *db, *fleet, *kernel, *device_type, *append, *output, *static_bin, *cache, *name;
 	char *job_id, *device, *vmregress;
+	char *kernel_url, *ramdisk_url, *dtb_url, *modules_url, *boot_method, *kernel_type;
 	uint64_t mem, disk;
 	long cpus, iterations, timeout_min;
 	bool keep;
@@ -32,12 +35,24 @@ const struct opt lava_cmd_opts[] = {
 	  .help = "testdef, job: iterations per case (default the suite's)" },
 	{ .name = "fleet", .type = OPT_STR, .off = O(fleet), .metavar = "URL",
 	  .help = "testdef, job: a fleet store the device pushes its run to (postgresql://...)" },
-	{ .name = "vmregress", .type = OPT_STR, .off = O(vmregress), .def = "vmregress", .metavar = "PATH",
-	  .help = "testdef: the device's vmregress" },
+	{ .name = "vmregress", .type = OPT_STR, .off = O(vmregress), .metavar = "PATH",
+	  .help = "testdef, job: the device's vmregress (default: on PATH; a qemu job's ramdisk has /vmregress)" },
 	{ .name = "kernel", .type = OPT_STR, .off = O(kernel), .metavar = "PATH|PACKAGE",
 	  .help = "job: a kernel image, or a Debian kernel package fetched into the cache" },
 	{ .name = "device-type", .type = OPT_STR, .off = O(device_type), .def = "qemu", .metavar = "TYPE",
-	  .help = "job: the LAVA device type (qemu; for others see docs/lab.md); import: the one to record" },
+	  .help = "job: the LAVA device type (qemu, or a board's: see docs/lab.md); import: the one to record" },
+	{ .name = "boot-method", .type = OPT_STR, .off = O(boot_method), .metavar = "METHOD",
+	  .help = "job, not qemu: how the device type boots: " LAVA_BOOT_METHODS },
+	{ .name = "kernel-url", .type = OPT_STR, .off = O(kernel_url), .metavar = "URL",
+	  .help = "job, not qemu: where the lab's dispatcher fetches the kernel" },
+	{ .name = "kernel-type", .type = OPT_STR, .off = O(kernel_type), .metavar = "TYPE",
+	  .help = "job, u-boot: the kernel's type, image (booti), zimage (bootz) or uimage (bootm)" },
+	{ .name = "ramdisk-url", .type = OPT_STR, .off = O(ramdisk_url), .metavar = "URL",
+	  .help = "job, not qemu: the ramdisk with vmregress (a qemu job's, for an x86-64 board)" },
+	{ .name = "dtb-url", .type = OPT_STR, .off = O(dtb_url), .metavar = "URL",
+	  .help = "job, not qemu: the device tree blob, where the board needs one" },
+	{ .name = "modules-url", .type = OPT_STR, .off = O(modules_url), .metavar = "URL",
+	  .help = "job, not qemu: a tarball of the kernel's modules, added to the ramdisk by LAVA" },
 	{ .name = "append", .type = OPT_STR, .off = O(append), .metavar = "ARGS", .help = "job: more kernel command line" },
 	{ .name = "mem", .type = OPT_SIZE, .off = O(mem), .def = "512M", .min = 64 << 20, .max = 1ull << 40,
 	  .metavar = "SIZE", .help = "job: guest memory" },
@@ -56,30 +71,45 @@ const struct opt lava_cmd_opts[] = {
 	{ .name = "name", .type = OPT_STR, .off = O(name), .metavar = "NAME",
 	  .help = "import, run-local: the stored run's name (default lava-JOB)" },
 	{ .name = "job-id", .type = OPT_STR, .off = O(job_id), .metavar = "ID", .help = "import: the LAVA job's id" },
-	{ .name = "device", .type = OPT_STR, .off = O(device), .metavar = "NAME", .help = "import: the device it ran on" },
+	{ .name = "device", .type = OPT_STR, .off = O(device), .metavar = "NAME",
+	  .help = "import: the device it ran on; run-local: the device's name (default run-local)" },
 	{ .name = "keep", .type = OPT_FLAG, .off = O(keep), .help = "run-local: keep lava-run's work directory" },
 	{ .name = "db", .type = OPT_STR, .off = O(db), .metavar = "PATH",
-	  .help = "cases, import, run-local: the results store (" CMD_DB_DEFAULT ")" },
+	  .help = "cases, attach, import, run-local: the results store (" CMD_DB_DEFAULT ")" },
 	OPT_END,
 };
 #undef O
 
 static int lava_testdef_cmd(const struct lava_cmd *o)
 {
-	struct lava_testdef t = { .suite = o->suite, .iterations = o->iterations, .db = o->fleet, .vmregress = o->vmregress };
+	struct lava_testdef t = { .suite = o->suite, .iterations = o->iterations, .db = o->fleet,
+				  .vmregress = o->vmregress ? o->vmregress : "vmregress" };
 	lava_testdef_write(stdout, &t, 0);
 	return fflush(stdout) == EOF ? vmr_errno("cannot write to standard output"), VMR_EXIT_CANNOT : VMR_EXIT_OK;
 }
 
-static int lava_cases_cmd(const struct lava_cmd *o, const char *spec)
+/* cases: LAVA's helper calls; attach: the run's JSON framed for the log */
+static int lava_cases_cmd(const struct lava_cmd *o, const char *spec, bool attach)
 {
 	struct store *st = NULL;
 	int64_t id;
 	struct run *r = NULL;
 	int rc = VMR_EXIT_USAGE;
 	if (cmd_open_run(o->db, spec, false, &st, &id) == 0 && store_load_run(st, id, &r) == 0) {
-		lava_cases_write(stdout, r);
-		rc = fflush(stdout) == EOF ? VMR_EXIT_CANNOT : VMR_EXIT_OK;
+		rc = VMR_EXIT_OK;
+		if (attach) {
+			json_t *j = run_to_json(r);
+			char *text = json_dumps(j, JSON_COMPACT);
+			if (!text || lava_attach_write(stdout, text, strlen(text)) < 0)
+				rc = VMR_EXIT_CANNOT;
+			free(text);
+			json_decref(j);
+		} else {
+			lava_cases_write(stdout, r);
+		}
+		if (fflush(stdout) == EOF || rc != VMR_EXIT_OK)
+			rc = (vmr_errno("lava %s: cannot write to standard output", attach ? "attach" : "cases"),
+			      VMR_EXIT_CANNOT);
 		run_free(r);
 	}
 	if (st)
@@ -119,11 +149,62 @@ static char *lava_cache(const struct lava_cmd *o)
 	return k;
 }
 
+static int lava_write_job(const struct lava_cmd *o, const struct lava_job *j)
+{
+	char *buf = NULL;
+	size_t blen = 0;
+	FILE *f = open_memstream(&buf, &blen);
+	lava_job_write(f, j);
+	fclose(f);
+	int rc = vmr_write_atomic(o->output, buf, blen, 0644) < 0
+			 ? (vmr_errno("lava job: cannot write %s", o->output), VMR_EXIT_CANNOT)
+			 : VMR_EXIT_OK;
+	free(buf);
+	return rc;
+}
+
+/* A board's job: the URLs the user gives, deployed by tftp, booted by the
+ * method's `ramdisk` commands of the device type (docs/lab.md). */
+static int lava_board_job_cmd(const struct lava_cmd *o)
+{
+	static const char *const types[] = { "image", "zimage", "uimage" };
+	if (!o->kernel_url || !o->ramdisk_url || !o->boot_method || !o->output)
+		return vmr_err("lava job: device type %s needs --boot-method, --kernel-url, --ramdisk-url and -o FILE "
+			       "(docs/lab.md)", o->device_type), VMR_EXIT_USAGE;
+	if (!lava_boot_method_ok(o->boot_method))
+		return vmr_err("lava job: --boot-method %s: vmregress writes jobs for %s (a ramdisk deployed by tftp; "
+			       "for another, change the boot action as docs/lab.md says)", o->boot_method,
+			       LAVA_BOOT_METHODS), VMR_EXIT_USAGE;
+	bool type_ok = !o->kernel_type;
+	for (size_t i = 0; i < 3 && !type_ok; i++)
+		type_ok = !strcmp(o->kernel_type, types[i]);
+	if (!type_ok)
+		return vmr_err("lava job: --kernel-type %s: LAVA's tftp deploy takes image, zimage or uimage",
+			       o->kernel_type), VMR_EXIT_USAGE;
+	if (o->kernel)
+		return vmr_err("lava job: --kernel is for qemu jobs; a board's job takes --kernel-url"), VMR_EXIT_USAGE;
+	char *name = xasprintf("vmregress %s on %s", o->suite, o->device_type);
+	struct lava_job j = { .name = name, .device_type = o->device_type, .boot_method = o->boot_method,
+			      .kernel_type = o->kernel_type, .kernel_url = o->kernel_url, .ramdisk_url = o->ramdisk_url,
+			      .dtb_url = o->dtb_url, .modules_url = o->modules_url, .append = o->append,
+			      .timeout_min = o->timeout_min,
+			      .test = { .suite = o->suite, .iterations = o->iterations, .db = o->fleet,
+					.vmregress = o->vmregress ? o->vmregress : "/vmregress" } };
+	int rc = lava_write_job(o, &j);
+	if (rc == VMR_EXIT_OK)
+		printf("%s: a LAVA job for device type %s, booted by %s\n", o->output, o->device_type, o->boot_method);
+	free(name);
+	return rc;
+}
+
 static int lava_job_cmd(const struct lava_cmd *o)
 {
 	if (strcmp(o->device_type, "qemu"))
-		return vmr_err("lava job: device type %s: vmregress writes qemu jobs; for a board, change the deploy "
-			       "and boot of one (docs/lab.md)", o->device_type), VMR_EXIT_USAGE;
+		return lava_board_job_cmd(o);
+	if (o->kernel_url || o->ramdisk_url || o->dtb_url || o->modules_url || o->boot_method || o->kernel_type)
+		return vmr_err("lava job: a qemu job deploys the files it writes itself: --kernel-url, --ramdisk-url, "
+			       "--dtb-url, --modules-url, --boot-method and --kernel-type are for other device types"),
+		       VMR_EXIT_USAGE;
 	if (!o->kernel || !o->output)
 		return vmr_err("lava job: needs --kernel and -o FILE (see --help)"), VMR_EXIT_USAGE;
 	char *stat = lava_static_binary(o), *busybox = initramfs_find_busybox(), *suite = suite_find(o->suite);
@@ -147,25 +228,41 @@ static int lava_job_cmd(const struct lava_cmd *o)
 	char *kabs = realpath(k.vmlinuz, NULL), *rabs = realpath(ramdisk, NULL), *dabs = realpath(disk, NULL);
 	char *ku = xasprintf("file://%s", kabs), *ru = xasprintf("file://%s", rabs), *du = xasprintf("file://%s", dabs);
 	char *name = xasprintf("vmregress %s on %s", o->suite, k.version);
-	struct lava_job j = { .name = name, .kernel_url = ku, .ramdisk_url = ru, .disk_url = du, .append = o->append,
-			      .mem_bytes = o->mem, .cpus = (int)o->cpus, .timeout_min = o->timeout_min,
+	struct lava_job j = { .name = name, .device_type = "qemu", .kernel_url = ku, .ramdisk_url = ru, .disk_url = du,
+			      .append = o->append, .mem_bytes = o->mem, .cpus = (int)o->cpus, .timeout_min = o->timeout_min,
 			      .test = { .suite = "/suite.ini", .iterations = o->iterations, .db = o->fleet,
 					.vmregress = "/vmregress", .label = o->suite } };
-	char *buf = NULL;
-	size_t blen = 0;
-	FILE *f = open_memstream(&buf, &blen);
-	lava_job_write(f, &j);
-	fclose(f);
-	rc = vmr_write_atomic(o->output, buf, blen, 0644) < 0 ? (vmr_errno("lava job: cannot write %s", o->output),
-								VMR_EXIT_CANNOT)
-							     : VMR_EXIT_OK;
+	rc = lava_write_job(o, &j);
 	if (rc == VMR_EXIT_OK)
 		printf("%s: a LAVA job for %s, with %s and %s\n", o->output, k.version, ramdisk, disk);
-	free(buf), free(name), free(ku), free(ru), free(du), free(kabs), free(rabs), free(dabs);
+	free(name), free(ku), free(ru), free(du), free(kabs), free(rabs), free(dabs);
 free_all:
 	kernel_free(&k);
 	free(stat), free(busybox), free(suite), free(cache), free(kcache), free(ramdisk), free(disk), free(prefix), free(abs);
 	return rc;
+}
+
+/* The device's own run, every iteration, from the JSON that lava attach
+ * framed in the log; NULL when the log has none (or it is broken: then
+ * the measurements stand in, with a warning). */
+static struct run *lava_attached_run(const char *path, const struct lava_results *res, const char *name)
+{
+	char *text = NULL, why[256] = "";
+	size_t len = 0;
+	int a = lava_attached_json(res, &text, &len, why, sizeof(why));
+	struct run *r = NULL;
+	json_error_t err;
+	json_t *j = a > 0 ? json_loadb(text, len, 0, &err) : NULL;
+	const char *rwhy = a > 0 && !j ? err.text : why;
+	if (j)
+		r = run_from_json(j, &rwhy);
+	if (!r && a != 0)
+		vmr_warn("lava import: %s: %s; reading LAVA's measurements instead", path, rwhy);
+	if (r)
+		lava_results_tag(r, res, name, "run-json");
+	json_decref(j);
+	free(text);
+	return r;
 }
 
 /* Read LAVA's results and store their run; *run_id its id. */
@@ -189,7 +286,17 @@ static int lava_import_one(const struct lava_cmd *o, struct store *st, const cha
 	res.device = device ? xstrdup(device) : NULL;
 	res.device_type = xstrdup(o->device_type);
 	char *name = o->name ? xstrdup(o->name) : xasprintf("lava-%s", res.job_id ? res.job_id : "job");
-	struct run *r = lava_results_run(&res, name);
+	struct run *r = lava_attached_run(path, &res, name);
+	bool whole = r != NULL;
+	const char *jid = r ? json_string_value(json_object_get(json_object_get(r->env, "lava"), "job_id")) : NULL;
+	if (r && !o->name && !res.job_id && jid) {  /* the job the device's run names */
+		free(name);
+		name = xasprintf("lava-%s", jid);
+		free(r->info.name);
+		r->info.name = xstrdup(name);
+	}
+	if (!r)
+		r = lava_results_run(&res, name);
 	if (!r) {
 		vmr_err("lava import: %s holds no vmregress test case (LAVA's verdict on the job: %s)", path,
 			res.job_result ? res.job_result : "none");
@@ -197,8 +304,10 @@ static int lava_import_one(const struct lava_cmd *o, struct store *st, const cha
 		int64_t id;
 		int s = store_import_run(st, r, &id);
 		if (s >= 0)
-			printf("%s: run %s (%s, %zu cases) %s\n", path, r->info.name, r->info.uuid, r->ncases,
-			       s == 0 ? "stored" : "already in the store");
+			printf("%s: run %s (%s, %zu cases, %zu iterations) %s, %s\n", path, r->info.name, r->info.uuid,
+			       r->ncases, r->info.niterations, s == 0 ? "stored" : "already in the store",
+			       whole ? "from the run's JSON in the log"
+				     : "from LAVA's measurements (one iteration a case, each the device's mean)");
 		rc = s < 0 ? VMR_EXIT_CANNOT : VMR_EXIT_OK;
 		run_free(r);
 	}
@@ -239,14 +348,15 @@ static int lava_run_local_cmd(const struct lava_cmd *o, const char *job)
 		goto free_all;
 	}
 	double t0 = vmr_wall_s();
-	int lr = lava_local_run(abs, cache, work, id, &log);
+	const char *device = o->device ? o->device : "run-local";
+	int lr = lava_local_run(abs, cache, work, id, device, &log);
 	if (lr < 0)
 		goto remove_work;
 	fprintf(stderr, "vmregress: lava-run exited %d after %.1f s (its log: %s)\n", lr, vmr_wall_s() - t0, log);
 	struct lava_cmd io = *o;
 	io.device_type = "qemu";
 	io.job_id = id;  /* lava-run's log does not name its job */
-	io.device = o->device ? o->device : "run-local";
+	io.device = (char *)device;
 	rc = lava_import_cmd(&io, &log, 1);
 	if (lr != 0 && rc == VMR_EXIT_OK)
 		rc = VMR_EXIT_FAIL;
@@ -276,7 +386,9 @@ int cmd_lava(int argc, char **argv)
 	else if (!strcmp(sub, "job") && npos == 1)
 		rc = lava_job_cmd(&o);
 	else if (!strcmp(sub, "cases") && npos == 2)
-		rc = lava_cases_cmd(&o, pos[1]);
+		rc = lava_cases_cmd(&o, pos[1], false);
+	else if (!strcmp(sub, "attach") && npos == 2)
+		rc = lava_cases_cmd(&o, pos[1], true);
 	else if (!strcmp(sub, "import") && npos >= 2)
 		rc = lava_import_cmd(&o, pos + 1, npos - 1);
 	else if (!strcmp(sub, "run-local") && npos == 2)

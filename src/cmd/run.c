@@ -31,6 +31,7 @@
 #include "stats/precision.h"
 #include "store/store.h"
 #include "stats/summary.h"
+#include "vm/lava.h"
 
 struct run_opts {
 	char *iterations, *monitor_interval, *probe_period;  /* checked by suite_opts */
@@ -38,7 +39,7 @@ struct run_opts {
 	char *trace;                /* checked by trace_opts */
 	char *order, *seed;         /* checked by suite_opts */
 	char *precision, *budget, *warmup, *cpu;  /* checked by suite_opts and run_check */
-	struct strlist set, variant;
+	struct strlist set, variant, lava;
 	bool json, quiet, no_monitor, no_probe, profile, no_sandbox, force, reset_between;
 };
 
@@ -92,6 +93,9 @@ const struct opt run_cmd_opts[] = {
 	  .help = "print the run and every iteration's result as JSON" },
 	{ .name = "quiet", .type = OPT_FLAG, .off = offsetof(struct run_opts, quiet), .short_name = 'q',
 	  .help = "no progress lines and no summary" },
+	{ .name = "lava", .type = OPT_LIST, .off = offsetof(struct run_opts, lava), .metavar = "KEY=VALUE",
+	  .help = "record the LAVA job this run belongs to in its environment: job_id=ID, device=NAME, "
+	  "device_type=TYPE (repeatable; lava testdef passes them)" },
 	{ .name = "tag", .type = OPT_STR, .off = offsetof(struct run_opts, tag), .metavar = "TAG",
 	  .help = "a label stored with the run", .flags = OPTF_HIDDEN },
 	OPT_END,
@@ -290,6 +294,10 @@ static int run_begin(struct run_state *rs)
 	rs->env = system_fingerprint();
 	hostenv_own_values(rs->env);  /* not another run's knobs as the host's */
 	json_object_set_new(rs->env, "other_sandboxes", run_other_sandboxes());
+	json_t *lava = rs->o->lava.n ? lava_env_parse(&rs->o->lava) : NULL;
+	if (json_object_size(lava))
+		json_object_set(rs->env, "lava", lava);  /* the LAVA job's, as its test shell knew it */
+	json_decref(lava);
 	for (size_t v = 0; v < rs->nvars && !rc; v++)
 		rc = run_begin_var(rs, &rs->vars[v], v, rs->env);
 	return rc;
@@ -655,6 +663,10 @@ int cmd_run(int argc, char **argv)
 		vmr_err("--name: %s", bad_name);
 		goto free_opts;
 	}
+	json_t *lava = o.lava.n ? lava_env_parse(&o.lava) : NULL;
+	if (o.lava.n && !lava)
+		goto free_opts;
+	json_decref(lava);
 	/* from here a signal undoes what the run made (traces, sandboxes) */
 	sandbox_install_signal_handlers();
 	if (suite_load(&s, pos[0]) < 0 || run_variants_parse(&o, &s, &variants, &nvariants) < 0)

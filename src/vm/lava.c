@@ -1,11 +1,14 @@
 /* The test definition, the helper calls and the job: see lava.h. */
 #include "vm/lava.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <zlib.h>
 
 #include "core/util.h"
+#include "vm/proto.h"
 #include "workload/workload.h"
 
 #define LAVA_DB "/tmp/vmregress-lava.db"
@@ -77,8 +80,11 @@ void lava_testdef_write(FILE *f, const struct lava_testdef *t, int indent)
 	lava_shell_word(s, vmr);
 	fputs(" run ", s);
 	lava_shell_word(s, t->suite);
-	/* LAVA exports its job's id to the test shell: the run is named after it */
+	/* LAVA exports its job's id to the test shell: the run is named after
+	 * it, and keeps it, the device and its type in its environment */
 	fprintf(s, " --quiet --db %s --name lava-${LAVA_JOB_ID:-local}-%s", LAVA_DB, suite_base);
+	fputs(" --lava \"job_id=${LAVA_JOB_ID:-}\" --lava \"device=${" LAVA_ENV_DEVICE ":-}\""
+	      " --lava \"device_type=${" LAVA_ENV_DEVICE_TYPE ":-}\"", s);
 	if (t->iterations > 0)
 		fprintf(s, " --iterations %ld", t->iterations);
 	/* a failed case is reported as a failed test case, not as a stopped run */
@@ -93,6 +99,13 @@ void lava_testdef_write(FILE *f, const struct lava_testdef *t, int indent)
 	lava_step(f, indent + 2, buf);
 	free(buf);
 	lava_step(f, indent + 2, ". /tmp/vmregress-lava.sh");
+	/* the run's JSON, every iteration, framed in the log for lava import */
+	s = open_memstream(&buf, &len);
+	lava_shell_word(s, vmr);
+	fprintf(s, " lava attach last --db %s", LAVA_DB);
+	fclose(s);
+	lava_step(f, indent + 2, buf);
+	free(buf);
 	if (t->db) {
 		s = open_memstream(&buf, &len);
 		lava_shell_word(s, vmr);
@@ -103,6 +116,45 @@ void lava_testdef_write(FILE *f, const struct lava_testdef *t, int indent)
 		free(buf);
 	}
 	free(suite_base);
+}
+
+json_t *lava_env_parse(const struct strlist *kv)
+{
+	static const char *const keys[] = { "job_id", "device", "device_type" };
+	json_t *o = json_object();
+	for (size_t i = 0; i < kv->n; i++) {
+		const char *eq = strchr(kv->v[i], '=');
+		size_t k = 0, n = eq ? (size_t)(eq - kv->v[i]) : 0;
+		while (k < 3 && (strlen(keys[k]) != n || strncmp(keys[k], kv->v[i], n)))
+			k++;
+		if (k == 3) {
+			vmr_err("--lava %s: not KEY=VALUE with KEY job_id, device or device_type", kv->v[i]);
+			json_decref(o);
+			return NULL;
+		}
+		if (eq[1])
+			json_object_set_new(o, keys[k], json_string(eq + 1));
+	}
+	return o;
+}
+
+int lava_attach_write(FILE *f, const char *json, size_t len)
+{
+	z_stream zs = { 0 };
+	if (deflateInit2(&zs, 9, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+		return errno = ENOMEM, -1;
+	size_t cap = deflateBound(&zs, (uLong)len);
+	unsigned char *gz = xmalloc(cap);
+	zs.next_in = (Bytef *)json;
+	zs.avail_in = (uInt)len;
+	zs.next_out = gz;
+	zs.avail_out = (uInt)cap;
+	int z = deflate(&zs, Z_FINISH);
+	size_t n = zs.total_out;
+	deflateEnd(&zs);
+	int r = z == Z_STREAM_END ? proto_emit(f, LAVA_RUN_FRAME, 0, gz, n) : (errno = EIO, -1);
+	free(gz);
+	return r;
 }
 
 /* pass, fail or skip for a case: fail if an iteration did not pass and
@@ -174,13 +226,31 @@ void lava_cases_write(FILE *f, const struct run *r)
 		fprintf(f, "lava-test-reference vmregress-run --result pass --reference urn:uuid:%s\n", r->info.uuid);
 }
 
-void lava_job_write(FILE *f, const struct lava_job *j)
+bool lava_boot_method_ok(const char *method)
 {
-	fputs("# A LAVA v2 job written by vmregress lava job (docs/lab.md)\njob_name: ", f);
-	lava_quote(f, j->name);
-	fprintf(f, "\ndevice_type: qemu\nvisibility: public\npriority: medium\n"
-		   "timeouts:\n  job: {minutes: %ld}\n  action: {minutes: %ld}\n  connection: {minutes: 2}\n",
-		j->timeout_min, j->timeout_min);
+	static const char *const methods[] = { "u-boot", "ipxe", "grub", "barebox", "depthcharge" };
+	for (size_t i = 0; method && i < sizeof(methods) / sizeof(methods[0]); i++)
+		if (!strcmp(method, methods[i]))
+			return true;
+	return false;
+}
+
+/* A deployed file: its URL, and its compression from its name's end. */
+static void lava_url(FILE *f, const char *key, const char *url, bool compressed)
+{
+	static const char *const ends[][2] = { { ".gz", "gz" }, { ".xz", "xz" }, { ".bz2", "bz2" }, { ".zst", "zstd" } };
+	fprintf(f, "    %s:\n      url: ", key);
+	lava_quote(f, url);
+	fputc('\n', f);
+	size_t n = strlen(url);
+	for (size_t i = 0; compressed && i < sizeof(ends) / sizeof(ends[0]); i++)
+		if (n > strlen(ends[i][0]) && !strcmp(url + n - strlen(ends[i][0]), ends[i][0]))
+			fprintf(f, "      compression: %s\n", ends[i][1]);
+}
+
+/* The deploy and boot of the matrix's guest under LAVA's qemu device type. */
+static void lava_job_qemu(FILE *f, const struct lava_job *j)
+{
 	fprintf(f, "context:\n  arch: amd64\n  memory: %llu\n  extra_options: ['-smp %d']\n",
 		(unsigned long long)(j->mem_bytes >> 20), j->cpus);
 	char *append = xasprintf("console=ttyS0,115200 rdinit=/init panic=-1%s%s", j->append ? " " : "",
@@ -196,9 +266,55 @@ void lava_job_write(FILE *f, const struct lava_job *j)
 	fputs("      disk:\n        image_arg: '-drive format=raw,if=virtio,file={disk}'\n        url: ", f);
 	lava_quote(f, j->disk_url);
 	fputs("\n        compression: gz\n- boot:\n    method: qemu\n    media: tmpfs\n    timeout: {minutes: 5}\n    prompts: ['/tmp # ', '/ # ']\n", f);
+	free(karg);
+	free(append);
+}
+
+/* A board's: the files by tftp (LAVA adds its test overlay to the
+ * ramdisk, with a u-boot header for bootm's uImage), booted by the
+ * method's `ramdisk` commands of the device type, the console and root
+ * arguments the device type's, the command line's rest in the context. */
+static void lava_job_board(FILE *f, const struct lava_job *j)
+{
+	if (j->append) {
+		fputs("context:\n  extra_kernel_args: ", f);
+		lava_quote(f, j->append);
+		fputc('\n', f);
+	}
+	fputs("actions:\n- deploy:\n    to: tftp\n    timeout: {minutes: 10}\n", f);
+	lava_url(f, "kernel", j->kernel_url, false);
+	if (j->kernel_type)
+		fprintf(f, "      type: %s\n", j->kernel_type);
+	lava_url(f, "ramdisk", j->ramdisk_url, true);
+	if (j->kernel_type && !strcmp(j->kernel_type, "uimage"))
+		fputs("      header: u-boot\n", f);
+	if (j->dtb_url)
+		lava_url(f, "dtb", j->dtb_url, false);
+	if (j->modules_url)
+		lava_url(f, "modules", j->modules_url, true);
+	fprintf(f, "- boot:\n    method: %s\n    commands: ramdisk\n    timeout: {minutes: 10}\n"
+		   "    prompts: ['/tmp # ', '/ # ']\n", j->boot_method);
+}
+
+void lava_job_write(FILE *f, const struct lava_job *j)
+{
+	bool qemu = !strcmp(j->device_type, "qemu");
+	fputs("# A LAVA v2 job written by vmregress lava job (docs/lab.md)\njob_name: ", f);
+	lava_quote(f, j->name);
+	fputs("\ndevice_type: ", f);
+	lava_quote(f, j->device_type);
+	fprintf(f, "\nvisibility: public\npriority: medium\n"
+		   "timeouts:\n  job: {minutes: %ld}\n  action: {minutes: %ld}\n  connection: {minutes: 2}\n",
+		j->timeout_min, j->timeout_min);
+	/* exported to the test shell: the device's run records it */
+	fputs("environment:\n  " LAVA_ENV_DEVICE_TYPE ": ", f);
+	lava_quote(f, j->device_type);
+	fputc('\n', f);
+	if (qemu)
+		lava_job_qemu(f, j);
+	else
+		lava_job_board(f, j);
 	fprintf(f, "- test:\n    timeout: {minutes: %ld}\n    definitions:\n    - from: inline\n      name: vmregress\n"
 		   "      path: inline/vmregress.yaml\n      repository:\n", j->timeout_min);
 	lava_testdef_write(f, &j->test, 8);
-	free(karg);
-	free(append);
 }

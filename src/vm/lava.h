@@ -27,6 +27,7 @@
 #include <stdio.h>
 
 #include "core/run.h"
+#include "core/strlist.h"
 
 struct lava_testdef {
 	const char *suite;        /* a name or a file on the device */
@@ -40,13 +41,31 @@ struct lava_testdef {
  * indent spaces (0 for a file of its own). */
 void lava_testdef_write(FILE *f, const struct lava_testdef *t, int indent);
 
+/* The environment variables the definition reads on the device.  LAVA's
+ * dispatcher (lava_dispatcher/actions/deploy/overlay.py) exports to the
+ * test shell its job's id as LAVA_JOB_ID, the device dictionary's
+ * `environment` and the job's `environment`, and no device name or type:
+ * the job names its device type in its environment, a lab names each
+ * device in its device dictionary's (docs/lab.md). */
+#define LAVA_ENV_DEVICE "VMREGRESS_LAVA_DEVICE"
+#define LAVA_ENV_DEVICE_TYPE "VMREGRESS_LAVA_DEVICE_TYPE"
+
+/* `run --lava KEY=VALUE...` (job_id, device, device_type) as the object
+ * stored under "lava" in the run's environment; an empty value is left
+ * out.  NULL after a one-line error for another key or no '='. */
+json_t *lava_env_parse(const struct strlist *kv);
+
 /* The lines `vmregress lava cases RUN` prints: a shell script of LAVA
  * helper calls for a stored run (see above). */
 void lava_cases_write(FILE *f, const struct run *r);
 
 struct lava_job {
 	const char *name;
+	const char *device_type;  /* qemu, or a board's: then deployed by tftp */
+	const char *boot_method;  /* not qemu: u-boot, ipxe, grub, barebox, depthcharge */
+	const char *kernel_type;  /* not qemu: image, zimage, uimage, or NULL */
 	const char *kernel_url, *ramdisk_url, *disk_url;  /* file:// or http(s):// */
+	const char *dtb_url, *modules_url;                /* not qemu, or NULL */
 	const char *append;       /* more kernel command line, or NULL */
 	uint64_t mem_bytes;
 	int cpus;
@@ -54,8 +73,22 @@ struct lava_job {
 	struct lava_testdef test;
 };
 
-/* A LAVA v2 job for device type qemu. */
+/* A LAVA v2 job: for device type qemu, the matrix's guest; for another,
+ * the kernel, ramdisk (and dtb, modules) deployed by tftp and booted by
+ * the boot method's `ramdisk` commands of the device type. */
 void lava_job_write(FILE *f, const struct lava_job *j);
+/* Whether a board's job can boot with this method (NULL: the list). */
+bool lava_boot_method_ok(const char *method);
+#define LAVA_BOOT_METHODS "u-boot, ipxe, grub, barebox, depthcharge"
+
+/* The run's JSON (report/run_json.h's run_to_json) framed for the log
+ * (`vmregress lava attach`): LAVA 2023.01 has no helper that carries a
+ * file from the device home (lava-test-reference names a URL), so the
+ * document goes gzipped in vm/proto.h's frames, label LAVA_RUN_FRAME, on
+ * the test shell's output, which LAVA logs line by line.  0, or -1 with
+ * errno set. */
+#define LAVA_RUN_FRAME "run-json-gz"
+int lava_attach_write(FILE *f, const char *json, size_t len);
 
 /* One test case LAVA reported. */
 struct lava_case {
@@ -75,6 +108,8 @@ struct lava_results {
 	struct lava_case *cases;
 	size_t ncases;
 	char *job_result;         /* LAVA's verdict on the job: pass, fail, incomplete */
+	char *console;            /* the device's output (lava-run's `target` lines), or NULL */
+	size_t console_len;
 };
 
 /* Read what LAVA gave back for a job, from text: lava-run's log (a line of
@@ -84,13 +119,26 @@ struct lava_results {
 int lava_results_read(const char *text, size_t len, struct lava_results *out, char *why, size_t whylen);
 void lava_results_free(struct lava_results *r);
 
+/* The run's JSON that `vmregress lava attach` framed in the device's
+ * output, the last such frame: 1 with *json (NUL-terminated, *len bytes),
+ * 0 when there is none, -1 with why set when one is broken. */
+int lava_attached_json(const struct lava_results *r, char **json, size_t *len, char *why, size_t whylen);
+
 /* The run of a job's vmregress cases: one case per lava-test-set (or case
  * without a metric), one iteration, its outcome from the case's result and
  * its metrics from the measurements; tagged "lava", the job id, device and
- * device type in its environment ("lava": {...}); its UUID the one the
- * device reported (lava-test-reference), else one made from the job.
+ * device type in its environment ("lava": {...}, lava_results_tag); its
+ * UUID the one the device reported (lava-test-reference), else one made
+ * from the job.
  * NULL when the job holds no vmregress case. */
 struct run *lava_results_run(const struct lava_results *r, const char *name);
+
+/* Name a run of a job `name`, tag it "lava" (unless tagged), and complete
+ * its environment's "lava": the job id, device and device type the device
+ * did not record, LAVA's verdict on the job, and where its iterations came
+ * from ("run-json": the run's JSON in the log; "measurements": LAVA's
+ * test cases, one iteration a case). */
+void lava_results_tag(struct run *run, const struct lava_results *r, const char *name, const char *from);
 
 /* The files a qemu job deploys, written beside its YAML: the ramdisk
  * (PREFIX.ramdisk.cpio.gz: the matrix's guest with a shell on the console
@@ -107,9 +155,10 @@ int lava_job_files(const char *prefix, const char *static_bin, const char *busyb
  * depends on systemd-sysv), run by /usr/bin/python3 with their Python
  * dependencies from Debian, against a QEMU device rendered from LAVA's own
  * qemu device-type template (lava-server's) with the job's memory and
- * options, everything it writes under work.  *log: lava-run's log (its
+ * options and the device's name in its environment, everything it writes under work.  *log: lava-run's log (its
  * stdout).  Returns lava-run's exit status, or -1 (-3: cannot run here)
  * after a one-line error. */
-int lava_local_run(const char *job_yaml, const char *cache, const char *work, const char *job_id, char **log);
+int lava_local_run(const char *job_yaml, const char *cache, const char *work, const char *job_id, const char *device,
+		   char **log);
 
 #endif

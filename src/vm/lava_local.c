@@ -97,7 +97,7 @@ static int lava_python_deps(const char *work)
 
 /* The device dictionary: LAVA's qemu template with the job's memory and
  * options, rendered by jinja2 as lava-server renders it. */
-static int lava_device(const char *job_yaml, const char *pkgroot, const char *work, char **device)
+static int lava_device(const char *job_yaml, const char *pkgroot, const char *work, const char *name, char **device)
 {
 	char *text = NULL, why[256] = "";
 	size_t len = 0;
@@ -124,10 +124,16 @@ static int lava_device(const char *job_yaml, const char *pkgroot, const char *wo
 		opts = n;
 	}
 	json_decref(job);
+	/* the device's name, as a lab's device dictionary gives it to the test
+	 * shell (base.jinja2's `environment`; LAVA exports no name itself) */
+	json_t *qname = json_string(name);
+	char *jname = json_dumps(qname, JSON_ENCODE_ANY);
+	json_decref(qname);
 	char *tpl = xasprintf("{%% extends 'qemu.jinja2' %%}\n{%% set arch = 'amd64' %%}\n{%% set memory = %lld %%}\n"
 			      "{%% set mac_addr = '52:54:00:12:34:59' %%}\n{%% set no_kvm = %s %%}\n"
-			      "{%% set extra_options = [%s] %%}\n",
-			      (long long)(mem > 0 ? mem : 512), accel == GUEST_ACCEL_KVM ? "False" : "True", opts);
+			      "{%% set extra_options = [%s] %%}\n{%% set environment = {'" LAVA_ENV_DEVICE "': %s} %%}\n",
+			      (long long)(mem > 0 ? mem : 512), accel == GUEST_ACCEL_KVM ? "False" : "True", opts, jname);
+	free(jname);
 	char *tpath = xasprintf("%s/vmregress-device.jinja2", work);
 	*device = xasprintf("%s/device.yaml", work);
 	int r = vmr_write_atomic(tpath, tpl, strlen(tpl), 0644) < 0 ? vmr_errno("lava: cannot write %s", tpath) : 0;
@@ -143,7 +149,8 @@ static int lava_device(const char *job_yaml, const char *pkgroot, const char *wo
 	return r;
 }
 
-int lava_local_run(const char *job_yaml, const char *cache, const char *work, const char *job_id, char **log)
+int lava_local_run(const char *job_yaml, const char *cache, const char *work, const char *job_id,
+		   const char *device_name, char **log)
 {
 	char *dir = xasprintf("%s/lava", cache), *pkgroot = xasprintf("%s/lava/root", cache), *device = NULL;
 	char *disp = xasprintf("%s/dispatcher.yaml", work), *prefix = xasprintf("prefix: %s/tmp/\n", work);
@@ -155,7 +162,7 @@ int lava_local_run(const char *job_yaml, const char *cache, const char *work, co
 		goto free_paths;
 	}
 	if (lava_python_deps(work) < 0 || lava_fetch(dir) < 0 || lava_shim(dir) < 0 ||
-	    lava_device(job_yaml, pkgroot, work, &device) < 0)
+	    lava_device(job_yaml, pkgroot, work, device_name, &device) < 0)
 		goto free_paths;
 	/* lava-run keeps its files under /var/lib/lava/dispatcher/tmp/JOB
 	 * unless the dispatcher's prefix, an absolute path, replaces it */

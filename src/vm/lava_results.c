@@ -5,9 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <zlib.h>
 
 #include "core/util.h"
 #include "core/yaml.h"
+#include "vm/proto.h"
 #include "workload/workload.h"
 
 static char *lava_str(const json_t *o, const char *key)
@@ -90,10 +92,20 @@ static void lava_log_line(struct lava_results *r, const json_t *line, char **ker
 		r->started = t;
 	if (t > r->ended)
 		r->ended = t;
+	const char *msg = json_string_value(json_object_get(line, "msg"));
 	if (lvl && !strcmp(lvl, "results") && json_is_object(json_object_get(line, "msg")))
 		lava_add_case(r, json_object_get(line, "msg"));
-	else if (lvl && !strcmp(lvl, "target") && !*kernel)
-		*kernel = lava_kernel_banner(json_string_value(json_object_get(line, "msg")));
+	else if (lvl && !strcmp(lvl, "target") && msg) {
+		if (!*kernel)
+			*kernel = lava_kernel_banner(msg);
+		/* the device's output, a line an entry: frames of lava attach */
+		size_t n = strlen(msg);
+		r->console = xrealloc(r->console, r->console_len + n + 2);
+		memcpy(r->console + r->console_len, msg, n);
+		r->console_len += n;
+		r->console[r->console_len++] = '\n';
+		r->console[r->console_len] = '\0';
+	}
 }
 
 int lava_results_read(const char *text, size_t len, struct lava_results *out, char *why, size_t whylen)
@@ -148,8 +160,61 @@ void lava_results_free(struct lava_results *r)
 		free(c->suite), free(c->name), free(c->result), free(c->set), free(c->units), free(c->reference);
 	}
 	free(r->cases);
-	free(r->job_id), free(r->device), free(r->device_type), free(r->job_result), free(r->kernel);
+	free(r->job_id), free(r->device), free(r->device_type), free(r->job_result), free(r->kernel), free(r->console);
 	memset(r, 0, sizeof(*r));
+}
+
+int lava_attached_json(const struct lava_results *r, char **json, size_t *len, char *why, size_t whylen)
+{
+	struct proto_result pr = { 0 };
+	*json = NULL;
+	*len = 0;
+	if (!r->console)
+		return 0;
+	char pwhy[160] = "";
+	int bad = proto_parse(r->console, r->console_len, &pr, pwhy, sizeof(pwhy));
+	const struct proto_frame *fr = proto_find(&pr, LAVA_RUN_FRAME);
+	int rc = 0;
+	if (!fr) {
+		if (bad < 0 && strstr(pwhy, LAVA_RUN_FRAME))
+			rc = -1, snprintf(why, whylen, "the run's JSON in the log is broken: %s", pwhy);
+		goto free_frames;
+	}
+	/* gunzip, growing the buffer; a document is at most the frames' cap */
+	z_stream zs = { 0 };
+	size_t cap = fr->len * 8 + 4096;
+	char *out = xmalloc(cap + 1);
+	int z = inflateInit2(&zs, 15 + 32) == Z_OK ? Z_OK : Z_MEM_ERROR;
+	zs.next_in = (Bytef *)fr->data;
+	zs.avail_in = (uInt)fr->len;
+	while (z == Z_OK) {
+		if (zs.total_out == cap) {
+			if (cap >= PROTO_PAYLOAD_MAX) {
+				z = Z_BUF_ERROR;
+				break;
+			}
+			cap *= 2;
+			out = xrealloc(out, cap + 1);
+		}
+		zs.next_out = (Bytef *)out + zs.total_out;
+		zs.avail_out = (uInt)(cap - zs.total_out);
+		z = inflate(&zs, Z_NO_FLUSH);
+	}
+	*len = zs.total_out;
+	inflateEnd(&zs);
+	if (z != Z_STREAM_END) {
+		free(out);
+		*len = 0;
+		rc = -1;
+		snprintf(why, whylen, "the run's JSON in the log does not unpack (zlib %d)", z);
+		goto free_frames;
+	}
+	out[*len] = '\0';
+	*json = out;
+	rc = 1;
+free_frames:
+	proto_result_free(&pr);
+	return rc;
 }
 
 /* The workload whose headline metrics the case's measurements are (they
@@ -263,17 +328,39 @@ struct run *lava_results_run(const struct lava_results *r, const char *name)
 	}
 	struct run_info *ri = &run->info;
 	ri->uuid = uuid ? xstrdup(uuid) : lava_job_uuid(r);
-	ri->name = xstrdup(name);
 	ri->suite = xasprintf("lava:%s", suite ? suite : "vmregress");
 	ri->status = xstrdup("complete");
 	ri->kernel = r->kernel ? xstrdup(r->kernel) : NULL;
 	ri->host = xstrdup(r->device ? r->device : "lava");
-	ri->tag = xstrdup("lava");
 	ri->started = r->started;
 	ri->ended = r->ended;
 	ri->ncases = ri->niterations = run->ncases;
-	run->env = json_pack("{s{ss*} ss* s{ss* ss* ss* ss*}}", "kernel", "release", r->kernel, "hostname", r->device,
-			     "lava", "job_id", r->job_id, "device", r->device, "device_type", r->device_type,
-			     "job_result", r->job_result);
+	run->env = json_pack("{s{ss*} ss* s{}}", "kernel", "release", r->kernel, "hostname", r->device, "lava");
+	lava_results_tag(run, r, name, "measurements");
 	return run;
+}
+
+void lava_results_tag(struct run *run, const struct lava_results *r, const char *name, const char *from)
+{
+	free(run->info.name);
+	run->info.name = xstrdup(name);
+	if (!run->info.tag)
+		run->info.tag = xstrdup("lava");
+	if (!json_is_object(run->env)) {
+		json_decref(run->env);
+		run->env = json_object();
+	}
+	json_t *l = json_object_get(run->env, "lava");
+	if (!json_is_object(l)) {
+		l = json_object();
+		json_object_set_new(run->env, "lava", l);
+	}
+	/* what the device recorded stands; the import knows the rest */
+	const char *keys[] = { "job_id", "device", "device_type" }, *vals[] = { r->job_id, r->device, r->device_type };
+	for (size_t i = 0; i < 3; i++)
+		if (vals[i] && !json_string_length(json_object_get(l, keys[i])))
+			json_object_set_new(l, keys[i], json_string(vals[i]));
+	if (r->job_result)
+		json_object_set_new(l, "job_result", json_string(r->job_result));
+	json_object_set_new(l, "from", json_string(from));
 }
