@@ -4,6 +4,7 @@
 
 #include "cmd/cmd.h"
 #include "core/util.h"
+#include "report/outcome_text.h"
 #include "trace/trace.h"
 #include "sandbox/sandbox.h"
 
@@ -16,26 +17,6 @@ const struct opt cleanup_cmd_opts[] = {
 	  .help = "print what was done as one JSON document", .flags = OPTF_NO_ECHO },
 	OPT_END,
 };
-
-static void cleanup_text(json_t *actions)
-{
-	size_t i;
-	json_t *a;
-	if (!json_array_size(actions)) {
-		puts("nothing to clean up");
-		return;
-	}
-	json_array_foreach(actions, i, a) {
-		const char *err = json_string_value(json_object_get(a, "error"));
-		printf("%s %s %s", json_string_value(json_object_get(a, "action")),
-		       json_string_value(json_object_get(a, "what")), json_string_value(json_object_get(a, "path")));
-		if (json_object_get(a, "owner_pid"))
-			printf(" (left by pid %d)", (int)json_integer_value(json_object_get(a, "owner_pid")));
-		if (err)
-			printf(": %s", err);
-		putchar('\n');
-	}
-}
 
 int cmd_cleanup(int argc, char **argv)
 {
@@ -71,7 +52,7 @@ int cmd_cleanup(int argc, char **argv)
 		if (cmd_print_json(doc) != VMR_EXIT_OK)
 			rc = VMR_EXIT_CANNOT;
 	} else {
-		cleanup_text(actions);
+		outcome_cleanup(stdout, actions);
 		json_decref(actions);
 	}
 free_pos:

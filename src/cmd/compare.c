@@ -3,9 +3,11 @@
  * mmtests-style comparison of every metric after it. */
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd/cmd.h"
 #include "core/util.h"
+#include "report/compare_bars.h"
 #include "report/compare_fmt.h"
 #include "report/compare_lkp.h"
 #include "report/functional.h"
@@ -28,10 +30,12 @@ struct compare_cmd {
 	bool all;
 	struct kcidb_source kcidb;
 	int style;
+	int bars;
 };
 
 enum { FAIL_ON_NONE, FAIL_ON_REGRESSION };
 enum { STYLE_MMTESTS, STYLE_LKP };
+enum { BARS_AUTO, BARS_ALWAYS, BARS_NEVER };
 
 const struct opt compare_cmd_opts[] = {
 	{ .name = "format", .type = OPT_ENUM, .off = offsetof(struct compare_cmd, format), .def = "text",
@@ -39,6 +43,10 @@ const struct opt compare_cmd_opts[] = {
 	{ .name = "style", .type = OPT_ENUM, .off = offsetof(struct compare_cmd, style), .def = "mmtests",
 	  .choices = "mmtests|lkp", .metavar = "STYLE",
 	  .help = "text layout: mmtests' compare-kernels, or lkp-tests' compare with LKP's marks beside ours" },
+	{ .name = "bars", .type = OPT_ENUM, .off = offsetof(struct compare_cmd, bars), .def = "auto",
+	  .choices = "auto|always|never", .metavar = "WHEN",
+	  .help = "text: after it, a bar a headline metric and run, its change with the 95% interval and the "
+	  "noise floor on a log scale, coloured by the verdict; auto: when standard output is a terminal" },
 	{ .name = "json", .type = OPT_FLAG, .off = offsetof(struct compare_cmd, json),
 	  .help = "the same as --format=json" },
 	{ .name = "alpha", .type = OPT_DOUBLE, .off = offsetof(struct compare_cmd, alpha), .def = "0.05",
@@ -71,7 +79,7 @@ const struct opt compare_cmd_opts[] = {
 };
 
 static int compare_print(const struct comparison *cmp, const struct functional *fn, int format, int style,
-			 bool all)
+			 bool all, int bars)
 {
 	json_t *j;
 	switch (format) {
@@ -87,10 +95,10 @@ static int compare_print(const struct comparison *cmp, const struct functional *
 		compare_write_markdown(stdout, cmp);
 		break;
 	case CMP_FMT_JUNIT:
-		compare_write_junit(stdout, cmp);
+		compare_write_junit(stdout, cmp, fn);
 		break;
 	case CMP_FMT_TAP:
-		compare_write_tap(stdout, cmp);
+		compare_write_tap(stdout, cmp, fn);
 		break;
 	default:
 		functional_write_text(stdout, fn);  /* functional changes first */
@@ -100,6 +108,8 @@ static int compare_print(const struct comparison *cmp, const struct functional *
 			compare_write_text(stdout, cmp);
 		else
 			compare_write_brief(stdout, cmp);
+		if (bars == BARS_ALWAYS || (bars == BARS_AUTO && isatty(STDOUT_FILENO)))
+			compare_write_bars(stdout, cmp);
 	}
 	if (fflush(stdout) == EOF || ferror(stdout)) {
 		vmr_errno("cannot write to standard output");
@@ -201,7 +211,8 @@ static int compare_run_set(const struct compare_cmd *o, const struct run_set *ru
 	functional_compare((const struct run *const *)runs->runs, runs->n, &fn);
 	int rc = o->format == CMP_FMT_KCIDB && !o->json
 			 ? cmd_print_json(kcidb_compare(&cmp, &o->kcidb))
-			 : compare_print(&cmp, &fn, o->json ? CMP_FMT_JSON : o->format, o->style, o->all);
+			 : compare_print(&cmp, &fn, o->json ? CMP_FMT_JSON : o->format, o->style, o->all,
+					 o->bars);
 	if (rc == VMR_EXIT_OK && o->fail_on == FAIL_ON_REGRESSION && (cmp.tally.regressed || fn.count[FN_REGRESSION]))
 		rc = VMR_EXIT_FAIL;
 	/* Runs that share no case: nothing was compared, which is the input's fault. */

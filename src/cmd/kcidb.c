@@ -12,6 +12,7 @@
 #include "cmd/cmd.h"
 #include "core/http.h"
 #include "core/util.h"
+#include "report/outcome_text.h"
 #include "store/store.h"
 
 struct kcidb_cmd {
@@ -128,8 +129,7 @@ static int kcidb_submit(const struct kcidb_cmd *o, const char *file)
 	char *answer = kcidb_answer_line(a.body, token);
 	switch (out) {
 	case HTTP_ACCEPTED:
-		printf("submitted %s (%zu bytes) to %s: HTTP %ld, attempt %d\n", strcmp(file, "-") ? file : "standard input",
-		       len, url, a.status, a.attempts);
+		outcome_kcidb(stdout, file, len, url, a.status, a.attempts);
 		rc = fflush(stdout) == EOF ? VMR_EXIT_CANNOT : VMR_EXIT_OK;
 		break;
 	case HTTP_REFUSED:

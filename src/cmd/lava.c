@@ -12,6 +12,7 @@
 #include "cmd/cmd.h"
 #include "core/util.h"
 #include "harness/suite.h"
+#include "report/outcome_text.h"
 #include "report/run_json.h"
 #include "store/store.h"
 #include "vm/initramfs.h"
@@ -192,7 +193,7 @@ static int lava_board_job_cmd(const struct lava_cmd *o)
 					.vmregress = o->vmregress ? o->vmregress : "/vmregress" } };
 	int rc = lava_write_job(o, &j);
 	if (rc == VMR_EXIT_OK)
-		printf("%s: a LAVA job for device type %s, booted by %s\n", o->output, o->device_type, o->boot_method);
+		outcome_lava_board_job(stdout, o->output, o->device_type, o->boot_method);
 	free(name);
 	return rc;
 }
@@ -234,7 +235,7 @@ static int lava_job_cmd(const struct lava_cmd *o)
 					.vmregress = "/vmregress", .label = o->suite } };
 	rc = lava_write_job(o, &j);
 	if (rc == VMR_EXIT_OK)
-		printf("%s: a LAVA job for %s, with %s and %s\n", o->output, k.version, ramdisk, disk);
+		outcome_lava_job(stdout, o->output, k.version, ramdisk, disk);
 	free(name), free(ku), free(ru), free(du), free(kabs), free(rabs), free(dabs);
 free_all:
 	kernel_free(&k);
@@ -304,10 +305,7 @@ static int lava_import_one(const struct lava_cmd *o, struct store *st, const cha
 		int64_t id;
 		int s = store_import_run(st, r, &id);
 		if (s >= 0)
-			printf("%s: run %s (%s, %zu cases, %zu iterations) %s, %s\n", path, r->info.name, r->info.uuid,
-			       r->ncases, r->info.niterations, s == 0 ? "stored" : "already in the store",
-			       whole ? "from the run's JSON in the log"
-				     : "from LAVA's measurements (one iteration a case, each the device's mean)");
+			outcome_lava_import(stdout, path, r, s == 0, whole);
 		rc = s < 0 ? VMR_EXIT_CANNOT : VMR_EXIT_OK;
 		run_free(r);
 	}

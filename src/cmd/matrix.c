@@ -8,6 +8,7 @@
 #include "cmd/cmd.h"
 #include "cmd/matrix_int.h"
 #include "core/util.h"
+#include "report/outcome_text.h"
 #include "vm/matrix.h"
 #include "vm/proto.h"
 
@@ -90,18 +91,13 @@ static json_t *matrix_guest_json(const struct matrix_ctx *c, const struct matrix
 
 static void matrix_print_text(const struct matrix_ctx *c, struct matrix_guest *g, size_t n)
 {
-	printf("matrix %s: %zu guest%s under %s%s\n", c->o->name, n, n == 1 ? "" : "s",
-	       c->accel == GUEST_ACCEL_KVM ? "kvm" : "tcg (emulated: compare counters, not times)",
-	       "");
-	printf("%-32s %-9s %6s %8s  %s\n", "guest", "status", "run", "time", "detail");
-	for (size_t i = 0; i < n; i++) {
-		char id[24] = "-";
-		if (g[i].run_id)
-			snprintf(id, sizeof(id), "%lld", (long long)g[i].run_id);
-		printf("%-32s %-9s %6s %7.1fs  %s\n", g[i].label, g[i].status, id, g[i].elapsed_s,
-		       g[i].reason ? g[i].reason : g[i].append ? g[i].append : "");
-	}
-	printf("console logs and guest output: %s\n", c->log_dir);
+	struct outcome_guest *og = xcalloc(n ? n : 1, sizeof(*og));
+	for (size_t i = 0; i < n; i++)
+		og[i] = (struct outcome_guest){ .label = g[i].label, .status = g[i].status, .run_id = g[i].run_id,
+						.elapsed_s = g[i].elapsed_s,
+						.detail = g[i].reason ? g[i].reason : g[i].append };
+	outcome_matrix(stdout, c->o->name, c->accel == GUEST_ACCEL_KVM, og, n, c->log_dir);
+	free(og);
 }
 
 static int matrix_report(const struct matrix_ctx *c, struct matrix_guest *g, size_t n)

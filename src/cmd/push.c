@@ -7,6 +7,7 @@
 
 #include "cmd/cmd.h"
 #include "core/util.h"
+#include "report/outcome_text.h"
 #include "store/store.h"
 
 const struct opt push_cmd_opts[] = {
@@ -62,12 +63,8 @@ static json_t *transfer_row(const struct run *r, int result, int64_t to_id, bool
 {
 	const struct run_info *ri = &r->info;
 	bool interrupted = !store_run_ended(ri) && !ri->running;
-	if (!json && result == XFER_RUNNING)
-		printf("%-8s %s %s: still being written, not copied (push it again when it ends)\n",
-		       transfer_result_name[result], ri->uuid, ri->name);
-	else if (!json)
-		printf("%-8s %s %s as run %lld%s\n", transfer_result_name[result], ri->uuid, ri->name, (long long)to_id,
-		       interrupted ? " (interrupted: incomplete)" : "");
+	if (!json)
+		outcome_transfer(stdout, transfer_result_name[result], ri, (long long)to_id, interrupted);
 	json_t *id = result == XFER_RUNNING ? json_null() : json_integer(to_id);
 	return json_pack("{ss ss ss ss so}", "uuid", ri->uuid, "name", ri->name, "status", ri->status, "result",
 			 transfer_result_name[result], "id", id);
@@ -104,11 +101,8 @@ static int transfer_runs(const char *from_loc, const char *to_loc, char **specs,
 		rc = cmd_print_json(rows);
 		goto close;
 	}
-	printf("%zu copied, %zu updated, %zu already there", count[XFER_COPIED], count[XFER_UPDATED],
-	       count[XFER_PRESENT]);
-	if (count[XFER_RUNNING])
-		printf(", %zu still being written (not copied)", count[XFER_RUNNING]);
-	printf(", into %s\n", store_path(to));
+	outcome_transfer_totals(stdout, count[XFER_COPIED], count[XFER_UPDATED], count[XFER_PRESENT],
+				count[XFER_RUNNING], store_path(to));
 	json_decref(rows);
 	rc = VMR_EXIT_OK;
 close:

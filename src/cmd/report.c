@@ -3,13 +3,17 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
-#include "core/units.h"
 #include "core/util.h"
 #include "report/bisect_fmt.h"
 #include "report/html.h"
+#include "report/outcome_text.h"
 #include "report/plot.h"
 #include "report/runsrc.h"
+#include "stats/compare.h"
+#include "stats/functional.h"
+#include "stats/rowmeans.h"
 #include "vm/bisect.h"
+#include "workload/workload.h"
 
 struct report_cmd {
 	char *db, *out, *title, *cases;
@@ -68,7 +72,18 @@ static int report_run(struct report_cmd *o, char **specs, size_t n)
 	if (n == 1 && runs.n && json_is_object(json_object_get(runs.runs[0]->env, "bisect")) &&
 	    bisect_load(o->db, specs[0], &bl) == VMR_EXIT_OK)
 		report_bisection(&bl.res, &ro, &lead, &bp);
-	int rc = report_write(o->out, (const struct run *const *)runs.runs, runs.n, &ro, &st);
+	const struct run *const *rv = (const struct run *const *)runs.runs;
+	struct comparison cmp = { 0 };
+	compare_runs(rv, runs.n, &(struct compare_opts){ .alpha = o->alpha, .cases = o->cases,
+							 .headline = workload_metric_headline }, &cmp);
+	struct row_means_set means = { 0 };
+	row_means_compute(rv, runs.n, &means);
+	struct functional fn = { 0 };
+	functional_compare(rv, runs.n, &fn);
+	int rc = report_write(o->out, rv, runs.n, &cmp, &means, &fn, &ro, &st);
+	functional_free(&fn);
+	row_means_free(&means);
+	compare_free(&cmp);
 	if (ro.lead_plot)
 		plot_free(&bp);
 	free(lead);
@@ -88,8 +103,7 @@ static int report_run(struct report_cmd *o, char **specs, size_t n)
 					      (json_int_t)st.graphs, "png_graphs", (json_int_t)st.png, "failed_graphs",
 					      (json_int_t)st.failed));
 	} else {
-		char size[32];
-		printf("%s (%zu graphs, %s)\n", path, st.graphs, units_format_size(size, sizeof(size), st.bytes));
+		outcome_report(stdout, path, st.graphs, st.bytes);
 		rc = VMR_EXIT_OK;
 	}
 	free(path);

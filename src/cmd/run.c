@@ -12,6 +12,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/run_int.h"
+#include "cmd/run_traces.h"
 #include "core/scratch.h"
 #include "core/signals.h"
 #include "core/util.h"
@@ -25,6 +26,7 @@
 #include "harness/trace_hook.h"
 #include "probe/system.h"
 #include "report/compare_fmt.h"
+#include "report/outcome_text.h"
 #include "report/run_text.h"
 #include "sandbox/knobs.h"
 #include "sandbox/sandbox.h"
@@ -168,15 +170,19 @@ static int run_check(struct suite *s)
 
 /* Every case may run here (sandbox_plan), checked before the first one
  * starts, before traces are made and before the store is written: a run
- * that cannot finish does nothing at all. */
-static int run_plan(const struct suite *s)
+ * that cannot finish does nothing at all.  A variant's cases are checked
+ * with its settings applied, by the same rule as the options of a run. */
+static int run_plan(const struct suite *s, const struct variant *v)
 {
 	for (size_t i = 0; i < s->ncases; i++) {
 		const char *why = NULL;
-		if (sandbox_plan(&s->cases[i].sandbox, &why) == SANDBOX_REFUSED) {
+		if (sandbox_plan(&s->cases[i].sandbox, &why) != SANDBOX_REFUSED)
+			continue;
+		if (v)
+			vmr_err("--variant %s: %s: %s", v->name, s->cases[i].name, why);
+		else
 			vmr_err("%s: %s", s->cases[i].name, why);
-			return -1;
-		}
+		return -1;
 	}
 	return 0;
 }
@@ -314,11 +320,14 @@ static int run_print_var(struct run_state *rs, struct run_var *var, json_t *runs
 		json_array_append_new(runs, json_pack("{so sO}", "run", run_info_to_json(&run->info), "cases", var->out));
 	} else if (!rs->o->quiet) {
 		if (var->variant)
-			printf("%s== variant %s%s: %s ==\n\n", base ? "" : "\n", var->variant->name, base ? " (the base)" : "",
-			       *var->variant->settings ? var->variant->settings : "the suite as it is");
-		run_text_brief(stdout, run, workload_metric_headline);
+			outcome_run_variant(stdout, var->variant->name, var->variant->settings, base);
+		struct case_summary *s = summary_build(run);
+		struct summary_totals t = { 0 };
+		summary_totals(run, &t);
+		run_text_brief(stdout, run, s, &t, workload_metric_headline);
+		summary_free(s, run->ncases);
 		if (!var->variant)
-			printf("Stored as run %lld in %s\n", (long long)run->info.id, store_path(rs->st));
+			outcome_run_stored(stdout, (long long)run->info.id, store_path(rs->st));
 	}
 	run_free(run);
 	return 0;
@@ -339,11 +348,15 @@ static int run_print_json(struct run_state *rs, json_t *runs)
 
 static void run_print_group(const struct run_state *rs)
 {
-	printf("\nStored as group %s in %s:", rs->group.name, store_path(rs->st));
-	for (size_t v = 0; v < rs->nvars; v++)
-		printf(" run %lld (%s)%s", (long long)rs->vars[v].run_id, rs->vars[v].variant->name,
-		       v + 1 < rs->nvars ? "," : "\n");
-	printf("Compare them with: vmregress compare %s\n", rs->group.name);
+	long long *ids = xcalloc(rs->nvars, sizeof(*ids));
+	const char **names = xcalloc(rs->nvars, sizeof(*names));
+	for (size_t v = 0; v < rs->nvars; v++) {
+		ids[v] = (long long)rs->vars[v].run_id;
+		names[v] = rs->vars[v].variant->name;
+	}
+	outcome_run_group(stdout, rs->group.name, store_path(rs->st), ids, names, rs->nvars);
+	free(ids);
+	free(names);
 }
 
 static int run_print(struct run_state *rs)
@@ -444,88 +457,6 @@ free_path:
 	return rc;
 }
 
-/* Reference traces made for the run (refs-generate), one per distinct
- * argument string, in a directory removed when the run ends. */
-struct run_traces {
-	char *dir;
-	struct strlist args, paths;
-};
-
-static void run_traces_free(struct run_traces *t)
-{
-	scratch_remove(t->dir);
-	free(t->dir);
-	strlist_free(&t->args);
-	strlist_free(&t->paths);
-}
-
-/* `vmregress refs generate ARGS -o path`, run as a child of this binary. */
-static int run_trace_generate(const char *args, const char *path)
-{
-	char *copy = xstrdup(args), *save = NULL;
-	struct strlist av = { 0 };
-	strlist_add(&av, "vmregress");
-	strlist_add(&av, "refs");
-	strlist_add(&av, "generate");
-	for (char *w = strtok_r(copy, " \t", &save); w; w = strtok_r(NULL, " \t", &save))
-		strlist_add(&av, w);
-	strlist_add(&av, "-o");
-	strlist_add(&av, path);
-	char **argv = xcalloc(av.n + 1, sizeof(char *));
-	memcpy(argv, av.v, av.n * sizeof(char *));
-	fflush(NULL);
-	pid_t pid = fork();
-	if (pid == 0) {
-		signals_default();
-		execv("/proc/self/exe", argv);
-		_exit(127);
-	}
-	if (pid > 0)
-		sandbox_signal_child(pid, true);  /* a signal kills it before its directory goes */
-	int status = 0;
-	while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (pid > 0)
-		sandbox_signal_child(pid, false);
-	free(argv);
-	strlist_free(&av);
-	free(copy);
-	return pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
-}
-
-static int run_traces_make(struct suite *s, struct run_traces *t)
-{
-	for (size_t i = 0; i < s->ncases; i++) {
-		struct suite_case *c = &s->cases[i];
-		const char *args = c->set.refs_generate;
-		if (!args)
-			continue;
-		size_t k = 0;
-		while (k < t->args.n && strcmp(t->args.v[k], args))
-			k++;
-		if (k == t->args.n) {
-			if (!t->dir && !(t->dir = scratch_make("traces"))) {
-				vmr_errno("cannot make a directory for reference traces in %s", scratch_base());
-				return -1;
-			}
-			char *path = xasprintf("%s/trace-%zu.refs", t->dir, k);
-			int rc = run_trace_generate(args, path);
-			strlist_add(&t->args, args);
-			strlist_add(&t->paths, path);
-			free(path);
-			if (rc < 0) {
-				vmr_err("%s: refs-generate '%s': cannot generate the trace", c->name, args);
-				return -1;
-			}
-		}
-		char where[256];
-		snprintf(where, sizeof(where), "%s: refs-generate", c->name);
-		if (opt_set(opt_find(c->w->opts, "refs"), c->wopts, t->paths.v[k], where) < 0)
-			return -1;
-	}
-	return 0;
-}
-
 /* The variants to run: --variant's, else the suite's [variants]; none is a
  * run of one configuration.  0 or -1 after one error. */
 static int run_variants_parse(const struct run_opts *o, const struct suite *s, struct variant **out, size_t *n)
@@ -551,10 +482,10 @@ static void run_variants_free(struct variant *v, size_t n)
 	free(v);
 }
 
-/* One configuration made ready: the command line's settings, then the
- * variant's, then the checks: whether it may run here comes before any
- * trace is made.  0, or an exit code after one error. */
-static int run_prepare(struct suite *s, const struct run_opts *o, const struct variant *v, struct run_traces *t)
+/* One configuration checked: the command line's settings, then the
+ * variant's, then whether it may run here.  0, or an exit code after one
+ * error. */
+static int run_prepare_check(struct suite *s, const struct run_opts *o, const struct variant *v)
 {
 	char where[PATH_MAX + 32] = "--variant";
 	if (v && v->line)
@@ -563,8 +494,13 @@ static int run_prepare(struct suite *s, const struct run_opts *o, const struct v
 		return VMR_EXIT_USAGE;
 	for (size_t i = 0; s->global.iterations_auto && i < s->ncases; i++)
 		s->cases[i].set.iterations = RUN_AUTO_MIN;  /* so far: grows as blocks are added */
-	if (run_plan(s) < 0)
-		return VMR_EXIT_CANNOT;
+	return run_plan(s, v) < 0 ? VMR_EXIT_CANNOT : 0;
+}
+
+/* A checked configuration's traces made and its workloads' options
+ * checked.  0, or an exit code after one error. */
+static int run_prepare_make(struct suite *s, struct run_traces *t)
+{
 	return run_traces_make(s, t) < 0 || run_validate(s) < 0 ? VMR_EXIT_USAGE : 0;
 }
 
@@ -584,12 +520,6 @@ static json_t *run_plan_json(const struct suite *s, const struct variant *v, siz
 static int run_group_prepare(struct run_state *rs, struct suite *s, const struct run_opts *o,
 			     const struct variant *v, size_t n, struct run_traces *t)
 {
-	if (!vmr_is_root())
-		for (size_t i = 0; i < n; i++)
-			if (variant_needs_sandbox(&v[i])) {
-				vmr_err("--variant %s: sets a knob or a sandbox option, which needs root", v[i].name);
-				return VMR_EXIT_CANNOT;
-			}
 	rs->vars = xcalloc(n, sizeof(*rs->vars));
 	for (size_t i = 0; i < n; i++) {
 		struct suite *sv = xcalloc(1, sizeof(*sv));
@@ -598,7 +528,12 @@ static int run_group_prepare(struct run_state *rs, struct suite *s, const struct
 			return VMR_EXIT_USAGE;
 		free(sv->name);
 		sv->name = xstrdup(s->name);
-		int rc = run_prepare(sv, o, &v[i], t);
+		int rc = run_prepare_check(sv, o, &v[i]);
+		if (rc)
+			return rc;
+	}
+	for (size_t i = 0; i < n; i++) {  /* every variant may run before any trace is made */
+		int rc = run_prepare_make(rs->vars[i].suite, t);
 		if (rc)
 			return rc;
 	}
@@ -679,7 +614,7 @@ int cmd_run(int argc, char **argv)
 		if ((rc = run_group_prepare(&rs, &s, &o, variants, nvariants, &traces)) != 0)
 			goto free_suite;
 	} else {
-		if ((rc = run_prepare(&s, &o, NULL, &traces)) != 0)
+		if ((rc = run_prepare_check(&s, &o, NULL)) != 0 || (rc = run_prepare_make(&s, &traces)) != 0)
 			goto free_suite;
 		rs.vars = xcalloc(1, sizeof(*rs.vars));
 		rs.vars[rs.nvars++] = (struct run_var){ .suite = &s, .name = o.name ? xstrdup(o.name) : store_default_name(s.name, vmr_wall_s()) };

@@ -45,10 +45,14 @@ int cmd_show(int argc, char **argv)
 	if (o.json) {
 		rc = cmd_print_json(summary_to_json(run, true));
 	} else {
+		struct case_summary *s = summary_build(run);
+		struct summary_totals t = { 0 };
+		summary_totals(run, &t);
 		if (o.all || o.verbose)
-			run_text_print(stdout, run, true);
+			run_text_print(stdout, run, s, true);
 		else
-			run_text_brief(stdout, run, workload_metric_headline);
+			run_text_brief(stdout, run, s, &t, workload_metric_headline);
+		summary_free(s, run->ncases);
 		rc = VMR_EXIT_OK;
 	}
 	run_free(run);

@@ -7,6 +7,7 @@
 #include "harness/runner.h"
 #include "harness/trace_hook.h"
 #include "core/util.h"
+#include "report/outcome_text.h"
 #include "report/result_text.h"
 #include "sandbox/sandbox.h"
 #include "workload/workload.h"
@@ -66,8 +67,7 @@ static int test_list(bool json)
 							   "needs_root", workloads[i]->needs_root));
 		return cmd_print_json(a);
 	}
-	for (size_t i = 0; workloads[i]; i++)
-		printf("  %-10s %s\n", workloads[i]->name, workloads[i]->summary);
+	outcome_workloads(stdout, workloads);
 	return VMR_EXIT_OK;
 }
 

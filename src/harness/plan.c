@@ -260,14 +260,6 @@ int variant_apply(struct suite *s, const struct variant *v, const char *where)
 	return 0;
 }
 
-int variant_needs_sandbox(const struct variant *v)
-{
-	for (size_t i = 0; i < v->nsettings; i++)
-		if (knob_find(v->set[i].key) || opt_find(sandbox_opts, v->set[i].key))
-			return 1;
-	return 0;
-}
-
 /* splitmix64: small, fast, and every seed gives a good stream. */
 static uint64_t plan_next(uint64_t *x)
 {

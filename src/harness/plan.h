@@ -80,9 +80,6 @@ int variant_apply(struct suite *s, const struct variant *v, const char *where);
  * when a case sets one of those knobs itself (a sandbox sets a knob
  * once).  0, or -1 after one error line. */
 int plan_set_knobs(struct suite *s, const struct strlist *args, const char *where);
-/* Whether a variant sets anything that only a sandbox can set (knobs,
- * sandbox options): such a variant needs root. */
-int variant_needs_sandbox(const struct variant *v);
 
 /* The order of one case's iterations: nvariants * iterations variant
  * indices into out.  seed matters only for PLAN_RANDOM; case_index gives

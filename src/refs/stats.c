@@ -158,23 +158,3 @@ void refs_stats_free(struct refs_stats *st)
 	st->ws = NULL;
 	st->hot = NULL;
 }
-
-json_t *refs_stats_to_json(const struct refs_stats *st)
-{
-	json_t *ws = json_array(), *reuse = json_array(), *hot = json_array();
-	for (size_t w = 0; w < st->nwindows; w++)
-		json_array_append_new(ws, json_integer((json_int_t)st->ws[w]));
-	for (unsigned b = 0; b < REFS_REUSE_BUCKETS; b++)
-		if (st->reuse[b])
-			json_array_append_new(reuse, json_pack("{s:I,s:I,s:I}", "min", (json_int_t)refs_reuse_lo(b),
-							       "max", (json_int_t)refs_reuse_hi(b), "count",
-							       (json_int_t)st->reuse[b]));
-	for (size_t i = 0; i < st->nhot; i++)
-		json_array_append_new(hot, json_pack("{s:I,s:I,s:f}", "page", (json_int_t)st->hot[i].page,
-						     "references", (json_int_t)st->hot[i].refs, "share",
-						     st->references ? (double)st->hot[i].refs / (double)st->references : 0.0));
-	return json_pack("{s:I,s:{s:I,s:I,s:I,s:f,s:o},s:{s:I,s:o},s:o}", "distinct_pages", (json_int_t)st->distinct,
-			 "working_set", "window", (json_int_t)st->window, "min", (json_int_t)st->ws_min, "max",
-			 (json_int_t)st->ws_max, "mean", st->ws_mean, "pages", ws, "reuse_distance", "cold",
-			 (json_int_t)st->cold, "buckets", reuse, "hottest", hot);
-}

@@ -15,7 +15,6 @@
 #ifndef VMR_STATS_H
 #define VMR_STATS_H
 
-#include <jansson.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -50,7 +49,5 @@ uint64_t refs_reuse_lo(unsigned b);
 uint64_t refs_reuse_hi(unsigned b);
 /* The bucket of a distance. */
 unsigned refs_reuse_bucket(uint64_t d);
-/* {"distinct_pages":..,"working_set":{..},"reuse_distance":{..},"hottest":[..]} */
-json_t *refs_stats_to_json(const struct refs_stats *st);
 
 #endif

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "report/compare_fmt.h"
+#include "report/functional.h"
 #include "core/units.h"
 #include "core/util.h"
 #include "workload/workload.h"
@@ -201,7 +202,7 @@ static bool cmp_skipped(enum cmp_verdict v)
 	return v == CMP_UNSTABLE || v == CMP_TOO_FEW || v == CMP_MISSING;
 }
 
-void compare_write_junit(FILE *f, const struct comparison *cmp)
+void compare_write_junit(FILE *f, const struct comparison *cmp, const struct functional *fn)
 {
 	char line[512];
 	size_t fail = 0, skip = 0;
@@ -247,7 +248,9 @@ void compare_write_junit(FILE *f, const struct comparison *cmp)
 			fputs("</testcase>\n", f);
 			free(detail);
 		}
-	fputs("</testsuite>\n</testsuites>\n", f);
+	fputs("</testsuite>\n", f);
+	functional_write_junit(f, fn, cmp->labels);  /* each selftest case, in a suite of its own */
+	fputs("</testsuites>\n", f);
 }
 
 /* TAP's description may not hold '#', which starts a directive. */
@@ -257,10 +260,11 @@ static void tap_text(FILE *f, const char *s)
 		fputc(*s == '#' ? '+' : *s == '\n' ? ' ' : *s, f);
 }
 
-void compare_write_tap(FILE *f, const struct comparison *cmp)
+void compare_write_tap(FILE *f, const struct comparison *cmp, const struct functional *fn)
 {
 	char line[512];
-	fprintf(f, "TAP version 13\n1..%zu\n# ", cmp_headline_cells(cmp));
+	size_t fails, skips;
+	fprintf(f, "TAP version 13\n1..%zu\n# ", cmp_headline_cells(cmp) + functional_ci_count(fn, &fails, &skips));
 	tap_text(f, compare_verdict_line(line, sizeof(line), cmp));
 	fputc('\n', f);
 	for (size_t k = 0; k < cmp->env_flags.n; k++) {
@@ -287,4 +291,5 @@ void compare_write_tap(FILE *f, const struct comparison *cmp)
 			fputc('\n', f);
 			free(detail);
 		}
+	functional_write_tap(f, fn, cmp->labels, &n);
 }

@@ -182,8 +182,8 @@ static void cmp_values_text(FILE *f, const struct cmp_row *row, const struct cmp
 {
 	char a[64], b[64];
 	bool med = row->test == CMP_TEST_MWU;
-	double va = med ? stats_median(base->values, base->s.n) : base->s.mean;
-	double vb = med ? stats_median(c->values, c->s.n) : c->s.mean;
+	double va = med ? base->median : base->s.mean;
+	double vb = med ? c->median : c->s.mean;
 	fprintf(f, "; %s %s -> %s", med ? "median" : row->combine == COMBINE_HMEAN ? "hmean" : "mean",
 		cmp_fmt_scaled(a, sizeof(a), va, row->unit), cmp_fmt_scaled(b, sizeof(b), vb, row->unit));
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "stats/compare.h"
+#include "stats/functional.h"
 
 enum cmp_format { CMP_FMT_TEXT, CMP_FMT_JSON, CMP_FMT_CSV, CMP_FMT_MARKDOWN, CMP_FMT_JUNIT, CMP_FMT_TAP, CMP_FMT_KCIDB };
 
@@ -33,8 +34,10 @@ void compare_write_brief(FILE *f, const struct comparison *cmp);
 /* A value in units people read: 1.230 s, 12.50 MiB, 301.0k faults/s
  * (units_format_value). */
 char *cmp_fmt_scaled(char *buf, size_t len, double v, const char *unit);
-void compare_write_junit(FILE *f, const struct comparison *cmp);
-void compare_write_tap(FILE *f, const struct comparison *cmp);
+/* JUnit and TAP: each headline metric of each run a test case, and each
+ * kernel selftest case of each run (fn, which may be NULL). */
+void compare_write_junit(FILE *f, const struct comparison *cmp, const struct functional *fn);
+void compare_write_tap(FILE *f, const struct comparison *cmp, const struct functional *fn);
 
 json_t *compare_to_json(const struct comparison *cmp);
 void compare_write_text(FILE *f, const struct comparison *cmp);

@@ -18,7 +18,6 @@
 #include "report/svg_slim.h"
 #include "stats/compare.h"
 #include "stats/summary.h"
-#include "workload/workload.h"
 #include "report/html_int.h"
 
 static const char report_css[] =
@@ -38,6 +37,8 @@ static const char report_css[] =
 	"code{background:#f5f5f5;padding:0 .2em}"
 	".verdict{border:1px solid #ccc;background:#fafafa;padding:.2em 1em;margin:.5em 0}"
 	".verdict ul{margin:.2em 0;font-size:.9em}"
+	".fn-pass{background:#eef8ee}.fn-fail{background:#fbdede}.fn-flaky{background:#fff3c4}"
+	".fn-skip,.fn-absent{color:#888}tr.fn-regression td:first-child{border-left:4px solid #b00}"
 	"#headline .graphs{gap:6px}#headline figure{padding:2px}";
 
 void html_esc(FILE *f, const char *s)
@@ -477,11 +478,16 @@ static void html_page(struct report_ctx *x)
 		fputs(x->o->lead_html, x->f);
 	if (x->o->lead_plot)
 		html_plot(x, x->o->lead_plot, "the references' 95% bands dashed; each step's figure with its interval");
+	html_forest(x);
 	html_verdict(x);
+	html_functional(x, x->fn);
 	html_headline(x);
 	struct strlist cases = { 0 };
 	html_case_names(x->runs, x->n, x->o->cases, &cases);
-	fputs("<p>Contents: <a href=\"#headline\">headline metrics</a> · <a href=\"#runs\">runs</a> · <a href=\"#env\">environment</a> · "
+	fputs("<p>Contents: ", x->f);
+	if (x->fn->any)
+		fputs("<a href=\"#functional\">kernel selftests</a> · ", x->f);
+	fputs("<a href=\"#headline\">headline metrics</a> · <a href=\"#runs\">runs</a> · <a href=\"#env\">environment</a> · "
 	      "<a href=\"#compare\">comparison</a>", x->f);
 	for (size_t i = 0; i < cases.n; i++) {
 		fprintf(x->f, " · <a href=\"#case-%zu\">", i);
@@ -610,22 +616,19 @@ static int report_mkdir(const char *dir)
 	return e ? -1 : 0;
 }
 
-int report_write(const char *dir, const struct run *const *runs, size_t n, const struct report_opts *o,
+int report_write(const char *dir, const struct run *const *runs, size_t n, const struct comparison *cmp,
+		 const struct row_means_set *means, const struct functional *fn, const struct report_opts *o,
 		 struct report_stats *stats)
 {
 	*stats = (struct report_stats){ 0 };
 	if (report_mkdir(dir) < 0)
 		return -1;
-	struct comparison cmp = { 0 };
-	compare_runs(runs, n, &(struct compare_opts){ .alpha = o->alpha, .cases = o->cases, .headline = workload_metric_headline },
-		     &cmp);
 	char *buf = NULL;
 	size_t len = 0;
-	struct report_ctx x = { .f = open_memstream(&buf, &len), .runs = runs, .n = n, .cmp = &cmp, .o = o,
+	struct report_ctx x = { .f = open_memstream(&buf, &len), .runs = runs, .n = n, .cmp = cmp, .means = means, .fn = fn, .o = o,
 				.stats = stats };
 	html_page(&x);
 	fclose(x.f);
-	compare_free(&cmp);
 	char *page = html_fill(buf, len, &x, stats, &len);
 	free(buf);
 	buf = page;

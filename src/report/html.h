@@ -18,6 +18,10 @@
 #include "report/plot.h"
 #include "store/store.h"
 
+struct comparison;
+struct row_means_set;
+struct functional;
+
 struct report_opts {
 	double alpha;
 	bool graphs;          /* false: tables only (no gnuplot needed) */
@@ -35,9 +39,13 @@ struct report_stats {
 	size_t bytes;         /* the size of index.html */
 };
 
-/* Write DIR/index.html (atomically), creating DIR.  0, or -1 after a
- * one-line error. */
-int report_write(const char *dir, const struct run *const *runs, size_t n, const struct report_opts *o,
+/* Write DIR/index.html (atomically), creating DIR, from the runs, their
+ * comparison (compare_runs with the report's alpha and cases, the
+ * workloads' headline metrics), their tables' row means
+ * (row_means_compute) and their selftests' cases (functional_compare).
+ * 0, or -1 after a one-line error. */
+int report_write(const char *dir, const struct run *const *runs, size_t n, const struct comparison *cmp,
+		 const struct row_means_set *means, const struct functional *fn, const struct report_opts *o,
 		 struct report_stats *stats);
 
 #endif

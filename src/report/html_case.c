@@ -136,41 +136,15 @@ void html_metric_plots(struct report_ctx *x, const char *case_name, const struct
 	}
 }
 
-/* One run's line for a table column: x from the first column, y the mean
- * over the iterations that have the table, row by row. */
-static void html_table_line(struct plot_line *l, const struct run_case *c, const char *table, const char *xcol,
-			    const char *ycol)
+/* Run r's line of a table's column, as the command computed it
+ * (row_means_compute): x from the first column, y the mean over the
+ * iterations that have the table, row by row. */
+static void html_table_line(struct report_ctx *x, struct plot_line *l, const char *case_name, const struct table *proto,
+			    size_t r, size_t col)
 {
-	size_t rows = 0;
-	double *sum = NULL, *xs = NULL;
-	size_t *cnt = NULL;
-	for (size_t i = 0; c && i < c->niter; i++) {
-		const struct table *t = result_find_table(&c->iters[i], table);
-		long xi = table_col(t, xcol), yi = table_col(t, ycol);
-		if (xi < 0 || yi < 0 || c->iters[i].outcome != OUTCOME_PASS)
-			continue;
-		if (t->nrows > rows) {
-			sum = xrealloc(sum, t->nrows * sizeof(double));
-			xs = xrealloc(xs, t->nrows * sizeof(double));
-			cnt = xrealloc(cnt, t->nrows * sizeof(size_t));
-			for (size_t k = rows; k < t->nrows; k++) {
-				sum[k] = 0;
-				cnt[k] = 0;
-				xs[k] = t->cells[k * t->ncols + (size_t)xi];
-			}
-			rows = t->nrows;
-		}
-		for (size_t k = 0; k < t->nrows; k++) {
-			sum[k] += t->cells[k * t->ncols + (size_t)yi];
-			cnt[k]++;
-		}
-	}
-	for (size_t k = 0; k < rows; k++)
-		if (cnt[k])
-			plot_point(l, xs[k], sum[k] / (double)cnt[k]);
-	free(sum);
-	free(xs);
-	free(cnt);
+	const struct row_line *rl = row_means_line(x->means, case_name, proto->name, r, col);
+	for (size_t k = 0; rl && k < rl->n; k++)
+		plot_point(l, rl->x[k], rl->y[k]);
 }
 
 /* A column that counts workers: its plots get the linear ideal. */
@@ -188,9 +162,10 @@ static bool html_ideal_col(const char *name)
 
 /* The ideal for the primary column: the table's own reference column when
  * it has one, else perfect scaling from the first row when x counts tasks. */
-static void html_table_ideal(struct plot *p, const struct run_case *c, const struct table *proto, long ideal,
-			     const char *label)
+static void html_table_ideal(struct report_ctx *x, struct plot *p, const char *case_name, const struct table *proto,
+			     long ideal, size_t r)
 {
+	const char *label = x->cmp->labels[r];
 	const struct plot_line *l = p->lines[p->nlines - 1];
 	bool scaling = html_scaling_col(proto->cols[0]);
 	if (ideal < 0 && (!scaling || !l->n || l->x[0] <= 0))
@@ -198,7 +173,7 @@ static void html_table_ideal(struct plot *p, const struct run_case *c, const str
 	char *name = xasprintf("%s linear ideal", label);
 	struct plot_line *line = plot_add_line(p, name, PLOT_DASHED);
 	if (ideal >= 0)
-		html_table_line(line, c, proto->name, proto->cols[0], proto->cols[ideal]);
+		html_table_line(x, line, case_name, proto, r, (size_t)ideal);
 	else
 		for (size_t k = 0; k < l->n; k++)
 			plot_point(line, l->x[k], l->y[0] * l->x[k] / l->x[0]);
@@ -234,11 +209,10 @@ void html_table_plots(struct report_ctx *x, const char *case_name, const struct 
 		p.width = 560;
 		p.height = 320;
 		for (size_t r = 0; r < x->n; r++) {
-			const struct run_case *c = html_case(x->runs[r], case_name);
 			struct plot_line *l = plot_add_line(&p, x->cmp->labels[r], PLOT_LINESPOINTS);
-			html_table_line(l, c, proto->name, xcol, proto->cols[col]);
+			html_table_line(x, l, case_name, proto, r, col);
 			if ((long)col == primary)
-				html_table_ideal(&p, c, proto, ideal, x->cmp->labels[r]);
+				html_table_ideal(x, &p, case_name, proto, ideal, r);
 		}
 		char *caption = xasprintf("table '%s', mean of the passing iterations per row", proto->name);
 		if (plot_max_points(&p) >= 2) /* one pass is a point on an empty axis */

@@ -11,6 +11,8 @@
 #include "report/compare_fmt.h"
 #include "report/plot.h"
 #include "stats/compare.h"
+#include "stats/functional.h"
+#include "stats/rowmeans.h"
 #include "stats/summary.h"
 #include "workload/workload.h"
 
@@ -19,6 +21,8 @@ struct report_ctx {
 	const struct run *const *runs;
 	size_t n;
 	const struct comparison *cmp;   /* labels */
+	const struct row_means_set *means; /* the tables' row means */
+	const struct functional *fn;    /* the selftests' cases, run by run */
 	const struct report_opts *o;
 	struct report_stats *stats;
 	struct strlist scripts;         /* graph i's script; its place is HTML_SLOT i */
@@ -43,7 +47,11 @@ void html_table_plots(struct report_ctx *x, const char *case_name, const struct 
 void html_hist_plot(struct report_ctx *x, const char *case_name, const char *name);
 void html_series_plots(struct report_ctx *x, const char *case_name, const struct strlist *series);
 void html_map_plots(struct report_ctx *x, const char *case_name);
+/* The forest plot of the headline metrics (html_forest.c): nothing for one run. */
+void html_forest(struct report_ctx *x);
 void html_td(FILE *f, const char *s);
+/* The kernel selftests' table (html_functional.c): nothing when no run has any. */
+void html_functional(struct report_ctx *x, const struct functional *fn);
 void html_esc(FILE *f, const char *s);
 
 #endif

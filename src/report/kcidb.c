@@ -1,4 +1,5 @@
 #include "report/kcidb.h"
+#include "report/kcidb_int.h"
 
 #include <math.h>
 #include <regex.h>
@@ -49,7 +50,7 @@ static const char *kcidb_run_key(const struct run *r)
 
 /* A component of a test path: KCIDB's paths are dot-separated, so a dot (or
  * anything but letters, digits, '-' and '_') in a name becomes '_'. */
-static char *kcidb_path_part(const char *name)
+char *kcidb_path_part(const char *name)
 {
 	char *p = xstrdup(name && *name ? name : "unnamed");
 	for (char *c = p; *c; c++)
@@ -208,8 +209,7 @@ static bool kcidb_pick_compare(const struct kcidb_pick *p, const struct run_case
 	return false;
 }
 
-static json_t *kcidb_test_base(const struct run *r, const struct kcidb_source *s, const char *id_tail,
-			       const char *path)
+json_t *kcidb_test_base(const struct run *r, const struct kcidb_source *s, const char *id_tail, const char *path)
 {
 	const char *o = kcidb_origin(s);
 	json_t *t = json_object();
@@ -299,6 +299,7 @@ static void kcidb_case_tests(json_t *tests, const struct run *r, const struct ru
 	char *suite = kcidb_suite_name(r), *cname = kcidb_path_part(c->name);
 	char *path = xasprintf("vmregress.%s.%s", suite, cname);
 	json_array_append_new(tests, kcidb_case_test(r, c, s, path));
+	kcidb_kselftest_tests(tests, r, c, s, path);  /* each kernel selftest case its own test */
 	const struct result *first = kcidb_first_metrics(c);
 	for (size_t m = 0; first && m < first->nmetrics; m++) {
 		const char *name = first->metrics[m].name, *unit = NULL;

@@ -102,13 +102,11 @@ static void run_text_case(FILE *f, const struct case_summary *cs)
 			zero == 1 ? " is" : "s are", zero == 1 ? "it" : "them");
 }
 
-void run_text_print(FILE *f, const struct run *r, bool with_env)
+void run_text_print(FILE *f, const struct run *r, const struct case_summary *s, bool with_env)
 {
 	run_text_header(f, r, with_env);
-	struct case_summary *s = summary_build(r);
 	for (size_t i = 0; i < r->ncases; i++)
 		run_text_case(f, &s[i]);
-	summary_free(s, r->ncases);
 	if (r->ncases)
 		fputs("\nOver the iterations that passed (warm-ups and skipped ones left out); rates by harmonic\n"
 		      "mean, as compare takes them.\n", f);
@@ -239,20 +237,20 @@ static void run_text_brief_reasons(FILE *f, const struct case_summary *s, size_t
 		}
 }
 
-void run_text_brief(FILE *f, const struct run *r, run_text_headline_fn headline)
+void run_text_brief(FILE *f, const struct run *r, const struct case_summary *s, const struct summary_totals *t,
+		    run_text_headline_fn headline)
 {
 	const struct run_info *ri = &r->info;
 	char took[40] = "";
 	if (ri->ended > ri->started) {
-		char t[32];
-		snprintf(took, sizeof(took), ", %s", units_format_value(t, sizeof(t), (ri->ended - ri->started) * 1e9, "ns"));
+		char d[32];
+		snprintf(took, sizeof(took), ", %s", units_format_value(d, sizeof(d), (ri->ended - ri->started) * 1e9, "ns"));
 	}
 	fprintf(f, "Run %lld: %s (%s), kernel %s%s\n", (long long)ri->id, ri->name, run_info_state(ri),
 		ri->kernel ? ri->kernel : "?", took);
 	if (ri->group_uuid)
 		fprintf(f, "  variant %s%s of group %s\n", ri->variant ? ri->variant : "?",
 			ri->variant_index == 0 ? " (the base)" : "", ri->group_name ? ri->group_name : ri->group_uuid);
-	struct case_summary *s = summary_build(r);
 	int wcase = 4;
 	size_t nmax = 0;
 	for (size_t i = 0; i < r->ncases; i++) {
@@ -264,14 +262,14 @@ void run_text_brief(FILE *f, const struct run *r, run_text_headline_fn headline)
 	for (size_t i = 0; i < r->ncases; i++)
 		run_text_brief_case(f, &s[i], wcase, headline);
 	run_text_brief_reasons(f, s, r->ncases);
-	summary_free(s, r->ncases);
 	if (nmax > 1)
 		fputs("  ±: of the passing iterations (no warm-up), rates by harmonic mean as in compare: the 95% CI "
 		      "of the mean from 3 iterations on, the stddev from 2\n", f);
-	struct summary_totals t = { 0 };
-	char line[160];
-	summary_totals(r, &t);
-	fprintf(f, "%s\n", summary_totals_line(line, sizeof(line), &t));
+	char nr[40] = "";
+	if (t->not_run)
+		snprintf(nr, sizeof(nr), ", %zu not run", t->not_run);
+	fprintf(f, "%zu passed, %zu failed, %zu skipped%s (cases; %zu iteration%s)\n", t->passed, t->failed, t->skipped,
+		nr, t->iterations, t->iterations == 1 ? "" : "s");
 }
 
 /* A word for a shell command line: quoted when it holds anything but

@@ -43,7 +43,7 @@ const struct jrec_kind *journal_kind(enum jrec_type t)
 	return i >= 0 && i < journal_nkinds ? journal_kinds[i] : NULL;
 }
 
-/* A word in a journal: printable, no spaces, not empty. */
+/* A word in a journal as written: printable, no spaces, not empty. */
 static bool journal_word_ok(const char *s)
 {
 	if (!*s)
@@ -54,27 +54,78 @@ static bool journal_word_ok(const char *s)
 	return true;
 }
 
+/* Whether byte c is written as an escape: what would end or hide a word,
+ * and the backslash that starts an escape. */
+static bool journal_escaped(unsigned char c)
+{
+	return c <= ' ' || c > '~' || c == '#' || c == '\\';
+}
+
+/* A path or value as one word: the bytes journal_escaped names as "\ooo",
+ * octal, as the kernel writes a path in /proc/swaps ("/var/state\040dir"). */
+static const char *journal_escape(char *out, size_t len, const char *s)
+{
+	size_t at = 0;
+	for (; *s && at + 5 < len; s++) {
+		unsigned char c = (unsigned char)*s;
+		if (journal_escaped(c))
+			at += (size_t)snprintf(out + at, len - at, "\\%03o", c);
+		else
+			out[at++] = (char)c;
+	}
+	out[at] = '\0';
+	return out;
+}
+
+/* Undo journal_escape in place: 0, or -1 for a backslash not followed by
+ * three octal digits, an escape of NUL or of a byte written as itself. */
+static int journal_unescape(char *s)
+{
+	char *w = s;
+	for (const char *r = s; *r; r++) {
+		if (*r != '\\') {
+			*w++ = *r;
+			continue;
+		}
+		int c = 0;
+		for (int i = 1; i <= 3; i++) {
+			if (r[i] < '0' || r[i] > '7')
+				return -1;
+			c = c * 8 + (r[i] - '0');
+		}
+		if (c == 0 || c > 0xff || !journal_escaped((unsigned char)c))
+			return -1;
+		*w++ = (char)c;
+		r += 3;
+	}
+	*w = '\0';
+	return 0;
+}
+
 static int journal_text(char *buf, size_t len, const struct jrec *r)
 {
+	char path[JOURNAL_WORD_MAX], value[JOURNAL_WORD_MAX];
+	journal_escape(path, sizeof(path), r->path);
+	journal_escape(value, sizeof(value), r->value);
 	switch (r->type) {
 	case JREC_KNOB:
-		return snprintf(buf, len, "knob %s %s", r->path, r->value);
+		return snprintf(buf, len, "knob %s %s", path, value);
 	case JREC_ZRAM:
-		return snprintf(buf, len, "zram %d %s", r->id, r->value);
+		return snprintf(buf, len, "zram %d %s", r->id, value);
 	case JREC_SWAPFILE:
 	case JREC_SWAPON:
 	case JREC_CGROUP:
-		return snprintf(buf, len, "%s %s", jrec_names[r->type], r->path);
+		return snprintf(buf, len, "%s %s", jrec_names[r->type], path);
 	case JREC_KINDS:
 		break;
 	}
 	const struct jrec_kind *k = journal_kind(r->type);
-	return k ? snprintf(buf, len, "%s %d %s", k->name, r->id, r->value) : -1;
+	return k ? snprintf(buf, len, "%s %d %s", k->name, r->id, value) : -1;
 }
 
 int journal_format(char *buf, size_t len, const struct jrec *r)
 {
-	char text[JOURNAL_PATH_MAX + JOURNAL_VALUE_MAX + 32];
+	char text[2 * JOURNAL_WORD_MAX + 32];
 	int n = journal_text(text, sizeof(text), r);
 	if (n < 0 || (size_t)n >= sizeof(text))
 		return -1;
@@ -107,7 +158,6 @@ static int journal_check_crc(const char *line, size_t len, size_t *tlen, const c
 	return 0;
 }
 
-/* Copy the next space-separated word of [*p, end) into out. */
 /* Whether name is a registered kind's, with its type into *t. */
 static bool journal_kind_named(const char *name, enum jrec_type *t)
 {
@@ -119,8 +169,11 @@ static bool journal_kind_named(const char *name, enum jrec_type *t)
 	return false;
 }
 
-static int journal_word(const char **p, const char *end, char *out, size_t len)
+/* Copy the next space-separated word of [*p, end) into out: as written in
+ * a journal of version 1, unescaped from version 2 on. */
+static int journal_word(const char **p, const char *end, int ver, char *out, size_t len)
 {
+	char word[JOURNAL_WORD_MAX];
 	const char *s = *p;
 	while (s < end && *s == ' ')
 		s++;
@@ -128,12 +181,15 @@ static int journal_word(const char **p, const char *end, char *out, size_t len)
 	while (s < end && *s != ' ')
 		s++;
 	size_t n = (size_t)(s - w);
-	if (n == 0 || n >= len)
+	if (n == 0 || n >= sizeof(word))
 		return -1;
-	memcpy(out, w, n);
-	out[n] = '\0';
+	memcpy(word, w, n);
+	word[n] = '\0';
 	*p = s;
-	return journal_word_ok(out) ? 0 : -1;
+	if (!journal_word_ok(word) || (ver >= 2 && journal_unescape(word) < 0) || strlen(word) >= len)
+		return -1;
+	strcpy(out, word);
+	return 0;
 }
 
 /* "added", "reused" or "reused:ALGO" (the algorithm to put back). */
@@ -149,7 +205,37 @@ static bool journal_zram_mode_ok(const char *v)
 	return true;
 }
 
-int journal_parse_line(const char *line, size_t len, struct jrec *r, const char **why)
+/* Whether a record of this kind holds a path alone. */
+static bool journal_path_kind(const char *kind)
+{
+	for (size_t i = JREC_SWAPFILE; i <= JREC_CGROUP; i++)
+		if (!strcmp(kind, jrec_names[i]))
+			return true;
+	return false;
+}
+
+/* The rest of [*p, end) after its leading spaces into out: the path of a
+ * record of version 1, which was written as it was, spaces and all (a
+ * state directory with a space in its path wrote such a journal). */
+static int journal_rest(const char **p, const char *end, char *out, size_t len)
+{
+	const char *s = *p;
+	while (s < end && *s == ' ')
+		s++;
+	size_t n = (size_t)(end - s);
+	if (n == 0 || n >= len)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		if (s[i] < ' ' || s[i] > '~' || s[i] == '#')
+			return -1;
+	memcpy(out, s, n);
+	out[n] = '\0';
+	*p = end;
+	return 0;
+}
+
+/* One record of a journal of version ver (the header's). */
+static int journal_parse_record(const char *line, size_t len, int ver, struct jrec *r, const char **why)
 {
 	size_t tlen;
 	if (memchr(line, '\0', len)) {
@@ -161,12 +247,15 @@ int journal_parse_line(const char *line, size_t len, struct jrec *r, const char 
 	const char *p = line, *end = line + tlen;
 	char kind[16], arg[JOURNAL_PATH_MAX];
 	memset(r, 0, sizeof(*r));
-	if (journal_word(&p, end, kind, sizeof(kind)) < 0) {
+	if (journal_word(&p, end, ver, kind, sizeof(kind)) < 0) {
 		*why = "no record type";
 		return -1;
 	}
 	*why = "malformed record";
-	if (journal_word(&p, end, arg, sizeof(arg)) < 0)
+	if (ver == 1 && journal_path_kind(kind)) {
+		if (journal_rest(&p, end, arg, sizeof(arg)) < 0)
+			return -1;
+	} else if (journal_word(&p, end, ver, arg, sizeof(arg)) < 0)
 		return -1;
 	if (!strcmp(kind, "knob")) {
 		r->type = JREC_KNOB;
@@ -175,7 +264,7 @@ int journal_parse_line(const char *line, size_t len, struct jrec *r, const char 
 			return -1;
 		}
 		strcpy(r->path, arg);
-		if (journal_word(&p, end, r->value, sizeof(r->value)) < 0)
+		if (journal_word(&p, end, ver, r->value, sizeof(r->value)) < 0)
 			return -1;
 	} else if (!strcmp(kind, "zram")) {
 		const char *q = arg;
@@ -184,7 +273,7 @@ int journal_parse_line(const char *line, size_t len, struct jrec *r, const char 
 		if (owner_number(&q, &id) < 0 || *q || id > 9999)
 			return -1;
 		r->id = (int)id;
-		if (journal_word(&p, end, r->value, sizeof(r->value)) < 0 || !journal_zram_mode_ok(r->value))
+		if (journal_word(&p, end, ver, r->value, sizeof(r->value)) < 0 || !journal_zram_mode_ok(r->value))
 			return -1;
 	} else if (journal_kind_named(kind, &r->type)) {
 		const struct jrec_kind *k = journal_kind(r->type);
@@ -193,7 +282,7 @@ int journal_parse_line(const char *line, size_t len, struct jrec *r, const char 
 		if (owner_number(&q, &id) < 0 || *q || id > (unsigned long long)k->id_max)
 			return -1;
 		r->id = (int)id;
-		if (journal_word(&p, end, r->value, sizeof(r->value)) < 0 || !k->value_ok(r->value))
+		if (journal_word(&p, end, ver, r->value, sizeof(r->value)) < 0 || !k->value_ok(r->value))
 			return -1;
 	} else {
 		size_t i;
@@ -220,7 +309,12 @@ int journal_parse_line(const char *line, size_t len, struct jrec *r, const char 
 	return 0;
 }
 
-static int journal_parse_header(const char *line, size_t len, struct owner *o, const char **why)
+int journal_parse_line(const char *line, size_t len, struct jrec *r, const char **why)
+{
+	return journal_parse_record(line, len, JOURNAL_VERSION, r, why);
+}
+
+static int journal_parse_header(const char *line, size_t len, struct owner *o, int *version, const char **why)
 {
 	size_t tlen;
 	if (journal_check_crc(line, len, &tlen, why) < 0)
@@ -239,10 +333,11 @@ static int journal_parse_header(const char *line, size_t len, struct owner *o, c
 		*why = "not a vmregress journal";
 		return -1;
 	}
-	if (ver != JOURNAL_VERSION) {
+	if (ver < 1 || ver > JOURNAL_VERSION) {
 		*why = "journal version unknown to this vmregress";
 		return -1;
 	}
+	*version = ver;
 	o->pid = pid;
 	o->start = start;
 	return 0;
@@ -303,6 +398,7 @@ int journal_parse(const char *buf, size_t len, const char *swapdir, struct owner
 		  struct jrec *recs, size_t max, char *why, size_t whylen)
 {
 	size_t n = 0, lineno = 0;
+	int ver = 0;
 	const char *p = buf, *end = buf + len;
 	const char *reason;
 	while (p < end) {
@@ -312,14 +408,14 @@ int journal_parse(const char *buf, size_t len, const char *swapdir, struct owner
 		size_t llen = (size_t)(nl - p);
 		lineno++;
 		if (lineno == 1) {
-			if (journal_parse_header(p, llen, owner, &reason) < 0)
+			if (journal_parse_header(p, llen, owner, &ver, &reason) < 0)
 				goto bad;
 		} else {
 			if (n >= max) {
 				reason = "too many records";
 				goto bad;
 			}
-			if (journal_parse_line(p, llen, &recs[n], &reason) < 0)
+			if (journal_parse_record(p, llen, ver, &recs[n], &reason) < 0)
 				goto bad;
 			if ((reason = journal_check_rec(&recs[n], owner, swapdir, recs, n)))
 				goto bad;
@@ -371,7 +467,7 @@ int journal_create(const char *path, const struct owner *o)
 
 int journal_append(int fd, const struct jrec *r)
 {
-	char line[JOURNAL_PATH_MAX + JOURNAL_VALUE_MAX + 48];
+	char line[2 * JOURNAL_WORD_MAX + 48];
 	int n = journal_format(line, sizeof(line), r);
 	if (n < 0)
 		return -ENAMETOOLONG;

@@ -14,7 +14,7 @@
  * is older than the boot, and recovery removes it as such (recover.c).
  * Syncing each record cost a busy disk tens of milliseconds per change.
  *
- *   vmregress-journal 1 PID START #crc
+ *   vmregress-journal 2 PID START #crc
  *   knob vm.swappiness 60 #crc          old value, restored on undo
  *   swapfile /var/lib/vmregress/swap/vmregress-PID-START-SEQ.swap #crc
  *   swapon /var/lib/vmregress/swap/vmregress-PID-START-SEQ.swap #crc
@@ -26,6 +26,14 @@
  *                                       ("added": nr_kdamonds raised from 0;
  *                                       "blank": a blank one filled; a kind
  *                                       damonctl.c registers, struct jrec_kind)
+ *
+ * A path or value is one word: from version 2 on, a space, a control or
+ * non-ASCII byte, '#' and '\' are written as the kernel writes them in
+ * /proc/swaps, "\ooo" in octal ("/srv/vm state/swap" is
+ * "/srv/vm\040state/swap"), so a state directory may hold a space.  A
+ * journal of version 1, which a vmregress before the escapes wrote, is read
+ * as it was written: a path record's path is the rest of its line, spaces
+ * and all.
  *
  * Undo walks the records backwards.  Every undo is idempotent, because a
  * record is written before its change and the change may never have been
@@ -45,10 +53,12 @@
 #include "core/owner.h"
 
 #define JOURNAL_MAGIC "vmregress-journal"
-#define JOURNAL_VERSION 1
+#define JOURNAL_VERSION 2
 #define JOURNAL_MAX_RECS 48
 #define JOURNAL_PATH_MAX 256
 #define JOURNAL_VALUE_MAX 96
+/* A path or value as written: every byte may be an escape of four. */
+#define JOURNAL_WORD_MAX (4 * JOURNAL_PATH_MAX)
 
 /* The core's own record types; a type from JREC_KINDS on is a kind that a
  * module above the core registered (journal_kind_register). */
@@ -93,8 +103,8 @@ uint32_t journal_crc32(const void *buf, size_t len);
 /* Format one record as a journal line with its checksum and newline.
  * Returns the length, or -1 when it does not fit. */
 int journal_format(char *buf, size_t len, const struct jrec *r);
-/* Parse one line of text (without the newline).  Returns 0, or -1 with
- * *why set to a static reason. */
+/* Parse one record line of a journal of this version (without the
+ * newline).  Returns 0, or -1 with *why set to a static reason. */
 int journal_parse_line(const char *line, size_t len, struct jrec *r, const char **why);
 
 /* Parse a whole journal.  swapdir, when not NULL, is the only directory its

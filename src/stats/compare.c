@@ -233,9 +233,15 @@ static void compare_add_row(struct comparison *cmp, const char *case_name, const
 		cell->npairs = compare_pairs(c0, c, metric, &cell->pair_base, &cell->pair_run);
 		cell->paired = cell->npairs >= CMP_MIN_ITERATIONS;
 	}
-	for (size_t i = 0; i < cmp->nruns; i++)
-		if (row.cells[i].present)
-			stats_summarize(row.cells[i].values, row.cells[i].s.n, row.combine, &row.cells[i].s);
+	for (size_t i = 0; i < cmp->nruns; i++) {
+		struct cmp_cell *cell = &row.cells[i];
+		cell->median = NAN;
+		if (!cell->present)
+			continue;
+		stats_summarize(cell->values, cell->s.n, row.combine, &cell->s);
+		if (row.test == CMP_TEST_MWU)
+			cell->median = stats_median(cell->values, cell->s.n);
+	}
 	for (size_t i = 0; i < cmp->nruns; i++)
 		compare_cell_fill(&row.cells[i], &row.cells[0], &row, cmp);
 	if (compare_row_zero(&row, cmp->nruns)) {

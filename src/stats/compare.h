@@ -75,6 +75,7 @@ struct cmp_cell {
 	bool present;
 	struct stats_summary s;
 	double *values;          /* the iterations' values, s.n of them */
+	double median;           /* their median, for CMP_TEST_MWU rows; NAN elsewhere */
 	double change_pct;       /* (run - base) / |base|, in percent; 0 for the base */
 	struct welch w;          /* against the base; too_few for the base */
 	struct mwu mw;           /* against the base, for CMP_TEST_MWU rows */

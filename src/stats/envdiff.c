@@ -339,7 +339,7 @@ void compare_counters_first(struct comparison *cmp)
 static const char *const compare_env_watch[] = {
 	"kernel.release", "kernel.version", "thp.*", "*mthp*", "*hugepages-*", "swaps*", "swap_total_bytes",
 	"*AnonHugePages*", "*anon_huge*", "*sandboxes*", "*other_sandbox*", "cgroup.version",
-	"cgroup.memory_controller", "matrix.emulated", "matrix.accel", "hostname", "cpu.*",
+	"cgroup.memory_controller", "matrix.emulated", "matrix.accel", "matrix.selftests", "hostname", "cpu.*",
 	"mem_total_bytes", "numa*",
 };
 

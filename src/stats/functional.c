@@ -11,20 +11,16 @@ const char *fn_kind_name(enum fn_kind k)
 	return (unsigned)k <= FN_COVERAGE ? names[k] : "?";
 }
 
-/* A case's tally in one run: one entry per (suite case, test, case name). */
-struct fn_entry {
-	const char *suite_case, *test, *name, *reason;
-	struct fn_count c;
-};
+const char *fn_case_status(const struct fn_count *c)
+{
+	if (!c->n)
+		return "absent";
+	if (c->fail)
+		return c->pass ? "flaky" : "fail";
+	return c->pass ? "pass" : "skip";
+}
 
-struct fn_table {
-	struct fn_entry *v;
-	size_t n, cap;
-	const char *version;
-	bool mixed_versions;
-};
-
-static struct fn_entry *fn_find(struct fn_table *t, const char *sc, const char *test, const char *name)
+const struct fn_case *fn_run_find(const struct fn_run *t, const char *sc, const char *test, const char *name)
 {
 	for (size_t i = 0; i < t->n; i++)
 		if (!strcmp(t->v[i].suite_case, sc) && !strcmp(t->v[i].test, test) && !strcmp(t->v[i].name, name))
@@ -32,20 +28,20 @@ static struct fn_entry *fn_find(struct fn_table *t, const char *sc, const char *
 	return NULL;
 }
 
-static void fn_add(struct fn_table *t, const char *sc, const char *test, json_t *c)
+static void fn_add(struct fn_run *t, const char *sc, const char *test, json_t *c)
 {
 	const char *name = json_string_value(json_object_get(c, "name"));
 	const char *st = json_string_value(json_object_get(c, "status"));
 	if (!name || !st)
 		return;
-	struct fn_entry *e = fn_find(t, sc, test, name);
+	struct fn_case *e = (struct fn_case *)fn_run_find(t, sc, test, name);
 	if (!e) {
 		if (t->n == t->cap) {
 			t->cap = t->cap ? 2 * t->cap : 64;
 			t->v = xrealloc(t->v, t->cap * sizeof(*t->v));
 		}
 		e = &t->v[t->n++];
-		*e = (struct fn_entry){ .suite_case = sc, .test = test, .name = name };
+		*e = (struct fn_case){ .suite_case = sc, .test = test, .name = name };
 	}
 	e->c.n++;
 	if (!strcmp(st, "fail") || !strcmp(st, "error"))
@@ -54,14 +50,17 @@ static void fn_add(struct fn_table *t, const char *sc, const char *test, json_t 
 		e->c.skip++;
 	else
 		e->c.pass++;
+	json_int_t ns = json_integer_value(json_object_get(c, "time_ns"));
+	e->time_ns += ns > 0 ? (uint64_t)ns : 0;
 	const char *why = json_string_value(json_object_get(c, "reason"));
 	if (why && *why && strcmp(st, "pass"))
 		e->reason = why;
 }
 
-/* Every selftest case of a run, over its iterations. */
-static void fn_table_of(const struct run *r, struct fn_table *t)
+void functional_run_cases(const struct run *r, struct fn_run *t)
 {
+	memset(t, 0, sizeof(*t));
+	t->run = r->info.name;
 	for (size_t i = 0; i < r->ncases; i++) {
 		const struct run_case *rc = &r->cases[i];
 		for (size_t k = 0; k < rc->niter; k++) {
@@ -71,6 +70,9 @@ static void fn_table_of(const struct run *r, struct fn_table *t)
 				t->mixed_versions = true;
 			if (ver && !t->version)
 				t->version = ver;
+			const char *src = json_string_value(json_object_get(ks, "selftests"));
+			if (src && !t->selftests)
+				t->selftests = src;
 			size_t ti, ci;
 			json_t *test, *c;
 			json_array_foreach(json_object_get(ks, "tests"), ti, test) {
@@ -84,10 +86,16 @@ static void fn_table_of(const struct run *r, struct fn_table *t)
 	}
 }
 
-static void fn_push(struct functional *f, enum fn_kind kind, const char *run, const struct fn_entry *b,
-		    const struct fn_entry *a)
+void fn_run_free(struct fn_run *fr)
 {
-	const struct fn_entry *e = a ? a : b;
+	free(fr->v);
+	memset(fr, 0, sizeof(*fr));
+}
+
+static void fn_push(struct functional *f, enum fn_kind kind, const char *run, const struct fn_case *b,
+		    const struct fn_case *a)
+{
+	const struct fn_case *e = a ? a : b;
 	if (f->n == f->cap) {
 		f->cap = f->cap ? 2 * f->cap : 16;
 		f->v = xrealloc(f->v, f->cap * sizeof(*f->v));
@@ -102,7 +110,7 @@ static void fn_push(struct functional *f, enum fn_kind kind, const char *run, co
 
 /* The rule of the header, for one case present in the base (b) and
  * perhaps in the run (a). */
-static void fn_judge(struct functional *f, const char *run, const struct fn_entry *b, const struct fn_entry *a)
+static void fn_judge(struct functional *f, const char *run, const struct fn_case *b, const struct fn_case *a)
 {
 	const struct fn_count *cb = &b->c;
 	unsigned ran_b = cb->pass + cb->fail, ran_a = a ? a->c.pass + a->c.fail : 0;
@@ -123,26 +131,26 @@ void functional_compare(const struct run *const *runs, size_t n, struct function
 	memset(f, 0, sizeof(*f));
 	if (!n)
 		return;
-	struct fn_table base = { 0 };
-	fn_table_of(runs[0], &base);
-	f->ncases = base.n;
-	f->any = base.n > 0;
+	f->runs = xcalloc(n, sizeof(*f->runs));
+	f->nruns = n;
+	for (size_t r = 0; r < n; r++)
+		functional_run_cases(runs[r], &f->runs[r]);
+	const struct fn_run *base = &f->runs[0];
+	f->ncases = base->n;
+	f->any = base->n > 0;
 	for (size_t r = 1; r < n; r++) {
-		struct fn_table t = { 0 };
-		fn_table_of(runs[r], &t);
-		f->any |= t.n > 0;
+		const struct fn_run *t = &f->runs[r];
+		f->any |= t->n > 0;
 		const char *run = runs[r]->info.name;
-		for (size_t i = 0; i < base.n; i++)
-			fn_judge(f, run, &base.v[i], fn_find(&t, base.v[i].suite_case, base.v[i].test, base.v[i].name));
-		for (size_t i = 0; i < t.n; i++)  /* new cases that ran: coverage gained */
-			if (!fn_find(&base, t.v[i].suite_case, t.v[i].test, t.v[i].name) && t.v[i].c.pass + t.v[i].c.fail)
-				fn_push(f, FN_COVERAGE, run, NULL, &t.v[i]);
-		if (!f->versions && base.version && t.version && (strcmp(base.version, t.version) || t.mixed_versions))
-			f->versions = xasprintf("%s -> %s%s", base.version, t.version,
-						t.mixed_versions ? " (and others)" : "");
-		free(t.v);
+		for (size_t i = 0; i < base->n; i++)
+			fn_judge(f, run, &base->v[i], fn_run_find(t, base->v[i].suite_case, base->v[i].test, base->v[i].name));
+		for (size_t i = 0; i < t->n; i++)  /* new cases that ran: coverage gained */
+			if (!fn_run_find(base, t->v[i].suite_case, t->v[i].test, t->v[i].name) && t->v[i].c.pass + t->v[i].c.fail)
+				fn_push(f, FN_COVERAGE, run, NULL, &t->v[i]);
+		if (!f->versions && base->version && t->version && (strcmp(base->version, t->version) || t->mixed_versions))
+			f->versions = xasprintf("%s -> %s%s", base->version, t->version,
+						t->mixed_versions ? " (and others)" : "");
 	}
-	free(base.v);
 }
 
 void functional_free(struct functional *f)
@@ -155,5 +163,8 @@ void functional_free(struct functional *f)
 	}
 	free(f->v);
 	free(f->versions);
+	for (size_t r = 0; r < f->nruns; r++)
+		fn_run_free(&f->runs[r]);
+	free(f->runs);
 	memset(f, 0, sizeof(*f));
 }

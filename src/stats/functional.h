@@ -19,6 +19,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/run.h"
 
@@ -28,6 +29,29 @@ enum fn_kind { FN_REGRESSION, FN_FLAKY, FN_IMPROVEMENT, FN_COVERAGE };
 struct fn_count {
 	unsigned pass, fail, skip, n;   /* n: iterations that ran its test */
 };
+
+/* One selftest case of one run, over its iterations. */
+struct fn_case {
+	const char *suite_case, *test, *name;   /* the run's own strings */
+	const char *reason;     /* the last reason of a case that did not pass, or NULL */
+	struct fn_count c;
+	uint64_t time_ns;       /* over its iterations */
+};
+
+/* Every selftest case of one run, in the order they ran. */
+struct fn_run {
+	const char *run;        /* the run's name */
+	const char *version;    /* the selftests' Debian version ("6.12.117-1~deb12u1"), or NULL */
+	const char *selftests;  /* their source version ("6.12"), or NULL */
+	struct fn_case *v;
+	size_t n, cap;
+	bool mixed_versions;
+};
+
+/* A case's status in one run over its iterations, as CI formats say it:
+ * "fail" if it failed in any, "flaky" if it also passed in some, "pass",
+ * "skip" (skipped in every one) or "absent" (n is 0). */
+const char *fn_case_status(const struct fn_count *c);
 
 struct fn_change {
 	enum fn_kind kind;
@@ -45,7 +69,18 @@ struct functional {
 	unsigned count[FN_COVERAGE + 1];
 	/* the selftests' versions when the runs' differ ("6.12.117-1 -> 6.12.119-1"), or NULL */
 	char *versions;
+	/* each run's cases, runs[0] the base's */
+	struct fn_run *runs;
+	size_t nruns;
 };
+
+/* The selftest cases of r (its kselftest results), into out (zeroed
+ * first); the strings are r's.  Free with fn_run_free. */
+void functional_run_cases(const struct run *r, struct fn_run *out);
+void fn_run_free(struct fn_run *fr);
+/* The case of fr named so, or NULL. */
+const struct fn_case *fn_run_find(const struct fn_run *fr, const char *suite_case, const char *test,
+				  const char *name);
 
 /* Compare runs[1..n) with runs[0].  Never fails. */
 void functional_compare(const struct run *const *runs, size_t n, struct functional *f);

@@ -154,16 +154,6 @@ void summary_totals(const struct run *r, struct summary_totals *t)
 	}
 }
 
-char *summary_totals_line(char *buf, size_t len, const struct summary_totals *t)
-{
-	char nr[40] = "";
-	if (t->not_run)
-		snprintf(nr, sizeof(nr), ", %zu not run", t->not_run);
-	snprintf(buf, len, "%zu passed, %zu failed, %zu skipped%s (cases; %zu iteration%s)", t->passed, t->failed,
-		 t->skipped, nr, t->iterations, t->iterations == 1 ? "" : "s");
-	return buf;
-}
-
 double summary_spread(double stddev, size_t n)
 {
 	if (n < 2)

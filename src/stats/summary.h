@@ -51,7 +51,5 @@ struct summary_totals {
 	size_t passed, failed, skipped, not_run, iterations;
 };
 void summary_totals(const struct run *r, struct summary_totals *t);
-/* "8 passed, 0 failed, 0 skipped (cases; 8 iterations)".  Returns buf. */
-char *summary_totals_line(char *buf, size_t len, const struct summary_totals *t);
 
 #endif

@@ -127,8 +127,9 @@ static int matrix_modules(const struct matrix_ctx *c, const struct vm_kernel *k,
 
 /* Build the initramfs for one guest into path. */
 static int matrix_initramfs(const struct matrix_ctx *c, const struct vm_kernel *k, const char *label,
-			    const char *path)
+			    const char *path, struct matrix_guest *g)
 {
+	char *matched = NULL, *note = NULL;
 	struct strlist args = { 0 };
 	struct vm_modules mods = { 0 };
 	char *moddir = xasprintf("%s/%s.modules", c->work, label), *script;
@@ -145,7 +146,16 @@ static int matrix_initramfs(const struct matrix_ctx *c, const struct vm_kernel *
 	for (size_t i = 0; i < c->o->guest_files.n; i++)
 		strlist_add(&extra, c->o->guest_files.v[i]);
 	if (c->suite_file)
-		selftests_guest_files(c->suite_file, &extra);  /* the kernel's selftests a suite runs */
+		/* the kernel's selftests a suite runs, of the kernel's own version
+		 * where the suite asks for that */
+		selftests_guest_files(c->suite_file, k ? k->version : NULL, &extra, &matched, &note);
+	if (g) {
+		g->selftests = matched;
+		g->selftests_note = note;
+	} else {
+		free(matched);
+		free(note);
+	}
 	struct guest_plan plan = {
 		.cmd = (const char *const *)args.v, .swap = c->o->swap, .swap_bytes = c->o->swap_size,
 		.fault = matrix_faults[c->o->guest_fault], .db = matrix_adhoc(c->o) ? NULL : "/tmp/results.db",
@@ -238,6 +248,10 @@ static json_t *matrix_facts(const struct matrix_ctx *c, const struct matrix_gues
 	json_object_set_new(m, "cpus", json_integer(c->o->cpus));
 	json_object_set_new(m, "numa_tiered", json_boolean(c->o->numa_tiered));
 	json_object_set_new(m, "reason", g->reason ? json_string(g->reason) : json_null());
+	if (g->selftests) {  /* which kernel's selftests it ran, and why those */
+		json_object_set_new(m, "selftests", json_string(g->selftests));
+		json_object_set_new(m, "selftests_match", json_string(g->selftests_note));
+	}
 	return m;
 }
 
@@ -278,14 +292,20 @@ static int matrix_run_guest(struct matrix_ctx *c, struct matrix_guest *g)
 	/* Under emulation on a loaded host the kernel's check that the timer
 	 * interrupt arrives through the IO-APIC can time out and panic ("IO-APIC
 	 * + timer doesn't work"); a KVM guest skips that check by itself. */
-	char *append = xasprintf("console=ttyS0 panic=-1 quiet%s%s%s", c->accel == GUEST_ACCEL_TCG ? " no_timer_check" : "",
-				 g->append ? " " : "", g->append ? g->append : "");
+	/* a hugetlb pool for the selftests that map hugetlb pages, reserved
+	 * at the guest's boot: the host's is never touched */
+	unsigned pool = c->suite_file ? selftests_hugetlb_pool(c->suite_file, c->o->mem) : 0;
+	char hugepages[32] = "";
+	if (pool)
+		snprintf(hugepages, sizeof(hugepages), " hugepages=%u", pool);
+	char *append = xasprintf("console=ttyS0 panic=-1 quiet%s%s%s%s", c->accel == GUEST_ACCEL_TCG ? " no_timer_check" : "",
+				 hugepages, g->append ? " " : "", g->append ? g->append : "");
 	struct guest_outcome out = { 0 };
 	int r = -1;
 
 	g->rc = -1;
 	g->log_path = xasprintf("%s/%s.console.log", c->log_dir, g->label);
-	if (matrix_initramfs(c, g->k, g->label, initrd) < 0)
+	if (matrix_initramfs(c, g->k, g->label, initrd, g) < 0)
 		goto free_paths;
 	disk = xasprintf("%s/%s.disk", c->work, g->label);
 	if (vmr_write_atomic(disk, "", 0, 0600) < 0 || truncate(disk, (off_t)c->o->disk_size) < 0) {
@@ -484,7 +504,7 @@ static int matrix_resolve_kernels(struct matrix_ctx *c, struct vm_kernel *ks)
 
 static int matrix_only_initramfs(struct matrix_ctx *c, struct vm_kernel *k)
 {
-	return matrix_initramfs(c, k, k ? k->version : "none", c->o->build_initramfs) < 0 ? VMR_EXIT_CANNOT
+	return matrix_initramfs(c, k, k ? k->version : "none", c->o->build_initramfs, NULL) < 0 ? VMR_EXIT_CANNOT
 											 : VMR_EXIT_OK;
 }
 
@@ -524,6 +544,8 @@ static int matrix_run_all(struct matrix_ctx *c, struct vm_kernel *ks)
 	for (size_t i = 0; i < n; i++) {
 		free(g[i].label);
 		free(g[i].reason);
+		free(g[i].selftests);
+		free(g[i].selftests_note);
 		free(g[i].log_path);
 		proto_result_free(&g[i].frames);
 	}

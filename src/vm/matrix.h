@@ -55,6 +55,8 @@ struct matrix_guest {
 	int64_t run_id;         /* in the host store, or 0 */
 	double elapsed_s;
 	struct proto_result frames;
+	char *selftests;        /* the selftests' version it was sent (--source matched), or NULL */
+	char *selftests_note;   /* which, and why those */
 };
 
 /* What the command prints when every guest has run: an exit code. */

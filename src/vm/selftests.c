@@ -14,7 +14,9 @@
 #include <unistd.h>
 
 #include "core/cache.h"
+#include "core/kversion.h"
 #include "core/options.h"
+#include "core/scratch.h"
 #include "core/util.h"
 #include "harness/suite.h"
 #include "vm/spawn.h"
@@ -29,7 +31,7 @@ static char *selftests_strndup(const char *p, size_t n)
 
 bool selftests_is_version(const char *source)
 {
-	return *source && strspn(source, "0123456789.") == strlen(source) && strchr(source, '.');
+	return kversion_is_source(source);
 }
 
 char *selftests_dir(const char *source)
@@ -164,6 +166,13 @@ static void selftests_make(const char *tree, const char *suite, const char *out,
 			   json_t *built, json_t *not_built)
 {
 	char *dir = xasprintf("%s/tools/testing/selftests/%s", tree, suite);
+	struct stat st = { 0 };
+	if (!strcmp(suite, "mm") && stat(dir, &st) < 0) {
+		/* before 6.3 the mm selftests were tools/testing/selftests/vm:
+		 * built into DIR/mm all the same, so every version reads alike */
+		free(dir);
+		dir = xasprintf("%s/tools/testing/selftests/vm", tree);
+	}
 	char *dest = xasprintf("%s/%s", out, suite), *hdr = xasprintf("KHDR_INCLUDES=-isystem %s/usr/include", tree);
 	char *output = xasprintf("OUTPUT=%s", dest), *jobs = xasprintf("-j%ld", sysconf(_SC_NPROCESSORS_ONLN));
 	vmr_mkdir_p(dest, NULL);
@@ -197,7 +206,7 @@ static void selftests_make(const char *tree, const char *suite, const char *out,
 	DIR *d = opendir(dest);
 	for (struct dirent *e; d && (e = readdir(d));) {
 		char *path = xasprintf("%s/%s", dest, e->d_name);
-		struct stat st = { 0 };
+		st = (struct stat){ 0 };
 		if (e->d_name[0] != '.' && stat(path, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 0111)) {
 			char *key = strcmp(suite, "mm") ? xasprintf("%s/%s", suite, e->d_name) : xstrdup(e->d_name);
 			json_array_append_new(built, json_string(key));
@@ -259,11 +268,14 @@ json_t *selftests_build(const char *source, bool force, int *exit_code)
 	int lockfd = -1;
 	*exit_code = 3;
 	char *mkfile = deb ? NULL : xasprintf("%s/tools/testing/selftests/mm/Makefile", source);
-	bool tree_ok = deb || (stat(source, &st) == 0 && S_ISDIR(st.st_mode) && access(mkfile, R_OK) == 0);
+	char *vmfile = deb ? NULL : xasprintf("%s/tools/testing/selftests/vm/Makefile", source);
+	bool tree_ok = deb || (stat(source, &st) == 0 && S_ISDIR(st.st_mode) &&
+			       (access(mkfile, R_OK) == 0 || access(vmfile, R_OK) == 0));
 	free(mkfile);
+	free(vmfile);
 	if (!tree_ok) {
 		vmr_err("--source: '%s' is neither a Debian linux-source version (6.12, 6.1) nor a kernel "
-			"source tree (no tools/testing/selftests/mm/Makefile)", source);
+			"source tree (no tools/testing/selftests/mm/Makefile, nor vm/ before 6.3)", source);
 		*exit_code = 2;
 		goto out;
 	}
@@ -358,7 +370,78 @@ static void selftests_guest_file(const char *source, const char *rel, struct str
 	free(dir);
 }
 
-void selftests_guest_files(const char *suite_file, struct strlist *extra)
+/* The source versions Debian packages (linux-source-6.1, -6.12), from the
+ * package lists apt already holds (apt-cache search reads them, asking no
+ * registry), added to names. */
+static void selftests_debian_versions(struct strlist *names)
+{
+	char *tmpl = xasprintf("%s/vmregress-apt-XXXXXX", scratch_base());
+	int fd = mkstemp(tmpl);
+	if (fd < 0) {
+		free(tmpl);
+		return;
+	}
+	close(fd);
+	char *argv[] = { "apt-cache", "search", "--names-only", "^linux-source-[0-9.]+$", NULL };
+	char *buf = NULL;
+	size_t len = 0;
+	if (spawn_wait(argv, NULL, tmpl, NULL) == 0 && vmr_read_file(tmpl, &buf, &len) == 0)
+		for (char *save = NULL, *l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save)) {
+			if (strncmp(l, "linux-source-", 13))
+				continue;
+			char *v = selftests_strndup(l + 13, strcspn(l + 13, " "));
+			if (kversion_is_source(v) && !strlist_has(names, v))
+				strlist_add(names, v);
+			free(v);
+		}
+	unlink(tmpl);
+	free(tmpl);
+	free(buf);
+}
+
+/* The versions built in the cache, added to names. */
+static void selftests_cached_versions(struct strlist *names)
+{
+	char *dir = vmr_cache_dir("selftests");
+	DIR *d = opendir(dir);
+	for (struct dirent *e; d && (e = readdir(d));) {
+		char *bj = xasprintf("%s/%s/build.json", dir, e->d_name);
+		if (kversion_is_source(e->d_name) && access(bj, R_OK) == 0 && !strlist_has(names, e->d_name))
+			strlist_add(names, e->d_name);
+		free(bj);
+	}
+	if (d)
+		closedir(d);
+	free(dir);
+}
+
+char *selftests_match(const char *kernel, char **note)
+{
+	struct strlist names = { 0 };
+	selftests_debian_versions(&names);
+	selftests_cached_versions(&names);
+	enum kversion_match how = KVERSION_OWN;
+	long i = kversion_nearest(kernel, (const char *const *)names.v, names.n, &how);
+	char *v = NULL;
+	if (i >= 0) {
+		v = xstrdup(names.v[i]);
+		*note = kversion_match_text(v, kernel, how, "Debian's linux-source");
+		int rc = 0;
+		json_t *j = selftests_build(v, false, &rc);  /* a moment when the cache holds it */
+		if (!j) {
+			vmr_warn("kernel %s: the selftests of %s could not be built: its guest runs none", kernel, v);
+			free(v);
+			free(*note);
+			v = *note = NULL;
+		}
+		json_decref(j);
+	}
+	strlist_free(&names);
+	return v;
+}
+
+void selftests_guest_files(const char *suite_file, const char *kernel, struct strlist *extra,
+			   char **matched, char **note)
 {
 	struct suite s = { 0 };
 	if (suite_load(&s, suite_file) < 0)
@@ -370,6 +453,11 @@ void selftests_guest_files(const char *suite_file, struct strlist *extra)
 		json_t *o = opt_echo(c->w->opts, c->wopts);
 		const char *source = json_string_value(json_object_get(o, "source"));
 		const char *tests = json_string_value(json_object_get(o, "tests"));
+		if (source && !strcmp(source, SELFTESTS_MATCHED) && kernel) {
+			if (!*matched)
+				*matched = selftests_match(kernel, note);
+			source = *matched;
+		}
 		if (source && tests && selftests_is_version(source)) {
 			selftests_guest_file(source, "build.json", extra);
 			char *list = xstrdup(tests);
@@ -385,4 +473,45 @@ void selftests_guest_files(const char *suite_file, struct strlist *extra)
 		json_decref(o);
 	}
 	suite_free(&s);
+}
+
+/* Tests that map hugetlb pages: with no pool they skip or fail. */
+static const char *const selftests_hugetlb_users[] = {
+	"cow", "gup_longterm", "uffd-unit-tests", "map_hugetlb", "hugepage-mmap", "hugepage-shm",
+	"hugepage-mremap", "hugepage-vmemmap", "hugetlb-madvise", "hugetlb_fault_after_madv", "hugetlb_dio",
+	"hugetlb-read-hwpoison", "hugetlb_madv_vs_map",
+};
+
+static bool selftests_uses_hugetlb(const char *tests)
+{
+	bool any = false;
+	char *list = xstrdup(tests);
+	for (char *save = NULL, *t = strtok_r(list, ",", &save); t && !any; t = strtok_r(NULL, ",", &save)) {
+		t += strspn(t, " ");
+		t[strcspn(t, " ")] = '\0';
+		for (size_t i = 0; i < ARRAY_SIZE(selftests_hugetlb_users); i++)
+			any |= !strcmp(t, selftests_hugetlb_users[i]);
+	}
+	free(list);
+	return any;
+}
+
+unsigned selftests_hugetlb_pool(const char *suite_file, uint64_t mem_bytes)
+{
+	struct suite s = { 0 };
+	bool want = false;
+	if (suite_load(&s, suite_file) < 0)
+		return 0;
+	for (size_t i = 0; i < s.ncases; i++) {
+		const struct suite_case *c = &s.cases[i];
+		if (strcmp(c->w->name, "kselftest"))
+			continue;
+		json_t *o = opt_echo(c->w->opts, c->wopts);
+		const char *tests = json_string_value(json_object_get(o, "tests"));
+		want |= json_is_true(json_object_get(o, "guest")) && tests && selftests_uses_hugetlb(tests);
+		json_decref(o);
+	}
+	suite_free(&s);
+	uint64_t pages = mem_bytes / 4 / SELFTESTS_HUGEPAGE;
+	return want ? (unsigned)(pages < SELFTESTS_POOL_MAX ? pages : SELFTESTS_POOL_MAX) : 0;
 }

@@ -10,23 +10,32 @@
  * memory, NUMA migration, cgroup v2 or zswap) runs only with --guest, in a
  * disposable guest (the kselftest-mm-guest suite in the matrix); on the host
  * it is a skip with that reason.  The knobs the others may change (THP and
- * khugepaged settings) are held by the sandbox, which puts them back. */
+ * khugepaged settings) are held by the sandbox, which puts them back.
+ * --source matched runs the running kernel's own version's selftests, else
+ * the nearest (core/kversion.h), and says which in the result. */
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <sys/wait.h>
 #include <termios.h>
 #include <unistd.h>
 
 #include "core/cache.h"
+#include "core/kversion.h"
 #include "core/signals.h"
 #include "core/util.h"
 #include "probe/ktap.h"
 #include "workload/workload.h"
+
+/* --source: the running kernel's own version's selftests, else the nearest */
+#define KS_MATCHED "matched"
 
 struct ks_opts {
 	char *tests;
@@ -45,8 +54,9 @@ static const struct opt ks_opts[] = {
 	  .metavar = "LIST", .help = "the selftests to run, comma-separated, each with its arguments after "
 	  "a space (\"transhuge-stress -d 5\"); mm's tests by name, cgroup's as cgroup/NAME" },
 	{ .name = "source", .type = OPT_STR, .off = offsetof(struct ks_opts, source), .def = "6.12",
-	  .metavar = "6.12|6.1|DIR", .help = "whose selftests: a Debian linux-source version built by "
-	  "`vmregress kselftest build`, or a directory holding mm/ and cgroup/ of built tests" },
+	  .metavar = "6.12|6.1|matched|DIR", .help = "whose selftests: a Debian linux-source version built by "
+	  "`vmregress kselftest build`; matched, the running kernel's own version's, else the nearest older "
+	  "built (the nearest newer when none is older); or a directory holding mm/ and cgroup/ of built tests" },
 	{ .name = "timeout", .type = OPT_TIME, .off = offsetof(struct ks_opts, timeout_ns), .def = "3m",
 	  .min = 1e9, .max = 3600e9, .metavar = "TIME", .help = "kill a test that runs longer (its cases "
 	  "left are a failure)" },
@@ -120,21 +130,21 @@ static const char *const ks_holds[] = {
 struct ks_state {
 	const struct ks_opts *o;
 	char *dir;          /* holds mm/ and cgroup/ */
+	char *version;      /* the Debian version whose tests these are, or NULL */
+	char *note;         /* --source matched: which version and why */
 	json_t *build;      /* the build's record (build.json), or NULL */
 	const char *workdir;
 	unsigned counts[KS_TESTS + 1];
 	struct strlist failed;  /* "test: case" of each failure, for the reason */
 };
 
-/* Where --source's tests are: the cache's selftests/VERSION, else where a
- * matrix guest's initramfs puts them (/selftests/VERSION, vm/selftests.h),
- * or a directory. */
-static char *ks_dir(const char *source)
+/* Where a Debian version's tests are: the cache's selftests/VERSION, else
+ * where a matrix guest's initramfs puts them (/selftests/VERSION,
+ * vm/selftests.h). */
+static char *ks_version_dir(const char *version)
 {
-	if (strchr(source, '/'))
-		return xstrdup(source);
-	char *sub = xasprintf("selftests/%s", source);
-	char *d = vmr_cache_dir(sub), *guest = xasprintf("/selftests/%s", source);
+	char *sub = xasprintf("selftests/%s", version);
+	char *d = vmr_cache_dir(sub), *guest = xasprintf("/selftests/%s", version);
 	free(sub);
 	if (access(d, F_OK) < 0 && access(guest, F_OK) == 0) {
 		free(d);
@@ -144,15 +154,69 @@ static char *ks_dir(const char *source)
 	return d;
 }
 
+/* The built versions found in dir (each a VERSION/ holding build.json),
+ * added to names unless there already. */
+static void ks_versions_in(const char *dir, struct strlist *names)
+{
+	DIR *d = opendir(dir);
+	for (struct dirent *e; d && (e = readdir(d));) {
+		char *bj = xasprintf("%s/%s/build.json", dir, e->d_name);
+		if (kversion_is_source(e->d_name) && access(bj, R_OK) == 0 && !strlist_has(names, e->d_name))
+			strlist_add(names, e->d_name);
+		free(bj);
+	}
+	if (d)
+		closedir(d);
+}
+
+/* --source matched: the version of the running kernel's own source, else
+ * the nearest (core/kversion.h), among the built ones; NULL when none is.
+ * *note says which and why, for the result. */
+static char *ks_matched(char **note)
+{
+	struct strlist names = { 0 };
+	char *cache = vmr_cache_dir("selftests");
+	ks_versions_in(cache, &names);
+	ks_versions_in("/selftests", &names);
+	free(cache);
+	struct utsname u = { .release = "" };
+	uname(&u);
+	enum kversion_match how = KVERSION_OWN;
+	long i = kversion_nearest(u.release, (const char *const *)names.v, names.n, &how);
+	char *v = i >= 0 ? xstrdup(names.v[i]) : NULL;
+	if (v && note)
+		*note = kversion_match_text(v, u.release, how, "the selftests built here");
+	strlist_free(&names);
+	return v;
+}
+
+/* Where --source's tests are: a Debian version's (ks_version_dir), the
+ * running kernel's match's, or a directory. */
+static char *ks_dir(const char *source, char **version, char **note)
+{
+	if (strchr(source, '/'))
+		return xstrdup(source);
+	char *v = strcmp(source, KS_MATCHED) ? xstrdup(source) : ks_matched(note);
+	char *d = ks_version_dir(v ? v : source);
+	if (version)
+		*version = v;
+	else
+		free(v);
+	return d;
+}
+
 static const char *ks_supported(const void *opts, const struct wl_env *env)
 {
 	const struct ks_opts *o = opts;
 	static char why[512];
-	char *dir = ks_dir(o->source), *mm = xasprintf("%s/mm", dir), *cg = xasprintf("%s/cgroup", dir);
+	char *dir = ks_dir(o->source, NULL, NULL), *mm = xasprintf("%s/mm", dir), *cg = xasprintf("%s/cgroup", dir);
 	struct stat st = { 0 };
 	int found = (stat(mm, &st) == 0 && S_ISDIR(st.st_mode)) || (stat(cg, &st) == 0 && S_ISDIR(st.st_mode));
 	free(cg);
-	if (!found)
+	if (!found && !strcmp(o->source, KS_MATCHED))
+		snprintf(why, sizeof(why), "--source matched: no selftests are built here (run `vmregress "
+			 "kselftest build --source 6.12` first)");
+	else if (!found)
 		snprintf(why, sizeof(why), "the selftests of %s are not built: run `vmregress kselftest build "
 			 "--source %s` first (%s has no mm/)", o->source, o->source, dir);
 	free(mm);
@@ -178,7 +242,7 @@ static void *ks_setup(const void *opts, const struct wl_env *env, struct result 
 {
 	struct ks_state *s = xcalloc(1, sizeof(*s));
 	s->o = opts;
-	s->dir = ks_dir(s->o->source);
+	s->dir = ks_dir(s->o->source, &s->version, &s->note);
 	s->workdir = env->workdir;
 	char *bj = xasprintf("%s/build.json", s->dir);
 	json_error_t jerr;
@@ -186,6 +250,10 @@ static void *ks_setup(const void *opts, const struct wl_env *env, struct result 
 	free(bj);
 	json_t *info = json_object();
 	json_object_set_new(info, "source", json_string(s->o->source));
+	if (s->version)
+		json_object_set_new(info, "selftests", json_string(s->version));
+	if (s->note)
+		json_object_set_new(info, "match", json_string(s->note));
 	json_t *ver = s->build ? json_object_get(s->build, "version") : NULL;
 	if (json_is_string(ver))
 		json_object_set(info, "version", ver);
@@ -459,6 +527,23 @@ static void ks_judge_end(struct ks_state *s, const struct ks_proc *p, const stru
 	}
 }
 
+/* hugetlbfs at WORKDIR/huge, for a test of a guest only; true if mounted. */
+static bool ks_mount_huge(const struct ks_state *s)
+{
+	char *dir = xasprintf("%s/huge", s->workdir);
+	bool ok = (mkdir(dir, 0755) == 0 || errno == EEXIST) && mount("none", dir, "hugetlbfs", 0, NULL) == 0;
+	free(dir);
+	return ok;
+}
+
+static void ks_umount_huge(const struct ks_state *s)
+{
+	char *dir = xasprintf("%s/huge", s->workdir);
+	umount2(dir, MNT_DETACH);
+	rmdir(dir);
+	free(dir);
+}
+
 static void ks_run_one(struct ks_state *s, const char *item, json_t *tests)
 {
 	char *copy = xstrdup(item);
@@ -496,6 +581,9 @@ static void ks_run_one(struct ks_state *s, const char *item, json_t *tests)
 		struct ktap k;
 		ktap_init(&k);
 		uint64_t t0 = vmr_now_ns();
+		/* before 6.6 hugepage-* mapped a file of a hugetlbfs that
+		 * run_vmtests.sh mounts at ./huge: a guest mounts it the same way */
+		bool huge = s->o->guest && !strncmp(test, "hugepage-", 9) && ks_mount_huge(s);
 		/* argv[0] its path: some tests map or re-run their own binary */
 		free(args.v[0]);
 		args.v[0] = xstrdup(path);
@@ -513,6 +601,8 @@ static void ks_run_one(struct ks_state *s, const char *item, json_t *tests)
 				json_object_set_new(t, "exit", json_integer(WEXITSTATUS(p.status)));
 			s->counts[KS_TESTS]++;
 		}
+		if (huge)
+			ks_umount_huge(s);
 		if (s->counts[KS_FAIL] > failed_before)
 			json_object_set_new(t, "output", json_stringn_nocheck(out.buf, out.len));
 		free(out.buf);
@@ -548,6 +638,8 @@ static void ks_teardown(void *state, struct result *r)
 	if (!s)
 		return;
 	free(s->dir);
+	free(s->version);
+	free(s->note);
 	json_decref(s->build);
 	strlist_free(&s->failed);
 	free(s);

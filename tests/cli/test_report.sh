@@ -24,6 +24,8 @@ html = open(sys.argv[1], encoding="utf-8").read()
 svgs = re.findall(r"<svg\b.*?</svg>", html, re.S)
 # the page's shared point shapes sit in an SVG of no size: not a graph
 svgs = [s for s in svgs if not s.startswith('<svg width="0" height="0"')]
+# the forest plot is the page's own drawing, not a graph (forest_check.py)
+svgs = [s for s in svgs if not s.startswith('<svg class="forest"')]
 bad = [i for i, s in enumerate(svgs) if len(s) < 500 or not re.search(r"<(path|image|polyline)\b", s) or not wellformed(s)]
 print(len(svgs) if not bad else f"empty svg at {bad}")
 PY
@@ -124,6 +126,23 @@ n=$(svg_check "$R/index.html")
 grep -qF 'spin: time per iteration' "$R/index.html" && ok "real run: the workload's metric is drawn" \
 	|| not_ok "real run: the workload's metric is drawn"
 
+# The verdict as a picture: a group of three variants, its report opening
+# with the forest plot, every row where compare's figures put it
+# (forest_check.py), and drawn there by a browser.
+run "$VMR" run "$T_TMP/tiny.ini" --db "$DB" --name fp -n 3 --quiet --variant a: --variant b:spin=25ms \
+	--variant c:spin=10ms
+expect_rc "a group of three variants is stored" 0
+run "$VMR" compare fp --db "$DB" --format json
+expect_rc "compare --format json of the group" 0
+printf '%s\n' "$OUT" > "$T_TMP/fp.json"
+run "$VMR" report fp --db "$DB" -o "$T_TMP/fp"
+expect_rc "report of the group exits 0" 0
+run python3 "$HERE/forest_check.py" "$T_TMP/fp/index.html" "$T_TMP/fp.json"
+expect_out "the page opens with a forest plot, a row per headline metric and variant, each mark in place" '^ok 2$'
+run "$VMR" report spin5 --db "$DB" -o "$T_TMP/fp1" --no-graphs
+expect_rc "report of one run" 0
+grep -q 'class="forest"' "$T_TMP/fp1/index.html" && not_ok "one run has no forest plot" || ok "one run has no forest plot"
+
 # Per-page data: a value per page for 20000 pages (as the mmap workload's
 # "pages" table) and maps of 65536 pages, in two runs of two iterations.
 # Drawn as SVG paths and cells this was a 14 MB page; as PNG it is small.
@@ -177,6 +196,19 @@ else
 		--user-data-dir="$prof" --virtual-time-budget=5000 --dump-dom "file://$T_TMP/imgs.html" \
 		> "$T_TMP/imgs-dom.html" 2> /dev/null
 	rm -rf "$prof"
+	# The forest plot as the browser lays it out: each point's centre,
+	# from the svg's left edge, where the scale puts it.
+	{ sed 's|</body></html>||' "$T_TMP/fp/index.html"
+	  echo '<script>onload=()=>{let s=document.querySelector("svg.forest"),b=s.getBoundingClientRect();let p=[...s.querySelectorAll("circle.change")].map(c=>{let r=c.getBoundingClientRect();return r.left+r.width/2-b.left});document.body.insertAdjacentHTML("beforeend","<pre id=forestcheck>"+JSON.stringify(p)+"</pre>")}</script></body></html>'
+	} > "$T_TMP/forest.html"
+	prof=$(mktemp -d)
+	timeout 30 chromium --headless --no-sandbox --disable-gpu --disable-background-networking --no-first-run \
+		--user-data-dir="$prof" --virtual-time-budget=5000 --window-size=1200,2000 \
+		--dump-dom "file://$T_TMP/forest.html" > "$T_TMP/forest-dom.html" 2> /dev/null
+	rm -rf "$prof"
+	grep -o '<pre id="forestcheck">[^<]*' "$T_TMP/forest-dom.html" | sed 's/.*>//' > "$T_TMP/forest-drawn.json"
+	run python3 "$HERE/forest_check.py" "$T_TMP/fp/index.html" "$T_TMP/fp.json" "$T_TMP/forest-drawn.json"
+	expect_out "chromium draws every point of the forest plot where the scale puts it" '^ok 2$'
 	got=$(grep -o '<pre id="imgcheck">[^<]*' "$T_TMP/imgs-dom.html" | sed 's/.*>//')
 	[ "$got" = "7 of 7" ] && ok "chromium decodes every inline PNG at its size ($got)" \
 		|| not_ok "chromium decodes every inline PNG at its size (${got:-no answer})"

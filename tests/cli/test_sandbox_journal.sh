@@ -16,7 +16,7 @@ else ok "--no-sandbox writes no journal"; fi
 
 # a sandbox's journal, read while it runs, names everything it changed
 run "$VMR" sandbox exec --mem 64M --swap file -- sh -c "cat $SB_STATE/*.journal"
-expect_out "a running sandbox's journal has its header" '^vmregress-journal 1 [0-9]+ [0-9]+ #[0-9a-f]{8}$'
+expect_out "a running sandbox's journal has its header" '^vmregress-journal 2 [0-9]+ [0-9]+ #[0-9a-f]{8}$'
 for rec in swapfile swapon cgroup; do
 	if grep -qE "^$rec /[^ ]+ #[0-9a-f]{8}$" <<< "$OUT"; then ok "a running sandbox's journal has its $rec record"
 	else not_ok "a running sandbox's journal has its $rec record (journal: ${OUT:0:400})"; fi

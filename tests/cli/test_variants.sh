@@ -224,11 +224,30 @@ if command -v setpriv >/dev/null && setpriv --reuid=65534 --regid=65534 --clear-
 	mkdir -p "$T_TMP/nobody" && chown 65534 "$T_TMP/nobody" && chmod 755 "$T_TMP"
 	printf '[a]\nworkload = null\n' > "$T_TMP/nobody/n.ini"
 	nobody() { setpriv --reuid=65534 --regid=65534 --clear-groups env HOME="$T_TMP/nobody" "$VMR" "$@"; }
-	run nobody run "$T_TMP/nobody/n.ini" --db "$T_TMP/nobody/r.db" --quiet --variant a: --variant b:vm.swappiness=10
+	run nobody run "$T_TMP/nobody/n.ini" --db "$T_TMP/nobody/r.db" --quiet --no-sandbox --variant a: \
+		--variant b:vm.swappiness=10
 	WANT_RC=3; [ "$RC" = 3 ] && one_line_err && expect_err "without root a variant with a knob is refused" \
-		"^vmregress: --variant b: sets a knob or a sandbox option, which needs root" || not_ok "nobody knob: $RC $ERR"
+		"^vmregress: --variant b: a: --set: needs root" || not_ok "nobody knob: $RC $ERR"
 	run nobody run "$T_TMP/nobody/n.ini" --db "$T_TMP/nobody/r.db" --quiet --no-sandbox --variant a: --variant b:spin=1ms
 	expect_rc "without root, with --no-sandbox, variants of workload options run" 0
+	# One rule (sandbox_plan) for a setting given as a variant's and as the
+	# case's own in the suite file: the same exit either way, with and
+	# without --no-sandbox.
+	for pair in "vm.swappiness=10|set|3|3" "mem=64M|mem|3|0" "timeout=5s|timeout|3|0" "swap=none|swap|3|0"; do
+		IFS='|' read -r vset key want want_host <<< "$pair"
+		printf '[a]\nworkload = null\n%s = %s\n' "$key" "${vset#"$key="}" > "$T_TMP/nobody/s.ini"
+		[ "$key" = set ] && printf '[a]\nworkload = null\nset = %s\n' "$vset" > "$T_TMP/nobody/s.ini"
+		for host in "" --no-sandbox; do
+			want_rc=$want; [ -n "$host" ] && want_rc=$want_host
+			run nobody run "$T_TMP/nobody/s.ini" --db "$T_TMP/nobody/r.db" --quiet -n 1 $host
+			rc_file=$RC
+			run nobody run "$T_TMP/nobody/n.ini" --db "$T_TMP/nobody/r.db" --quiet -n 1 $host --variant "a:$vset" \
+				--variant b:
+			[ "$RC" = "$rc_file" ] && [ "$RC" = "$want_rc" ] &&
+				ok "without root${host:+ $host}: variant a:$vset and the suite's $key both exit $want_rc" ||
+				not_ok "without root${host:+ $host}: variant a:$vset exits $RC, the suite's $key $rc_file (want $want_rc): $ERR"
+		done
+	done
 else
 	skip "variants without root" "cannot run as nobody here"
 fi

@@ -69,6 +69,16 @@ static char *text_of(const struct comparison *cmp, void (*w)(FILE *, const struc
 	return buf;
 }
 
+static void junit_of(FILE *f, const struct comparison *cmp)
+{
+	compare_write_junit(f, cmp, NULL);
+}
+
+static void tap_of(FILE *f, const struct comparison *cmp)
+{
+	compare_write_tap(f, cmp, NULL);
+}
+
 /* The workloads' own declarations, pft's per-task-count names included. */
 static void test_headline(void)
 {
@@ -220,10 +230,10 @@ int main(void)
 		      strstr(text, "spans no change and more than the 19.6% floor; about 19 iterations a side would settle it (14 more)"),
 	      "an unstable one says so, and what would settle it");
 	free(text);
-	text = text_of(&cmp, compare_write_junit);
+	text = text_of(&cmp, junit_of);
 	CHECK(strstr(text, "tests=\"6\" failures=\"4\"") && strstr(text, "skipped=\"2\""), "junit counts cases");
 	free(text);
-	text = text_of(&cmp, compare_write_tap);
+	text = text_of(&cmp, tap_of);
 	CHECK(strstr(text, "1..6\n") && strstr(text, "\nnot ok 1 - fz time-passes (b): regressed") &&
 		      strstr(text, "# SKIP unstable"),
 	      "tap lists headline cells");
@@ -387,6 +397,16 @@ int main(void)
 		text = text_of(&cmp, compare_write_text);
 		CHECK(strstr(text, "paired t; noise floor 1.0%") && strstr(text, "signed-rank; noise floor 1.0%"),
 		      "the text names the tests");
+		CHECK(pp && pp->cells[0].median == stats_median(va, 12) && pp->cells[1].median == stats_median(vb, 12) &&
+			      isnan(pt->cells[1].median),
+		      "compare gives a percentile's cells their medians, and no other row's");
+		char med[160] = "";
+		if (pp) {
+			char ma[64], mb[64];
+			snprintf(med, sizeof(med), "; median %s -> %s", cmp_fmt_scaled(ma, sizeof(ma), pp->cells[0].median,
+				 pp->unit), cmp_fmt_scaled(mb, sizeof(mb), pp->cells[1].median, pp->unit));
+		}
+		CHECK(*med && strstr(text, med), "and the text shows them (%s)", med);
 		free(text);
 		json_t *pj = compare_to_json(&cmp);
 		json_t *h0 = json_array_get(json_object_get(json_object_get(pj, "verdict"), "headline"), 0);

@@ -17,7 +17,7 @@ static const struct owner owner = { 1234, 987654 };
 static size_t build(char *buf, size_t len, const struct owner *o, const struct jrec *recs, int n)
 {
 	char text[128];
-	int t = snprintf(text, sizeof(text), "vmregress-journal 1 %d %llu", o->pid, o->start);
+	int t = snprintf(text, sizeof(text), "vmregress-journal %d %d %llu", JOURNAL_VERSION, o->pid, o->start);
 	size_t at = (size_t)snprintf(buf, len, "%s #%08x\n", text, journal_crc32(text, (size_t)t));
 	for (int i = 0; i < n; i++)
 		at += (size_t)journal_format(buf + at, len - at, &recs[i]);
@@ -83,9 +83,73 @@ static void test_kinds(void)
 	      "undo puts it back through the kind's own undo");
 }
 
+/* A journal of one raw record line (TEXT, its checksum added) under a
+ * header of version ver. */
+static size_t build_raw(char *buf, size_t len, int ver, const char *rec)
+{
+	char text[128];
+	int t = snprintf(text, sizeof(text), "vmregress-journal %d %d %llu", ver, owner.pid, owner.start);
+	size_t at = (size_t)snprintf(buf, len, "%s #%08x\n", text, journal_crc32(text, (size_t)t));
+	if (rec)
+		at += (size_t)snprintf(buf + at, len - at, "%s #%08x\n", rec, journal_crc32(rec, strlen(rec)));
+	return at;
+}
+
+/* A state directory whose path holds a space (or '#', or a backslash): the
+ * path is one word, escaped as /proc/swaps escapes it, and reads back
+ * whole; a journal of version 1 is read as it was written. */
+static void test_escapes(void)
+{
+	static const char dir[] = "/var/lib/vm state#\\x/swap";
+	struct jrec recs[2] = { { .type = JREC_SWAPFILE }, { .type = JREC_SWAPON } }, out[JOURNAL_MAX_RECS] = { 0 };
+	snprintf(recs[0].path, sizeof(recs[0].path), "%s/vmregress-1234-987654-0.swap", dir);
+	snprintf(recs[1].path, sizeof(recs[1].path), "%s", recs[0].path);
+	char buf[2048], why[160] = "";
+	size_t len = build(buf, sizeof(buf), &owner, recs, 2);
+	CHECK(strstr(buf, "\nswapfile /var/lib/vm\\040state\\043\\134x/swap/vmregress-1234-987654-0.swap #"),
+	      "a space, '#' and '\\' in a path are written as octal escapes");
+	struct owner o = { 0 };
+	int n = journal_parse(buf, len, dir, &o, out, JOURNAL_MAX_RECS, why, sizeof(why));
+	CHECK(n == 2 && !strcmp(out[0].path, recs[0].path) && !strcmp(out[1].path, recs[0].path),
+	      "and read back whole, in its state directory (%s)", n < 0 ? why : out[0].path);
+
+	/* version 1: every word as written, a backslash included */
+	len = build_raw(buf, sizeof(buf), 1, "swapfile /var/lib/a\\040b/swap/vmregress-1234-987654-0.swap");
+	n = journal_parse(buf, len, "/var/lib/a\\040b/swap", &o, out, JOURNAL_MAX_RECS, why, sizeof(why));
+	CHECK(n == 1 && !strcmp(out[0].path, "/var/lib/a\\040b/swap/vmregress-1234-987654-0.swap"),
+	      "a journal of version 1 is read word for word (%s)", n < 0 ? why : out[0].path);
+	len = build_raw(buf, sizeof(buf), 1, "swapfile /var/lib/a b/swap/vmregress-1234-987654-0.swap");
+	n = journal_parse(buf, len, "/var/lib/a b/swap", &o, out, JOURNAL_MAX_RECS, why, sizeof(why));
+	CHECK(n == 1 && !strcmp(out[0].path, "/var/lib/a b/swap/vmregress-1234-987654-0.swap"),
+	      "a path with a space, as version 1 wrote it, is the rest of its line (%s)", n < 0 ? why : out[0].path);
+	len = build_raw(buf, sizeof(buf), JOURNAL_VERSION, "swapfile /var/lib/a b/swap/vmregress-1234-987654-0.swap");
+	CHECK(journal_parse(buf, len, "/var/lib/a b/swap", &o, out, JOURNAL_MAX_RECS, why, sizeof(why)) < 0,
+	      "but not from version 2 on, where it is escaped (%s)", why);
+	len = build_raw(buf, sizeof(buf), 1, "knob vm.swappiness 60");
+	CHECK(journal_parse(buf, len, NULL, &o, out, JOURNAL_MAX_RECS, why, sizeof(why)) == 1 &&
+	      !strcmp(out[0].value, "60"), "and its knobs too (%s)", why);
+
+	static const char *const bad[] = {
+		"swapfile /var/lib/a\\04/swap/vmregress-1234-987654-0.swap",     /* two digits */
+		"swapfile /var/lib/a\\089/swap/vmregress-1234-987654-0.swap",    /* not octal */
+		"swapfile /var/lib/a\\000b/swap/vmregress-1234-987654-0.swap",   /* NUL */
+		"swapfile /var/lib/\\141b/swap/vmregress-1234-987654-0.swap",    /* 'a', never escaped */
+		"knob vm.swappiness 60\\",                                       /* cut short */
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
+		len = build_raw(buf, sizeof(buf), JOURNAL_VERSION, bad[i]);
+		CHECK(journal_parse(buf, len, NULL, &o, out, JOURNAL_MAX_RECS, why, sizeof(why)) < 0,
+		      "a bad escape is refused: '%s' (%s)", bad[i], why);
+	}
+	len = build_raw(buf, sizeof(buf), JOURNAL_VERSION + 1, NULL);
+	CHECK(journal_parse(buf, len, NULL, &o, out, JOURNAL_MAX_RECS, why, sizeof(why)) < 0 && strstr(why, "version"),
+	      "a later version is refused: %s", why);
+}
+
 int main(void)
 {
 	test_kinds();
+	test_escapes();
 	struct jrec recs[5] = {
 		{ .type = JREC_KNOB, .path = "vm.swappiness", .value = "60" },
 		{ .type = JREC_SWAPFILE, .path = "/var/lib/vmregress/swap/vmregress-1234-987654-0.swap" },

@@ -1,0 +1,20 @@
+/* The reference traces made for a run (refs-generate), one per distinct
+ * argument string, in a directory removed when the run ends. */
+#ifndef VMR_CMD_RUN_TRACES_H
+#define VMR_CMD_RUN_TRACES_H
+
+#include "core/strlist.h"
+
+struct suite;
+
+struct run_traces {
+	char *dir;
+	struct strlist args, paths;
+};
+
+/* Make each case's trace and point its refs option at it: 0, or -1 after
+ * one error. */
+int run_traces_make(struct suite *s, struct run_traces *t);
+void run_traces_free(struct run_traces *t);
+
+#endif
