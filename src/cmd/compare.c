@@ -2,6 +2,7 @@
  * metrics and its trust warnings on one screen; with --all, the
  * mmtests-style comparison of every metric after it. */
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #include "cmd/cmd.h"
@@ -24,7 +25,7 @@ struct compare_cmd {
 	char *metrics, *cases;
 	bool only_significant;
 	double noise_floor, unstable;
-	char *headline;
+	char *headline, *noise_from;
 	int fail_on;
 	bool all;
 	struct kcidb_source kcidb;
@@ -54,6 +55,9 @@ const struct opt compare_cmd_opts[] = {
 	{ .name = "noise-floor", .type = OPT_DOUBLE, .off = offsetof(struct compare_cmd, noise_floor), .def = "0.01",
 	  .min = 1e-6, .max = 1, .metavar = "FRACTION",
 	  .help = "smallest change ever called; for runs made apart, each metric's own CV too (docs/statistics.md)" },
+	{ .name = "noise-from", .type = OPT_STR, .off = offsetof(struct compare_cmd, noise_from), .metavar = "GROUP",
+	  .help = "a stored A/A group (variants alike) whose spread sets each headline metric's noise floor and "
+		  "minimal detectable effect" },
 	{ .name = "unstable", .type = OPT_DOUBLE, .off = offsetof(struct compare_cmd, unstable), .def = "0.2",
 	  .min = 0.001, .max = 100, .metavar = "CV", .help = "a side whose CV exceeds this marks the cell noisy (its CV shown beside a finding)" },
 	{ .name = "headline", .type = OPT_STR, .off = offsetof(struct compare_cmd, headline), .metavar = "GLOB",
@@ -114,6 +118,64 @@ static int compare_print(const struct comparison *cmp, const struct functional *
 	return VMR_EXIT_OK;
 }
 
+/* Whether the runs are the variants of one group, two or more, whose
+ * settings are all alike (an A/A group); why not in why (a static text
+ * or one made for it, freed by the caller) when they are not. */
+static bool compare_aa_like(const struct run_set *runs, char **why)
+{
+	const struct run_info *r0 = runs->n ? &runs->runs[0]->info : NULL;
+	*why = NULL;
+	if (runs->n < 2 || !r0->group_uuid) {
+		*why = xstrdup("not a group of two variants or more");
+		return false;
+	}
+	const char *first = NULL;
+	for (size_t i = 0; i < runs->n; i++) {
+		const struct run *r = runs->runs[i];
+		if (!r->info.group_uuid || strcmp(r->info.group_uuid, r0->group_uuid)) {
+			*why = xasprintf("%s is not a variant of group %s", r->info.name, r0->group_name);
+			return false;
+		}
+	}
+	size_t i;
+	json_t *v;
+	json_array_foreach(json_object_get(runs->runs[0]->group_plan, "variants"), i, v)
+	{
+		const char *set = json_string_value(json_object_get(v, "settings")) ?: "";
+		if (!first)
+			first = set;
+		else if (strcmp(first, set)) {
+			*why = xasprintf("not an A/A group: its variants differ ('%s' and '%s')", first, set);
+			return false;
+		}
+	}
+	return true;
+}
+
+/* --noise-from GROUP: the A/A group's variants loaded and compared into
+ * ref.  0, or an exit code after one error line. */
+static int compare_noise_load(const struct compare_cmd *o, struct run_set *aa, struct comparison *ref)
+{
+	struct strlist specs = { 0 };
+	char *why = NULL;
+	int rc = cmd_resolve_runs(o->db, (char *const *)&o->noise_from, 1, &specs);
+	if (rc == 0)
+		rc = runsrc_load(o->db, specs.v, specs.n, aa);
+	strlist_free(&specs);
+	if (rc < 0)
+		return VMR_EXIT_USAGE;
+	if (!compare_aa_like(aa, &why)) {
+		vmr_err("compare: --noise-from '%s': %s; make one with vmregress run SUITE --variant a: --variant b: "
+			"-n 6", o->noise_from, why);
+		free(why);
+		return VMR_EXIT_USAGE;
+	}
+	struct compare_opts co = { .alpha = o->alpha, .noise_min = o->noise_floor, .unstable_cv = o->unstable,
+				   .headline = workload_metric_headline, .headline_glob = o->headline };
+	compare_runs((const struct run *const *)aa->runs, aa->n, &co, ref);
+	return 0;
+}
+
 /* Compare and print loaded runs, the first the base, however they were
  * chosen (named one by one, or the runs of one interleaved group, whose
  * variants' own settings setting_keys names: NULL-terminated globs of
@@ -121,12 +183,30 @@ static int compare_print(const struct comparison *cmp, const struct functional *
 static int compare_run_set(const struct compare_cmd *o, const struct run_set *runs,
 			   const char *const *setting_keys)
 {
+	struct run_set aa = { 0 };
+	struct comparison ref = { 0 };
+	if (o->noise_from) {
+		int e = compare_noise_load(o, &aa, &ref);
+		if (e) {
+			runsrc_free(&aa);
+			return e;
+		}
+	}
 	struct compare_opts co = { .alpha = o->alpha, .metrics = o->metrics, .cases = o->cases,
 				   .only_significant = o->only_significant, .noise_min = o->noise_floor,
 				   .unstable_cv = o->unstable, .headline = workload_metric_headline, .headline_glob = o->headline,
-				   .setting_keys = setting_keys };
+				   .setting_keys = setting_keys, .noise_ref = o->noise_from ? &ref : NULL,
+				   .noise_ref_name = o->noise_from };
 	struct comparison cmp = { 0 };
 	compare_runs((const struct run *const *)runs->runs, runs->n, &co, &cmp);
+	compare_free(&ref);
+	runsrc_free(&aa);
+	if (o->noise_from && !cmp.noise_from_rows && cmp.nshared) {
+		vmr_err("compare: --noise-from '%s': shares no headline metric of a case with the runs compared "
+			"(an A/A group of the same suite serves)", o->noise_from);
+		compare_free(&cmp);
+		return VMR_EXIT_USAGE;
+	}
 	struct functional fn = { 0 };
 	functional_compare((const struct run *const *)runs->runs, runs->n, &fn);
 	int rc = o->format == CMP_FMT_KCIDB && !o->json

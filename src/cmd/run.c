@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cmd/cmd.h"
+#include "cmd/run_int.h"
 #include "cmd/run_traces.h"
 #include "core/scratch.h"
 #include "core/signals.h"
@@ -61,7 +62,7 @@ const struct opt run_cmd_opts[] = {
 	  .help = "before every iteration, reclaim the sandbox's memory and turn its swap off and on "
 	  "(suite files: reset-between = yes)" },
 	{ .name = "name", .type = OPT_STR, .off = offsetof(struct run_opts, name), .metavar = "NAME",
-	  .help = "name the run (default SUITE-YYYYmmdd-HHMMSS): unused, printable, at most 128 bytes, not a number" },
+	  .help = "name the run (default SUITE-YYYYmmdd-HHMMSS-PID): unused, printable, at most 128 bytes, not a number" },
 	{ .name = "set", .type = OPT_LIST, .off = offsetof(struct run_opts, set), .metavar = "KNOB=VALUE",
 	  .help = "set an allow-listed kernel knob in every case's sandbox (repeatable)" },
 	{ .name = "variant", .type = OPT_LIST, .off = offsetof(struct run_opts, variant),
@@ -117,9 +118,8 @@ static int run_overrides(struct suite *s, const struct run_opts *o)
 		return -1;
 	if (o->reset_between && suite_override(s, suite_opts, "reset-between", "yes", "--reset-between") < 0)
 		return -1;
-	for (size_t i = 0; i < o->set.n; i++)
-		if (suite_override(s, sandbox_opts, "set", o->set.v[i], "--set") < 0)
-			return -1;
+	if (plan_set_knobs(s, &o->set, "--set") < 0)
+		return -1;
 	if (o->no_sandbox && suite_override(s, sandbox_opts, "no-sandbox", "yes", "--no-sandbox") < 0)
 		return -1;
 	if (o->force && suite_override(s, sandbox_opts, "force", "yes", "--force") < 0)
@@ -254,8 +254,8 @@ static int run_begin_var(struct run_state *rs, struct run_var *var, size_t index
 }
 
 /* The runs' names: GROUP-VARIANT.  A group named by default
- * (SUITE-YYYYmmdd-HHMMSS) that is taken, by a group begun in the same
- * second, becomes SUITE-YYYYmmdd-HHMMSS-2, -3 ... */
+ * (SUITE-YYYYmmdd-HHMMSS-PID) that is taken, by a group this process
+ * began in the same second, becomes SUITE-YYYYmmdd-HHMMSS-PID-2, -3 ... */
 static void run_group_names(struct run_state *rs)
 {
 	char *base = xstrdup(rs->group.name);
@@ -405,6 +405,7 @@ static int run_suite(struct run_state *rs)
 	rs->prog = progress_new(s0, rs->nvars, rs->st, o->quiet);
 	if ((rc = run_begin(rs)) != 0)
 		goto close_store;
+	run_note_begin(rs, o->db);
 	for (size_t v = 0; o->json && v < rs->nvars; v++)
 		rs->vars[v].out = json_array();
 	for (size_t i = 0; i < s0->ncases && !rc && !progress_closed(rs->prog); i++)
@@ -439,6 +440,7 @@ static int run_suite(struct run_state *rs)
 	if (!rc)
 		rc = prc ? prc : rs->any_failed ? VMR_EXIT_FAIL : VMR_EXIT_OK;
 close_store:
+	run_note_end();
 	progress_free(rs->prog);
 	json_decref(rs->sb_echo);
 	json_decref(rs->env);
@@ -615,7 +617,7 @@ int cmd_run(int argc, char **argv)
 		if ((rc = run_prepare_check(&s, &o, NULL)) != 0 || (rc = run_prepare_make(&s, &traces)) != 0)
 			goto free_suite;
 		rs.vars = xcalloc(1, sizeof(*rs.vars));
-		rs.vars[rs.nvars++] = (struct run_var){ .suite = &s, .name = o.name ? xstrdup(o.name) : NULL };
+		rs.vars[rs.nvars++] = (struct run_var){ .suite = &s, .name = o.name ? xstrdup(o.name) : store_default_name(s.name, vmr_wall_s()) };
 	}
 	rc = run_suite(&rs);
 free_suite:

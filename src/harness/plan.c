@@ -153,6 +153,43 @@ static int variant_set_knob(struct suite *s, const struct knob *k, const char *v
 	return rc;
 }
 
+/* The first case of s that sets the knob of arg itself, or NULL. */
+static const struct suite_case *plan_knob_case(const struct suite *s, const char *arg, const char **set)
+{
+	const char *value, *why;
+	const struct knob *k = knob_parse_set(arg, &value, &why);
+	size_t klen = k ? strlen(k->name) : 0;
+	for (size_t i = 0; k && i < s->ncases; i++) {
+		const struct strlist *l = &s->cases[i].sandbox.set;
+		for (size_t j = 0; j < l->n; j++)
+			if (!strncmp(l->v[j], k->name, klen) && l->v[j][klen] == '=') {
+				*set = l->v[j];
+				return &s->cases[i];
+			}
+	}
+	return NULL;
+}
+
+int plan_set_knobs(struct suite *s, const struct strlist *args, const char *where)
+{
+	for (size_t a = 0; a < args->n; a++) {
+		const char *set = NULL;
+		const struct suite_case *c = plan_knob_case(s, args->v[a], &set);
+		if (c) {
+			vmr_err("%s: '%s': case %s of suite %s sets it itself (%s); as a variant's setting "
+				"(--variant NAME:%s) it replaces the case's value", where, args->v[a], c->name, s->name, set,
+				args->v[a]);
+			return -1;
+		}
+	}
+	/* an unknown knob or one given twice: the sandbox's own check says
+	 * why, with a suggestion */
+	for (size_t a = 0; a < args->n; a++)
+		if (suite_override(s, sandbox_opts, "set", args->v[a], where) < 0)
+			return -1;
+	return 0;
+}
+
 /* CASE.OPTION, WORKLOAD.OPTION or a bare OPTION of the cases' workloads. */
 static int variant_set_workload(struct suite *s, const struct variant *v, const char *key, const char *value,
 				const char *where)

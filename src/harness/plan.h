@@ -35,6 +35,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "core/strlist.h"
+
 struct suite;
 
 enum plan_order {
@@ -74,6 +76,10 @@ int variants_check(const struct variant *v, size_t n, const char *where);
  * KEY may be).  0, or -1 after one error naming where, the variant and the
  * setting. */
 int variant_apply(struct suite *s, const struct variant *v, const char *where);
+/* --set KNOB=VALUE (args) on every case of s; refused, naming the case,
+ * when a case sets one of those knobs itself (a sandbox sets a knob
+ * once).  0, or -1 after one error line. */
+int plan_set_knobs(struct suite *s, const struct strlist *args, const char *where);
 
 /* The order of one case's iterations: nvariants * iterations variant
  * indices into out.  seed matters only for PLAN_RANDOM; case_index gives

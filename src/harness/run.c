@@ -112,6 +112,9 @@ static int run_iteration(struct run_state *rs, struct run_var *var, size_t ci, l
 				: store_result_add(rs->st, var->case_ids[ci], (int)it, &r);
 	if (rc < 0)
 		run_keep_unsaved(rs, var, c, it, &r);
+	var->stored += rc == 0;
+	if (rc == 0 && rs->on_stored)
+		rs->on_stored(rs);
 	rs->seq++;
 	if (results)
 		json_array_append_new(results, result_to_json(&r));

@@ -36,6 +36,7 @@ struct run_var {
 	struct precision_track track;   /* iterations auto: the case's headline figures */
 	json_t *stops;                  /* iterations auto: {CASE: why it stopped, ...} */
 	json_t *reached;                /* and {"CASE.METRIC": precision reached, ...} */
+	size_t stored;                  /* iterations stored so far */
 };
 
 /* The state of one run in progress. */
@@ -53,6 +54,8 @@ struct run_state {
 	bool any_failed;
 	json_t *env;                    /* the environment stored with the runs */
 	uint64_t auto_spent_ns;         /* iterations auto: what the cases so far took of the budget */
+	/* Called after each iteration is stored (NULL: nothing). */
+	void (*on_stored)(struct run_state *rs);
 };
 
 /* Every configuration's iterations of case ci, in the plan's order

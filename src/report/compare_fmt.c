@@ -269,6 +269,14 @@ void compare_verdict_lines(const struct comparison *cmp, struct strlist *out)
 {
 	char line[512];
 	strlist_add(out, compare_verdict_line(line, sizeof(line), cmp));
+	if (cmp->noise_from) {
+		size_t heads = 0;
+		for (size_t r = 0; r < cmp->nrows; r++)
+			heads += cmp->rows[r].headline;
+		snprintf(line, sizeof(line), "Noise floor and MDE from A/A group %s: its CV and spread, for %zu of %zu "
+			 "headline metric%s", cmp->noise_from, cmp->noise_from_rows, heads, heads == 1 ? "" : "s");
+		strlist_add(out, line);
+	}
 	for (size_t k = 0; k < cmp->ntrust; k++) {
 		char *t = compare_trust_text(&cmp->trust[k]);
 		strlist_add(out, t);
@@ -463,18 +471,22 @@ static json_t *cmp_verdict_json(const struct comparison *cmp)
 			json_object_set_new(h, "noise_floor", cmp_num(c->noise_floor));
 			json_object_set_new(h, "interleaved", json_boolean(c->interleaved));
 			json_object_set_new(h, "mde", cmp_num(c->mde));
+			json_object_set_new(h, "noise_from_aa", json_boolean(c->noise_ref));
 			json_object_set_new(h, "abs_change", json_boolean(c->abs_change));
 			json_object_set_new(h, "noisy", json_boolean(c->noisy));
 			json_object_set_new(h, "settle_iterations",
 					    c->settle_n ? json_integer((json_int_t)c->settle_n) : json_null());
 			json_array_append_new(heads, h);
 		}
-	return json_pack("{ss sI sI sI sI sI sI sf sf sf so so so}", "summary", compare_verdict_line(line, sizeof(line), cmp),
+	json_t *noise = cmp->noise_from ? json_pack("{ss sI}", "group", cmp->noise_from, "headline_metrics",
+						    (json_int_t)cmp->noise_from_rows)
+					: json_null();
+	return json_pack("{ss sI sI sI sI sI sI sf sf sf so so so so}", "summary", compare_verdict_line(line, sizeof(line), cmp),
 			 "regressions", (json_int_t)t->regressed, "improvements", (json_int_t)t->improved, "unchanged",
 			 (json_int_t)t->same, "unstable", (json_int_t)t->unstable, "changed", (json_int_t)t->changed,
 			 "too_few", (json_int_t)t->too_few, "fdr", cmp->alpha, "noise_floor_min", cmp->noise_min,
 			 "unstable_cv_pct", cmp->unstable_cv * 100, "env_flags", flags, "headline", heads, "trust",
-			 cmp_trust_json(cmp));
+			 cmp_trust_json(cmp), "noise_from", noise);
 }
 
 json_t *compare_to_json(const struct comparison *cmp)

@@ -19,9 +19,15 @@ static char *plan_time(char *buf, size_t len, double s)
 	return buf;
 }
 
-void plan_write_text(FILE *f, const struct plan *p, const char *suite, const char *from)
+void plan_write_text(FILE *f, const struct plan *p, const char *suite, const char *from,
+		     const struct plan_pilot *pilot)
 {
 	char t[48];
+	if (pilot)
+		fprintf(f, "Planned from a pilot run made first: %ld blocks of two alike variants, which took %s (group %s, "
+			   "%s%s).\n",
+			pilot->blocks, plan_time(t, sizeof(t), pilot->took_s), pilot->group,
+			pilot->kept ? "kept in " : "in a scratch store, removed", pilot->kept ? pilot->db : "");
 	fprintf(f, "To see a %g%% change in %s at FDR %g%% with 80%% power (%zu headline tests), from %s:\n",
 		p->effect * 100, suite, p->alpha * 100, p->m, from);
 	int wc = 4, wm = 6;
@@ -46,4 +52,8 @@ void plan_write_text(FILE *f, const struct plan *p, const char *suite, const cha
 	fprintf(f, "In all about %s for %zu variants, each case at its most demanding metric (the workloads' own\n"
 		   "time; the sandbox's set-up comes on top). Spread: the sd of what compare tests, in logs.\n",
 		plan_time(t, sizeof(t), p->total_s), p->nvariants);
+	if (isfinite(p->auto_precision))
+		fprintf(f, "--iterations auto --precision %.2g%% stops each case at about these counts or more (the "
+			   "precision a variant's mean reaches there, at these CVs).\n",
+			p->auto_precision * 100);
 }

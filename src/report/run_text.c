@@ -271,3 +271,51 @@ void run_text_brief(FILE *f, const struct run *r, const struct case_summary *s, 
 	fprintf(f, "%zu passed, %zu failed, %zu skipped%s (cases; %zu iteration%s)\n", t->passed, t->failed, t->skipped,
 		nr, t->iterations, t->iterations == 1 ? "" : "s");
 }
+
+/* A word for a shell command line: quoted when it holds anything but
+ * the characters of plain paths and names. */
+static void run_text_shell_word(FILE *f, const char *w)
+{
+	if (*w && strspn(w, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_./:@%+=,-") == strlen(w)) {
+		fputs(w, f);
+		return;
+	}
+	fputc('\'', f);
+	for (; *w; w++)
+		fputs(*w == '\'' ? "'\\''" : (char[]){ *w, 0 }, f);
+	fputc('\'', f);
+}
+
+void run_text_stop_note(char *buf, size_t len, const struct run_stop_note *s)
+{
+	char *text = NULL;
+	size_t tlen = 0;
+	FILE *f = open_memstream(&text, &tlen);
+	if (s->group) {
+		fprintf(f, "vmregress: stopped: the runs of group %s are stored as interrupted,", s->group);
+		for (size_t i = 0; i < s->n; i++)
+			fprintf(f, "%s %s with %zu iteration%s kept", i ? "," : "", s->names[i], s->kept[i],
+				s->kept[i] == 1 ? "" : "s");
+		fputs("\nvmregress: compare them: vmregress compare ", f);
+		run_text_shell_word(f, s->group);
+	} else {
+		fprintf(f, "vmregress: stopped: run %s is stored as interrupted, with %zu iteration%s kept\n",
+			s->names[0], s->kept[0], s->kept[0] == 1 ? "" : "s");
+		fputs(s->base ? "vmregress: compare it with the suite's last run: vmregress compare "
+			      : "vmregress: compare it with another run of the suite (vmregress list): vmregress compare "
+				"RUN ", f);
+		if (s->base) {
+			run_text_shell_word(f, s->base);
+			fputc(' ', f);
+		}
+		run_text_shell_word(f, s->names[0]);
+	}
+	if (s->db) {
+		fputs(" --db ", f);
+		run_text_shell_word(f, s->db);
+	}
+	fputc('\n', f);
+	fclose(f);
+	snprintf(buf, len, "%s", text ? text : "");
+	free(text);
+}

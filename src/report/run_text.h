@@ -24,4 +24,19 @@ typedef bool (*run_text_headline_fn)(const char *workload, const char *metric);
 void run_text_brief(FILE *f, const struct run *r, const struct case_summary *s, const struct summary_totals *t,
 		    run_text_headline_fn headline);
 
+/* What a run stopped by a signal left in the store, and the command that
+ * compares it. */
+struct run_stop_note {
+	const char *group;          /* the group's name; NULL: a lone run */
+	const char *const *names;   /* its runs (one for a lone run) */
+	const size_t *kept;         /* the iterations each stored */
+	size_t n;
+	const char *base;           /* a lone run: the newest other run of the suite; NULL: none */
+	const char *db;             /* the --db given; NULL: the default store */
+};
+/* The note in two lines into buf (len bytes; cut short when too long), for
+ * the signal handler to write: what was stored, and the exact
+ * `vmregress compare` that compares it. */
+void run_text_stop_note(char *buf, size_t len, const struct run_stop_note *s);
+
 #endif

@@ -24,6 +24,9 @@ static int sb_undoing;
 static pid_t sb_handler_pid;
 
 static void sb_undo_all(int sig);
+static const char *volatile sb_note;
+
+void sandbox_signal_note(const char *note) { __atomic_store_n(&sb_note, note, __ATOMIC_SEQ_CST); }
 
 /* Critical sections: the journal and sb_list change only inside them, and a
  * signal arriving meanwhile is acted on when the last one ends. */
@@ -121,6 +124,10 @@ static void sb_undo_all(int sig)
 			sb_undo(sb);
 	}
 	scratch_remove_all();
+	const char *note = __atomic_load_n(&sb_note, __ATOMIC_SEQ_CST);
+	if (note && write(2, note, strlen(note)) < 0) {
+		/* nothing more to do about it on the way out */
+	}
 	signal(sig, SIG_DFL);
 	raise(sig);
 }

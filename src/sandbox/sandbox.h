@@ -153,6 +153,11 @@ void sandbox_install_signal_handlers(void);
 /* Name (add) or forget a child process that the signal handler must kill
  * and reap before it removes what the child may be writing to. */
 void sandbox_signal_child(pid_t pid, bool add);
+/* A note the signal handler writes to stderr once the sandboxes are undone,
+ * before the process dies of the signal: what was stored, say.  note stays
+ * valid until replaced (NULL: none); replacing it is atomic, so keep two
+ * buffers and write the one not published. */
+void sandbox_signal_note(const char *note);
 
 /* Undo what dead vmregress processes left: their journals (only when every
  * line checks out) and orphaned cgroups, swap files and zram devices that

@@ -157,6 +157,11 @@ static void compare_cell_fill(struct cmp_cell *cell, const struct cmp_cell *base
 	}
 	cell->change_pct = cmp_change_pct(base->s.mean, cell->s.mean);
 	cell->noise_floor = cell->interleaved ? cmp->noise_min : fmax(cmp->noise_min, fmax(base->s.cv, cell->s.cv));
+	if (row->ref.found) {
+		/* the A/A group's spread is what no change looks like here */
+		cell->noise_floor = fmax(cell->noise_floor, row->ref.cv);
+		cell->noise_ref = true;
+	}
 	compare_abs_change(cell, base, row);
 	if (row->test == CMP_TEST_MWU)
 		compare_mwu(cell, base);
@@ -221,6 +226,8 @@ static void compare_add_row(struct comparison *cmp, const char *case_name, const
 	row.headline = (o->headline && workload && o->headline(workload, metric)) ||
 		       (o->headline_glob && compare_glob(o->headline_glob, metric));
 	row.test = compare_nonnormal(metric) ? CMP_TEST_MWU : CMP_TEST_WELCH;
+	if (row.headline && cmp->noise_ref)
+		row.ref = compare_ref_noise(cmp->noise_ref, case_name, metric);
 	for (size_t i = 1; c0 && i < cmp->nruns; i++) {
 		struct cmp_cell *cell = &row.cells[i];
 		const struct run_case *c = compare_find_case(cmp->runs[i], case_name);
@@ -303,9 +310,12 @@ static void compare_verdicts(struct comparison *cmp, const struct compare_opts *
 		for (size_t i = 0; i < cmp->nruns; i++) {
 			compare_cell_verdict(&row->cells[i], &row->cells[0], row, cmp, cmp->alpha / (double)(m ? m : 1));
 			row->cells[i].mde = NAN;
-			if (row->headline)
+			if (row->headline && row->ref.found)
+				compare_mde_ref(&row->cells[i], &row->cells[0], row, cmp->alpha / (double)(m ? m : 1));
+			else if (row->headline)
 				compare_mde(&row->cells[i], &row->cells[0], row, cmp->alpha / (double)(m ? m : 1));
 		}
+		cmp->noise_from_rows += row->ref.found;
 		for (size_t i = 1; row->headline && i < cmp->nruns; i++)
 			compare_tally(&cmp->tally, row->cells[i].verdict);
 		if (o->only_significant && !compare_row_significant(row, cmp->nruns))
@@ -484,6 +494,8 @@ void compare_runs(const struct run *const *runs, size_t n, const struct compare_
 	cmp->alpha = o->alpha > 0 ? o->alpha : 0.05;
 	cmp->noise_min = o->noise_min > 0 ? o->noise_min : 0.01;
 	cmp->unstable_cv = o->unstable_cv > 0 ? o->unstable_cv : 0.20;
+	cmp->noise_ref = o->noise_ref;
+	cmp->noise_from = o->noise_ref ? xstrdup(o->noise_ref_name ? o->noise_ref_name : "?") : NULL;
 	compare_labels(cmp);
 	for (size_t i = 1; i < n; i++)
 		cmp->ninterleaved += compare_interleaved(runs[0], runs[i]);
@@ -513,6 +525,7 @@ void compare_runs(const struct run *const *runs, size_t n, const struct compare_
 		cmp->emulated |= compare_run_emulated(runs[i]);
 	if (cmp->emulated && cmp->nrows)
 		compare_counters_first(cmp);
+	cmp->noise_ref = NULL;
 }
 
 void compare_free(struct comparison *cmp)
@@ -538,6 +551,7 @@ void compare_free(struct comparison *cmp)
 	}
 	free(cmp->left_out);
 	strlist_free(&cmp->env_flags);
+	free(cmp->noise_from);
 	compare_trust_free(cmp);
 	memset(cmp, 0, sizeof(*cmp));
 }

@@ -103,6 +103,8 @@ struct cmp_cell {
 				    10): formatters show run - base instead */
 	bool noisy;              /* a side's CV is above the unstable threshold (shown
 				    beside a finding, which it does not change) */
+	bool noise_ref;          /* noise floor and MDE from the A/A reference's spread
+				    (compare_opts.noise_ref) */
 	size_t settle_n;         /* unstable cells: iterations a side (blocks, paired) at
 				    which the interval would settle if the change and the
 				    spread held; 0 when it cannot be said */
@@ -110,8 +112,17 @@ struct cmp_cell {
 	enum cmp_verdict verdict;
 };
 
+/* What an A/A reference group measured of one case and metric: the larger
+ * CV of its variants, and the sd of the logs its test saw, per side
+ * (pooled) and of the blocks' log ratios (paired). */
+struct cmp_ref_noise {
+	bool found;
+	double cv, sd_side, sd_pair;
+};
+
 struct cmp_row {
 	char *case_name, *metric, *unit;
+	struct cmp_ref_noise ref; /* from compare_opts.noise_ref, for headline rows */
 	enum better better;
 	enum combine combine;
 	bool headline;           /* a figure the workload declares its own */
@@ -138,6 +149,13 @@ struct compare_opts {
 	/* Environment keys (fnmatch globs) that the runs were meant to differ
 	 * in (a variant's own settings): not flagged.  NULL-terminated or NULL. */
 	const char *const *setting_keys;
+	/* An A/A group's variants compared (their settings alike), whose
+	 * spread gives each headline row it holds its noise floor (the larger
+	 * of noise_min and the group's CV) and its minimal detectable effect
+	 * (at this comparison's iterations); noise_ref_name names it.  NULL:
+	 * each comparison's own spread. */
+	const struct comparison *noise_ref;
+	const char *noise_ref_name;
 };
 
 /* What a comparison left out, and why: data, which the formatters render
@@ -204,6 +222,9 @@ struct comparison {
 					    differs beyond the settings compared */
 	struct cmp_trust *trust;         /* the trust warnings, in order */
 	size_t ntrust;
+	char *noise_from;                /* compare_opts.noise_ref_name, or NULL */
+	size_t noise_from_rows;          /* headline rows whose floor and MDE it gave */
+	const struct comparison *noise_ref; /* during compare_runs only */
 	size_t nshared;                  /* cases with a passing iteration in the base and
 					    in some other run: 0, and nothing was compared */
 };

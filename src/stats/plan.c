@@ -7,40 +7,9 @@
 
 #include "core/util.h"
 #include "stats/envdiff.h"
+#include "stats/gsllib.h"
 #include "stats/stats.h"
-
-/* The sd of the logs compare's test sees: of each block's log ratio when
- * paired, else pooled over both sides' logs.  NAN when a value is not
- * above 0 or there are fewer than 2. */
-static double plan_spread(const struct cmp_cell *c, const struct cmp_cell *base, bool paired)
-{
-	size_t n = paired ? c->npairs : base->s.n, nb = paired ? c->npairs : c->s.n;
-	if (n < 2 || nb < 2)
-		return NAN;
-	double *a = xcalloc(n + 1, sizeof(double)), *b = xcalloc(nb + 1, sizeof(double)), sd = NAN;
-	bool ok = true;
-	for (size_t k = 0; k < n; k++) {
-		double x = paired ? c->pair_base[k] : base->values[k];
-		ok &= x > 0;
-		a[k] = log(x);
-	}
-	for (size_t k = 0; k < nb; k++) {
-		double x = paired ? c->pair_run[k] : c->values[k];
-		ok &= x > 0;
-		b[k] = log(x);
-	}
-	if (ok && paired) {
-		for (size_t k = 0; k < n; k++)
-			b[k] -= a[k];
-		sd = sqrt(stats_variance(b, n));
-	} else if (ok) {
-		sd = sqrt(((double)(n - 1) * stats_variance(a, n) + (double)(nb - 1) * stats_variance(b, nb)) /
-			  (double)(n + nb - 2));
-	}
-	free(a);
-	free(b);
-	return sd;
-}
+#include "stats/verdict.h"
 
 /* The smallest n in [3, 100000] whose MDE (Cohen's d at 80% power, level)
  * times the spread is within the effect; 0 when none is. */
@@ -83,7 +52,7 @@ static double plan_iter_s(const struct comparison *cmp, const char *case_name)
 
 void plan_from_comparison(const struct comparison *cmp, double effect, struct plan *p)
 {
-	*p = (struct plan){ .effect = effect, .alpha = cmp->alpha, .nvariants = cmp->nruns };
+	*p = (struct plan){ .effect = effect, .alpha = cmp->alpha, .nvariants = cmp->nruns, .auto_precision = NAN };
 	for (size_t r = 0; r < cmp->nrows; r++)
 		for (size_t i = 1; cmp->rows[r].headline && i < cmp->nruns; i++)
 			p->m++;
@@ -98,9 +67,16 @@ void plan_from_comparison(const struct comparison *cmp, double effect, struct pl
 		*pr = (struct plan_row){ .case_name = row->case_name, .metric = row->metric, .paired = c->paired,
 					 .rank = row->test == CMP_TEST_MWU };
 		pr->have = c->paired ? c->npairs : (c->s.n < row->cells[0].s.n ? c->s.n : row->cells[0].s.n);
-		pr->spread = plan_spread(c, &row->cells[0], c->paired);
+		pr->spread = compare_log_spread(c, &row->cells[0], c->paired);
 		pr->need = plan_need(log1p(effect), pr->spread, pr->paired, pr->rank, level);
 		pr->iter_s = plan_iter_s(cmp, row->case_name);
+		pr->cv = 0;
+		for (size_t i = 0; i < cmp->nruns; i++)
+			if (row->cells[i].present && isfinite(row->cells[i].s.cv))
+				pr->cv = fmax(pr->cv, row->cells[i].s.cv);
+		pr->auto_precision = pr->need ? plan_precision_at(pr->cv, pr->need) : NAN;
+		if (isfinite(pr->auto_precision) && !(p->auto_precision <= pr->auto_precision))
+			p->auto_precision = pr->auto_precision;
 	}
 	/* A case runs as many iterations as its most demanding metric. */
 	for (size_t k = 0; k < p->nrows; k++) {
@@ -121,4 +97,11 @@ void plan_free(struct plan *p)
 {
 	free(p->rows);
 	memset(p, 0, sizeof(*p));
+}
+
+double plan_precision_at(double cv, size_t n)
+{
+	if (n < 2 || !(cv >= 0))
+		return NAN;
+	return gsl_cdf_tdist_Qinv(0.025, (double)(n - 1)) * cv / sqrt((double)n);
 }

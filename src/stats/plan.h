@@ -22,6 +22,12 @@ struct plan_row {
 	double spread;                    /* sd of the tested logs: a relative spread */
 	size_t need;                      /* iterations a variant; 0 when it cannot be said */
 	double iter_s;                    /* mean wall-clock time of one iteration, s */
+	double cv;                        /* the larger CV of the variants' values */
+	double auto_precision;            /* the precision (relative 95% half-width of a
+					     variant's mean, stats/precision.h) that values
+					     of that CV reach at need iterations: the
+					     --precision at which --iterations auto stops
+					     there; NAN when need is 0 */
 };
 
 struct plan {
@@ -31,10 +37,15 @@ struct plan {
 	size_t nrows;
 	struct plan_row *rows;
 	double total_s;                   /* every case at its largest need, every variant */
+	double auto_precision;            /* the smallest of the rows': --iterations auto
+					     with it runs every case at least its need */
 };
 
 /* Plan from cmp (the group's variants compared, the base first). */
 void plan_from_comparison(const struct comparison *cmp, double effect, struct plan *p);
 void plan_free(struct plan *p);
+/* The precision that values of coefficient of variation cv reach at n
+ * iterations: t(n-1, 0.975) * cv / sqrt(n), precision_of's rule. */
+double plan_precision_at(double cv, size_t n);
 
 #endif

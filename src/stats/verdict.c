@@ -4,6 +4,7 @@
 
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/util.h"
 #include "stats/gsllib.h"
@@ -240,4 +241,77 @@ void compare_mde(struct cmp_cell *cell, const struct cmp_cell *base, const struc
 		cell->mde = fmax(cell->noise_floor, d * sp / fabs(centre));
 	free(a);
 	free(b);
+}
+
+double compare_log_spread(const struct cmp_cell *c, const struct cmp_cell *base, bool paired)
+{
+	size_t n = paired ? c->npairs : base->s.n, nb = paired ? c->npairs : c->s.n;
+	if (n < 2 || nb < 2)
+		return NAN;
+	double *a = xcalloc(n + 1, sizeof(double)), *b = xcalloc(nb + 1, sizeof(double)), sd = NAN;
+	bool ok = true;
+	for (size_t k = 0; k < n; k++) {
+		double x = paired ? c->pair_base[k] : base->values[k];
+		ok &= x > 0;
+		a[k] = log(x);
+	}
+	for (size_t k = 0; k < nb; k++) {
+		double x = paired ? c->pair_run[k] : c->values[k];
+		ok &= x > 0;
+		b[k] = log(x);
+	}
+	if (ok && paired) {
+		for (size_t k = 0; k < n; k++)
+			b[k] -= a[k];
+		sd = sqrt(stats_variance(b, n));
+	} else if (ok) {
+		sd = sqrt(((double)(n - 1) * stats_variance(a, n) + (double)(nb - 1) * stats_variance(b, nb)) /
+			  (double)(n + nb - 2));
+	}
+	free(a);
+	free(b);
+	return sd;
+}
+
+struct cmp_ref_noise compare_ref_noise(const struct comparison *ref, const char *case_name, const char *metric)
+{
+	struct cmp_ref_noise rn = { .cv = NAN, .sd_side = NAN, .sd_pair = NAN };
+	for (size_t r = 0; ref && r < ref->nrows; r++) {
+		const struct cmp_row *row = &ref->rows[r];
+		if (strcmp(row->case_name, case_name) || strcmp(row->metric, metric) || ref->nruns < 2)
+			continue;
+		const struct cmp_cell *base = &row->cells[0], *c = &row->cells[1];
+		if (!base->present || !c->present)
+			return rn;
+		rn.cv = 0;
+		for (size_t i = 0; i < ref->nruns; i++)
+			if (row->cells[i].present && isfinite(row->cells[i].s.cv))
+				rn.cv = fmax(rn.cv, row->cells[i].s.cv);
+		rn.sd_side = compare_log_spread(c, base, false);
+		/* a difference of two sides spreads sqrt(2) times one side */
+		rn.sd_pair = c->paired ? compare_log_spread(c, base, true) : rn.sd_side * M_SQRT2;
+		rn.found = isfinite(rn.sd_side) && isfinite(rn.sd_pair);
+		return rn;
+	}
+	return rn;
+}
+
+void compare_mde_ref(struct cmp_cell *cell, const struct cmp_cell *base, const struct cmp_row *row, double alpha)
+{
+	const struct cmp_ref_noise *rn = &row->ref;
+	cell->mde = NAN;
+	if (cell == base || !cell->present || !base->present || !rn->found)
+		return;
+	double eff = row->test == CMP_TEST_MWU ? 3 / M_PI : 1, d, sd;
+	if (cell->paired) {
+		d = compare_mde_d(-1, (double)cell->npairs * eff, alpha);
+		sd = rn->sd_pair;
+	} else {
+		if (base->s.n < 2 || cell->s.n < 2)
+			return;
+		d = compare_mde_d((double)base->s.n * eff, (double)cell->s.n * eff, alpha);
+		sd = rn->sd_side;
+	}
+	if (isfinite(d))
+		cell->mde = fmax(cell->noise_floor, expm1(d * sd));
 }

@@ -527,7 +527,8 @@ char *store_default_name(const char *suite, double now)
 	const char *base = suite ? strrchr(suite, '/') : NULL;
 	base = base ? base + 1 : suite ? suite : "run";
 	size_t n = strcspn(base, ".");
-	return xasprintf("%.*s-%s", (int)(n ? n : strlen(base)), base, when);
+	/* the process too: two runs begun in the same second are told apart */
+	return xasprintf("%.*s-%s-%ld", (int)(n ? n : strlen(base)), base, when, (long)getpid());
 }
 
 void run_info_clear(struct run_info *ri)

@@ -79,12 +79,14 @@ const char *store_name_invalid(const char *name);
 
 /* A fresh version 4 UUID into buf (at least 37 bytes). */
 void store_uuid(char *buf, size_t len);
-/* "<suite base name>-YYYYmmdd-HHMMSS" for a run begun at now.  Malloc'd. */
+/* "<suite base name>-YYYYmmdd-HHMMSS-PID" for a run begun at now by this
+ * process: runs begun in the same second by two processes differ.
+ * Malloc'd. */
 char *store_default_name(const char *suite, double now);
 
 /* Begin a run: status `incomplete`, a fresh UUID, the start time, kernel
  * and host taken from env (see store_env_kernel), env and suite_text stored
- * as given.  name may be NULL: "<suite>-<YYYYmmdd-HHMMSS>"; either must
+ * as given.  name may be NULL: "<suite>-<YYYYmmdd-HHMMSS>-<PID>"; either must
  * pass store_name_invalid. */
 int store_run_begin(struct store *st, const char *name, const char *suite, const char *suite_text,
 		    json_t *env, const char *tag, int64_t *run_id);

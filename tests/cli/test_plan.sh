@@ -12,9 +12,28 @@ expect_out "it says what it plans for" '^To see a 5% change in .* at FDR 5% with
 expect_out "a row per headline metric: test, spread, blocks had, iterations and time" \
 	'^  null +time +paired t +[0-9.]+% +4  ([0-9]+ \([0-9.]+ (s|min|h)\)|more than 100000)'
 expect_out "and the whole" '^In all about [0-9.]+ (s|min|h) for 2 variants'
-run "$VMR" plan "$T_TMP/n.ini" --db "$DB"
-expect_rc "without --from: exit 2" 2
-expect_err "saying how to make a group" 'plan: --from GROUP .* --variant a: --variant b:'
+# Without --from: a pilot A/A run first, said on stderr, then the plan
+# from it, saying how it was made and how long it took; into --db (kept)
+# or a scratch store (removed).
+run "$VMR" plan "$T_TMP/n.ini" --db "$DB" --pilot 3
+expect_rc "without --from: a pilot run, then the plan" 0
+expect_err "it says it runs a pilot first" \
+	'^vmregress: plan: no --from: a pilot run first, 3 interleaved blocks of two alike variants of .*n\.ini \(group pilot-n-[0-9]{8}-[0-9]{6}-[0-9]+, .*p\.db\)$'
+expect_out "and how long it took, and where it is" \
+	'^Planned from a pilot run made first: 3 blocks of two alike variants, which took [0-9.]+ (s|min|h) \(group (pilot-n-[0-9-]+), kept in .*p\.db\)\.$'
+expect_out "planned from it" '^To see a 5% change in .* from pilot-n-[0-9-]+:$'
+expect_out "with the precision at which --iterations auto stops there" \
+	'^--iterations auto --precision [0-9.e+-]+% stops each case at about these counts or more'
+pilot=$(grep -oE 'group pilot-n-[0-9-]+' <<< "$OUT" | head -n 1 | cut -d' ' -f2)
+run "$VMR" show "${pilot}-a" --db "$DB" --json
+expect_json "the pilot is kept in --db: 3 iterations a variant" '[.cases[].iterations | length] == [3]'
+export XDG_DATA_HOME=$T_TMP/nodefault
+unset VMREGRESS_DB
+run "$VMR" plan "$T_TMP/n.ini" --pilot 3
+expect_rc "without --db: the pilot goes into a scratch store" 0
+expect_out "which is said, and removed" 'in a scratch store, removed\)\.$'
+[ ! -e "$T_TMP/nodefault/vmregress/results.db" ] && ok "the default store is not touched" \
+	|| not_ok "the default store is not touched"
 run "$VMR" plan "$T_TMP/n.ini" --from aa --db "$DB" --effect lots
 expect_rc "a bad --effect: exit 2" 2
 expect_err "naming it" "plan: --effect 'lots': not a change in percent"
@@ -39,5 +58,5 @@ expect_no_err_budget() { if grep -q 'warning: --budget' <<< "$ERR"; then not_ok 
 expect_no_err_budget "a budget above it: nothing said"
 
 run "$VMR" help plan
-expect_out "help comes from the command table" 'plan SUITE --from GROUP'
+expect_out "help comes from the command table" 'plan SUITE \[--from GROUP\]'
 done_testing
