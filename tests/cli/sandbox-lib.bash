@@ -35,8 +35,15 @@ export VMREGRESS_STATE_DIR=$SB_STATE
 MEMFILL=$T_TMP/memfill
 cc -O2 -o "$MEMFILL" "$(dirname "$0")/../helpers/memfill.c" || { not_ok "build memfill"; exit 1; }
 
-# Every allow-listed knob's value, one per line.
-knobs_snap() { local f; for f in "${SB_KNOBS[@]}"; do [ -r "$f" ] && echo "$f=$(cat "$f")"; done; }
+# Every allow-listed knob's value, one per line; with PATTERN (a glob),
+# only the knobs whose path matches it.
+knobs_snap() { # knobs_snap [PATTERN]
+	local f
+	for f in "${SB_KNOBS[@]}"; do
+		[[ $f == ${1:-*} ]] && [ -r "$f" ] && echo "$f=$(cat "$f")"
+	done
+	return 0
+}
 # What of ours is on the host: swap areas and files in our state directory,
 # journals, and vmregress cgroups/zram devices named in $1 (a JSON file).
 ours_left() {
@@ -65,10 +72,11 @@ wait_built() { # wait_built PID: (it may wait for another run's knobs)
 	done
 	return 1
 }
-# knobs_same SNAPSHOT: every knob still has its snapshot value; otherwise
-# the differences are printed as comments for the log.
+# knobs_same SNAPSHOT [PATTERN]: every knob (matching PATTERN, as the
+# snapshot was taken) still has its snapshot value; otherwise the
+# differences are printed as comments for the log.
 knobs_same() {
-	local now; now=$(knobs_snap)
+	local now; now=$(knobs_snap "${2:-*}")
 	[ "$1" = "$now" ] && return 0
 	diff <(echo "$1") <(echo "$now") | sed -n 's/^[<>]/#&/p'
 	return 1
