@@ -189,13 +189,23 @@ enum cmp_trust_kind {
 	CMP_TRUST_KDAMOND,       /* runs: a kdamond was on with a reclaiming scheme (detail) */
 	CMP_TRUST_SANDBOXES,     /* runs: count other sandboxes were live when they started */
 	CMP_TRUST_CASES,         /* detail: the --cases glob; count: the headline tests left */
+	CMP_TRUST_HUGEPAGE,      /* runs: host-wide khugepaged collapses and compaction stalls
+				    beyond CMP_TRUST_HUGEPAGE_MIN an iteration; count: the
+				    collapses, stalls: the stalls, over those runs' iterations */
 };
+
+/* Host-wide khugepaged collapses (vmstat thp_collapse_alloc) plus
+ * compaction stalls (compact_stall) a passing iteration, on average, above
+ * which a run is named: they copy and move pages behind the measurement
+ * (the run's own may be among them: the counters are host-wide). */
+#define CMP_TRUST_HUGEPAGE_MIN 1.0
 
 struct cmp_trust {
 	enum cmp_trust_kind kind;
 	struct strlist runs;     /* the labels of the runs concerned */
 	char *detail;
 	size_t count;
+	size_t stalls;           /* HUGEPAGE: the compaction stalls */
 };
 
 /* The headline cells of a comparison, counted by verdict. */
