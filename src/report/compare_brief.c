@@ -53,6 +53,11 @@ char *compare_trust_text(const struct cmp_trust *t)
 		fputs(": host-wide counts (the runs' own among them) of page copying and moving behind the "
 		      "measurement", f);
 		break;
+	case CMP_TRUST_STEAL:
+		fprintf(f, "the hypervisor stole up to %.1f%% of the host's CPU time during ", t->share);
+		cmp_runs_text(f, &t->runs);
+		fputs(": the workload waited for CPUs its times count as its own", f);
+		break;
 	}
 	fclose(f);
 	return buf;

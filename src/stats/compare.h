@@ -192,7 +192,15 @@ enum cmp_trust_kind {
 	CMP_TRUST_HUGEPAGE,      /* runs: host-wide khugepaged collapses and compaction stalls
 				    beyond CMP_TRUST_HUGEPAGE_MIN an iteration; count: the
 				    collapses, stalls: the stalls, over those runs' iterations */
+	CMP_TRUST_STEAL,         /* runs: the host's CPU steal above CMP_TRUST_STEAL_PCT of its
+				    CPU time; share: the largest of theirs, in percent */
 };
+
+/* The share of the host's CPU time a hypervisor stole during a run's
+ * passing iterations (metric host-steal, weighted by each one's elapsed
+ * time), in percent, above which a run is named: the workload and the
+ * kernel's threads waited for CPUs the measurement counts as theirs. */
+#define CMP_TRUST_STEAL_PCT 5.0
 
 /* Host-wide khugepaged collapses (vmstat thp_collapse_alloc) plus
  * compaction stalls (compact_stall) a passing iteration, on average, above
@@ -206,6 +214,7 @@ struct cmp_trust {
 	char *detail;
 	size_t count;
 	size_t stalls;           /* HUGEPAGE: the compaction stalls */
+	double share;            /* STEAL: the largest share, in percent */
 };
 
 /* The headline cells of a comparison, counted by verdict. */

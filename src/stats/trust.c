@@ -1,6 +1,7 @@
 /* The trust warnings of a comparison (trust.h, compare.h). */
 #include "stats/trust.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -129,12 +130,46 @@ static void compare_trust_hugepage(struct comparison *cmp)
 	}
 }
 
+/* Run r's host-steal over its passing iterations, weighted by their
+ * elapsed time (1 each without it); NAN when none recorded it. */
+static double compare_trust_steal_run(const struct run *r)
+{
+	double sum = 0, w = 0;
+	for (size_t ci = 0; ci < r->ncases; ci++)
+		for (size_t i = 0; i < r->cases[ci].niter; i++) {
+			const struct result *it = &r->cases[ci].iters[i];
+			const struct metric *s = result_find_metric(it, "host-steal");
+			const struct metric *e = result_find_metric(it, "elapsed");
+			if (it->outcome != OUTCOME_PASS || !s || !isfinite(s->value))
+				continue;
+			double wi = e && isfinite(e->value) && e->value > 0 ? e->value : 1;
+			sum += s->value * wi;
+			w += wi;
+		}
+	return w > 0 ? sum / w : NAN;
+}
+
+static void compare_trust_steal(struct comparison *cmp)
+{
+	struct cmp_trust *t = NULL;
+	for (size_t i = 0; i < cmp->nruns; i++) {
+		double share = compare_trust_steal_run(cmp->runs[i]);
+		if (!(share > CMP_TRUST_STEAL_PCT))
+			continue;
+		if (!t)
+			t = compare_trust_add(cmp, CMP_TRUST_STEAL, NULL);
+		t->share = share > t->share ? share : t->share;
+		strlist_add(&t->runs, cmp->labels[i]);
+	}
+}
+
 void compare_trust(struct comparison *cmp, const struct compare_opts *o)
 {
 	compare_trust_status(cmp);
 	compare_trust_apart(cmp);
 	compare_trust_host(cmp);
 	compare_trust_hugepage(cmp);
+	compare_trust_steal(cmp);
 	if (o->cases) {
 		struct cmp_trust *t = compare_trust_add(cmp, CMP_TRUST_CASES, o->cases);
 		const struct cmp_tally *y = &cmp->tally;

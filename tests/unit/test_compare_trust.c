@@ -1,8 +1,10 @@
 /* The trust warnings of host-wide activity the runs' iterations recorded:
  * khugepaged collapses and compaction stalls (the runner's vmstat-*
- * deltas) beyond CMP_TRUST_HUGEPAGE_MIN an iteration.  A run under it, or
+ * deltas) beyond CMP_TRUST_HUGEPAGE_MIN an iteration, and the host's CPU
+ * steal (host-steal, weighted by elapsed time) above CMP_TRUST_STEAL_PCT.  A run under it, or
  * one whose iterations that crossed it did not pass, is not named; the
  * warning is one line of the verdict and one entry of the JSON's trust. */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -71,6 +73,15 @@ static void compare2(struct comparison *cmp, const struct run *a, const struct r
 	struct compare_opts o = { .alpha = 0.05, .headline = workload_metric_headline };
 	*cmp = (struct comparison){ 0 };
 	compare_runs(g, 2, &o, cmp);
+}
+
+/* Set metric name to v in iteration i of r's case (every one when i is
+ * NITER). */
+static void set_metric(struct run *r, size_t i, const char *name, const char *unit, double v)
+{
+	for (size_t k = 0; k < NITER; k++)
+		if (i == NITER || k == i)
+			result_metric(&r->cases[0].iters[k], name, unit, BETTER_NONE, COMBINE_AMEAN, v);
 }
 
 /* Whether the verdict lines hold a line that contains want. */
@@ -158,6 +169,43 @@ int main(void)
 	t = find_trust(&cmp, CMP_TRUST_HUGEPAGE);
 	CHECK(t && t->runs.n == 2 && t->count == 0 && t->stalls == 7 * NITER,
 	      "compaction stalls alone warn, over both runs (%zu runs)", t ? t->runs.n : 0);
+	compare_free(&cmp);
+	run_free(a);
+	run_free(b);
+
+	/* CPU steal: 4% in every iteration of both, under the threshold. */
+	a = mkrun("base", 1, -1, -1);
+	b = mkrun("vm", 2, -1, -1);
+	set_metric(a, NITER, "host-steal", "%", 4.0);
+	set_metric(b, NITER, "host-steal", "%", 4.0);
+	compare2(&cmp, a, b);
+	CHECK(!find_trust(&cmp, CMP_TRUST_STEAL) && !verdict_has(&cmp, "stole"), "4%% steal: no warning");
+	compare_free(&cmp);
+
+	/* 20% in one iteration of six, all as long: 4 + 16/6, above 5%. */
+	set_metric(b, 0, "host-steal", "%", 20.0);
+	compare2(&cmp, a, b);
+	t = find_trust(&cmp, CMP_TRUST_STEAL);
+	CHECK(t && t->runs.n == 1 && !strcmp(t->runs.v[0], cmp.labels[1]) && fabs(t->share - (4 + 16.0 / 6)) < 1e-9,
+	      "20%% in one iteration of six: the run is named, share %.2f%%", t ? t->share : 0);
+	snprintf(want, sizeof(want), "Caution: the hypervisor stole up to 6.7%% of the host's CPU time during %s: ",
+		 cmp.labels[1]);
+	CHECK(verdict_has(&cmp, want), "one verdict line: %s", want);
+	j = compare_to_json(&cmp);
+	tr = json_object_get(json_object_get(j, "verdict"), "trust");
+	in_json = false;
+	json_array_foreach(tr, k, e)
+	in_json |= !strcmp(json_string_value(json_object_get(e, "kind")) ?: "", "cpu-steal") &&
+		   fabs(json_real_value(json_object_get(e, "share_pct")) - (4 + 16.0 / 6)) < 1e-9;
+	CHECK(in_json, "and one entry of the JSON's trust, kind cpu-steal, with share_pct");
+	json_decref(j);
+	compare_free(&cmp);
+
+	/* The same iteration a tenth as long as the others: weighted by time. */
+	set_metric(b, NITER, "elapsed", "ns", 1e9);
+	set_metric(b, 0, "elapsed", "ns", 1e8);
+	compare2(&cmp, a, b);
+	CHECK(!find_trust(&cmp, CMP_TRUST_STEAL), "weighted by elapsed time the steal is under 5%%");
 	compare_free(&cmp);
 	run_free(a);
 	run_free(b);
