@@ -264,6 +264,8 @@ expect_json "tagged with the job, the device, the device type and the kernel" \
 	'.run.tag == "lava" and .env.lava.device_type == "qemu" and .env.lava.device == "run-local" and (.env.lava.job_id | length > 0) and (.run.kernel | test("cloud-amd64"))'
 expect_json_is "the stored environment has LAVA's job id and the device, as the device recorded them" \
 	'.env.lava | "\(.job_id) \(.device) \(.from)"' "${JOB_ID:-?} run-local run-json"
+expect_json "and that it ran emulated (TCG), as a matrix guest's run says, so compare treats both alike" \
+	'.env.lava.accel == "tcg" and .env.lava.emulated == true'
 uuid=$(jq -r .run.uuid <<< "$OUT")
 run "$VMR" lava import "$T_TMP/lava-run.log" --db "$DB" --name lava-short
 expect_out "imported again, it is recognised by its UUID" "run lava-short \($uuid, 3 cases, 6 iterations\) already in the store"
