@@ -205,7 +205,8 @@ check "the ramdisk is a gzipped newc cpio with vmregress and the suite" \
 
 test -d /var/lib/lava && had_lava_dir=1 || had_lava_dir=0
 start=$(date +%s)
-run "$VMR" lava run-local "$T_TMP/job.yaml" --db "$DB" --keep --name lava-short
+mkdir -p "$T_TMP/work"  # its own TMPDIR: another run-local's work directory is not this one's
+TMPDIR="$T_TMP/work" run "$VMR" lava run-local "$T_TMP/job.yaml" --db "$DB" --keep --name lava-short
 took=$(( $(date +%s) - start ))
 LOG=$(sed -n 's/.*its log: \(.*\))$/\1/p' <<< "$ERR")
 if [ "$RC" = 3 ] && grep -qE "lava: (lava-run needs|apt-get download|cannot run)" <<< "$ERR"; then
@@ -274,5 +275,5 @@ expect_json_is "and stored once" 'length' 1
 if [ "$had_lava_dir" = 0 ]; then
 	check "lava-run left nothing in /var/lib/lava" test ! -e /var/lib/lava
 fi
-check "nor a work directory" sh -c "! ls -d ${TMPDIR:-/tmp}/vmregress-lava.* 2>/dev/null | grep -q ."
+check "nor a work directory" sh -c "! ls -d '$T_TMP/work'/vmregress-lava.* 2>/dev/null | grep -q ."
 done_testing
