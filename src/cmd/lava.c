@@ -22,6 +22,7 @@
 struct lava_cmd {
 	char *suite, *db, *fleet, *kernel, *device_type, *append, *output, *static_bin, *cache, *name;
 	char *job_id, *device, *vmregress;
+	bool emulated;              /* run-local: the job ran under QEMU's emulation (TCG) */
 	char *kernel_url, *ramdisk_url, *dtb_url, *modules_url, *boot_method, *kernel_type;
 	uint64_t mem, disk;
 	long cpus, iterations, timeout_min;
@@ -298,6 +299,13 @@ static int lava_import_one(const struct lava_cmd *o, struct store *st, const cha
 	}
 	if (!r)
 		r = lava_results_run(&res, name);
+	if (r && o->emulated) {  /* as the matrix records its guests', so compare knows */
+		json_t *l = json_object_get(r->env, "lava");
+		if (!json_is_object(l))
+			json_object_set_new(r->env, "lava", l = json_object());
+		json_object_set_new(l, "accel", json_string("tcg"));
+		json_object_set_new(l, "emulated", json_true());
+	}
 	if (!r) {
 		vmr_err("lava import: %s holds no vmregress test case (LAVA's verdict on the job: %s)", path,
 			res.job_result ? res.job_result : "none");
@@ -355,6 +363,7 @@ static int lava_run_local_cmd(const struct lava_cmd *o, const char *job)
 	io.device_type = "qemu";
 	io.job_id = id;  /* lava-run's log does not name its job */
 	io.device = (char *)device;
+	io.emulated = true;  /* lava_local_run's device is QEMU under TCG */
 	rc = lava_import_cmd(&io, &log, 1);
 	if (lr != 0 && rc == VMR_EXIT_OK)
 		rc = VMR_EXIT_FAIL;

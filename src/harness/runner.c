@@ -17,6 +17,7 @@
 #include "core/scratch.h"
 #include "core/signals.h"
 #include "core/util.h"
+#include "probe/cpustat.h"
 #include "probe/vmstat.h"
 #include "probe/vmstat_counters.h"
 
@@ -52,6 +53,19 @@ static void runner_vmstat_metrics(struct result *r, const struct runner_vmstat *
 		result_metric(r, name, "events", BETTER_NONE, COMBINE_AMEAN,
 			      (double)(b->v[i] - a->v[i]));
 	}
+}
+
+/* The host's CPU time stolen by a hypervisor over the iteration, in
+ * percent of the host's CPU time (/proc/stat): "host-steal".  Left out
+ * when /proc/stat could not be read or no tick passed. */
+static void runner_steal_metric(struct result *r, const struct cpustat *a)
+{
+	char err[PROBE_ERR_MAX] = "";
+	struct cpustat now = { 0 };
+	if (!a->total || cpustat_read(&now, NULL, err) < 0 || now.total <= a->total || now.steal < a->steal)
+		return;
+	result_metric(r, "host-steal", "%", BETTER_NONE, COMBINE_AMEAN,
+		      100.0 * (double)(now.steal - a->steal) / (double)(now.total - a->total));
 }
 
 static uint64_t runner_vmstat_get(const struct runner_vmstat *s, const char *name)
@@ -398,6 +412,7 @@ static size_t runner_go(const struct runner_job *job, const struct runner_cfg *c
  * runner_run and runner_exec share. */
 struct runner_span {
 	struct runner_vmstat vm0, vm1;
+	struct cpustat cpu0;          /* total 0: unread */
 	bool sandboxed;
 	json_t *sb_before;
 	uint64_t oom0;
@@ -415,7 +430,10 @@ static int runner_span_begin(struct runner_span *sp, const struct runner_job *jo
 			     const struct runner_cfg *cfg, struct result *r)
 {
 	int go[2], out[2];
+	char err[PROBE_ERR_MAX] = "";
 	runner_vmstat_read(&sp->vm0);
+	if (cpustat_read(&sp->cpu0, NULL, err) < 0)
+		sp->cpu0 = (struct cpustat){ 0 };
 	sp->sandboxed = sb && sandbox_active(sb);
 	sp->sb_before = sp->sandboxed ? sandbox_stats(sb) : NULL;
 	sp->oom0 = sp->sandboxed ? sandbox_oom_kills(sb) : 0;
@@ -468,6 +486,7 @@ static void runner_span_end(struct runner_span *sp, struct sandbox *sb, const st
 	if (sp->wt.status != -1)
 		rusage_metrics(r, &sp->wt.ru, sp->elapsed_ns);
 	runner_vmstat_metrics(r, &sp->vm0, &sp->vm1);
+	runner_steal_metric(r, &sp->cpu0);
 	runner_sandbox_info(r, sb, sp->sb_before);
 	sp->sb_before = NULL;
 	sandbox_oom_unwatch(sb);

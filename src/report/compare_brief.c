@@ -46,6 +46,18 @@ char *compare_trust_text(const struct cmp_trust *t)
 			   "q-values differ from those of the whole comparison", t->detail, t->count,
 			t->count == 1 ? "" : "s");
 		break;
+	case CMP_TRUST_HUGEPAGE:
+		fprintf(f, "%zu khugepaged collapse%s and %zu compaction stall%s during ", t->count,
+			t->count == 1 ? "" : "s", t->stalls, t->stalls == 1 ? "" : "s");
+		cmp_runs_text(f, &t->runs);
+		fputs(": host-wide counts (the runs' own among them) of page copying and moving behind the "
+		      "measurement", f);
+		break;
+	case CMP_TRUST_STEAL:
+		fprintf(f, "the hypervisor stole up to %.1f%% of the host's CPU time during ", t->share);
+		cmp_runs_text(f, &t->runs);
+		fputs(": the workload waited for CPUs its times count as its own", f);
+		break;
 	}
 	fclose(f);
 	return buf;

@@ -432,7 +432,8 @@ static json_t *cmp_trust_json(const struct comparison *cmp)
 {
 	static const char *const kinds[] = { [CMP_TRUST_INCOMPLETE] = "incomplete", [CMP_TRUST_APART] = "apart",
 					     [CMP_TRUST_KDAMOND] = "kdamond", [CMP_TRUST_SANDBOXES] = "other-sandboxes",
-					     [CMP_TRUST_CASES] = "cases-filter" };
+					     [CMP_TRUST_CASES] = "cases-filter", [CMP_TRUST_HUGEPAGE] = "hugepage",
+					     [CMP_TRUST_STEAL] = "cpu-steal" };
 	json_t *a = json_array();
 	for (size_t k = 0; k < cmp->ntrust; k++) {
 		const struct cmp_trust *t = &cmp->trust[k];
@@ -442,6 +443,9 @@ static json_t *cmp_trust_json(const struct comparison *cmp)
 		char *text = compare_trust_text(t);
 		json_array_append_new(a, json_pack("{ss so ss? sI ss}", "kind", kinds[t->kind], "runs", runs, "detail",
 						   t->detail, "count", (json_int_t)t->count, "text", text));
+		if (t->kind == CMP_TRUST_HUGEPAGE || t->kind == CMP_TRUST_STEAL)
+			json_object_set_new(json_array_get(a, k), t->kind == CMP_TRUST_STEAL ? "share_pct" : "stalls",
+					    t->kind == CMP_TRUST_STEAL ? json_real(t->share) : json_integer((json_int_t)t->stalls));
 		free(text);
 	}
 	return a;

@@ -189,13 +189,32 @@ enum cmp_trust_kind {
 	CMP_TRUST_KDAMOND,       /* runs: a kdamond was on with a reclaiming scheme (detail) */
 	CMP_TRUST_SANDBOXES,     /* runs: count other sandboxes were live when they started */
 	CMP_TRUST_CASES,         /* detail: the --cases glob; count: the headline tests left */
+	CMP_TRUST_HUGEPAGE,      /* runs: host-wide khugepaged collapses and compaction stalls
+				    beyond CMP_TRUST_HUGEPAGE_MIN an iteration; count: the
+				    collapses, stalls: the stalls, over those runs' iterations */
+	CMP_TRUST_STEAL,         /* runs: the host's CPU steal above CMP_TRUST_STEAL_PCT of its
+				    CPU time; share: the largest of theirs, in percent */
 };
+
+/* The share of the host's CPU time a hypervisor stole during a run's
+ * passing iterations (metric host-steal, weighted by each one's elapsed
+ * time), in percent, above which a run is named: the workload and the
+ * kernel's threads waited for CPUs the measurement counts as theirs. */
+#define CMP_TRUST_STEAL_PCT 5.0
+
+/* Host-wide khugepaged collapses (vmstat thp_collapse_alloc) plus
+ * compaction stalls (compact_stall) a passing iteration, on average, above
+ * which a run is named: they copy and move pages behind the measurement
+ * (the run's own may be among them: the counters are host-wide). */
+#define CMP_TRUST_HUGEPAGE_MIN 1.0
 
 struct cmp_trust {
 	enum cmp_trust_kind kind;
 	struct strlist runs;     /* the labels of the runs concerned */
 	char *detail;
 	size_t count;
+	size_t stalls;           /* HUGEPAGE: the compaction stalls */
+	double share;            /* STEAL: the largest share, in percent */
 };
 
 /* The headline cells of a comparison, counted by verdict. */

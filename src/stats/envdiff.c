@@ -305,10 +305,11 @@ void compare_env_diff(struct comparison *cmp, const struct compare_opts *o)
 	compare_env_collapse(cmp, compare_shared_cases(cmp, o));
 }
 
+/* A matrix guest, or a LAVA job run here (lava run-local), under TCG. */
 bool compare_run_emulated(const struct run *r)
 {
-	json_t *m = r->env ? json_object_get(r->env, "matrix") : NULL;
-	return json_is_true(json_object_get(m, "emulated"));
+	json_t *m = r->env ? json_object_get(r->env, "matrix") : NULL, *l = r->env ? json_object_get(r->env, "lava") : NULL;
+	return json_is_true(json_object_get(m, "emulated")) || json_is_true(json_object_get(l, "emulated"));
 }
 
 /* A counter keeps its meaning under emulation; a time or a rate does not. */

@@ -1,6 +1,7 @@
 /* The trust warnings of a comparison (trust.h, compare.h). */
 #include "stats/trust.h"
 
+#include <math.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -91,11 +92,84 @@ static void compare_trust_host(struct comparison *cmp)
 	}
 }
 
+/* Host-wide khugepaged collapses and compaction stalls over run r's
+ * passing iterations (the runner's vmstat-* deltas); false when they are
+ * under CMP_TRUST_HUGEPAGE_MIN an iteration. */
+static bool compare_trust_hugepage_run(const struct run *r, size_t *collapses, size_t *stalls)
+{
+	double col = 0, st = 0;
+	size_t n = 0;
+	for (size_t ci = 0; ci < r->ncases; ci++)
+		for (size_t i = 0; i < r->cases[ci].niter; i++) {
+			const struct result *it = &r->cases[ci].iters[i];
+			const struct metric *a = result_find_metric(it, "vmstat-thp_collapse_alloc");
+			const struct metric *b = result_find_metric(it, "vmstat-compact_stall");
+			if (it->outcome != OUTCOME_PASS || (!a && !b))
+				continue;
+			col += a && a->value > 0 ? a->value : 0;
+			st += b && b->value > 0 ? b->value : 0;
+			n++;
+		}
+	*collapses = (size_t)col;
+	*stalls = (size_t)st;
+	return n && col + st > CMP_TRUST_HUGEPAGE_MIN * (double)n;
+}
+
+static void compare_trust_hugepage(struct comparison *cmp)
+{
+	struct cmp_trust *t = NULL;
+	for (size_t i = 0; i < cmp->nruns; i++) {
+		size_t col = 0, st = 0;
+		if (!compare_trust_hugepage_run(cmp->runs[i], &col, &st))
+			continue;
+		if (!t)
+			t = compare_trust_add(cmp, CMP_TRUST_HUGEPAGE, NULL);
+		t->count += col;
+		t->stalls += st;
+		strlist_add(&t->runs, cmp->labels[i]);
+	}
+}
+
+/* Run r's host-steal over its passing iterations, weighted by their
+ * elapsed time (1 each without it); NAN when none recorded it. */
+static double compare_trust_steal_run(const struct run *r)
+{
+	double sum = 0, w = 0;
+	for (size_t ci = 0; ci < r->ncases; ci++)
+		for (size_t i = 0; i < r->cases[ci].niter; i++) {
+			const struct result *it = &r->cases[ci].iters[i];
+			const struct metric *s = result_find_metric(it, "host-steal");
+			const struct metric *e = result_find_metric(it, "elapsed");
+			if (it->outcome != OUTCOME_PASS || !s || !isfinite(s->value))
+				continue;
+			double wi = e && isfinite(e->value) && e->value > 0 ? e->value : 1;
+			sum += s->value * wi;
+			w += wi;
+		}
+	return w > 0 ? sum / w : NAN;
+}
+
+static void compare_trust_steal(struct comparison *cmp)
+{
+	struct cmp_trust *t = NULL;
+	for (size_t i = 0; i < cmp->nruns; i++) {
+		double share = compare_trust_steal_run(cmp->runs[i]);
+		if (!(share > CMP_TRUST_STEAL_PCT))
+			continue;
+		if (!t)
+			t = compare_trust_add(cmp, CMP_TRUST_STEAL, NULL);
+		t->share = share > t->share ? share : t->share;
+		strlist_add(&t->runs, cmp->labels[i]);
+	}
+}
+
 void compare_trust(struct comparison *cmp, const struct compare_opts *o)
 {
 	compare_trust_status(cmp);
 	compare_trust_apart(cmp);
 	compare_trust_host(cmp);
+	compare_trust_hugepage(cmp);
+	compare_trust_steal(cmp);
 	if (o->cases) {
 		struct cmp_trust *t = compare_trust_add(cmp, CMP_TRUST_CASES, o->cases);
 		const struct cmp_tally *y = &cmp->tally;

@@ -205,7 +205,8 @@ check "the ramdisk is a gzipped newc cpio with vmregress and the suite" \
 
 test -d /var/lib/lava && had_lava_dir=1 || had_lava_dir=0
 start=$(date +%s)
-run "$VMR" lava run-local "$T_TMP/job.yaml" --db "$DB" --keep --name lava-short
+mkdir -p "$T_TMP/work"  # its own TMPDIR: another run-local's work directory is not this one's
+TMPDIR="$T_TMP/work" run "$VMR" lava run-local "$T_TMP/job.yaml" --db "$DB" --keep --name lava-short
 took=$(( $(date +%s) - start ))
 LOG=$(sed -n 's/.*its log: \(.*\))$/\1/p' <<< "$ERR")
 if [ "$RC" = 3 ] && grep -qE "lava: (lava-run needs|apt-get download|cannot run)" <<< "$ERR"; then
@@ -264,6 +265,8 @@ expect_json "tagged with the job, the device, the device type and the kernel" \
 	'.run.tag == "lava" and .env.lava.device_type == "qemu" and .env.lava.device == "run-local" and (.env.lava.job_id | length > 0) and (.run.kernel | test("cloud-amd64"))'
 expect_json_is "the stored environment has LAVA's job id and the device, as the device recorded them" \
 	'.env.lava | "\(.job_id) \(.device) \(.from)"' "${JOB_ID:-?} run-local run-json"
+expect_json "and that it ran emulated (TCG), as a matrix guest's run says, so compare treats both alike" \
+	'.env.lava.accel == "tcg" and .env.lava.emulated == true'
 uuid=$(jq -r .run.uuid <<< "$OUT")
 run "$VMR" lava import "$T_TMP/lava-run.log" --db "$DB" --name lava-short
 expect_out "imported again, it is recognised by its UUID" "run lava-short \($uuid, 3 cases, 6 iterations\) already in the store"
@@ -272,5 +275,5 @@ expect_json_is "and stored once" 'length' 1
 if [ "$had_lava_dir" = 0 ]; then
 	check "lava-run left nothing in /var/lib/lava" test ! -e /var/lib/lava
 fi
-check "nor a work directory" sh -c "! ls -d ${TMPDIR:-/tmp}/vmregress-lava.* 2>/dev/null | grep -q ."
+check "nor a work directory" sh -c "! ls -d '$T_TMP/work'/vmregress-lava.* 2>/dev/null | grep -q ."
 done_testing

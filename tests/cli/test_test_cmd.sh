@@ -59,6 +59,8 @@ expect_json "runner adds rusage: user-time" '.metrics[] | select(.name == "user-
 for m in sys-time elapsed cpu-percent major-faults minor-faults voluntary-switches involuntary-switches max-rss vmstat-pgfault vmstat-pswpin; do
 	expect_json "runner adds $m" "[.metrics[] | select(.name == \"$m\")] | length == 1"
 done
+expect_json "runner adds the host's CPU steal, a share in percent" \
+	'[.metrics[] | select(.name == "host-steal" and .unit == "%" and .value >= 0 and .value <= 100)] | length == 1'
 expect_json "options are echoed" '.options.spin == 20000000'
 run as_nobody "$VMR" test null --no-sandbox;             expect_rc "null text report exits 0" 0; expect_out "text report names the outcome" '^null: pass'
 run as_nobody "$VMR" test null --no-sandbox --fail;      expect_rc "a failed check exits 1" 1; expect_err "the failure is explained" 'test null: fail: asked to fail'

@@ -8,6 +8,7 @@
 #include "core/util.h"
 #include "report/compare_fmt.h"
 #include "stats/compare.h"
+#include "stats/envdiff.h"
 #include "store/store.h"
 #include "workload/workload.h"
 #include "t.h"
@@ -214,6 +215,10 @@ int main(void)
 	CHECK(flag_has(&cmp, "kernel.release: 6.1 | 6.5"), "a different kernel is flagged");
 	CHECK(!flag_has(&cmp, "page-cluster"), "the setting compared is not");
 	CHECK(flag_has(&cmp, "emulated"), "emulated against native is flagged");
+	struct run *l = mkrun("l", 3, "{\"lava\":{\"accel\":\"tcg\",\"emulated\":true}}");
+	CHECK(compare_run_emulated(l) && compare_run_emulated(b) && !compare_run_emulated(a),
+	      "a LAVA job run here under TCG is emulated, as a matrix guest is");
+	run_free(l);
 
 	char *text = text_of(&cmp, compare_write_text);
 	CHECK(!strncmp(text, "4 regressions, 0 improvements, 0 unchanged, 1 unstable, 1 too few to say (FDR 5%", 80),
