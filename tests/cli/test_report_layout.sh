@@ -3,7 +3,7 @@
 # the runs side by side), then the tables with the counters folded away,
 # then per case the detail graphs.  Axes are in human units, plots that
 # carry nothing are not drawn, and a two-run quick report stays under 1 MB
-# with the verdict and the headline plots on the first screen in Chromium.
+# with the forest plot and the verdict on the first screen in Chromium.
 . "$(dirname "$0")/lib.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
 F=$(cd "$HERE/../fixtures/runs" && pwd)
@@ -148,12 +148,14 @@ else
 	H=$Q/index.html
 fi
 
-# --- in a browser: the verdict and the headline plots on the first screen --
+# --- in a browser: the verdict, as the forest plot and in words, on the first screen --
+# The page opens with the forest plot (the verdict as a picture), then the
+# verdict's lines; the headline plots follow within the second screen.
 if ! command -v chromium >/dev/null; then
 	skip "the headline section on the first screen" "chromium not installed (scripts/deps installs it)"
 else
 	{ sed 's|</body></html>||' "$H"
-	  echo '<script>onload=()=>{let r=id=>{let b=document.getElementById(id).getBoundingClientRect();return Math.round(b.top)+" "+Math.round(b.height)+" "+Math.round(b.width)};document.body.insertAdjacentHTML("beforeend","<pre id=layout>"+r("verdict")+" "+r("headline")+" "+document.querySelectorAll("#headline svg, #headline img").length+"</pre>")}</script></body></html>'
+	  echo '<script>onload=()=>{let r=id=>{let b=document.getElementById(id).getBoundingClientRect();return Math.round(b.top)+" "+Math.round(b.height)+" "+Math.round(b.width)};document.body.insertAdjacentHTML("beforeend","<pre id=layout>"+r("verdict")+" "+r("headline")+" "+document.querySelectorAll("#headline svg, #headline img").length+" "+(b=>Math.round(b.top)+" "+Math.round(b.height))(document.querySelector("svg.forest").getBoundingClientRect())+"</pre>")}</script></body></html>'
 	} > "$T_TMP/layout.html"
 	prof=$(mktemp -d)
 	timeout 60 chromium --headless --no-sandbox --disable-gpu --disable-background-networking --no-first-run \
@@ -164,16 +166,19 @@ else
 		--user-data-dir="$prof" --window-size=1280,900 --screenshot="$T_TMP/top.png" "file://$H" \
 		> /dev/null 2>&1
 	rm -rf "$prof"
-	read -r vtop vh vw htop hh hw hplots < <(grep -o '<pre id="layout">[^<]*' "$T_TMP/layout-dom.html" | sed 's/.*>//')
+	read -r vtop vh vw htop hh hw hplots ftop fh < <(grep -o '<pre id="layout">[^<]*' "$T_TMP/layout-dom.html" | sed 's/.*>//')
 	[ "$crc" = 0 ] && [ -n "${hplots:-}" ] && ok "chromium lays the page out (verdict at ${vtop}px, headline at ${htop}px)" \
 		|| not_ok "chromium lays the page out (exit $crc)"
-	[ "${vtop:-9999}" -lt 200 ] && [ "$((vtop + vh))" -le 900 ] \
-		&& ok "the verdict is on the first screen (${vtop}px to $((vtop + vh))px of 900)" \
-		|| not_ok "the verdict is on the first screen (${vtop:-?}px, ${vh:-?}px high)"
-	[ "${htop:-9999}" -lt 900 ] && [ "${hh:-0}" -ge 150 ] && [ "${hh:-0}" -le 2500 ] && [ "${hw:-0}" -ge 600 ] \
+	[ "${ftop:-9999}" -lt 200 ] && [ "$((ftop + fh))" -le 900 ] \
+		&& ok "the forest plot opens the first screen (${ftop}px to $((ftop + fh))px of 900)" \
+		|| not_ok "the forest plot opens the first screen (${ftop:-?}px, ${fh:-?}px high)"
+	[ "${vtop:-9999}" -lt 900 ] && [ "${vtop:-0}" -ge "$((ftop + fh))" ] \
+		&& ok "the verdict's lines follow it on the first screen (at ${vtop}px)" \
+		|| not_ok "the verdict's lines follow it on the first screen (at ${vtop:-?}px)"
+	[ "${htop:-9999}" -lt 1800 ] && [ "${hh:-0}" -ge 150 ] && [ "${hh:-0}" -le 2500 ] && [ "${hw:-0}" -ge 600 ] \
 		&& [ "${hplots:-0}" -ge 1 ] \
-		&& ok "the headline section starts on the first screen with a sane size (${hw}x${hh}px, $hplots plots)" \
-		|| not_ok "the headline section starts on the first screen with a sane size (at ${htop:-?}px, ${hw:-?}x${hh:-?}px, ${hplots:-?} plots)"
+		&& ok "the headline section starts by the second screen with a sane size (at ${htop}px, ${hw}x${hh}px, $hplots plots)" \
+		|| not_ok "the headline section starts by the second screen with a sane size (at ${htop:-?}px, ${hw:-?}x${hh:-?}px, ${hplots:-?} plots)"
 	if [ -s "$T_TMP/top.png" ] && read -r colours ink < <(python3 "$HERE/png_check.py" "$T_TMP/top.png") &&
 	   [ "$colours" -ge 32 ] && [ "$ink" -ge 20 ]; then
 		ok "the first screen is not blank (${colours} colours, ${ink}/1000 inked)"
