@@ -1,9 +1,12 @@
 #include "core/kversion.h"
 
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "core/strlist.h"
 #include "core/util.h"
 
 bool kversion_parse(const char *s, unsigned *major, unsigned *minor)
@@ -67,4 +70,17 @@ char *kversion_match_text(const char *chosen, const char *kernel, enum kversion_
 		return xasprintf("%s, the kernel's own", chosen);
 	return xasprintf("%s, the nearest %s: %s has no %u.%u", chosen, how == KVERSION_OLDER ? "older" : "newer (none older)",
 			 where, ma, mi);
+}
+
+void kversion_built_in(const char *dir, struct strlist *names)
+{
+	DIR *d = opendir(dir);
+	for (struct dirent *e; d && (e = readdir(d));) {
+		char *bj = xasprintf("%s/%s/build.json", dir, e->d_name);
+		if (kversion_is_source(e->d_name) && access(bj, R_OK) == 0 && !strlist_has(names, e->d_name))
+			strlist_add(names, e->d_name);
+		free(bj);
+	}
+	if (d)
+		closedir(d);
 }

@@ -23,6 +23,12 @@ bool kversion_parse(const char *s, unsigned *major, unsigned *minor);
 /* Whether s is a bare source version, "6.12" or "6.1" (digits and dots). */
 bool kversion_is_source(const char *s);
 
+struct strlist;
+
+/* The source versions built under dir (each a VERSION/ holding build.json),
+ * added to names unless there already. */
+void kversion_built_in(const char *dir, struct strlist *names);
+
 /* The index in cands[0..n) of the version that suits kernel, by the rule
  * above (how: which case it was), or -1 when none parses or the kernel's
  * release does not. */

@@ -403,15 +403,7 @@ static void selftests_debian_versions(struct strlist *names)
 static void selftests_cached_versions(struct strlist *names)
 {
 	char *dir = vmr_cache_dir("selftests");
-	DIR *d = opendir(dir);
-	for (struct dirent *e; d && (e = readdir(d));) {
-		char *bj = xasprintf("%s/%s/build.json", dir, e->d_name);
-		if (kversion_is_source(e->d_name) && access(bj, R_OK) == 0 && !strlist_has(names, e->d_name))
-			strlist_add(names, e->d_name);
-		free(bj);
-	}
-	if (d)
-		closedir(d);
+	kversion_built_in(dir, names);
 	free(dir);
 }
 

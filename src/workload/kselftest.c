@@ -154,21 +154,6 @@ static char *ks_version_dir(const char *version)
 	return d;
 }
 
-/* The built versions found in dir (each a VERSION/ holding build.json),
- * added to names unless there already. */
-static void ks_versions_in(const char *dir, struct strlist *names)
-{
-	DIR *d = opendir(dir);
-	for (struct dirent *e; d && (e = readdir(d));) {
-		char *bj = xasprintf("%s/%s/build.json", dir, e->d_name);
-		if (kversion_is_source(e->d_name) && access(bj, R_OK) == 0 && !strlist_has(names, e->d_name))
-			strlist_add(names, e->d_name);
-		free(bj);
-	}
-	if (d)
-		closedir(d);
-}
-
 /* --source matched: the version of the running kernel's own source, else
  * the nearest (core/kversion.h), among the built ones; NULL when none is.
  * *note says which and why, for the result. */
@@ -176,8 +161,8 @@ static char *ks_matched(char **note)
 {
 	struct strlist names = { 0 };
 	char *cache = vmr_cache_dir("selftests");
-	ks_versions_in(cache, &names);
-	ks_versions_in("/selftests", &names);
+	kversion_built_in(cache, &names);
+	kversion_built_in("/selftests", &names);
 	free(cache);
 	struct utsname u = { .release = "" };
 	uname(&u);

@@ -1,10 +1,15 @@
 /* Which selftest source version suits a kernel (core/kversion.h): its own
  * major.minor, else the nearest older, else the oldest newer; releases as
  * Debian's kernels spell them. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "core/kversion.h"
+#include "core/strlist.h"
+#include "core/util.h"
 #include "t.h"
 
 static const char *pick(const char *kernel, const char *const *cands, size_t n, enum kversion_match *how)
@@ -48,5 +53,34 @@ int main(void)
 	t = kversion_match_text("6.12", "6.12.117+deb12-cloud-amd64", KVERSION_OWN, "x");
 	CHECK(!strcmp(t, "6.12, the kernel's own"), "or that it is the kernel's own: %s", t);
 	free(t);
+
+	/* The built versions in a directory: a VERSION/ with its build.json. */
+	char dir[] = "/tmp/kversion.XXXXXX";
+	CHECK(mkdtemp(dir) != NULL, "a scratch directory");
+	const char *made[] = { "6.1/", "6.12/", "tree/", "6.6/" }, *files[] = { "6.1/build.json", "tree/build.json",
+										  "6.6/build.json" };
+	for (size_t i = 0; i < 4; i++) {
+		char *p = xasprintf("%s/%s", dir, made[i]);
+		mkdir(p, 0755);
+		free(p);
+	}
+	for (size_t i = 0; i < 3; i++) {
+		char *p = xasprintf("%s/%s", dir, files[i]);
+		FILE *f = fopen(p, "w");
+		if (f)
+			fclose(f);
+		free(p);
+	}
+	struct strlist names = { 0 };
+	strlist_add(&names, "6.6");
+	kversion_built_in(dir, &names);
+	kversion_built_in("/nonexistent/selftests", &names);
+	CHECK(names.n == 2 && strlist_has(&names, "6.1") && strlist_has(&names, "6.6"),
+	      "the built ones are added once; one without build.json, a name that is no version, and a missing "
+	      "directory are not (%zu)", names.n);
+	strlist_free(&names);
+	char *rm = xasprintf("rm -rf '%s'", dir);
+	CHECK(system(rm) == 0, "the scratch directory is removed");
+	free(rm);
 	T_DONE();
 }
