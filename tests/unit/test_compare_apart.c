@@ -13,6 +13,7 @@
 #include "store/store.h"
 #include "workload/workload.h"
 #include "t.h"
+#include "trun.h"
 
 static struct run *mkrun(const char *name, int64_t id, const char *env, const double *v, size_t n)
 {
@@ -22,22 +23,9 @@ static struct run *mkrun(const char *name, int64_t id, const char *env, const do
 	r->info.group_uuid = xstrdup("b15ec7");
 	r->info.group_name = xstrdup("pc0");
 	r->env = json_loads(env, 0, NULL);
-	r->cases = xcalloc(1, sizeof(*r->cases));
-	r->ncases = 1;
-	struct run_case *c = &r->cases[0];
-	c->name = xstrdup("reread");
-	c->workload = xstrdup("reread");
-	c->options = json_object();
-	c->niter = n;
-	c->iters = xcalloc(n, sizeof(struct result));
-	c->iter_no = xcalloc(n, sizeof(int));
-	c->iter_seq = xcalloc(n, sizeof(int64_t));
-	for (size_t i = 0; i < n; i++) {
-		result_init(&c->iters[i], "reread");
+	struct run_case *c = t_one_case(r, "reread", "reread", n, (int)(id & 1));
+	for (size_t i = 0; i < n; i++)
 		result_metric(&c->iters[i], "reread-time", "ns", BETTER_LOWER, COMBINE_AMEAN, v[i]);
-		c->iter_no[i] = (int)i;
-		c->iter_seq[i] = (int64_t)(2 * i + (size_t)(id & 1));
-	}
 	return r;
 }
 

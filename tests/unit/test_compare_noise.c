@@ -13,6 +13,7 @@
 #include "store/store.h"
 #include "workload/workload.h"
 #include "t.h"
+#include "trun.h"
 
 #define N 8
 
@@ -29,22 +30,9 @@ static struct run *mkrun(const char *name, int64_t id, const char *group)
 /* One case of fault with time-passes, its iterations in blocks of two. */
 static void fill(struct run *r, const double *v, int side)
 {
-	r->ncases = 1;
-	r->cases = xcalloc(1, sizeof(*r->cases));
-	struct run_case *c = &r->cases[0];
-	c->name = xstrdup("fault-zero");
-	c->workload = xstrdup("fault");
-	c->options = json_object();
-	c->niter = N;
-	c->iters = xcalloc(N, sizeof(struct result));
-	c->iter_no = xcalloc(N, sizeof(int));
-	c->iter_seq = xcalloc(N, sizeof(int64_t));
-	for (size_t i = 0; i < N; i++) {
-		c->iter_no[i] = (int)i;
-		c->iter_seq[i] = (int64_t)(2 * i + (size_t)side);
-		result_init(&c->iters[i], "fault");
+	struct run_case *c = t_one_case(r, "fault-zero", "fault", N, side);
+	for (size_t i = 0; i < N; i++)
 		result_metric(&c->iters[i], "time-passes", "ns", BETTER_LOWER, COMBINE_AMEAN, v[i]);
-	}
 }
 
 /* A group of two variants: a drifts by drift (its CV), b is a times

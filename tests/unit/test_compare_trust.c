@@ -15,6 +15,7 @@
 #include "store/store.h"
 #include "workload/workload.h"
 #include "t.h"
+#include "trun.h"
 
 #define NITER 6
 
@@ -30,18 +31,8 @@ static struct run *mkrun(const char *name, int64_t id, double collapses, double 
 	r->info.variant = xstrdup(name);
 	r->info.variant_index = (int)id - 1;
 	r->env = json_object();
-	r->cases = xcalloc(1, sizeof(*r->cases));
-	r->ncases = 1;
-	struct run_case *c = &r->cases[0];
-	c->name = xstrdup("reread");
-	c->workload = xstrdup("reread");
-	c->options = json_object();
-	c->niter = NITER;
-	c->iters = xcalloc(NITER, sizeof(struct result));
-	c->iter_no = xcalloc(NITER, sizeof(int));
-	c->iter_seq = xcalloc(NITER, sizeof(int64_t));
+	struct run_case *c = t_one_case(r, "reread", "reread", NITER, (int)(id - 1));
 	for (size_t i = 0; i < NITER; i++) {
-		result_init(&c->iters[i], "reread");
 		result_metric(&c->iters[i], "reread-time", "ns", BETTER_LOWER, COMBINE_AMEAN,
 			      1000.0 + 10.0 * (double)(i % 3));
 		if (collapses >= 0)
@@ -50,8 +41,6 @@ static struct run *mkrun(const char *name, int64_t id, double collapses, double 
 		if (stalls >= 0)
 			result_metric(&c->iters[i], "vmstat-compact_stall", "events", BETTER_NONE, COMBINE_AMEAN,
 				      stalls);
-		c->iter_no[i] = (int)i;
-		c->iter_seq[i] = (int64_t)(2 * i + (size_t)(id - 1));
 	}
 	return r;
 }

@@ -14,6 +14,7 @@
 #include "store/store.h"
 #include "workload/workload.h"
 #include "t.h"
+#include "trun.h"
 
 static struct run *mkrun(const char *name, int64_t id, const char *group)
 {
@@ -28,21 +29,8 @@ static struct run *mkrun(const char *name, int64_t id, const char *group)
 /* One case of fault with time-passes; block k of b is a's times e^(d_k). */
 static void fill(struct run *r, const double *v, size_t n, bool ordered, int side)
 {
-	r->ncases = 1;
-	r->cases = xcalloc(1, sizeof(*r->cases));
-	struct run_case *c = &r->cases[0];
-	c->name = xstrdup("fault-zero");
-	c->workload = xstrdup("fault");
-	c->options = json_object();
-	c->niter = n;
-	c->iters = xcalloc(n, sizeof(struct result));
-	c->iter_no = xcalloc(n, sizeof(int));
-	c->iter_seq = ordered ? xcalloc(n, sizeof(int64_t)) : NULL;
+	struct run_case *c = t_one_case(r, "fault-zero", "fault", n, ordered ? side : -1);
 	for (size_t i = 0; i < n; i++) {
-		c->iter_no[i] = (int)i;
-		if (ordered)
-			c->iter_seq[i] = (int64_t)(2 * i + (size_t)side);
-		result_init(&c->iters[i], "fault");
 		result_metric(&c->iters[i], "time-passes", "ns", BETTER_LOWER, COMBINE_AMEAN, v[i]);
 		result_metric(&c->iters[i], "elapsed", "ns", BETTER_LOWER, COMBINE_AMEAN, 2e9);
 	}

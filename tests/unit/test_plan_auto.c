@@ -17,6 +17,7 @@
 #include "store/store.h"
 #include "workload/workload.h"
 #include "t.h"
+#include "trun.h"
 
 static uint64_t rng;
 
@@ -42,22 +43,9 @@ static struct run *mkrun(const char *name, int64_t id, size_t n, double cv, int 
 	r->info.id = id;
 	r->info.group_uuid = xstrdup("pilot");
 	r->env = json_object();
-	r->ncases = 1;
-	r->cases = xcalloc(1, sizeof(*r->cases));
-	struct run_case *c = &r->cases[0];
-	c->name = xstrdup("fault-zero");
-	c->workload = xstrdup("fault");
-	c->options = json_object();
-	c->niter = n;
-	c->iters = xcalloc(n, sizeof(struct result));
-	c->iter_no = xcalloc(n, sizeof(int));
-	c->iter_seq = xcalloc(n, sizeof(int64_t));
-	for (size_t i = 0; i < n; i++) {
-		c->iter_no[i] = (int)i;
-		c->iter_seq[i] = (int64_t)(2 * i + (size_t)side);
-		result_init(&c->iters[i], "fault");
+	struct run_case *c = t_one_case(r, "fault-zero", "fault", n, side);
+	for (size_t i = 0; i < n; i++)
 		result_metric(&c->iters[i], "time-passes", "ns", BETTER_LOWER, COMBINE_AMEAN, draw(cv));
-	}
 	return r;
 }
 

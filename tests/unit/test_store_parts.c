@@ -13,24 +13,9 @@
 #include "stats/compare.h"
 #include "store/store.h"
 #include "t.h"
+#include "trun.h"
 
 #define FIXTURES "tests/fixtures/runs/"
-
-static int64_t store_put(struct store *st, const struct run *r)
-{
-	int64_t run_id, case_id;
-	if (store_run_begin(st, r->info.name, r->info.suite, r->suite_text, r->env, NULL, &run_id) < 0)
-		return -1;
-	for (size_t c = 0; c < r->ncases; c++) {
-		const struct run_case *rc = &r->cases[c];
-		if (store_case_add(st, run_id, rc->name, rc->workload, rc->options, &case_id) < 0)
-			return -1;
-		for (size_t i = 0; i < rc->niter; i++)
-			if (store_result_add(st, case_id, (int)i, &rc->iters[i]) < 0)
-				return -1;
-	}
-	return store_run_end(st, run_id, "complete") < 0 ? -1 : run_id;
-}
 
 static char *compare_json_text(const struct run *a, const struct run *b)
 {
@@ -142,8 +127,8 @@ int main(void)
 	struct store *st = NULL;
 	int64_t ida = -1, idb = -1;
 	if (a && b && store_open(&st, path, STORE_CREATE) == 0) {
-		ida = store_put(st, a);
-		idb = store_put(st, b);
+		ida = t_store_put(st, a);
+		idb = t_store_put(st, b);
 	}
 	CHECK(ida > 0 && idb > 0, "runs stored");
 	struct run *wa = NULL, *wb = NULL, *pa = NULL, *pb = NULL;
