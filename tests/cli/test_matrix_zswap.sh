@@ -61,6 +61,9 @@ for mode in fresh force; do
 	else
 		check "force = yes: the case turning zswap on runs and passes" case_is "z$mode-$ver" zswap-text \
 			'.outcomes.pass == 1'
+		check "force = yes: and stores zswap's pool figures, which this kernel's meminfo gives" \
+			case_is "z$mode-$ver" zswap-text \
+			'select([.metrics[].name] | (index("zswap-pool-bytes") != null) and (index("compression-ratio") != null))'
 	fi
 	check "$mode: the case keeping zswap off passes" case_is "z$mode-$ver" zswap-off '.outcomes.pass == 1'
 done
