@@ -70,8 +70,13 @@ run "$VMR" test mthp --mem 64M --swap zram:128M --set thp.enabled=always --set t
 	--sizes 4K,64K --size 8M --json
 json_has "4K,64K passes, one row each" '.outcome == "pass" and (.tables[] | select(.name == "sizes") | .rows | length) == 2'
 m() { printf '(.metrics[] | select(.name == "%s") | .value)' "$1"; }
-json_has "the 4K row used no large folio with 2M and 64K at always (pagemap)" "$(m thp-pages-4K) == 0 and $(m swapped-pages-4K) == 2048"
-json_has "the 64K row did, every page" "$(m thp-pages-64K) == 2048"
+json_has "the 4K row used no large folio with 2M and 64K at always (pagemap: $(metric thp-pages-4K))" "$(m thp-pages-4K) == 0"
+# Compaction elsewhere on the host can hold a few small pages off the LRU
+# through all three MADV_PAGEOUT passes (migrated pages wait in another
+# CPU's batch): all but two batches' worth must go.
+json_has "the 4K row went to swap ($(metric swapped-pages-4K) of 2048 pages, at least 1984)" \
+	"$(m swapped-pages-4K) >= 1984 and $(m swapped-pages-4K) <= 2048"
+json_has "the 64K row did, every page ($(metric thp-pages-64K) of 2048)" "$(m thp-pages-64K) == 2048"
 json_has "the 4K row has no per-size counters (there are none)" '[.metrics[] | select(.name == "fault-alloc-4K")] | length == 0'
 json_has "faultin-ratio-64K is the rows' quotient" \
 	"($(m faultin-ratio-64K) - $(m faultin-per-sec-64K) / $(m faultin-per-sec-4K) | fabs) < 1e-6 * $(m faultin-ratio-64K)"
