@@ -110,9 +110,7 @@ static size_t compare_pairs(const struct run_case *a, const struct run_case *b, 
 	return n;
 }
 
-/* Percentiles and maxima of an iteration are not normal across
- * iterations (a few slow events move them): a rank test, not a t-test. */
-static bool compare_nonnormal(const char *metric)
+bool compare_rank_tested(const char *metric)
 {
 	return !fnmatch("*-p[0-9]*", metric, 0) || !fnmatch("*-max", metric, 0);
 }
@@ -225,7 +223,7 @@ static void compare_add_row(struct comparison *cmp, const char *case_name, const
 	row.combine = m ? m->combine : COMBINE_AMEAN;
 	row.headline = (o->headline && workload && o->headline(workload, metric)) ||
 		       (o->headline_glob && compare_glob(o->headline_glob, metric));
-	row.test = compare_nonnormal(metric) ? CMP_TEST_MWU : CMP_TEST_WELCH;
+	row.test = compare_rank_tested(metric) ? CMP_TEST_MWU : CMP_TEST_WELCH;
 	if (row.headline && cmp->noise_ref)
 		row.ref = compare_ref_noise(cmp->noise_ref, case_name, metric);
 	for (size_t i = 1; c0 && i < cmp->nruns; i++) {

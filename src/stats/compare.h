@@ -273,4 +273,9 @@ size_t cmp_explain(const struct comparison *cmp, size_t r, size_t i, size_t *out
  * Appends to keys/values (parallel lists). */
 void cmp_json_flatten(const json_t *j, const char *prefix, struct strlist *keys, struct strlist *values);
 
+/* Percentiles and maxima of an iteration are not normal across
+ * iterations (a few slow events move them): compare tests them by rank
+ * (signed-rank, Mann-Whitney), not by t. */
+bool compare_rank_tested(const char *metric);
+
 #endif
