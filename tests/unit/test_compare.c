@@ -295,6 +295,37 @@ int main(void)
 	run_free(e1);
 	run_free(e2);
 
+	/* Warm-ups (run --warmup) are skipped and not counted: said as run and
+	 * show say them, not as iterations that did not pass.  No steal in any
+	 * run is a measure of the host, not a counter that never moved. */
+	{
+		struct run *wa = mkrun("w-base", 41, "{}"), *wb = mkrun("w-new", 42, "{}");
+		struct run_case *c0 = mkcase(wa, "warming", 4), *c1 = mkcase(wb, "warming", 4);
+		double zero[] = { 0, 0, 0, 0 };
+		put(c0, "time", BETTER_LOWER, COMBINE_AMEAN, at);
+		put(c1, "time", BETTER_LOWER, COMBINE_AMEAN, bt);
+		put(c0, "host-steal", BETTER_NONE, COMBINE_AMEAN, zero);
+		put(c1, "host-steal", BETTER_NONE, COMBINE_AMEAN, zero);
+		put(c0, "never", BETTER_NONE, COMBINE_AMEAN, zero);
+		put(c1, "never", BETTER_NONE, COMBINE_AMEAN, zero);
+		json_object_set_new(c1->options, "warmup", json_integer(2));
+		result_set_outcome(&c1->iters[0], OUTCOME_SKIP, "warm-up iteration, not counted");
+		result_set_outcome(&c1->iters[1], OUTCOME_FAIL, "bad data");  /* a warm-up that failed failed */
+		result_set_outcome(&c1->iters[3], OUTCOME_FAIL, "bad data");
+		const struct run *wr[] = { wa, wb };
+		o = (struct compare_opts){ .alpha = 0.05 };
+		compare_runs(wr, 2, &o, &cmp);
+		CHECK(left_out_has(&cmp, "1 of 4 iterations of case 'warming' in w-new is a warm-up iteration, not counted"),
+		      "a warm-up is said as one, not counted");
+		CHECK(left_out_has(&cmp, "2 of 4 iterations of case 'warming' in w-new did not pass"),
+		      "the iterations that failed (a warm-up among them) did not pass");
+		CHECK(left_out_has(&cmp, "1 metric of case 'warming' is zero in every run: never"),
+		      "a counter that never moved is named, host-steal at 0 is not");
+		CHECK(!left_out_has(&cmp, "host-steal"), "no steal is not a metric that measured nothing");
+		compare_free(&cmp);
+		run_free(wa);
+		run_free(wb);
+	}
 	run_free(a);
 	run_free(a2);
 	run_free(b);
