@@ -11,11 +11,26 @@
 #include "stats/stats.h"
 #include "stats/verdict.h"
 
+/* The MDE of a spread of 1, remembered: the power integral behind it costs
+ * about a millisecond, and a run with --effect asks it after every block
+ * for the same few counts and levels, as plan_iterations' search does. */
+struct plan_mde_memo {
+	size_t n;
+	bool paired, rank;
+	double level, mde;
+};
+
 double plan_mde(size_t n, double spread, bool paired, bool rank, double level)
 {
-	double eff = rank ? 3 / M_PI : 1;
-	return (paired ? stats_t1_mde((double)n * eff, level, 0.8)
-		       : stats_t_mde((double)n * eff, (double)n * eff, level, 0.8)) * spread;
+	static struct plan_mde_memo memo[64];
+	struct plan_mde_memo *m = &memo[(n * 2 + paired) % 64];
+	if (!(m->n == n && m->paired == paired && m->rank == rank && m->level == level)) {
+		double eff = rank ? 3 / M_PI : 1;
+		*m = (struct plan_mde_memo){ .n = n, .paired = paired, .rank = rank, .level = level,
+					     .mde = paired ? stats_t1_mde((double)n * eff, level, 0.8)
+							   : stats_t_mde((double)n * eff, (double)n * eff, level, 0.8) };
+	}
+	return m->mde * spread;
 }
 
 size_t plan_iterations(double effect_log, double spread, bool paired, bool rank, double level)
