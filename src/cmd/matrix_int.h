@@ -12,6 +12,9 @@
 	{ "swap-size", OPT_SIZE, O(swap_size), "256M", 1 << 20, 1ull << 40, NULL, "SIZE", "guest swap size", 0, 0 }, \
 	{ "disk", OPT_SIZE, O(disk_size), "2G", 64 << 20, 1ull << 42, NULL, "SIZE", \
 	  "the guest's virtio disk (sparse): the sandbox's swap files and the guest's swap", 0, 0 }, \
+	{ "disk-write-rate", OPT_SIZE, O(disk_write_rate), "0", 0, 1ull << 40, NULL, "SIZE", \
+	  "bytes per second the guest's disk takes (0: as fast as the host's cache), so that writeback " \
+	  "lags as on a real disk", 0, 0 }, \
 	{ "numa-tiered", OPT_FLAG, O(numa_tiered), NULL, 0, 0, NULL, NULL, \
 	  "two NUMA nodes of half the memory, the second CPU-less and slower by the ACPI HMAT: a lower " \
 	  "memory tier for demotion", 0, 0 }, \

@@ -70,6 +70,16 @@ double hist_mean(const struct hist *h)
 	return h->count ? (double)h->sum / (double)h->count : 0;
 }
 
+double hist_share_from(const struct hist *h, uint64_t v)
+{
+	if (!h->count)
+		return 0;
+	uint64_t n = 0;
+	for (unsigned i = hist_index(v); i < HIST_BUCKETS; i++)
+		n += h->b[i];
+	return 100.0 * (double)n / (double)h->count;
+}
+
 json_t *hist_to_json(const struct hist *h)
 {
 	json_t *b = json_array();

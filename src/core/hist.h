@@ -53,6 +53,10 @@ uint64_t hist_bucket_width(unsigned i);
  * [min, max].  0 when empty. */
 double hist_percentile(const struct hist *h, double p);
 double hist_mean(const struct hist *h);
+/* The share of values at or above v, in percent (0 when empty).  The
+ * bucket holding v counts whole: values of it just below v (less than
+ * 1/128 of v below) count too. */
+double hist_share_from(const struct hist *h, uint64_t v);
 /* Sparse JSON: {"count":..,"sum":..,"min":..,"max":..,"buckets":[[i,n],...]} */
 json_t *hist_to_json(const struct hist *h);
 /* Returns NULL (and says nothing) on malformed input. */

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <linux/kvm.h>
 #include <poll.h>
 #include <signal.h>
@@ -175,7 +176,13 @@ static void guest_argv(const struct guest_config *c, struct strlist *a, char *me
 	strlist_add(a, "-append");
 	strlist_add(a, c->append);
 	if (c->disk) {
-		char *d = xasprintf("file=%s,format=raw,if=virtio,cache=unsafe", c->disk);
+		/* cache=unsafe makes the disk as fast as the host's page cache:
+		 * writeback never lags unless the throttle says how fast the
+		 * disk writes */
+		char rate[48] = "";
+		if (c->disk_write_bps)
+			snprintf(rate, sizeof(rate), ",throttling.bps-write=%" PRIu64, c->disk_write_bps);
+		char *d = xasprintf("file=%s,format=raw,if=virtio,cache=unsafe%s", c->disk, rate);
 		strlist_add(a, "-drive");
 		strlist_add(a, d);
 		free(d);

@@ -24,6 +24,7 @@ int guest_pick_accel(enum guest_accel want, enum guest_accel *got, char *why, si
 struct guest_config {
 	const char *kernel, *initrd, *append;
 	const char *disk;          /* raw image attached as a virtio disk, or NULL */
+	uint64_t disk_write_bps;   /* QEMU's write throttle on it in bytes/s; 0: none */
 	const char *log_path;      /* the console log, written as it arrives */
 	uint64_t mem_bytes;
 	int cpus;

@@ -247,6 +247,7 @@ static json_t *matrix_facts(const struct matrix_ctx *c, const struct matrix_gues
 	json_object_set_new(m, "mem_bytes", json_integer((json_int_t)c->o->mem));
 	json_object_set_new(m, "cpus", json_integer(c->o->cpus));
 	json_object_set_new(m, "numa_tiered", json_boolean(c->o->numa_tiered));
+	json_object_set_new(m, "disk_write_rate", json_integer((json_int_t)c->o->disk_write_rate));
 	json_object_set_new(m, "reason", g->reason ? json_string(g->reason) : json_null());
 	if (g->selftests) {  /* which kernel's selftests it ran, and why those */
 		json_object_set_new(m, "selftests", json_string(g->selftests));
@@ -314,7 +315,7 @@ static int matrix_run_guest(struct matrix_ctx *c, struct matrix_guest *g)
 	}
 	struct guest_config cfg = {
 		.kernel = g->k->vmlinuz, .initrd = initrd, .append = append, .disk = disk,
-		.log_path = g->log_path, .mem_bytes = c->o->mem, .cpus = (int)c->o->cpus, .accel = c->accel,
+		.disk_write_bps = c->o->disk_write_rate, .log_path = g->log_path, .mem_bytes = c->o->mem, .cpus = (int)c->o->cpus, .accel = c->accel,
 		.timeout_ns = c->o->timeout, .stop = &matrix_stop, .numa_tiered = c->o->numa_tiered,
 	};
 	if (!c->o->json)

@@ -19,7 +19,7 @@
 struct matrix_opts {
 	struct strlist kernels, appends;
 	char *suite, *name, *cache, *log_dir, *db, *static_bin;
-	uint64_t mem, swap_size, disk_size, timeout;
+	uint64_t mem, swap_size, disk_size, disk_write_rate, timeout;
 	long cpus, iterations;
 	int swap, accel;
 	bool json, keep, numa_tiered;

@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "core/timer.h"
@@ -65,7 +66,7 @@ static const struct opt mthp_opts[] = {
 /* Each size S gets its own copy of these, named "...-S" ("swpout-64K").
  * Folio counts are the deltas of hugepages-*kB/stats over the phase. */
 enum { MM_FPS, MM_SPS, MM_TFAULT, MM_TOUT, MM_TIN, MM_ALLOC, MM_FALLBACK, MM_SWPOUT, MM_SWPOUT_FB,
-       MM_SWAPPED, MM_SWPIN, MM_SWPIN_FB, MM_SPLIT, MM_THP, MM_N };
+       MM_SWAPPED, MM_SWPIN, MM_SWPIN_FB, MM_SPLIT, MM_THP, MM_IN_FAULTS, MM_IN_THP, MM_N };
 /* Against the base page size's row, when --sizes has one: "faultin-ratio-64K". */
 enum { MR_FAULT = MM_N, MR_OUT, MR_IN, MR_END };
 static const struct metric_def mthp_metrics[] = {
@@ -89,6 +90,12 @@ static const struct metric_def mthp_metrics[] = {
 	[MM_SPLIT] = { "split", "folios", BETTER_LOWER, COMBINE_AMEAN, "folios of the size split, all phases" },
 	[MM_THP] = { "thp-pages", "pages", BETTER_NONE, COMBINE_AMEAN,
 		     "pages of the region in large folios after the fault (pagemap and kpageflags)" },
+	/* These two show a swap-in of whole folios on kernels without the
+	 * per-size swpin counter (6.12 has the swap-in, 6.13 the counter). */
+	[MM_IN_FAULTS] = { "swapin-faults", "faults", BETTER_LOWER, COMBINE_AMEAN,
+			   "major faults taken to read the region back (one per folio read whole)" },
+	[MM_IN_THP] = { "swapin-thp-pages", "pages", BETTER_NONE, COMBINE_AMEAN,
+			"pages of the region in large folios after the swap-in (pagemap and kpageflags)" },
 	[MR_FAULT] = { "faultin-ratio", "x", BETTER_HIGHER, COMBINE_AMEAN,
 		       "pages faulted in per second, over the base page size's" },
 	[MR_OUT] = { "pageout-ratio", "x", BETTER_HIGHER, COMBINE_AMEAN,
@@ -101,7 +108,7 @@ static const struct metric_def mthp_metrics[] = {
 static const char *const mthp_cols[] = {
 	"size_kb", "faults_per_sec", "swapin_per_sec", "time_fault_ns", "time_pageout_ns", "time_swapin_ns",
 	"fault_alloc", "fault_fallback", "swpout", "swpout_fallback", "swapped_pages", "swpin",
-	"swpin_fallback", "split", "thp_pages",
+	"swpin_fallback", "split", "thp_pages", "swapin_faults", "swapin_thp_pages",
 };
 
 /* "16K,64K,2M" into kB sizes; -1 with *why. */
@@ -288,9 +295,32 @@ struct mthp_size_run {
 	uint64_t t_fault, t_out, t_in;
 	struct sysfs_dir s[4];          /* before fault, after fault, after pageout, after swap-in */
 	uint64_t swapped;
-	uint64_t thp_pages;
+	uint64_t thp_pages, in_thp_pages;       /* after the fault, after the swap-in */
 	bool thp_known;         /* kpageflags could be read */
+	long in_faults;         /* major faults over the swap-in */
 };
+
+/* Pages of the region in large folios now; false when kpageflags cannot
+ * be read. */
+static bool mthp_thp_pages(const struct mthp_region *g, uint64_t *pages)
+{
+	struct pagemap_counts c = { 0 };
+	char err[PROBE_ERR_MAX] = "";
+	struct pagemap pm = { .fd = -1 };
+	if (pagemap_open(&pm, 0, true, err) < 0)
+		return false;
+	bool ok = pagemap_scan(&pm, (uintptr_t)g->first, (uintptr_t)g->first + g->nchunks * g->stride, &c, NULL, err) == 0;
+	pagemap_close(&pm);
+	*pages = c.thp;
+	return ok && c.thp_known;
+}
+
+static long mthp_major_faults(void)
+{
+	struct rusage ru = { .ru_majflt = 0 };
+	getrusage(RUSAGE_SELF, &ru);
+	return ru.ru_majflt;
+}
 
 /* Touch every page (the first touch of each folio faults it in whole). */
 static void mthp_fault(const struct mthp_region *g, size_t ps, uint64_t salt)
@@ -356,23 +386,17 @@ static int mthp_one(struct mthp_state *st, size_t si, struct mthp_size_run *sr, 
 	mthp_fault(&g, st->ps, salt);
 	sr->t_fault = vmr_now_ns() - t0;
 	mthp_stats(kb, &sr->s[1]);
-	struct pagemap_counts c = { 0 };
-	char err[PROBE_ERR_MAX] = "";
-	struct pagemap pm = { .fd = -1 };
-	if (pagemap_open(&pm, 0, true, err) == 0) {
-		if (pagemap_scan(&pm, (uintptr_t)g.first, (uintptr_t)g.first + g.nchunks * g.stride, &c, NULL, err) == 0) {
-			sr->thp_pages = c.thp;
-			sr->thp_known = c.thp_known;
-		}
-		pagemap_close(&pm);
-	}
+	sr->thp_known = mthp_thp_pages(&g, &sr->thp_pages);
 	int rc = mthp_pageout(st, &g, sr, r);
 	mthp_stats(kb, &sr->s[2]);
 	if (rc == 0) {
+		long maj = mthp_major_faults();
 		t0 = vmr_now_ns();
 		int64_t bad = mthp_check(&g, st->ps, salt, &found);
 		sr->t_in = vmr_now_ns() - t0;
+		sr->in_faults = mthp_major_faults() - maj;
 		mthp_stats(kb, &sr->s[3]);
+		sr->thp_known = mthp_thp_pages(&g, &sr->in_thp_pages) && sr->thp_known;
 		if (bad >= 0) {
 			result_set_outcome(r, OUTCOME_FAIL, "page %" PRId64 " of the %" PRIu64 "K region came back from swap "
 					   "with the wrong data (first word %#" PRIx64 ")", bad, kb, found);
@@ -409,6 +433,7 @@ static void mthp_record(struct mthp_state *st, size_t si, const struct mthp_size
 		[MM_SWPIN_FB] = mthp_delta(&s[2], &s[3], "swpin_fallback"),
 		[MM_SPLIT] = mthp_delta(&s[0], &s[3], "split"),
 		[MM_THP] = (double)sr->thp_pages,
+		[MM_IN_FAULTS] = (double)sr->in_faults, [MM_IN_THP] = (double)sr->in_thp_pages,
 	};
 	static const char *const need[MM_N] = {
 		[MM_ALLOC] = "anon_fault_alloc", [MM_FALLBACK] = "anon_fault_fallback", [MM_SWPOUT] = "swpout",
@@ -420,7 +445,7 @@ static void mthp_record(struct mthp_state *st, size_t si, const struct mthp_size
 	st->sps[si] = v[MM_SPS];
 	thp_size_label(st->kb[si], label, sizeof(label));
 	for (int m = 0; m < MM_N; m++)
-		if (m == MM_THP ? sr->thp_known : !need[m] || sysfs_dir_get(&s[0], need[m]))   /* a counter this kernel lacks: no metric */
+		if (m == MM_THP || m == MM_IN_THP ? sr->thp_known : !need[m] || sysfs_dir_get(&s[0], need[m]))   /* a counter this kernel lacks: no metric */
 			mthp_metric(r, m, label, v[m]);
 	double row[ARRAY_SIZE(mthp_cols)] = { (double)st->kb[si] };
 	for (int m = 0; m < MM_N; m++)

@@ -43,33 +43,37 @@ run "$VMR" test stutter "${SB[@]}" --threads 4-x
 expect_rc "a bad --threads is bad input" 2
 expect_err "named" "^vmregress: --threads: '4-x'"
 
-# The effect reports lean on: the probe's p99 grows with the writers' count.
-# Measured in interleaved rounds (1 writer, then 4, the hogs alike); the
-# direction is asserted only where it shows with margin in every round:
-# on a cgroup v1 host, with no per-cgroup dirty throttling, the writers
-# dirty the page cache faster than the disk takes it whatever their
-# number, and on a busy machine the tail is other work's.  Otherwise it is
-# a SKIP with the figures, not a pass.
-p1=() p4=()
+# The effect reports lean on: the probe's stalls grow with the writers'
+# count.  Measured in interleaved rounds (1 writer, then 4, the hogs
+# alike) as the share of the probe's faults of 1 ms and more
+# (stalled-faults): p99 falls on the fast faults in one run and on the
+# stalls in the next where about 1% of faults stall, so it is printed, not
+# judged.  The direction is asserted only where it shows with margin in
+# every round: on a cgroup v1 host, with no per-cgroup dirty throttling,
+# the writers dirty the page cache faster than the disk takes it whatever
+# their number, and on a busy machine the tail is other work's.  Otherwise
+# it is a SKIP with the figures, not a pass.  (In a guest with a slow disk:
+# bench/stutter-writers.sh.)
+s1=() s4=() p1=() p4=()
 for i in 1 2 3; do
 	for w in 1 4; do
 		run "$VMR" test stutter --mem 256M --swap file:512M --timeout 60s --threads 4 --writers $w --duration 2s --json
 		[ "$RC" = 0 ] || { not_ok "stutter with $w writers runs (exit $RC: ${ERR:0:200})"; continue; }
-		v=$(jq -r "$(metric fault-latency-p99-t4)" <<< "$OUT")
-		[ $w = 1 ] && p1+=("$v") || p4+=("$v")
+		v=$(jq -r "$(metric stalled-faults-t4)" <<< "$OUT") p=$(jq -r "$(metric fault-latency-p99-t4)" <<< "$OUT")
+		if [ $w = 1 ]; then s1+=("$v") p1+=("$p"); else s4+=("$v") p4+=("$p"); fi
 	done
 done
-if [ ${#p1[@]} = 3 ] && [ ${#p4[@]} = 3 ]; then
+if [ ${#s1[@]} = 3 ] && [ ${#s4[@]} = 3 ]; then
 	ok "stutter runs with 1 and 4 writers in interleaved rounds"
 	grows=yes
 	for i in 0 1 2; do
-		awk -v a="${p1[$i]}" -v b="${p4[$i]}" 'BEGIN { exit !(b > 1.2 * a) }' || grows=no
+		awk -v a="${s1[$i]}" -v b="${s4[$i]}" 'BEGIN { exit !(b > 1.2 * a && b - a >= 0.05) }' || grows=no
 	done
+	figures="stalled with 1 writer ${s1[*]} %, with 4 ${s4[*]} %; p99 ${p1[*]} ns against ${p4[*]} ns"
 	if [ $grows = yes ]; then
-		ok "the probe's p99 grows with the writers' count (${p1[*]} -> ${p4[*]} ns)"
+		ok "the probe's stalled share grows with the writers' count ($figures)"
 	else
-		skip "the probe's p99 grows with the writers' count" \
-			"not shown reliably here: p99 with 1 writer ${p1[*]} ns, with 4 ${p4[*]} ns"
+		skip "the probe's stalled share grows with the writers' count" "not shown reliably here: $figures"
 	fi
 fi
 done_testing

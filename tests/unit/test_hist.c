@@ -66,8 +66,19 @@ int main(void)
 	CHECK(hist_from_json(broken) == NULL, "bucket counts that disagree with count refused");
 	json_decref(broken);
 
+	/* the share of slow values, which p99 cannot show when about 1% are */
+	struct hist *s = hist_new();
+	for (uint64_t k = 0; k < 990; k++)
+		hist_add(s, 10000 + k);
+	for (uint64_t k = 0; k < 10; k++)
+		hist_add(s, 1000000 + k * 1000000);
+	CHECK(fabs(hist_share_from(s, 1000000) - 1.0) < 1e-9, "1%% of values at or above 1000000 (the first of them included): %g", hist_share_from(s, 1000000));
+	CHECK(hist_share_from(s, 0) == 100 && hist_share_from(s, 20000000) == 0, "all values from 0, none from above the max");
+	CHECK(fabs(hist_share_from(s, 5000000) - 0.6) < 1e-9, "0.6%% from 5000000: %g", hist_share_from(s, 5000000));
+	free(s);
+
 	struct hist *e = hist_new();
-	CHECK(hist_percentile(e, 50) == 0 && hist_mean(e) == 0, "empty histogram reports 0");
+	CHECK(hist_percentile(e, 50) == 0 && hist_mean(e) == 0 && hist_share_from(e, 1) == 0, "empty histogram reports 0");
 	free(e);
 	free(h);
 	free(v);
