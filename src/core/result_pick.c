@@ -79,6 +79,12 @@ static const char *pick_value(const char *p, const char *end)
 	return NULL;
 }
 
+/* Where a member's value lies in the text. */
+struct pick_span {
+	const char *v;
+	size_t n;
+};
+
 /* Index into pick_members of the key text k[0..n) (without its quotes), or -1. */
 static int pick_member(const char *k, size_t n)
 {
@@ -100,7 +106,10 @@ static bool pick_done(const json_t *o, unsigned parts, int last)
 	return true;
 }
 
-int result_pick_text(const char *text, size_t len, unsigned parts, json_t **out)
+/* The members of parts picked from text, as result_pick_text; with tables
+ * given, the "tables" member is not parsed but its text's span left there
+ * (a JSON null in *out marks it found). */
+static int pick_text(const char *text, size_t len, unsigned parts, json_t **out, struct pick_span *tables)
 {
 	const char *p = pick_ws(text, text + len), *end = text + len;
 	*out = NULL;
@@ -136,9 +145,13 @@ int result_pick_text(const char *text, size_t len, unsigned parts, json_t **out)
 			goto more;
 		if (m < 0 || !(parts & pick_members[m].part))
 			continue;
-		json_t *val = json_loadb(v, (size_t)(p - v), JSON_DECODE_ANY, NULL);
-		if (!val)
+		json_t *val;
+		if (tables && pick_members[m].part == RESULT_TABLES) {
+			*tables = (struct pick_span){ .v = v, .n = (size_t)(p - v) };
+			val = json_null();
+		} else if (!(val = json_loadb(v, (size_t)(p - v), JSON_DECODE_ANY, NULL))) {
 			goto bad;
+		}
 		json_object_set_new(o, pick_members[m].key, val);
 		last = m > last ? m : last;
 		if (pick_done(o, parts, last))
@@ -152,4 +165,30 @@ more:
 bad:
 	rc = -1;
 	goto more;
+}
+
+int result_pick_text(const char *text, size_t len, unsigned parts, json_t **out)
+{
+	return pick_text(text, len, parts, out, NULL);
+}
+
+int result_from_text_parts(const char *text, size_t len, unsigned parts, struct result *r, const char **why)
+{
+	struct pick_span tables = { 0 };
+	json_t *j = NULL;
+	*why = "not JSON";
+	int rc = pick_text(text, len, parts | RESULT_METRICS, &j, &tables);
+	if (rc != 1)
+		return rc;
+	rc = result_from_json_parts(j, parts & ~(unsigned)RESULT_TABLES, r, why);
+	json_decref(j);
+	if (rc < 0)
+		return -1;
+	if (!(parts & RESULT_TABLES))
+		return 1;
+	*why = "malformed tables";
+	if (tables.v && result_tables_from_text(tables.v, tables.n, r) == 0)
+		return 1;
+	result_free(r);
+	return -1;
 }

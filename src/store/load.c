@@ -8,17 +8,9 @@
 #include "core/spelling.h"
 #include "core/util.h"
 
-int store_case_result_json(struct store *st, struct run_case *c, int iteration, int64_t seq, json_t *j,
-			   unsigned parts)
+/* Append a result read to a case being loaded. */
+static void store_case_append(struct run_case *c, int iteration, int64_t seq, struct result *res)
 {
-	const char *why = "not JSON";
-	struct result res = { 0 };
-	if (!j || result_from_json_parts(j, parts, &res, &why) < 0) {
-		vmr_err("%s: case %s iteration %d: stored result is damaged: %s", st->path, c->name, iteration + 1, why);
-		json_decref(j);
-		return -1;
-	}
-	json_decref(j);
 	/* Room for 8, then doubled whenever a power of two is full. */
 	if (c->niter == 0 || (c->niter >= 8 && !(c->niter & (c->niter - 1)))) {
 		size_t cap = c->niter ? 2 * c->niter : 8;
@@ -28,7 +20,25 @@ int store_case_result_json(struct store *st, struct run_case *c, int iteration, 
 	}
 	c->iter_no[c->niter] = iteration;
 	c->iter_seq[c->niter] = seq;
-	c->iters[c->niter++] = res;
+	c->iters[c->niter++] = *res;
+}
+
+static int store_case_damaged(struct store *st, const struct run_case *c, int iteration, const char *why)
+{
+	return vmr_err("%s: case %s iteration %d: stored result is damaged: %s", st->path, c->name, iteration + 1, why);
+}
+
+int store_case_result_json(struct store *st, struct run_case *c, int iteration, int64_t seq, json_t *j,
+			   unsigned parts)
+{
+	const char *why = "not JSON";
+	struct result res = { 0 };
+	if (!j || result_from_json_parts(j, parts, &res, &why) < 0) {
+		json_decref(j);
+		return store_case_damaged(st, c, iteration, why);
+	}
+	json_decref(j);
+	store_case_append(c, iteration, seq, &res);
 	return 0;
 }
 
@@ -36,10 +46,19 @@ int store_case_result(struct store *st, struct run_case *c, int iteration, int64
 		      unsigned parts)
 {
 	json_t *j = NULL;
-	if (parts == RESULT_ALL)
+	if (parts == RESULT_ALL) {
 		j = text ? json_loads(text, 0, NULL) : NULL;
-	else if (text && result_pick_text(text, strlen(text), parts, &j) != 1)
+	} else if (parts & RESULT_TABLES) {
+		/* the tables straight from their text: most of their reading */
+		const char *why = "not JSON";
+		struct result res = { 0 };
+		if (!text || result_from_text_parts(text, strlen(text), parts, &res, &why) != 1)
+			return store_case_damaged(st, c, iteration, why);
+		store_case_append(c, iteration, seq, &res);
+		return 0;
+	} else if (text && result_pick_text(text, strlen(text), parts, &j) != 1) {
 		j = NULL;
+	}
 	return store_case_result_json(st, c, iteration, seq, j, parts);
 }
 

@@ -1,0 +1,76 @@
+/* A result's tables read straight from their text (result_tables_from_text,
+ * as the store reads them for the report) hold the very doubles, names and
+ * columns that reading them through JSON values gives: every kind of
+ * number JSON allows, names with escapes, and shapes the fast path leaves
+ * to JSON values (a null cell, keys in another order); a malformed table
+ * is refused as JSON values refuse it. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/result.h"
+#include "core/util.h"
+#include "t.h"
+
+/* The tables of text read both ways: the same, cell for cell (bits). */
+static bool same_both_ways(const char *tables)
+{
+	char *whole = xasprintf("{\"workload\":\"w\",\"outcome\":\"pass\",\"metrics\":[],\"tables\":%s}", tables);
+	json_t *j = json_loads(whole, 0, NULL);
+	struct result a = { 0 }, b = { 0 };
+	const char *why = NULL;
+	int ra = j ? result_from_json_parts(j, RESULT_METRICS | RESULT_TABLES, &a, &why) : -1;
+	int rb = result_from_text_parts(whole, strlen(whole), RESULT_METRICS | RESULT_TABLES, &b, &why);
+	bool same = (ra == 0) == (rb == 1) && a.ntables == b.ntables;
+	for (size_t t = 0; same && t < a.ntables; t++) {
+		const struct table *x = &a.tables[t], *y = &b.tables[t];
+		same = !strcmp(x->name, y->name) && x->ncols == y->ncols && x->nrows == y->nrows;
+		for (size_t c = 0; same && c < x->ncols; c++)
+			same = !strcmp(x->cols[c], y->cols[c]);
+		for (size_t k = 0; same && k < x->nrows * x->ncols; k++)
+			same = !memcmp(&x->cells[k], &y->cells[k], sizeof(double));
+	}
+	json_decref(j);
+	result_free(&a);
+	result_free(&b);
+	free(whole);
+	return same;
+}
+
+int main(void)
+{
+	static const char *const numbers[] = {
+		"0", "-0", "0.0", "-0.0", "7", "-12", "20480.0", "24031117036953.0", "47210.22289297856",
+		"0.1", "0.30000000000000004", "123456789012345", "1234567890123456", "123456789012345678",
+		"9007199254740993", "9007199254740993.0", "1e3", "1E-7", "-2.5e+300", "4.9e-324", "1.7976931348623157e308",
+		"0.000000000000000000000001", "3.14159265358979323846", "100000000000000000000000.0", "1.5",
+		"0.3", "0.7", "123456.789", "3.3333", "-8.589973", "2.675",
+	};
+	for (size_t i = 0; i < ARRAY_SIZE(numbers); i++) {
+		char *t = xasprintf("[{\"name\":\"n\",\"cols\":[\"x\",\"y\"],\"rows\":[[1,%s],[%s,2.0]]}]", numbers[i],
+				    numbers[i]);
+		CHECK(same_both_ways(t), "%s reads to the same double both ways", numbers[i]);
+		free(t);
+	}
+	CHECK(same_both_ways("[]"), "no tables");
+	CHECK(same_both_ways("[{\"name\":\"e\",\"cols\":[\"a\"],\"rows\":[]},{\"name\":\"f\",\"cols\":[\"b\",\"c\"],"
+			     "\"rows\":[[1.25,2],[3,4]]}]"),
+	      "two tables, one without rows");
+	CHECK(same_both_ways("[ { \"name\" : \"s p\\\"q\\u00e9\" , \"cols\" : [ \"a\\\\\" , \"b]\" ] , \"rows\" : "
+			     "[ [ 1 , 2 ] ] } ]"),
+	      "white space, and escapes and brackets in the name and columns");
+	CHECK(same_both_ways("[{\"name\":\"z\",\"cols\":[\"a\",7],\"rows\":[[null,1]]}]"),
+	      "a column that is no string and a null cell: as JSON values read them");
+	CHECK(same_both_ways("[{\"cols\":[\"a\"],\"name\":\"o\",\"rows\":[[1]]}]"), "keys in another order");
+	CHECK(same_both_ways("[{\"name\":\"w\",\"cols\":[\"a\",\"b\"],\"rows\":[[1]]}]"), "a short row is refused both ways");
+	CHECK(same_both_ways("[{\"name\":\"w\",\"cols\":[\"a\"],\"rows\":[[01]]}]"), "a number JSON refuses, refused both ways");
+	CHECK(same_both_ways("[{\"name\":\"w\",\"cols\":[\"a\"],\"rows\":[[12345678901234567890123]]}]"),
+	      "an integer past 64 bits, refused both ways");
+	struct result r = { 0 };
+	const char *why = NULL;
+	const char *bad = "{\"workload\":\"w\",\"outcome\":\"pass\",\"metrics\":[],\"tables\":[{\"name\":1}]}";
+	CHECK(result_from_text_parts(bad, strlen(bad), RESULT_TABLES, &r, &why) == -1 && why &&
+	      !strcmp(why, "malformed tables") && !r.ntables,
+	      "a malformed table is refused, and says so (%s)", why ? why : "no reason");
+	T_DONE();
+}
