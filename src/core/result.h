@@ -171,8 +171,10 @@ int result_pick_text(const char *text, size_t len, unsigned parts, json_t **out)
  * result_pick_text picks them), the tables read straight from their text
  * into doubles rather than through JSON values: a table is mostly numbers
  * (thousands of rows an iteration), and JSON values of them cost most of a
- * report's reading.  1, 0 or -1 as result_pick_text; on -1, *why says what
- * was malformed. */
+ * report's reading.  Without RESULT_METRICS in parts, its head is left
+ * empty (workload "", a pass, no metrics), unread: for detail to move into
+ * a result held already.  1, 0 or -1 as result_pick_text; on -1, *why says
+ * what was malformed. */
 int result_from_text_parts(const char *text, size_t len, unsigned parts, struct result *r, const char **why);
 /* The tables of a result's "tables" member, text[0..len) (a JSON array),
  * added to r as result_from_json would add them.  0, or -1 when malformed. */

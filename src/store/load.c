@@ -163,7 +163,9 @@ int store_case_parts(struct store *st, const struct run *r, struct run_case *c, 
 	struct run_case fresh = { .id = c->id, .name = c->name };
 	if (be->begin(st, false) < 0)
 		return -1;
-	int rc = be->iterations(st, &fresh, parts | RESULT_METRICS);
+	/* with the tables, read from the text (store_case_result), the
+	 * metrics held already need not be read again */
+	int rc = be->iterations(st, &fresh, parts & RESULT_TABLES ? parts : parts | RESULT_METRICS);
 	be->rollback(st);
 	for (size_t i = 0; rc == 0 && i < c->niter; i++) {
 		if (i >= fresh.niter || fresh.iter_no[i] != c->iter_no[i]) {

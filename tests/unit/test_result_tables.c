@@ -68,6 +68,13 @@ int main(void)
 	      "an integer past 64 bits, refused both ways");
 	struct result r = { 0 };
 	const char *why = NULL;
+	const char *one = "{\"workload\":\"w\",\"outcome\":\"fail\",\"metrics\":[{\"name\":\"m\",\"unit\":\"\","
+			  "\"better\":\"lower\",\"combine\":\"amean\",\"value\":1}],\"tables\":[{\"name\":\"t\","
+			  "\"cols\":[\"a\"],\"rows\":[[2.5]]}]}";
+	CHECK(result_from_text_parts(one, strlen(one), RESULT_TABLES, &r, &why) == 1 && !strcmp(r.workload, "") &&
+	      r.outcome == OUTCOME_PASS && !r.nmetrics && r.ntables == 1 && r.tables[0].cells[0] == 2.5,
+	      "the tables alone: the head left empty, unread");
+	result_free(&r);
 	const char *bad = "{\"workload\":\"w\",\"outcome\":\"pass\",\"metrics\":[],\"tables\":[{\"name\":1}]}";
 	CHECK(result_from_text_parts(bad, strlen(bad), RESULT_TABLES, &r, &why) == -1 && why &&
 	      !strcmp(why, "malformed tables") && !r.ntables,
