@@ -106,10 +106,11 @@ static bool pick_done(const json_t *o, unsigned parts, int last)
 	return true;
 }
 
-/* The members of parts picked from text, as result_pick_text; with tables
- * given, the "tables" member is not parsed but its text's span left there
- * (a JSON null in *out marks it found). */
-static int pick_text(const char *text, size_t len, unsigned parts, json_t **out, struct pick_span *tables)
+/* The members of parts picked from text, as result_pick_text; with spans
+ * given, the "tables" and "series" members are not parsed but their text's
+ * spans left in spans[0] and spans[1] (a JSON null in *out marks each
+ * found). */
+static int pick_text(const char *text, size_t len, unsigned parts, json_t **out, struct pick_span *spans)
 {
 	const char *p = pick_ws(text, text + len), *end = text + len;
 	*out = NULL;
@@ -146,8 +147,8 @@ static int pick_text(const char *text, size_t len, unsigned parts, json_t **out,
 		if (m < 0 || !(parts & pick_members[m].part))
 			continue;
 		json_t *val;
-		if (tables && pick_members[m].part == RESULT_TABLES) {
-			*tables = (struct pick_span){ .v = v, .n = (size_t)(p - v) };
+		if (spans && pick_members[m].part & (RESULT_TABLES | RESULT_SERIES)) {
+			spans[pick_members[m].part == RESULT_SERIES] = (struct pick_span){ .v = v, .n = (size_t)(p - v) };
 			val = json_null();
 		} else if (!(val = json_loadb(v, (size_t)(p - v), JSON_DECODE_ANY, NULL))) {
 			goto bad;
@@ -174,10 +175,10 @@ int result_pick_text(const char *text, size_t len, unsigned parts, json_t **out)
 
 int result_from_text_parts(const char *text, size_t len, unsigned parts, struct result *r, const char **why)
 {
-	struct pick_span tables = { 0 };
+	struct pick_span spans[2] = { { 0 }, { 0 } };
 	json_t *j = NULL;
 	*why = "not JSON";
-	int rc = pick_text(text, len, parts, &j, &tables);
+	int rc = pick_text(text, len, parts, &j, spans);
 	if (rc != 1)
 		return rc;
 	if (!(parts & RESULT_METRICS)) {
@@ -186,15 +187,21 @@ int result_from_text_parts(const char *text, size_t len, unsigned parts, struct 
 		json_object_set_new(j, "outcome", json_string("pass"));
 		json_object_set_new(j, "metrics", json_array());
 	}
-	rc = result_from_json_parts(j, parts & ~(unsigned)RESULT_TABLES, r, why);
+	rc = result_from_json_parts(j, parts & ~(unsigned)(RESULT_TABLES | RESULT_SERIES), r, why);
+	if (rc == 0 && (!(parts & RESULT_TABLES) || (spans[0].v && !result_tables_from_text(spans[0].v, spans[0].n, r))) &&
+	    (!(parts & RESULT_SERIES) || (spans[1].v && !result_series_from_text(spans[1].v, spans[1].n, r)))) {
+		json_decref(j);
+		return 1;
+	}
+	if (rc == 0) {
+		/* a shape the text readers leave alone: all through JSON values */
+		result_free(r);
+		for (size_t k = 0; k < 2; k++)
+			if (spans[k].v)
+				json_object_set_new(j, k ? "series" : "tables",
+						    json_loadb(spans[k].v, spans[k].n, JSON_DECODE_ANY, NULL) ?: json_null());
+		rc = result_from_json_parts(j, parts, r, why);
+	}
 	json_decref(j);
-	if (rc < 0)
-		return -1;
-	if (!(parts & RESULT_TABLES))
-		return 1;
-	*why = "malformed tables";
-	if (tables.v && result_tables_from_text(tables.v, tables.n, r) == 0)
-		return 1;
-	result_free(r);
-	return -1;
+	return rc == 0 ? 1 : -1;
 }

@@ -1,9 +1,9 @@
-/* A result's tables read straight from their text (result_tables_from_text,
- * as the store reads them for the report) hold the very doubles, names and
- * columns that reading them through JSON values gives: every kind of
- * number JSON allows, names with escapes, and shapes the fast path leaves
- * to JSON values (a null cell, keys in another order); a malformed table
- * is refused as JSON values refuse it. */
+/* A result's tables and series read straight from their text
+ * (result_from_text_parts, as the store reads them for the report) hold
+ * the very doubles, names and columns that reading them through JSON
+ * values gives: every kind of number JSON allows, names with escapes, and
+ * shapes the text readers leave to JSON values (a null cell, keys in
+ * another order); a malformed table is refused as JSON values refuse it. */
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -37,6 +37,30 @@ static bool same_both_ways(const char *tables)
 	return same;
 }
 
+/* The same for series. */
+static bool same_series(const char *series)
+{
+	char *whole = xasprintf("{\"workload\":\"w\",\"outcome\":\"pass\",\"metrics\":[],\"tables\":[],"
+				"\"series\":%s}", series);
+	json_t *j = json_loads(whole, 0, NULL);
+	struct result a = { 0 }, b = { 0 };
+	const char *why = NULL;
+	int ra = j ? result_from_json_parts(j, RESULT_TABLES | RESULT_SERIES, &a, &why) : -1;
+	int rb = result_from_text_parts(whole, strlen(whole), RESULT_METRICS | RESULT_TABLES | RESULT_SERIES, &b, &why);
+	bool same = (ra == 0) == (rb == 1) && a.nseries == b.nseries;
+	for (size_t k = 0; same && k < a.nseries; k++) {
+		const struct series *x = &a.series[k], *y = &b.series[k];
+		same = !strcmp(x->name, y->name) && !strcmp(x->unit, y->unit) && x->n == y->n;
+		for (size_t i = 0; same && i < x->n; i++)
+			same = !memcmp(&x->t[i], &y->t[i], sizeof(double)) && !memcmp(&x->v[i], &y->v[i], sizeof(double));
+	}
+	json_decref(j);
+	result_free(&a);
+	result_free(&b);
+	free(whole);
+	return same;
+}
+
 int main(void)
 {
 	static const char *const numbers[] = {
@@ -50,6 +74,9 @@ int main(void)
 		char *t = xasprintf("[{\"name\":\"n\",\"cols\":[\"x\",\"y\"],\"rows\":[[1,%s],[%s,2.0]]}]", numbers[i],
 				    numbers[i]);
 		CHECK(same_both_ways(t), "%s reads to the same double both ways", numbers[i]);
+		free(t);
+		t = xasprintf("[{\"name\":\"s\",\"unit\":\"u\",\"t\":[0.5,%s],\"v\":[%s,-1]}]", numbers[i], numbers[i]);
+		CHECK(same_series(t), "%s reads to the same double both ways in a series", numbers[i]);
 		free(t);
 	}
 	CHECK(same_both_ways("[]"), "no tables");
@@ -66,6 +93,15 @@ int main(void)
 	CHECK(same_both_ways("[{\"name\":\"w\",\"cols\":[\"a\"],\"rows\":[[01]]}]"), "a number JSON refuses, refused both ways");
 	CHECK(same_both_ways("[{\"name\":\"w\",\"cols\":[\"a\"],\"rows\":[[12345678901234567890123]]}]"),
 	      "an integer past 64 bits, refused both ways");
+	CHECK(same_series("[]") && same_series("[{\"name\":\"a\",\"unit\":\"\",\"t\":[],\"v\":[]},{\"name\":\"a\","
+			  "\"unit\":\"x\",\"t\":[1],\"v\":[2]},{\"name\":\"b\\u00e9\",\"unit\":\"s\",\"t\":[1,2],\"v\":[3,4]}]"),
+	      "series: none, an empty one, a name twice, escapes");
+	CHECK(same_series("[{\"unit\":\"u\",\"name\":\"k\",\"v\":[1],\"t\":[2]}]") &&
+	      same_series("[{\"name\":\"n\",\"unit\":\"u\",\"t\":[null],\"v\":[1]}]"),
+	      "series with keys in another order, a null value: as JSON values read them");
+	CHECK(same_series("[{\"name\":\"n\",\"unit\":\"u\",\"t\":[1,2],\"v\":[1]}]") &&
+	      same_series("[{\"name\":\"n\",\"t\":[1],\"v\":[1]}]"),
+	      "series of unequal lengths, or without a unit: refused both ways");
 	struct result r = { 0 };
 	const char *why = NULL;
 	const char *one = "{\"workload\":\"w\",\"outcome\":\"fail\",\"metrics\":[{\"name\":\"m\",\"unit\":\"\","
