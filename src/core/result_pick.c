@@ -85,6 +85,15 @@ struct pick_span {
 	size_t n;
 };
 
+/* The parts result_from_text_parts reads from their text, and where each
+ * one's span goes. */
+#define PICK_TEXT_PARTS (RESULT_TABLES | RESULT_HISTS | RESULT_SERIES)
+
+static size_t pick_span_index(unsigned part)
+{
+	return part == RESULT_TABLES ? 0 : part == RESULT_HISTS ? 1 : 2;
+}
+
 /* Index into pick_members of the key text k[0..n) (without its quotes), or -1. */
 static int pick_member(const char *k, size_t n)
 {
@@ -107,9 +116,9 @@ static bool pick_done(const json_t *o, unsigned parts, int last)
 }
 
 /* The members of parts picked from text, as result_pick_text; with spans
- * given, the "tables" and "series" members are not parsed but their text's
- * spans left in spans[0] and spans[1] (a JSON null in *out marks each
- * found). */
+ * given, the "tables", "hists" and "series" members are not parsed but
+ * their text's spans left in spans[0], [1] and [2] (a JSON null in *out
+ * marks each found). */
 static int pick_text(const char *text, size_t len, unsigned parts, json_t **out, struct pick_span *spans)
 {
 	const char *p = pick_ws(text, text + len), *end = text + len;
@@ -147,8 +156,8 @@ static int pick_text(const char *text, size_t len, unsigned parts, json_t **out,
 		if (m < 0 || !(parts & pick_members[m].part))
 			continue;
 		json_t *val;
-		if (spans && pick_members[m].part & (RESULT_TABLES | RESULT_SERIES)) {
-			spans[pick_members[m].part == RESULT_SERIES] = (struct pick_span){ .v = v, .n = (size_t)(p - v) };
+		if (spans && pick_members[m].part & PICK_TEXT_PARTS) {
+			spans[pick_span_index(pick_members[m].part)] = (struct pick_span){ .v = v, .n = (size_t)(p - v) };
 			val = json_null();
 		} else if (!(val = json_loadb(v, (size_t)(p - v), JSON_DECODE_ANY, NULL))) {
 			goto bad;
@@ -175,7 +184,14 @@ int result_pick_text(const char *text, size_t len, unsigned parts, json_t **out)
 
 int result_from_text_parts(const char *text, size_t len, unsigned parts, struct result *r, const char **why)
 {
-	struct pick_span spans[2] = { { 0 }, { 0 } };
+	static const struct {
+		const char *key;
+		unsigned part;
+		int (*read)(const char *text, size_t len, struct result *r);
+	} readers[] = { { "tables", RESULT_TABLES, result_tables_from_text },
+			{ "hists", RESULT_HISTS, result_hists_from_text },
+			{ "series", RESULT_SERIES, result_series_from_text } };
+	struct pick_span spans[3] = { { 0 }, { 0 }, { 0 } };
 	json_t *j = NULL;
 	*why = "not JSON";
 	int rc = pick_text(text, len, parts, &j, spans);
@@ -187,18 +203,16 @@ int result_from_text_parts(const char *text, size_t len, unsigned parts, struct 
 		json_object_set_new(j, "outcome", json_string("pass"));
 		json_object_set_new(j, "metrics", json_array());
 	}
-	rc = result_from_json_parts(j, parts & ~(unsigned)(RESULT_TABLES | RESULT_SERIES), r, why);
-	if (rc == 0 && (!(parts & RESULT_TABLES) || (spans[0].v && !result_tables_from_text(spans[0].v, spans[0].n, r))) &&
-	    (!(parts & RESULT_SERIES) || (spans[1].v && !result_series_from_text(spans[1].v, spans[1].n, r)))) {
-		json_decref(j);
-		return 1;
-	}
-	if (rc == 0) {
+	rc = result_from_json_parts(j, parts & ~(unsigned)PICK_TEXT_PARTS, r, why);
+	bool read = rc == 0;
+	for (size_t k = 0; read && k < ARRAY_SIZE(readers); k++)
+		read = !(parts & readers[k].part) || (spans[k].v && !readers[k].read(spans[k].v, spans[k].n, r));
+	if (rc == 0 && !read) {
 		/* a shape the text readers leave alone: all through JSON values */
 		result_free(r);
-		for (size_t k = 0; k < 2; k++)
+		for (size_t k = 0; k < ARRAY_SIZE(readers); k++)
 			if (spans[k].v)
-				json_object_set_new(j, k ? "series" : "tables",
+				json_object_set_new(j, readers[k].key,
 						    json_loadb(spans[k].v, spans[k].n, JSON_DECODE_ANY, NULL) ?: json_null());
 		rc = result_from_json_parts(j, parts, r, why);
 	}

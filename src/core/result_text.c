@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/hist.h"
 #include "core/util.h"
 
 /* Powers of ten that a double holds exactly. */
@@ -268,6 +269,114 @@ int result_series_from_text(const char *text, size_t len, struct result *r)
 	const char *p = text_char(text, text + len, '['), *end = text + len;
 	if (p && !text_char(p, end, ']'))
 		while ((p = series_from_text(p, end, r)) && !text_char(p, end, ']'))
+			if (!(p = text_char(p, end, ',')))
+				break;
+	return p && text_char(p, end, ']') ? 0 : -1;
+}
+
+/* A JSON integer at p (no fraction, no exponent, as json_integer's
+ * text): past it, or NULL (also for one past 18 digits: JSON values
+ * read those, and refuse them past 64 bits). */
+static const char *text_integer(const char *p, const char *end, int64_t *v)
+{
+	bool neg = p < end && *p == '-';
+	uint64_t m = 0;
+	int digits = 0;
+	p += neg;
+	if (!text_digit(p, end) || (*p == '0' && text_digit(p + 1, end)))
+		return NULL;
+	for (; text_digit(p, end); p++, digits++)
+		m = m * 10 + (uint64_t)(*p - '0');
+	if (digits > 18 || (p < end && (*p == '.' || *p == 'e' || *p == 'E')))
+		return NULL;
+	*v = neg ? -(int64_t)m : (int64_t)m;
+	return p;
+}
+
+/* "key":INTEGER at p, after a comma unless first: past it, or NULL. */
+static const char *text_int_member(const char *p, const char *end, const char *key, bool first, int64_t *v)
+{
+	if (!first && !(p = text_char(p, end, ',')))
+		return NULL;
+	if (!(p = text_key(p, end, key)))
+		return NULL;
+	while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+		p++;
+	return text_integer(p, end, v);
+}
+
+/* A histogram as hist_to_json writes it into a new one, as hist_from_json
+ * would read it (the same checks): past it, or NULL. */
+static const char *hist_from_text(const char *p, const char *end, struct hist **out)
+{
+	int64_t count, sum, min, max;
+	*out = NULL;
+	if (!(p = text_char(p, end, '{')) || !(p = text_int_member(p, end, "count", true, &count)) ||
+	    !(p = text_int_member(p, end, "sum", false, &sum)) || !(p = text_int_member(p, end, "min", false, &min)) ||
+	    !(p = text_int_member(p, end, "max", false, &max)) || !(p = text_char(p, end, ',')) ||
+	    !(p = text_key(p, end, "buckets")) || !(p = text_char(p, end, '[')) || count < 0)
+		return NULL;
+	struct hist *h = hist_new();
+	h->count = (uint64_t)count;
+	h->sum = (uint64_t)sum;
+	h->min = count ? (uint64_t)min : UINT64_MAX;
+	h->max = (uint64_t)max;
+	uint64_t total = 0;
+	const char *q = text_char(p, end, ']');
+	for (p = q ? q : p; !q;) {
+		int64_t idx, n;
+		if (!(p = text_char(p, end, '[')))
+			goto free_hist;
+		while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+			p++;
+		if (!(p = text_integer(p, end, &idx)) || !(p = text_char(p, end, ',')))
+			goto free_hist;
+		while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+			p++;
+		if (!(p = text_integer(p, end, &n)) || !(p = text_char(p, end, ']')) || idx < 0 || idx >= HIST_BUCKETS ||
+		    n < 0)
+			goto free_hist;
+		h->b[idx] += (uint64_t)n;
+		total += (uint64_t)n;
+		if ((q = text_char(p, end, ']')))
+			p = q;
+		else if (!(p = text_char(p, end, ',')))
+			goto free_hist;
+	}
+	if (total != h->count || !(p = text_char(p, end, '}')))
+		goto free_hist;
+	*out = h;
+	return p;
+free_hist:
+	free(h);
+	return NULL;
+}
+
+/* One histogram as result_to_json writes it, {"name","unit","hist"}, added
+ * to r: past it, or NULL when it is not in that shape. */
+static const char *named_hist_from_text(const char *p, const char *end, struct result *r)
+{
+	json_t *name = NULL, *unit = NULL;
+	struct hist *h = NULL;
+	if (!(p = text_char(p, end, '{')) || !(p = text_key(p, end, "name")) || !(name = text_value(&p, end, false)) ||
+	    !(p = text_char(p, end, ',')) || !(p = text_key(p, end, "unit")) || !(unit = text_value(&p, end, false)) ||
+	    !(p = text_char(p, end, ',')) || !(p = text_key(p, end, "hist")) || !(p = hist_from_text(p, end, &h)) ||
+	    !(p = text_char(p, end, '}')) || !json_is_string(name) || !json_is_string(unit)) {
+		free(h);
+		p = NULL;
+	} else {
+		result_hist(r, json_string_value(name), json_string_value(unit), h);
+	}
+	json_decref(name);
+	json_decref(unit);
+	return p;
+}
+
+int result_hists_from_text(const char *text, size_t len, struct result *r)
+{
+	const char *p = text_char(text, text + len, '['), *end = text + len;
+	if (p && !text_char(p, end, ']'))
+		while ((p = named_hist_from_text(p, end, r)) && !text_char(p, end, ']'))
 			if (!(p = text_char(p, end, ',')))
 				break;
 	return p && text_char(p, end, ']') ? 0 : -1;

@@ -1,4 +1,4 @@
-/* A result's tables and series read straight from their text
+/* A result's tables, series and histograms read straight from their text
  * (result_from_text_parts, as the store reads them for the report) hold
  * the very doubles, names and columns that reading them through JSON
  * values gives: every kind of number JSON allows, names with escapes, and
@@ -61,6 +61,26 @@ static bool same_series(const char *series)
 	return same;
 }
 
+/* The same for histograms. */
+static bool same_hists(const char *hists)
+{
+	char *whole = xasprintf("{\"workload\":\"w\",\"outcome\":\"pass\",\"metrics\":[],\"hists\":%s}", hists);
+	json_t *j = json_loads(whole, 0, NULL);
+	struct result a = { 0 }, b = { 0 };
+	const char *why = NULL;
+	int ra = j ? result_from_json_parts(j, RESULT_HISTS, &a, &why) : -1;
+	int rb = result_from_text_parts(whole, strlen(whole), RESULT_HISTS, &b, &why);
+	bool same = (ra == 0) == (rb == 1) && a.nhists == b.nhists;
+	for (size_t k = 0; same && k < a.nhists; k++)
+		same = !strcmp(a.hists[k].name, b.hists[k].name) && !strcmp(a.hists[k].unit, b.hists[k].unit) &&
+		       !memcmp(a.hists[k].h, b.hists[k].h, sizeof(struct hist));
+	json_decref(j);
+	result_free(&a);
+	result_free(&b);
+	free(whole);
+	return same;
+}
+
 int main(void)
 {
 	static const char *const numbers[] = {
@@ -102,6 +122,21 @@ int main(void)
 	CHECK(same_series("[{\"name\":\"n\",\"unit\":\"u\",\"t\":[1,2],\"v\":[1]}]") &&
 	      same_series("[{\"name\":\"n\",\"t\":[1],\"v\":[1]}]"),
 	      "series of unequal lengths, or without a unit: refused both ways");
+	CHECK(same_hists("[]") &&
+	      same_hists("[{\"name\":\"fault-latency\",\"unit\":\"ns\",\"hist\":{\"count\":5,\"sum\":9000,\"min\":3,"
+			 "\"max\":8000,\"buckets\":[[3,1],[130,2],[900,1],[7423,1]]}},{\"name\":\"e\",\"unit\":\"\","
+			 "\"hist\":{\"count\":0,\"sum\":0,\"min\":0,\"max\":0,\"buckets\":[]}}]"),
+	      "histograms, one of them empty, read the same both ways");
+	CHECK(same_hists("[{\"name\":\"a\",\"unit\":\"ns\",\"hist\":{\"count\":2,\"sum\":4,\"min\":1,\"max\":3,"
+			 "\"buckets\":[[1,1],[3,2]]}}]") &&
+	      same_hists("[{\"name\":\"a\",\"unit\":\"ns\",\"hist\":{\"count\":1,\"sum\":4,\"min\":1,\"max\":3,"
+			 "\"buckets\":[[7424,1]]}}]") &&
+	      same_hists("[{\"name\":\"a\",\"unit\":\"ns\",\"hist\":{\"count\":1.5,\"sum\":4,\"min\":1,\"max\":3,"
+			 "\"buckets\":[[1,1]]}}]"),
+	      "counts that do not add up, a bucket past the last, a count not an integer: refused both ways");
+	CHECK(same_hists("[{\"unit\":\"ns\",\"name\":\"a\",\"hist\":{\"sum\":4,\"count\":1,\"min\":4,\"max\":4,"
+			 "\"buckets\":[[4,1]]}}]"),
+	      "keys in another order: as JSON values read them");
 	struct result r = { 0 };
 	const char *why = NULL;
 	const char *one = "{\"workload\":\"w\",\"outcome\":\"fail\",\"metrics\":[{\"name\":\"m\",\"unit\":\"\","
