@@ -89,9 +89,14 @@ struct pick_span {
  * one's span goes. */
 #define PICK_TEXT_PARTS (RESULT_TABLES | RESULT_HISTS | RESULT_SERIES)
 
-static size_t pick_span_index(unsigned part)
+/* The span of a member read from its text (pick_text), or -1. */
+static int pick_span_index(const char *key)
 {
-	return part == RESULT_TABLES ? 0 : part == RESULT_HISTS ? 1 : 2;
+	static const char *const keys[] = { "tables", "hists", "series", "metrics" };
+	for (size_t k = 0; k < ARRAY_SIZE(keys); k++)
+		if (!strcmp(keys[k], key))
+			return (int)k;
+	return -1;
 }
 
 /* Index into pick_members of the key text k[0..n) (without its quotes), or -1. */
@@ -116,9 +121,9 @@ static bool pick_done(const json_t *o, unsigned parts, int last)
 }
 
 /* The members of parts picked from text, as result_pick_text; with spans
- * given, the "tables", "hists" and "series" members are not parsed but
- * their text's spans left in spans[0], [1] and [2] (a JSON null in *out
- * marks each found). */
+ * given, the "tables", "hists", "series" and "metrics" members are not
+ * parsed but their text's spans left in spans[0] to [3] (a JSON null in
+ * *out marks each found, an empty array the metrics). */
 static int pick_text(const char *text, size_t len, unsigned parts, json_t **out, struct pick_span *spans)
 {
 	const char *p = pick_ws(text, text + len), *end = text + len;
@@ -156,9 +161,11 @@ static int pick_text(const char *text, size_t len, unsigned parts, json_t **out,
 		if (m < 0 || !(parts & pick_members[m].part))
 			continue;
 		json_t *val;
-		if (spans && pick_members[m].part & PICK_TEXT_PARTS) {
-			spans[pick_span_index(pick_members[m].part)] = (struct pick_span){ .v = v, .n = (size_t)(p - v) };
-			val = json_null();
+		int k = spans ? pick_span_index(pick_members[m].key) : -1;
+		if (k >= 0) {
+			spans[k] = (struct pick_span){ .v = v, .n = (size_t)(p - v) };
+			/* metrics an empty array: the head holds them */
+			val = k == 3 ? json_array() : json_null();
 		} else if (!(val = json_loadb(v, (size_t)(p - v), JSON_DECODE_ANY, NULL))) {
 			goto bad;
 		}
@@ -190,8 +197,9 @@ int result_from_text_parts(const char *text, size_t len, unsigned parts, struct 
 		int (*read)(const char *text, size_t len, struct result *r);
 	} readers[] = { { "tables", RESULT_TABLES, result_tables_from_text },
 			{ "hists", RESULT_HISTS, result_hists_from_text },
-			{ "series", RESULT_SERIES, result_series_from_text } };
-	struct pick_span spans[3] = { { 0 }, { 0 }, { 0 } };
+			{ "series", RESULT_SERIES, result_series_from_text },
+			{ "metrics", RESULT_METRICS, result_metrics_from_text } };
+	struct pick_span spans[4] = { { 0 }, { 0 }, { 0 }, { 0 } };
 	json_t *j = NULL;
 	*why = "not JSON";
 	int rc = pick_text(text, len, parts, &j, spans);

@@ -381,3 +381,39 @@ int result_hists_from_text(const char *text, size_t len, struct result *r)
 				break;
 	return p && text_char(p, end, ']') ? 0 : -1;
 }
+
+/* One metric as result_to_json writes it, {"name","unit","better",
+ * "combine","value"}, added to r: past it, or NULL when it is not in that
+ * shape. */
+static const char *metric_from_text(const char *p, const char *end, struct result *r)
+{
+	static const char *const keys[] = { "name", "unit", "better", "combine" };
+	json_t *v[4] = { NULL, NULL, NULL, NULL };
+	double value = 0;
+	bool ok = (p = text_char(p, end, '{')) != NULL;
+	for (size_t k = 0; ok && k < 4; k++)
+		ok = (!k || (p = text_char(p, end, ','))) && (p = text_key(p, end, keys[k])) &&
+		     (v[k] = text_value(&p, end, false)) && json_is_string(v[k]);
+	if (ok && (p = text_char(p, end, ',')) && (p = text_key(p, end, "value"))) {
+		while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
+			p++;
+		ok = (p = text_number(p, end, &value)) && (p = text_char(p, end, '}')) &&
+		     result_metric_spelled(r, json_string_value(v[0]), json_string_value(v[1]),
+					   json_string_value(v[2]), json_string_value(v[3]), value) == 0;
+	} else {
+		ok = false;
+	}
+	for (size_t k = 0; k < 4; k++)
+		json_decref(v[k]);
+	return ok ? p : NULL;
+}
+
+int result_metrics_from_text(const char *text, size_t len, struct result *r)
+{
+	const char *p = text_char(text, text + len, '['), *end = text + len;
+	if (p && !text_char(p, end, ']'))
+		while ((p = metric_from_text(p, end, r)) && !text_char(p, end, ']'))
+			if (!(p = text_char(p, end, ',')))
+				break;
+	return p && text_char(p, end, ']') ? 0 : -1;
+}

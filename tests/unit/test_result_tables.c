@@ -1,4 +1,4 @@
-/* A result's tables, series and histograms read straight from their text
+/* A result's metrics, tables, series and histograms read straight from their text
  * (result_from_text_parts, as the store reads them for the report) hold
  * the very doubles, names and columns that reading them through JSON
  * values gives: every kind of number JSON allows, names with escapes, and
@@ -81,6 +81,28 @@ static bool same_hists(const char *hists)
 	return same;
 }
 
+/* The same for metrics (their old spellings renamed as JSON values read
+ * them). */
+static bool same_metrics(const char *metrics)
+{
+	char *whole = xasprintf("{\"workload\":\"w\",\"outcome\":\"pass\",\"metrics\":%s}", metrics);
+	json_t *j = json_loads(whole, 0, NULL);
+	struct result a = { 0 }, b = { 0 };
+	const char *why = NULL;
+	int ra = j ? result_from_json_parts(j, RESULT_METRICS, &a, &why) : -1;
+	int rb = result_from_text_parts(whole, strlen(whole), RESULT_METRICS, &b, &why);
+	bool same = (ra == 0) == (rb == 1) && a.nmetrics == b.nmetrics;
+	for (size_t k = 0; same && k < a.nmetrics; k++)
+		same = !strcmp(a.metrics[k].name, b.metrics[k].name) && !strcmp(a.metrics[k].unit, b.metrics[k].unit) &&
+		       a.metrics[k].better == b.metrics[k].better && a.metrics[k].combine == b.metrics[k].combine &&
+		       !memcmp(&a.metrics[k].value, &b.metrics[k].value, sizeof(double));
+	json_decref(j);
+	result_free(&a);
+	result_free(&b);
+	free(whole);
+	return same;
+}
+
 int main(void)
 {
 	static const char *const numbers[] = {
@@ -97,6 +119,10 @@ int main(void)
 		free(t);
 		t = xasprintf("[{\"name\":\"s\",\"unit\":\"u\",\"t\":[0.5,%s],\"v\":[%s,-1]}]", numbers[i], numbers[i]);
 		CHECK(same_series(t), "%s reads to the same double both ways in a series", numbers[i]);
+		free(t);
+		t = xasprintf("[{\"name\":\"m\",\"unit\":\"ns\",\"better\":\"lower\",\"combine\":\"amean\",\"value\":%s}]",
+			      numbers[i]);
+		CHECK(same_metrics(t), "%s reads to the same double both ways as a metric", numbers[i]);
 		free(t);
 	}
 	CHECK(same_both_ways("[]"), "no tables");
@@ -137,6 +163,16 @@ int main(void)
 	CHECK(same_hists("[{\"unit\":\"ns\",\"name\":\"a\",\"hist\":{\"sum\":4,\"count\":1,\"min\":4,\"max\":4,"
 			 "\"buckets\":[[4,1]]}}]"),
 	      "keys in another order: as JSON values read them");
+	CHECK(same_metrics("[]") &&
+	      same_metrics("[{\"name\":\"alloc-rate\",\"unit\":\"bytes/s\",\"better\":\"higher\",\"combine\":\"hmean\","
+			   "\"value\":5e9},{\"name\":\"t\",\"unit\":\"ns\",\"better\":\"none\",\"combine\":\"amean\","
+			   "\"value\":1},{\"name\":\"t\",\"unit\":\"ns\",\"better\":\"lower\",\"combine\":\"amean\","
+			   "\"value\":2}]"),
+	      "metrics: an old spelling renamed, a name twice, as JSON values read them");
+	CHECK(same_metrics("[{\"name\":\"m\",\"unit\":\"\",\"better\":\"up\",\"combine\":\"amean\",\"value\":1}]") &&
+	      same_metrics("[{\"name\":\"m\",\"unit\":\"\",\"better\":\"lower\",\"combine\":\"amean\",\"value\":null}]") &&
+	      same_metrics("[{\"value\":3,\"name\":\"m\",\"unit\":\"\",\"better\":\"lower\",\"combine\":\"amean\"}]"),
+	      "an unknown better, a null value refused both ways; keys in another order read as JSON values read them");
 	struct result r = { 0 };
 	const char *why = NULL;
 	const char *one = "{\"workload\":\"w\",\"outcome\":\"fail\",\"metrics\":[{\"name\":\"m\",\"unit\":\"\","
