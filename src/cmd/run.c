@@ -41,7 +41,7 @@ struct run_opts {
 	char *name, *db, *tag;
 	char *trace;                /* checked by trace_opts */
 	char *order, *seed;         /* checked by suite_opts */
-	char *precision, *budget, *warmup, *cpu;  /* checked by suite_opts and run_check */
+	char *precision, *effect, *budget, *warmup, *cpu;  /* checked by suite_opts and run_check */
 	struct strlist set, variant, lava;
 	bool json, quiet, no_monitor, no_probe, profile, no_sandbox, force, reset_between;
 };
@@ -53,6 +53,9 @@ const struct opt run_cmd_opts[] = {
 	{ .name = "precision", .type = OPT_STR, .off = offsetof(struct run_opts, precision), .metavar = "P",
 	  .help = "with --iterations auto: stop when every headline metric's 95% interval is within P of its mean "
 	  "(default 2%)" },
+	{ .name = "effect", .type = OPT_STR, .off = offsetof(struct run_opts, effect), .metavar = "E",
+	  .help = "with --iterations auto, instead of --precision: stop each case when compare could see a change "
+	  "of E (5%) in every headline metric, as `vmregress plan` counts" },
 	{ .name = "budget", .type = OPT_STR, .off = offsetof(struct run_opts, budget), .metavar = "TIME",
 	  .help = "with --iterations auto: stop adding iterations when the run has taken TIME (default 2m)" },
 	{ .name = "warmup", .type = OPT_STR, .off = offsetof(struct run_opts, warmup), .metavar = "N",
@@ -133,17 +136,21 @@ static int run_overrides(struct suite *s, const struct run_opts *o)
 		return -1;
 	if (o->seed && suite_override(s, suite_opts, "seed", o->seed, "--seed") < 0)
 		return -1;
-	const char *const keys[] = { "precision", "budget", "warmup", "cpu" };
-	const char *const vals[] = { o->precision, o->budget, o->warmup, o->cpu };
+	const char *const keys[] = { "precision", "effect", "budget", "warmup", "cpu" };
+	const char *const vals[] = { o->precision, o->effect, o->budget, o->warmup, o->cpu };
 	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
 		char where[32] = "";
 		snprintf(where, sizeof(where), "--%s", keys[i]);
 		if (vals[i] && suite_override(s, suite_opts, keys[i], vals[i], where) < 0)
 			return -1;
 	}
-	if ((o->precision || o->budget) && !s->global.iterations_auto) {
+	if ((o->precision || o->effect || o->budget) && !s->global.iterations_auto) {
 		vmr_err("--%s: only iterations chosen by precision have one (add --iterations auto)",
-			o->precision ? "precision" : "budget");
+			o->precision ? "precision" : o->effect ? "effect" : "budget");
+		return -1;
+	}
+	if (o->precision && o->effect) {
+		vmr_err("--precision and --effect: two rules for when to stop; give one");
 		return -1;
 	}
 	return 0;
@@ -154,6 +161,10 @@ static int run_check(struct suite *s)
 	double frac = 0;
 	if (s->global.iterations_auto && precision_parse(s->global.precision, &frac) < 0) {
 		vmr_err("precision %s: not a fraction of the mean (2%% or 0.02)", s->global.precision);
+		return -1;
+	}
+	if (s->global.iterations_auto && s->global.effect && precision_parse(s->global.effect, &frac) < 0) {
+		vmr_err("effect %s: not a fraction of the mean (5%% or 0.05)", s->global.effect);
 		return -1;
 	}
 	for (size_t i = 0; i < s->ncases; i++) {
@@ -375,7 +386,7 @@ static int run_print(struct run_state *rs)
 }
 
 /* iterations = auto: the rule and why each case stopped, added to the
- * run's environment ("iterations_auto": {"precision", "budget_s", CASE:
+ * run's environment ("iterations_auto": {"precision" or "effect", "budget_s", CASE:
  * "budget after 9 iterations"}, "iterations_auto_reached": {"CASE.METRIC":
  * 0.031}), where show prints it and compare's environment diff finds it. */
 static int run_auto_store(struct run_state *rs, struct run_var *var)
@@ -383,10 +394,12 @@ static int run_auto_store(struct run_state *rs, struct run_var *var)
 	const struct suite_settings *g = &var->suite->global;
 	if (!g->iterations_auto)
 		return 0;
-	double target = 0;
-	precision_parse(g->precision, &target);
+	double target = 0, effect = 0;
 	json_t *env = json_deep_copy(rs->env), *stops = var->stops ? json_deep_copy(var->stops) : json_object();
-	json_object_set_new(stops, "precision", json_real(target));
+	if (g->effect && precision_parse(g->effect, &effect) == 0)
+		json_object_set_new(stops, "effect", json_real(effect));
+	else if (precision_parse(g->precision, &target) == 0)
+		json_object_set_new(stops, "precision", json_real(target));
 	json_object_set_new(stops, "budget_s", json_real((double)g->budget_ns / 1e9));
 	json_object_set_new(env, "iterations_auto", stops);
 	json_object_set(env, "iterations_auto_reached", var->reached ? var->reached : json_object());

@@ -14,6 +14,7 @@
 #include "harness/plan.h"
 #include "harness/runner.h"
 #include "harness/trace_hook.h"
+#include "stats/compare.h"
 
 /* Open the case's sandbox, or keep the open one when its configuration is
  * the same.  0, or an exit code. */
@@ -181,6 +182,41 @@ static double run_auto_share_s(const struct run_state *rs, size_t ci)
 	return (left > 0 ? left : 0) / (double)(s0->ncases - ci);
 }
 
+/* The headline tests compare will make of the run, m of BH's alpha / m:
+ * every case's headline figures (this one's as many as it measured), for
+ * each variant against the base. */
+static size_t run_auto_family(const struct run_state *rs, size_t ci)
+{
+	const struct suite *s0 = rs->vars[0].suite;
+	size_t m = 0;
+	for (size_t c = 0; c < s0->ncases; c++) {
+		size_t k = workload_headline_count(s0->cases[c].w->name);
+		m += c == ci && rs->vars[0].track.n > k ? rs->vars[0].track.n : k;
+	}
+	m *= rs->nvars > 1 ? rs->nvars - 1 : 1;
+	return m ? m : 1;
+}
+
+/* --effect: whether every headline metric of case ci so far would show
+ * the change against the base (paired by block), or alone without
+ * variants. */
+static bool run_auto_seen(const struct run_state *rs, size_t ci, double effect)
+{
+	const struct precision_track *t0 = &rs->vars[0].track;
+	double level = 0.05 / (double)run_auto_family(rs, ci);  /* compare's default FDR */
+	for (size_t m = 0; m < t0->n; m++)
+		for (size_t v = rs->nvars > 1 ? 1 : 0; v < rs->nvars; v++) {
+			const struct precision_series *x = &t0->s[m], *y = NULL;
+			for (size_t j = 0; v && j < rs->vars[v].track.n && !y; j++)
+				if (!strcmp(rs->vars[v].track.s[j].metric, x->metric))
+					y = &rs->vars[v].track.s[j];
+			if ((v && !y) || !precision_effect_seen(x->v, y ? y->v : NULL, y && y->n < x->n ? y->n : x->n,
+								effect, level, compare_rank_tested(x->metric)))
+				return false;
+		}
+	return t0->n > 0;
+}
+
 /* After a block of iterations auto: whether to run another.  Each
  * variant's headline figures so far, all within the precision or not. */
 static enum precision_stop run_auto_decide(struct run_state *rs, size_t ci, long counted, uint64_t t0,
@@ -190,6 +226,8 @@ static enum precision_stop run_auto_decide(struct run_state *rs, size_t ci, long
 	struct precision_rule rule = { .budget_s = run_auto_share_s(rs, ci),
 				       .min_iterations = RUN_AUTO_MIN, .max_iterations = RUN_AUTO_MAX };
 	precision_parse(s0->global.precision, &rule.target);  /* run_check said it parses */
+	if (s0->global.effect && precision_parse(s0->global.effect, &rule.effect) == 0)
+		rule.seen = run_auto_seen(rs, ci, rule.effect);
 	size_t n = 0;
 	for (size_t v = 0; v < rs->nvars; v++)
 		n += rs->vars[v].track.n;

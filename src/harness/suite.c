@@ -43,6 +43,9 @@ const struct opt suite_opts[] = {
 	{ .name = "precision", .type = OPT_STR, .off = offsetof(struct suite_settings, precision), .def = "2%",
 	  .metavar = "P", .help = "with iterations = auto: the 95% confidence interval's half-width, relative to "
 	  "the mean, every headline metric must reach (2% or 0.02)" },
+	{ .name = "effect", .type = OPT_STR, .off = offsetof(struct suite_settings, effect), .metavar = "E",
+	  .help = "with iterations = auto, instead of precision: run each case until compare's test could see a "
+	  "change of E (5% or 0.05) in every headline metric with 80% power, as `vmregress plan` counts" },
 	{ .name = "budget", .type = OPT_TIME, .off = offsetof(struct suite_settings, budget_ns), .def = "2m",
 	  .min = 1e9, .max = 7 * 86400e9, .metavar = "TIME",
 	  .help = "with iterations = auto: the most time the run's cases may take, shared evenly between them" },
@@ -204,7 +207,8 @@ static bool suite_is_variants(const struct suite_parser *p, size_t section)
 /* Settings of the whole run, which a case cannot change. */
 static bool suite_key_global_only(const char *key)
 {
-	return !strcmp(key, "order") || !strcmp(key, "seed") || !strcmp(key, "precision") || !strcmp(key, "budget");
+	return !strcmp(key, "order") || !strcmp(key, "seed") || !strcmp(key, "precision") || !strcmp(key, "effect") ||
+	       !strcmp(key, "budget");
 }
 
 /* opt_set, and `iterations = auto` (a whole run's: global says whether

@@ -62,6 +62,8 @@ struct suite_settings {
 	 * the whole run's */
 	bool iterations_auto;
 	char *precision;            /* "2%" or "0.02", checked by run */
+	char *effect;               /* NULL, or the change auto runs until compare
+				     * could see ("5%"): stats/precision.h */
 	uint64_t budget_ns;         /* the whole run's, shared by its cases */
 	long warmup;                /* iterations per variant run first and not counted */
 	char *cpu;                  /* CPUs for the workload child ("0", "1-3"); NULL: any */

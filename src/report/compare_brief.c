@@ -1,6 +1,7 @@
 /* The one-screen text of compare (compare_fmt.h): the verdict, its trust
  * warnings in words, and a pointer to the rest. */
 #include <stdlib.h>
+#include <string.h>
 
 #include "report/compare_int.h"
 
@@ -22,8 +23,13 @@ char *compare_trust_text(const struct cmp_trust *t)
 	switch (t->kind) {
 	case CMP_TRUST_INCOMPLETE:
 		cmp_runs_text(f, &t->runs);
-		fprintf(f, " did not complete (%s): stopped or failed part-way, with only what ran before",
-			t->detail ? t->detail : "?");
+		if (t->detail && !strcmp(t->detail, "running"))
+			fprintf(f, " %s still being written: only the iterations stored so far",
+				t->runs.n == 1 ? "is" : "are");
+		else
+			fprintf(f, " did not complete (%s): %s part-way, with only what ran before",
+				t->detail ? t->detail : "?",
+				t->detail && !strcmp(t->detail, "failed") ? "failed" : "stopped");
 		break;
 	case CMP_TRUST_APART:
 		cmp_runs_text(f, &t->runs);

@@ -7,6 +7,7 @@
 
 #include "report/compare_fmt.h"
 #include "report/functional.h"
+#include "report/xml.h"
 #include "core/units.h"
 #include "core/util.h"
 #include "workload/workload.h"
@@ -163,22 +164,6 @@ void compare_write_markdown(FILE *f, const struct comparison *cmp)
 
 /* ---- JUnit and TAP: each headline metric of each run a test case ---- */
 
-static void xml_text(FILE *f, const char *s)
-{
-	for (; *s; s++)
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&apos;", f); break;
-		default:
-			/* XML 1.0 has no place for other control characters. */
-			if ((unsigned char)*s >= 0x20 || *s == '\n' || *s == '\t')
-				fputc(*s, f);
-		}
-}
-
 /* The headline line without its leading verdict column. */
 static char *cmp_case_detail(const struct comparison *cmp, const struct cmp_row *row, size_t i)
 {
@@ -215,11 +200,11 @@ void compare_write_junit(FILE *f, const struct comparison *cmp, const struct fun
 	fprintf(f, "<testsuites>\n<testsuite name=\"vmregress compare\" tests=\"%zu\" failures=\"%zu\" errors=\"0\" "
 		   "skipped=\"%zu\">\n<properties><property name=\"verdict\" value=\"",
 		cmp_headline_cells(cmp), fail, skip);
-	xml_text(f, compare_verdict_line(line, sizeof(line), cmp));
+	xml_escape(f, compare_verdict_line(line, sizeof(line), cmp));
 	fputs("\"/>\n", f);
 	for (size_t k = 0; k < cmp->env_flags.n; k++) {
 		fputs("<property name=\"environment-differs\" value=\"", f);
-		xml_text(f, cmp->env_flags.v[k]);
+		xml_escape(f, cmp->env_flags.v[k]);
 		fputs("\"/>\n", f);
 	}
 	fputs("</properties>\n", f);
@@ -229,20 +214,20 @@ void compare_write_junit(FILE *f, const struct comparison *cmp, const struct fun
 			enum cmp_verdict v = row->cells[i].verdict;
 			char *detail = cmp_case_detail(cmp, row, i);
 			fputs("<testcase classname=\"", f);
-			xml_text(f, row->case_name);
+			xml_escape(f, row->case_name);
 			fputs("\" name=\"", f);
-			xml_text(f, row->metric);
+			xml_escape(f, row->metric);
 			fputs(" (", f);
-			xml_text(f, cmp->labels[i]);
+			xml_escape(f, cmp->labels[i]);
 			fputs(")\">", f);
 			if (v == CMP_REGRESSED || cmp_skipped(v)) {
 				fprintf(f, "<%s message=\"%s: ", v == CMP_REGRESSED ? "failure" : "skipped",
 					cmp_verdict_name(v));
-				xml_text(f, detail);
+				xml_escape(f, detail);
 				fputs("\"/>", f);
 			} else {
 				fprintf(f, "<system-out>%s: ", cmp_verdict_name(v));
-				xml_text(f, detail);
+				xml_escape(f, detail);
 				fputs("</system-out>", f);
 			}
 			fputs("</testcase>\n", f);

@@ -334,8 +334,10 @@ char *compare_left_text(const struct cmp_left *l)
 			fprintf(f, " and %zu more", l->metrics.n - 6);
 		break;
 	case CMP_LEFT_FAILED:
-		fprintf(f, "%zu of %zu iterations of case '%s' in %s did not pass and are not counted", l->count, l->of,
-			l->case_name, l->run);
+	case CMP_LEFT_WARMUP:  /* as run and show say a warm-up */
+		fprintf(f, "%zu of %zu iterations of case '%s' in %s %s", l->count, l->of, l->case_name, l->run,
+			l->why == CMP_LEFT_FAILED ? "did not pass and are not counted"
+			: l->count == 1 ? "is a warm-up iteration, not counted" : "are warm-up iterations, not counted");
 		break;
 	case CMP_LEFT_ONLY_IN_RUN:
 		if (l->metric)
@@ -363,7 +365,7 @@ static json_t *cmp_left_json(const struct cmp_left *l)
 		json_object_set_new(j, "metric", json_string(l->metric));
 	if (l->run)
 		json_object_set_new(j, "run", json_string(l->run));
-	if (l->why == CMP_LEFT_FAILED) {
+	if (l->why == CMP_LEFT_FAILED || l->why == CMP_LEFT_WARMUP) {
 		json_object_set_new(j, "iterations", json_integer((json_int_t)l->count));
 		json_object_set_new(j, "of", json_integer((json_int_t)l->of));
 	}

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core/util.h"
+#include "report/xml.h"
 
 /* One CI test case: a case of run r (r >= 1) or of the base absent from it. */
 struct fci_case {
@@ -103,23 +104,6 @@ static char *fci_message(const struct fci_case *k)
 
 /* ---- JUnit ---- */
 
-static void fci_xml(FILE *f, const char *s)
-{
-	for (; s && *s; s++)
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		case '\'': fputs("&apos;", f); break;
-		default:
-			if ((unsigned char)*s >= 0x20 || *s == '\t')
-				fputc(*s, f);
-			else if (*s == '\n')
-				fputs("&#10;", f);
-		}
-}
-
 struct fci_out {
 	FILE *f;
 	char *const *labels;
@@ -132,21 +116,21 @@ static void fci_junit_one(void *ctx, size_t r, const struct fci_case *k)
 	FILE *f = o->f;
 	char *msg = fci_message(k);
 	fputs("<testcase classname=\"kselftest.", f);
-	fci_xml(f, k->c->suite_case);
+	xml_escape(f, k->c->suite_case);
 	fputc('.', f);
-	fci_xml(f, k->c->test);
+	xml_escape(f, k->c->test);
 	fputs("\" name=\"", f);
-	fci_xml(f, k->c->name);
+	xml_escape(f, k->c->name);
 	fputs(" (", f);
-	fci_xml(f, o->labels[r]);
+	xml_escape(f, o->labels[r]);
 	fprintf(f, ")\" time=\"%.3f\">", k->count.n ? (double)k->c->time_ns / 1e9 : 0.0);
 	if (fci_failed(k) || fci_skipped(k)) {
 		fprintf(f, "<%s message=\"", fci_failed(k) ? "failure" : "skipped");
-		fci_xml(f, msg);
+		xml_escape(f, msg);
 		fputs("\"/>", f);
 	} else {
 		fputs("<system-out>", f);
-		fci_xml(f, msg);
+		xml_escape(f, msg);
 		fputs("</system-out>", f);
 	}
 	fputs("</testcase>\n", f);
@@ -162,7 +146,7 @@ void functional_write_junit(FILE *f, const struct functional *fn, char *const *l
 		   "errors=\"0\" skipped=\"%zu\">\n", n, fail, skip);
 	if (fn->versions) {
 		fputs("<properties><property name=\"selftests-differ\" value=\"", f);
-		fci_xml(f, fn->versions);
+		xml_escape(f, fn->versions);
 		fputs("\"/></properties>\n", f);
 	}
 	struct fci_out o = { .f = f, .labels = labels };

@@ -52,8 +52,7 @@ void plan_write_text(FILE *f, const struct plan *p, const char *suite, const cha
 	fprintf(f, "In all about %s for %zu variants, each case at its most demanding metric (the workloads' own\n"
 		   "time; the sandbox's set-up comes on top). Spread: the sd of what compare tests, in logs.\n",
 		plan_time(t, sizeof(t), p->total_s), p->nvariants);
-	if (isfinite(p->auto_precision))
-		fprintf(f, "--iterations auto --precision %.2g%% stops each case at about these counts or more (the "
-			   "precision a variant's mean reaches there, at these CVs).\n",
-			p->auto_precision * 100);
+	fprintf(f, "--iterations auto --effect %g%% stops each case at about these counts: it counts as this plan does, "
+		   "from the run's own spread as it goes%s.\n",
+		p->effect * 100, p->alpha == 0.05 ? "" : " (at compare's default FDR, 5%)");
 }

@@ -46,7 +46,7 @@ static struct cmp_left *compare_left(struct comparison *cmp, enum cmp_left_why w
 const char *compare_left_reason(enum cmp_left_why why)
 {
 	static const char *const names[] = { "no-passing-iteration", "zero-in-every-run", "did-not-pass",
-					     "only-in-run", "not-in-run" };
+					     "only-in-run", "not-in-run", "warm-up" };
 	return names[why % ARRAY_SIZE(names)];
 }
 
@@ -110,9 +110,7 @@ static size_t compare_pairs(const struct run_case *a, const struct run_case *b, 
 	return n;
 }
 
-/* Percentiles and maxima of an iteration are not normal across
- * iterations (a few slow events move them): a rank test, not a t-test. */
-static bool compare_nonnormal(const char *metric)
+bool compare_rank_tested(const char *metric)
 {
 	return !fnmatch("*-p[0-9]*", metric, 0) || !fnmatch("*-max", metric, 0);
 }
@@ -225,7 +223,7 @@ static void compare_add_row(struct comparison *cmp, const char *case_name, const
 	row.combine = m ? m->combine : COMBINE_AMEAN;
 	row.headline = (o->headline && workload && o->headline(workload, metric)) ||
 		       (o->headline_glob && compare_glob(o->headline_glob, metric));
-	row.test = compare_nonnormal(metric) ? CMP_TEST_MWU : CMP_TEST_WELCH;
+	row.test = compare_rank_tested(metric) ? CMP_TEST_MWU : CMP_TEST_WELCH;
 	if (row.headline && cmp->noise_ref)
 		row.ref = compare_ref_noise(cmp->noise_ref, case_name, metric);
 	for (size_t i = 1; c0 && i < cmp->nruns; i++) {
@@ -248,7 +246,10 @@ static void compare_add_row(struct comparison *cmp, const char *case_name, const
 	for (size_t i = 0; i < cmp->nruns; i++)
 		compare_cell_fill(&row.cells[i], &row.cells[0], &row, cmp);
 	if (compare_row_zero(&row, cmp->nruns)) {
-		strlist_add(zero, metric);
+		/* no steal is a measure of the host, not a counter that never
+		 * moved: the trust warnings speak of steal when there is some */
+		if (strcmp(metric, CMP_STEAL_METRIC))
+			strlist_add(zero, metric);
 		compare_row_free(&row, cmp->nruns);
 		return;
 	}
@@ -355,16 +356,37 @@ static void compare_case_metrics(const struct run_case *c, struct strlist *names
 }
 
 
-/* Iterations that did not pass are not counted: say so. */
+/* Iteration i of c is a warm-up: one of the case's first `warmup`, which
+ * the runner stores as skipped when it passed (a warm-up that failed
+ * failed). */
+static bool compare_is_warmup(const struct run_case *c, size_t i)
+{
+	json_int_t warmup = json_integer_value(json_object_get(c->options, "warmup"));
+	int no = c->iter_no ? c->iter_no[i] : (int)i;
+	return c->iters[i].outcome == OUTCOME_SKIP && no < warmup;
+}
+
+/* Iterations that did not pass are not counted: say so, the warm-ups
+ * apart (they were never meant to count). */
 static void compare_note_failed(struct comparison *cmp, size_t ri, const struct compare_opts *o)
 {
 	const struct run *r = cmp->runs[ri];
 	for (size_t k = 0; k < r->ncases; k++) {
 		const struct run_case *c = &r->cases[k];
-		size_t bad = 0;
-		for (size_t i = 0; i < c->niter; i++)
-			bad += c->iters[i].outcome != OUTCOME_PASS;
-		if (bad && compare_glob(o->cases, c->name)) {
+		size_t bad = 0, warm = 0;
+		for (size_t i = 0; i < c->niter; i++) {
+			bool w = compare_is_warmup(c, i);
+			warm += w;
+			bad += !w && c->iters[i].outcome != OUTCOME_PASS;
+		}
+		if (!compare_glob(o->cases, c->name))
+			continue;
+		if (warm) {
+			struct cmp_left *l = compare_left(cmp, CMP_LEFT_WARMUP, c->name, NULL, cmp->labels[ri]);
+			l->count = warm;
+			l->of = c->niter;
+		}
+		if (bad) {
 			struct cmp_left *l = compare_left(cmp, CMP_LEFT_FAILED, c->name, NULL, cmp->labels[ri]);
 			l->count = bad;
 			l->of = c->niter;

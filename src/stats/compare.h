@@ -166,6 +166,7 @@ enum cmp_left_why {
 	CMP_LEFT_FAILED,         /* count of the case's iterations in run did not pass */
 	CMP_LEFT_ONLY_IN_RUN,    /* case (or metric of case) is in run, not in the base */
 	CMP_LEFT_NOT_IN_RUN,     /* case of the base is not in run */
+	CMP_LEFT_WARMUP,         /* count of the case's iterations in run were warm-ups */
 };
 
 struct cmp_left {
@@ -173,12 +174,12 @@ struct cmp_left {
 	char *case_name;
 	char *metric;            /* the one metric it is about, or NULL */
 	char *run;               /* the run's label, or NULL (ZERO: every run) */
-	size_t count, of;        /* FAILED: iterations that did not pass, of all */
+	size_t count, of;        /* FAILED, WARMUP: such iterations, of all */
 	struct strlist metrics;  /* ZERO: the metrics */
 };
 
 /* The reason's name in JSON: "no-passing-iteration", "zero-in-every-run",
- * "did-not-pass", "only-in-run", "not-in-run". */
+ * "did-not-pass", "only-in-run", "not-in-run", "warm-up". */
 const char *compare_left_reason(enum cmp_left_why why);
 
 /* What the runs record that can move their figures without the change
@@ -272,5 +273,10 @@ size_t cmp_explain(const struct comparison *cmp, size_t r, size_t i, size_t *out
  * elements as "[i]", scalars as their compact JSON text (strings bare).
  * Appends to keys/values (parallel lists). */
 void cmp_json_flatten(const json_t *j, const char *prefix, struct strlist *keys, struct strlist *values);
+
+/* Percentiles and maxima of an iteration are not normal across
+ * iterations (a few slow events move them): compare tests them by rank
+ * (signed-rank, Mann-Whitney), not by t. */
+bool compare_rank_tested(const char *metric);
 
 #endif

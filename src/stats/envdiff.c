@@ -78,6 +78,28 @@ static bool compare_env_volatile(const char *key, const char *value)
 	return false;
 }
 
+/* A run from the matrix records how its guest ran under "matrix", one from
+ * a LAVA lab how its job ran under "lava": each section is where the run
+ * came from, not a setting, and the other run has nothing to set beside it
+ * (a board has no "matrix.accel").  So a key of one section is no
+ * difference where a run lacks that section but has the other; whether a
+ * run ran emulated is said apart (compare_env_flags), from either section. */
+static bool compare_env_other_origin(const struct comparison *cmp, const char *key)
+{
+	static const char *const origins[][2] = { { "matrix", "lava" }, { "lava", "matrix" } };
+	for (size_t k = 0; k < ARRAY_SIZE(origins); k++) {
+		size_t len = strlen(origins[k][0]);
+		if (strncmp(key, origins[k][0], len) || key[len] != '.')
+			continue;
+		for (size_t i = 0; i < cmp->nruns; i++) {
+			const json_t *env = cmp->runs[i]->env;
+			if (!json_object_get(env, origins[k][0]) && json_object_get(env, origins[k][1]))
+				return true;
+		}
+	}
+	return false;
+}
+
 /* The reference trace a case replayed, by what is in it: its header's
  * description (pattern and parameters), size, seed and checksum as the
  * first iteration that opened it recorded them.  NULL if none did; *path is
@@ -283,7 +305,8 @@ void compare_env_diff(struct comparison *cmp, const struct compare_opts *o)
 			const char *v = compare_env_lookup(&keys[i], &vals[i], all.v[k]);
 			differs = !first || !v || strcmp(first, v);
 		}
-		if (!differs || compare_env_volatile(all.v[k], compare_env_first(keys, vals, cmp->nruns, all.v[k])))
+		if (!differs || compare_env_volatile(all.v[k], compare_env_first(keys, vals, cmp->nruns, all.v[k])) ||
+		    compare_env_other_origin(cmp, all.v[k]))
 			continue;
 		cmp->env = xrealloc(cmp->env, (cmp->nenv + 1) * sizeof(*cmp->env));
 		struct cmp_env_diff *d = &cmp->env[cmp->nenv++];

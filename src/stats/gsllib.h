@@ -15,6 +15,7 @@
 #define GSLLIB_FNS(X) \
 	X(gsl_cdf_tdist_Q) X(gsl_cdf_tdist_Pinv) X(gsl_cdf_tdist_Qinv) \
 	X(gsl_cdf_ugaussian_P) X(gsl_cdf_ugaussian_Q) X(gsl_ran_chisq_pdf) \
+	X(gsl_cdf_chisq_Pinv) \
 	X(gsl_integration_workspace_alloc) X(gsl_integration_workspace_free) \
 	X(gsl_integration_qags) X(gsl_set_error_handler) X(gsl_set_error_handler_off)
 
@@ -41,6 +42,7 @@ static inline const struct gsllib *gsllib_get(void)
 #define gsl_cdf_ugaussian_P (gsllib_get()->gsl_cdf_ugaussian_P)
 #define gsl_cdf_ugaussian_Q (gsllib_get()->gsl_cdf_ugaussian_Q)
 #define gsl_ran_chisq_pdf (gsllib_get()->gsl_ran_chisq_pdf)
+#define gsl_cdf_chisq_Pinv (gsllib_get()->gsl_cdf_chisq_Pinv)
 #define gsl_integration_workspace_alloc (gsllib_get()->gsl_integration_workspace_alloc)
 #define gsl_integration_workspace_free (gsllib_get()->gsl_integration_workspace_free)
 #define gsl_integration_qags (gsllib_get()->gsl_integration_qags)

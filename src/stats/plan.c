@@ -11,26 +11,27 @@
 #include "stats/stats.h"
 #include "stats/verdict.h"
 
-/* The smallest n in [3, 100000] whose MDE (Cohen's d at 80% power, level)
- * times the spread is within the effect; 0 when none is. */
-static size_t plan_need(double effect_log, double spread, bool paired, bool rank, double level)
+double plan_mde(size_t n, double spread, bool paired, bool rank, double level)
 {
 	double eff = rank ? 3 / M_PI : 1;
-	size_t lo = 3, hi = 100000;
-#define PLAN_MDE(n) ((paired ? stats_t1_mde((double)(n) * eff, level, 0.8) \
-			     : stats_t_mde((double)(n) * eff, (double)(n) * eff, level, 0.8)) * spread)
-	if (!(spread >= 0) || !(effect_log > 0) || !(PLAN_MDE(hi) <= effect_log))
+	return (paired ? stats_t1_mde((double)n * eff, level, 0.8)
+		       : stats_t_mde((double)n * eff, (double)n * eff, level, 0.8)) * spread;
+}
+
+size_t plan_iterations(double effect_log, double spread, bool paired, bool rank, double level)
+{
+	size_t lo = PLAN_MIN, hi = 100000;
+	if (!(spread >= 0) || !(effect_log > 0) || !(plan_mde(hi, spread, paired, rank, level) <= effect_log))
 		return 0;
-	if (PLAN_MDE(lo) <= effect_log)
+	if (plan_mde(lo, spread, paired, rank, level) <= effect_log)
 		return lo;
 	while (hi - lo > 1) {
 		size_t mid = lo + (hi - lo) / 2;
-		if (PLAN_MDE(mid) <= effect_log)
+		if (plan_mde(mid, spread, paired, rank, level) <= effect_log)
 			hi = mid;
 		else
 			lo = mid;
 	}
-#undef PLAN_MDE
 	return hi;
 }
 
@@ -52,7 +53,7 @@ static double plan_iter_s(const struct comparison *cmp, const char *case_name)
 
 void plan_from_comparison(const struct comparison *cmp, double effect, struct plan *p)
 {
-	*p = (struct plan){ .effect = effect, .alpha = cmp->alpha, .nvariants = cmp->nruns, .auto_precision = NAN };
+	*p = (struct plan){ .effect = effect, .alpha = cmp->alpha, .nvariants = cmp->nruns };
 	for (size_t r = 0; r < cmp->nrows; r++)
 		for (size_t i = 1; cmp->rows[r].headline && i < cmp->nruns; i++)
 			p->m++;
@@ -68,15 +69,8 @@ void plan_from_comparison(const struct comparison *cmp, double effect, struct pl
 					 .rank = row->test == CMP_TEST_MWU };
 		pr->have = c->paired ? c->npairs : (c->s.n < row->cells[0].s.n ? c->s.n : row->cells[0].s.n);
 		pr->spread = compare_log_spread(c, &row->cells[0], c->paired);
-		pr->need = plan_need(log1p(effect), pr->spread, pr->paired, pr->rank, level);
+		pr->need = plan_iterations(log1p(effect), pr->spread, pr->paired, pr->rank, level);
 		pr->iter_s = plan_iter_s(cmp, row->case_name);
-		pr->cv = 0;
-		for (size_t i = 0; i < cmp->nruns; i++)
-			if (row->cells[i].present && isfinite(row->cells[i].s.cv))
-				pr->cv = fmax(pr->cv, row->cells[i].s.cv);
-		pr->auto_precision = pr->need ? plan_precision_at(pr->cv, pr->need) : NAN;
-		if (isfinite(pr->auto_precision) && !(p->auto_precision <= pr->auto_precision))
-			p->auto_precision = pr->auto_precision;
 	}
 	/* A case runs as many iterations as its most demanding metric. */
 	for (size_t k = 0; k < p->nrows; k++) {
@@ -97,11 +91,4 @@ void plan_free(struct plan *p)
 {
 	free(p->rows);
 	memset(p, 0, sizeof(*p));
-}
-
-double plan_precision_at(double cv, size_t n)
-{
-	if (n < 2 || !(cv >= 0))
-		return NAN;
-	return gsl_cdf_tdist_Qinv(0.025, (double)(n - 1)) * cv / sqrt((double)n);
 }

@@ -22,12 +22,6 @@ struct plan_row {
 	double spread;                    /* sd of the tested logs: a relative spread */
 	size_t need;                      /* iterations a variant; 0 when it cannot be said */
 	double iter_s;                    /* mean wall-clock time of one iteration, s */
-	double cv;                        /* the larger CV of the variants' values */
-	double auto_precision;            /* the precision (relative 95% half-width of a
-					     variant's mean, stats/precision.h) that values
-					     of that CV reach at need iterations: the
-					     --precision at which --iterations auto stops
-					     there; NAN when need is 0 */
 };
 
 struct plan {
@@ -37,15 +31,24 @@ struct plan {
 	size_t nrows;
 	struct plan_row *rows;
 	double total_s;                   /* every case at its largest need, every variant */
-	double auto_precision;            /* the smallest of the rows': --iterations auto
-					     with it runs every case at least its need */
 };
+
+/* The fewest iterations a variant is planned for: --iterations auto's
+ * minimum (three blocks). */
+#define PLAN_MIN 3
+
+/* The smallest n in [PLAN_MIN, 100000] at which the test (paired: one-sample
+ * t of n blocks' log ratios; else Welch's of n a side; rank: counted at
+ * 3/pi) has 80% power at level for a change of effect_log (a log ratio)
+ * when what it tests has sd spread; 0 when no n does.  plan's count, and
+ * --iterations auto --effect's stop (stats/precision.h). */
+size_t plan_iterations(double effect_log, double spread, bool paired, bool rank, double level);
+/* The smallest change (a log ratio) that test sees with 80% power at level
+ * from n iterations a variant whose tested logs have sd spread. */
+double plan_mde(size_t n, double spread, bool paired, bool rank, double level);
 
 /* Plan from cmp (the group's variants compared, the base first). */
 void plan_from_comparison(const struct comparison *cmp, double effect, struct plan *p);
 void plan_free(struct plan *p);
-/* The precision that values of coefficient of variation cv reach at n
- * iterations: t(n-1, 0.975) * cv / sqrt(n), precision_of's rule. */
-double plan_precision_at(double cv, size_t n);
 
 #endif

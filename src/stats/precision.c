@@ -7,6 +7,7 @@
 
 #include "core/util.h"
 #include "stats/gsllib.h"
+#include "stats/plan.h"
 #include "stats/stats.h"
 
 double precision_of(const double *x, size_t n)
@@ -30,6 +31,26 @@ static bool precision_all_met(const double *reached, size_t n, double target)
 	return true;
 }
 
+bool precision_effect_seen(const double *x, const double *y, size_t n, double effect, double level, bool rank)
+{
+	if (n < PLAN_MIN || !(effect > 0))
+		return false;
+	double *d = xcalloc(n, sizeof(*d));
+	size_t k = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (!(x[i] > 0) || (y && !(y[i] > 0)))
+			continue;
+		d[k++] = y ? log(y[i] / x[i]) : log(x[i]);
+	}
+	/* the variance scaled to its median-unbiased value: a run stops the
+	 * first time its spread looks small enough, and the sample variance
+	 * of a few values is more often below the true one than above */
+	double df = (double)k - 1;
+	double sd = k >= PLAN_MIN ? sqrt(stats_variance(d, k) * df / gsl_cdf_chisq_Pinv(0.5, df)) : NAN;
+	free(d);
+	return isfinite(sd) && plan_mde(k, sd, y != NULL, rank, level) <= log1p(effect);
+}
+
 enum precision_stop precision_decide(const struct precision_rule *rule, const double *reached, size_t nmetrics,
 				     long iterations, double elapsed_s, long blocks)
 {
@@ -41,8 +62,8 @@ enum precision_stop precision_decide(const struct precision_rule *rule, const do
 	 * nothing to wait for, and no precision reached either */
 	if (nmetrics == 0)
 		return PRECISION_NONE;
-	if (precision_all_met(reached, nmetrics, rule->target))
-		return PRECISION_MET;
+	if (rule->effect > 0 ? rule->seen : precision_all_met(reached, nmetrics, rule->target))
+		return rule->effect > 0 ? PRECISION_EFFECT : PRECISION_MET;
 	double per_block = blocks > 0 ? elapsed_s / (double)blocks : 0;
 	if (elapsed_s + per_block > rule->budget_s)
 		return PRECISION_BUDGET;
@@ -51,7 +72,7 @@ enum precision_stop precision_decide(const struct precision_rule *rule, const do
 
 const char *precision_stop_name(enum precision_stop s)
 {
-	static const char *const names[] = { [PRECISION_MET] = "precision", [PRECISION_BUDGET] = "budget",
+	static const char *const names[] = { [PRECISION_MET] = "precision", [PRECISION_EFFECT] = "effect", [PRECISION_BUDGET] = "budget",
 					     [PRECISION_MAX] = "max", [PRECISION_NONE] = "no headline figure" };
 	return s == PRECISION_GO ? NULL : names[s];
 }

@@ -9,6 +9,11 @@
  *
  *   "precision"  when every headline metric of every variant is within the
  *                target (and each variant has its minimum of iterations);
+ *   "effect"     with an effect to see instead (--effect): when each
+ *                headline metric has had the iterations compare's test
+ *                needs to see that change with 80% power, counted from the
+ *                spread so far as `vmregress plan` counts from a group's
+ *                (stats/plan.h), so that the two agree;
  *   "budget"     when the time spent on the case, plus one more block at
  *                the mean block's time so far, would pass the budget;
  *   "max"        at the most iterations a case may have;
@@ -23,11 +28,13 @@
 #ifndef VMR_PRECISION_H
 #define VMR_PRECISION_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 enum precision_stop {
 	PRECISION_GO,         /* another block */
 	PRECISION_MET,        /* "precision" */
+	PRECISION_EFFECT,     /* "effect" */
 	PRECISION_BUDGET,     /* "budget" */
 	PRECISION_MAX,        /* "max" */
 	PRECISION_NONE,       /* "no headline figure": none measured (none
@@ -39,7 +46,19 @@ struct precision_rule {
 	double budget_s;      /* seconds for the case, all variants' blocks */
 	long min_iterations;  /* per variant, at least 2 */
 	long max_iterations;  /* per variant */
+	double effect;        /* > 0: the effect rule, this change (0.05 for 5%) */
+	bool seen;            /* the effect rule: precision_effect_seen of every
+			       * headline metric */
 };
+
+/* Whether compare's test would see a change of effect (a fraction) at
+ * level with 80% power from the n values so far, as plan counts
+ * (stats/plan.h): with y, from the pairs' log ratios log(y/x) (blocks of
+ * two variants, the paired test); without, from x's logs (a run against
+ * a like one, Welch's).  rank: a metric compare tests by rank
+ * (compare_rank_tested).  False while it cannot say (fewer than three
+ * values above 0). */
+bool precision_effect_seen(const double *x, const double *y, size_t n, double effect, double level, bool rank);
 
 /* The relative 95% half-width of x[0..n): INFINITY when n < 2 or the mean
  * is 0, 0 when every value is the same. */

@@ -7,6 +7,7 @@
 
 #include "core/util.h"
 #include "stats/envdiff.h"
+#include "store/store.h"
 
 static struct cmp_trust *compare_trust_add(struct comparison *cmp, enum cmp_trust_kind kind, const char *detail)
 {
@@ -16,12 +17,13 @@ static struct cmp_trust *compare_trust_add(struct comparison *cmp, enum cmp_trus
 	return t;
 }
 
-/* Runs that did not end as they meant to: stopped (Ctrl-C, a kill) or
- * failed; one entry per status. */
+/* Runs that did not end as they meant to: interrupted (Ctrl-C, a kill),
+ * failed, or still being written; one entry per state, named as list and
+ * show name it (run_info_state). */
 static void compare_trust_status(struct comparison *cmp)
 {
 	for (size_t i = 0; i < cmp->nruns; i++) {
-		const char *st = cmp->runs[i]->info.status;
+		const char *st = cmp->runs[i]->info.status ? run_info_state(&cmp->runs[i]->info) : NULL;
 		if (!st || !strcmp(st, "complete"))
 			continue;
 		size_t k = 0;
@@ -138,7 +140,7 @@ static double compare_trust_steal_run(const struct run *r)
 	for (size_t ci = 0; ci < r->ncases; ci++)
 		for (size_t i = 0; i < r->cases[ci].niter; i++) {
 			const struct result *it = &r->cases[ci].iters[i];
-			const struct metric *s = result_find_metric(it, "host-steal");
+			const struct metric *s = result_find_metric(it, CMP_STEAL_METRIC);
 			const struct metric *e = result_find_metric(it, "elapsed");
 			if (it->outcome != OUTCOME_PASS || !s || !isfinite(s->value))
 				continue;

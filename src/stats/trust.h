@@ -6,6 +6,11 @@
 
 #include "stats/compare.h"
 
+/* The runner's share of the host's CPU time stolen by a hypervisor (percent,
+ * per iteration): a condition of the host, not a measure of the workload,
+ * and 0 wherever nothing was stolen. */
+#define CMP_STEAL_METRIC "host-steal"
+
 void compare_trust(struct comparison *cmp, const struct compare_opts *o);
 void compare_trust_free(struct comparison *cmp);
 

@@ -27,6 +27,7 @@ struct store {
 				   * every message */
 	bool read_timeout;        /* PostgreSQL: statement_timeout is ours (the
 				   * session set none): lifted in writes */
+	enum store_mode mode;     /* as opened: STORE_READ refuses every write */
 };
 
 enum store_lookup {

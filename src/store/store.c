@@ -74,7 +74,18 @@ int store_open(struct store **st, const char *path, enum store_mode mode)
 	if (rc < 0)
 		return rc;
 	(*st)->be = be;
+	(*st)->mode = mode;
 	return 0;
+}
+
+/* A store opened to read is not written through, even where its back end
+ * could (SQLite opens a writable file read-write to read it): the write
+ * would bypass what opening to write checks (room, a writable medium). */
+static int store_writing(struct store *st, const char *what)
+{
+	if (st->mode != STORE_READ)
+		return 0;
+	return vmr_err("%s: cannot %s: the store was opened only to read", st->path, what);
 }
 
 void store_close(struct store *st)
@@ -183,6 +194,8 @@ int store_run_begin_group(struct store *st, const char *name, const char *suite,
 			  json_t *env, const char *tag, const struct store_group *group, int64_t *run_id)
 {
 	const struct store_backend *be = st->be;
+	if (store_writing(st, "begin a run") < 0)
+		return -1;
 	struct run *r = store_new_run(name, suite, suite_text, env, tag, group);
 	bool held = false;
 	const char *why = store_name_invalid(r->info.name);
@@ -213,6 +226,8 @@ int store_run_begin_group(struct store *st, const char *name, const char *suite,
 int store_case_add(struct store *st, int64_t run_id, const char *case_name, const char *workload, json_t *options,
 		   int64_t *case_id)
 {
+	if (store_writing(st, "add a case") < 0)
+		return -1;
 	return st->be->case_add(st, run_id, case_name, workload, options, case_id);
 }
 
@@ -223,7 +238,7 @@ int store_result_add(struct store *st, int64_t case_id, int iteration, const str
 
 int store_result_add_seq(struct store *st, int64_t case_id, int iteration, int64_t seq, const struct result *r)
 {
-	if (st->be->begin(st, true) < 0)
+	if (store_writing(st, "add an iteration") < 0 || st->be->begin(st, true) < 0)
 		return -1;
 	if (st->be->iteration_insert(st, case_id, iteration, seq, r) < 0) {
 		st->be->rollback(st);
@@ -234,6 +249,8 @@ int store_result_add_seq(struct store *st, int64_t case_id, int iteration, int64
 
 int store_run_end(struct store *st, int64_t run_id, const char *status)
 {
+	if (store_writing(st, "end a run") < 0)
+		return -1;
 	int rc = st->be->run_end(st, run_id, status);
 	if (st->be->hold(st, run_id, false) < 0)
 		rc = -1;
@@ -242,6 +259,8 @@ int store_run_end(struct store *st, int64_t run_id, const char *status)
 
 int store_run_env_set(struct store *st, int64_t run_id, const json_t *env)
 {
+	if (store_writing(st, "set a run's environment") < 0)
+		return -1;
 	return st->be->env_set(st, run_id, env);
 }
 
@@ -378,6 +397,8 @@ char *store_result_text(struct store *st, const struct result *r)
 
 int store_delete_run(struct store *st, int64_t run_id)
 {
+	if (store_writing(st, "delete a run") < 0)
+		return -1;
 	return st->be->delete_run(st, run_id);
 }
 
@@ -436,7 +457,7 @@ static int store_import_cases(struct store *st, int64_t run_id, const struct run
 int store_import_run(struct store *st, const struct run *run, int64_t *run_id)
 {
 	const struct store_backend *be = st->be;
-	if (be->begin(st, true) < 0)
+	if (store_writing(st, "copy a run in") < 0 || be->begin(st, true) < 0)
 		return -1;
 	int rc = be->run_insert(st, run, run_id);
 	if (rc == 1) {

@@ -170,7 +170,7 @@ static void bisect_mark(struct bisect_ctx *b, const int64_t *ids, size_t n, json
 	struct store *st = NULL;
 	char *path = b->o->m.db ? xstrdup(b->o->m.db) : store_default_path();
 
-	if (store_open(&st, path, STORE_READ) == 0) {
+	if (store_open(&st, path, STORE_WRITE) == 0) {
 		for (size_t i = 0; i < n; i++) {
 			struct run *r = NULL;
 			if (!ids[i] || store_load_run(st, ids[i], &r) < 0)

@@ -68,6 +68,15 @@ bool workload_metric_headline(const char *workload, const char *metric)
 	return false;
 }
 
+size_t workload_headline_count(const char *workload)
+{
+	const struct workload *w = workload_find(workload);
+	size_t n = 0;
+	for (const struct metric_def *d = w ? w->metrics : NULL; d && d->name; d++)
+		n += d->headline;
+	return n;
+}
+
 void workload_holds(const struct workload *w, struct strlist *hold)
 {
 	for (size_t i = 0; w && w->holds && w->holds[i]; i++)

@@ -58,6 +58,9 @@ const char *workload_suggest(const char *name);
  * metric table's .headline; pft's per-task-count names "NAME-tN" count as
  * NAME): what compare's verdict and a run's summary are on. */
 bool workload_metric_headline(const char *workload, const char *metric);
+/* How many headline figures the workload declares (pft's per-task-count
+ * series count once). */
+size_t workload_headline_count(const char *workload);
 /* Add w's holds to a sandbox's --hold list (those not in it yet). */
 void workload_holds(const struct workload *w, struct strlist *hold);
 

@@ -19,7 +19,18 @@ skip() { T_CHECKS=$((T_CHECKS + 1)); echo "ok - $1 # SKIP ${2:-}"; }
 # done_testing: the last line of every test script.  It prints the plan
 # ("1..N", N the checks this script printed through the helpers above), so
 # that a script which stops early, even with exit 0, is seen to have stopped.
-done_testing() { echo "1..$T_CHECKS"; }
+# A second call in one script is a failed check and ends it: the checks
+# between the two would otherwise pass under a plan that moved with them.
+T_PLANNED=
+done_testing() {
+	if [ -n "$T_PLANNED" ]; then
+		not_ok "done_testing called again (the first printed 1..$T_PLANNED): it ends the script, once"
+		echo "1..$T_CHECKS"
+		exit 1
+	fi
+	T_PLANNED=$T_CHECKS
+	echo "1..$T_CHECKS"
+}
 check() { # check NAME CMD...: passes when CMD exits 0
 	local name=$1; shift
 	if "$@"; then ok "$name"; else not_ok "$name"; fi

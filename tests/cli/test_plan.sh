@@ -22,8 +22,8 @@ expect_err "it says it runs a pilot first" \
 expect_out "and how long it took, and where it is" \
 	'^Planned from a pilot run made first: 3 blocks of two alike variants, which took [0-9.]+ (s|min|h) \(group (pilot-n-[0-9-]+), kept in .*p\.db\)\.$'
 expect_out "planned from it" '^To see a 5% change in .* from pilot-n-[0-9-]+:$'
-expect_out "with the precision at which --iterations auto stops there" \
-	'^--iterations auto --precision [0-9.e+-]+% stops each case at about these counts or more'
+expect_out "with the run options that stop there: --iterations auto --effect, counting as plan does" \
+	'^--iterations auto --effect 5% stops each case at about these counts: it counts as this plan does'
 pilot=$(grep -oE 'group pilot-n-[0-9-]+' <<< "$OUT" | head -n 1 | cut -d' ' -f2)
 run "$VMR" show "${pilot}-a" --db "$DB" --json
 expect_json "the pilot is kept in --db: 3 iterations a variant" '[.cases[].iterations | length] == [3]'

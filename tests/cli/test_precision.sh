@@ -72,6 +72,29 @@ run "$VMR" show prec --db "$DB" --all
 expect_out "show prints why it stopped" "iterations_auto\.spin +precision after $n iterations"
 expect_out "show prints the precision reached" "iterations_auto_reached\.spin\.time +[0-9.e-]+$"
 
+# --- stops on the effect (--effect): as `vmregress plan` counts -------------
+run "$VMR" run "$T_TMP/spin.ini" --db "$DB" --iterations auto --effect 10% --precision 5%
+expect_rc "--effect and --precision: refused" 2
+expect_err "... two rules, one line" "^vmregress: --precision and --effect: two rules for when to stop; give one$"
+run "$VMR" run "$T_TMP/spin.ini" --db "$DB" --iterations auto --effect 10
+expect_rc "--effect 10: refused" 2
+expect_err "--effect 10: says how to write it" "^vmregress: effect 10: not a fraction of the mean \(5% or 0.05\)$"
+run "$VMR" run "$T_TMP/spin.ini" --db "$DB" --effect 10%
+expect_rc "--effect without --iterations auto: refused" 2
+# a steady spin: blocks of two alike variants show a 10% change at once
+run "$VMR" run "$T_TMP/spin.ini" --db "$DB" --name eff -q --variant a: --variant b: --iterations auto --effect 10% \
+	--budget 60s
+expect_rc "auto --effect on two variants of a steady spin: runs" 0
+stop=$(env_of eff-b 'iterations_auto.spin')
+check "... stopped on the effect ($stop)" grep -qE '^effect after [0-9]+ iterations$' <<< "$stop"
+check "... which is stored" [ "$(env_of eff-b 'iterations_auto.effect')" = 0.1 ]
+# a spin of 2-42 ms: a 10% change needs hundreds of blocks, the budget ends it
+run "$VMR" run "$T_TMP/noisy.ini" --db "$DB" --name effnoisy -q --variant a: --variant b: --iterations auto \
+	--effect 10% --budget 3s
+expect_rc "auto --effect on a noisy spin: runs" 0
+stop=$(env_of effnoisy-b 'iterations_auto.spin')
+check "... stopped by the budget, not the effect ($stop)" grep -qE '^budget after [0-9]+ iterations$' <<< "$stop"
+
 # --- stops on the budget -----------------------------------------------------
 t0=$(date +%s)
 run "$VMR" run "$T_TMP/noisy.ini" --db "$DB" --name budget -q --iterations auto --precision 1% --budget 3s

@@ -57,6 +57,74 @@ static bool env_has(const struct comparison *cmp, const char *key)
 	return false;
 }
 
+static bool flag_has(const struct comparison *cmp, const char *needle)
+{
+	for (size_t i = 0; i < cmp->env_flags.n; i++)
+		if (strstr(cmp->env_flags.v[i], needle))
+			return true;
+	return false;
+}
+
+/* The environment diff and flags of two runs, each with one case. */
+static void compare_two(struct run *x, struct run *y, struct comparison *cmp)
+{
+	double v[] = { 10, 11, 10, 11 };
+	put(mkcase(x, "c", 4), "time", BETTER_LOWER, COMBINE_AMEAN, v);
+	put(mkcase(y, "c", 4), "time", BETTER_LOWER, COMBINE_AMEAN, v);
+	const struct run *two[] = { x, y };
+	compare_runs(two, 2, &(struct compare_opts){ .alpha = 0.05 }, cmp);
+}
+
+/* A matrix run and a LAVA run record how they ran each in its own section:
+ * neither section is a difference between them, emulation is said apart. */
+static void check_origins(void)
+{
+#define MX "{\"kernel\":{\"release\":\"6.1.0-57\"},\"matrix\":{\"name\":\"m\",\"accel\":\"%s\"," \
+	   "\"emulated\":%s,\"console_log\":\"m.log\",\"mem_bytes\":536870912}}"
+#define LAB "{\"kernel\":{\"release\":\"6.1.0-57\"},\"lava\":{\"job_id\":\"4711\",\"device\":\"qemu-03\"%s}}"
+	char *m_tcg = xasprintf(MX, "tcg", "true"), *m_kvm = xasprintf(MX, "kvm", "false");
+	char *l_tcg = xasprintf(LAB, ",\"accel\":\"tcg\",\"emulated\":true"), *l_board = xasprintf(LAB, "");
+#undef MX
+#undef LAB
+	struct comparison cmp = { 0 };
+	struct run *x = mkrun("matrix-tcg", 61, m_tcg), *y = mkrun("lava-tcg", 62, l_tcg);
+
+	compare_two(x, y, &cmp);
+	CHECK(!env_has(&cmp, "matrix.accel") && !env_has(&cmp, "matrix.console_log") && !env_has(&cmp, "lava.job_id"),
+	      "a matrix run against a LAVA run: neither's own section is a difference");
+	CHECK(!flag_has(&cmp, "matrix.accel") && !flag_has(&cmp, "emulated"), "nor a flag: both ran under TCG");
+	compare_free(&cmp);
+	run_free(x);
+	run_free(y);
+	x = mkrun("matrix-tcg", 61, m_tcg);
+	y = mkrun("lava-board", 63, l_board);
+	compare_two(x, y, &cmp);
+	CHECK(flag_has(&cmp, "some runs ran emulated (TCG), others natively"),
+	      "a TCG guest against a lab's board is still said");
+	compare_free(&cmp);
+	run_free(x);
+	run_free(y);
+	x = mkrun("matrix-tcg", 61, m_tcg);
+	y = mkrun("matrix-kvm", 64, m_kvm);
+	compare_two(x, y, &cmp);
+	CHECK(env_has(&cmp, "matrix.accel") && flag_has(&cmp, "matrix.accel: tcg | kvm"),
+	      "two matrix runs still differ by their accelerator");
+	compare_free(&cmp);
+	run_free(x);
+	run_free(y);
+	x = mkrun("matrix-tcg", 61, m_tcg);
+	y = mkrun("host", 65, "{\"kernel\":{\"release\":\"6.1.0-57\"}}");
+	compare_two(x, y, &cmp);
+	CHECK(env_has(&cmp, "matrix.accel"), "a matrix run against one on the host keeps the matrix's facts");
+	compare_free(&cmp);
+	run_free(x);
+	run_free(y);
+	free(m_tcg);
+	free(m_kvm);
+	free(l_tcg);
+	free(l_board);
+}
+
 static bool left_out_has(const struct comparison *cmp, const char *needle)
 {
 	bool found = false;
@@ -295,6 +363,38 @@ int main(void)
 	run_free(e1);
 	run_free(e2);
 
+	/* Warm-ups (run --warmup) are skipped and not counted: said as run and
+	 * show say them, not as iterations that did not pass.  No steal in any
+	 * run is a measure of the host, not a counter that never moved. */
+	{
+		struct run *wa = mkrun("w-base", 41, "{}"), *wb = mkrun("w-new", 42, "{}");
+		struct run_case *c0 = mkcase(wa, "warming", 4), *c1 = mkcase(wb, "warming", 4);
+		double zero[] = { 0, 0, 0, 0 };
+		put(c0, "time", BETTER_LOWER, COMBINE_AMEAN, at);
+		put(c1, "time", BETTER_LOWER, COMBINE_AMEAN, bt);
+		put(c0, "host-steal", BETTER_NONE, COMBINE_AMEAN, zero);
+		put(c1, "host-steal", BETTER_NONE, COMBINE_AMEAN, zero);
+		put(c0, "never", BETTER_NONE, COMBINE_AMEAN, zero);
+		put(c1, "never", BETTER_NONE, COMBINE_AMEAN, zero);
+		json_object_set_new(c1->options, "warmup", json_integer(2));
+		result_set_outcome(&c1->iters[0], OUTCOME_SKIP, "warm-up iteration, not counted");
+		result_set_outcome(&c1->iters[1], OUTCOME_FAIL, "bad data");  /* a warm-up that failed failed */
+		result_set_outcome(&c1->iters[3], OUTCOME_FAIL, "bad data");
+		const struct run *wr[] = { wa, wb };
+		o = (struct compare_opts){ .alpha = 0.05 };
+		compare_runs(wr, 2, &o, &cmp);
+		CHECK(left_out_has(&cmp, "1 of 4 iterations of case 'warming' in w-new is a warm-up iteration, not counted"),
+		      "a warm-up is said as one, not counted");
+		CHECK(left_out_has(&cmp, "2 of 4 iterations of case 'warming' in w-new did not pass"),
+		      "the iterations that failed (a warm-up among them) did not pass");
+		CHECK(left_out_has(&cmp, "1 metric of case 'warming' is zero in every run: never"),
+		      "a counter that never moved is named, host-steal at 0 is not");
+		CHECK(!left_out_has(&cmp, "host-steal"), "no steal is not a metric that measured nothing");
+		compare_free(&cmp);
+		run_free(wa);
+		run_free(wb);
+	}
+	check_origins();
 	run_free(a);
 	run_free(a2);
 	run_free(b);

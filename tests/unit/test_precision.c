@@ -65,6 +65,46 @@ static void test_decide(void)
 	CHECK(precision_stop_name(PRECISION_GO) == NULL, "go has no name");
 }
 
+/* --effect: the rule stops when plan's test would see the change from the
+ * values so far, and only then. */
+static void test_effect(void)
+{
+	struct precision_rule r = { .target = 0.02, .budget_s = 1e9, .min_iterations = 3, .max_iterations = 50,
+				    .effect = 0.10 };
+	double met[] = { 0.5 };  /* a precision far from 2%: the effect rule ignores it */
+	r.seen = true;
+	CHECK(precision_decide(&r, met, 1, 3, 1, 3) == PRECISION_EFFECT, "seen: stops, on the effect");
+	CHECK_STR(precision_stop_name(PRECISION_EFFECT), "effect", "which is named");
+	r.seen = false;
+	double tight[] = { 0.001 };
+	CHECK(precision_decide(&r, tight, 1, 10, 1, 10) == PRECISION_GO, "not seen: goes on whatever the precision");
+	CHECK(precision_decide(&r, tight, 1, 2, 1, 2) == PRECISION_GO, "the minimum first");
+	/* pairs whose ratio varies 1% (the drift of each block cancels): a 10%
+	 * change shows at once; varying 20% it does not in 6 */
+	double x[] = { 100, 150, 80, 120, 90, 200 }, y1[6], y20[6];
+	const double e20[] = { 1.2, 0.8, 1.25, 0.85, 1.15, 0.78 };
+	for (size_t i = 0; i < 6; i++) {
+		y1[i] = x[i] * (i % 2 ? 1.01 : 0.99);
+		y20[i] = x[i] * e20[i];
+	}
+	CHECK(precision_effect_seen(x, y1, 6, 0.10, 0.05, false), "paired, 1%% apart: a 10%% change is seen");
+	CHECK(!precision_effect_seen(x, y20, 6, 0.10, 0.05, false), "paired, 20%% apart: not in 6 blocks");
+	CHECK(!precision_effect_seen(x, NULL, 6, 0.10, 0.05, false), "x alone varies 2x: not as Welch's");
+	CHECK(!precision_effect_seen(x, y1, 2, 0.10, 0.05, false), "two pairs: cannot say");
+	double zero[] = { 100, 0, 80, 120, 90, 200 };
+	CHECK(!precision_effect_seen(zero, y1, 3, 0.10, 0.05, false), "a value of 0 is left out: two pairs, cannot say");
+	CHECK(precision_effect_seen(zero, y1, 6, 0.10, 0.05, false), "... five pairs see it");
+	/* blocks 2% apart, either way: three show a 10% change to the t-test,
+	 * not to a rank test (counted at 3/pi); four to both */
+	double y2[6];
+	for (size_t i = 0; i < 6; i++)
+		y2[i] = x[i] * (i % 2 ? 1.02 : 0.98);
+	CHECK(precision_effect_seen(x, y2, 3, 0.10, 0.05, false) && !precision_effect_seen(x, y2, 3, 0.10, 0.05, true),
+	      "three blocks 2%% apart: the t-test sees 10%%, a rank test not");
+	CHECK(precision_effect_seen(x, y2, 4, 0.10, 0.05, true), "... four, the rank test too");
+	CHECK(!precision_effect_seen(x, y2, 3, 0.10, 0.005, false), "at a tenth of the level, three are not enough");
+}
+
 /* Run the rule over a normal sequence with relative sd cv: the iteration
  * count it stops at. */
 static long stop_at(double cv, double target, enum precision_stop *why)
@@ -129,6 +169,7 @@ int main(void)
 {
 	test_precision_of();
 	test_decide();
+	test_effect();
 	test_known_variance();
 	T_DONE();
 }

@@ -1,6 +1,6 @@
 /* A run's environment replaced as it ends (what run --iterations auto
  * learns only then): the new one is what loads, the run's other columns
- * stay.  On SQLite, or on the store VMR_TEST_STORE names (PostgreSQL). */
+ * stay; a store opened only to read refuses to write.  On SQLite, or on the store VMR_TEST_STORE names (PostgreSQL). */
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -38,6 +38,15 @@ int main(void)
 		CHECK_STR(r->info.host, "box", "the host stays");
 		CHECK_STR(r->info.status, "complete", "the status stays");
 		CHECK(json_equal(r->env, env), "nothing else in it changed");
+		/* bisect once marked its runs through a store opened to read */
+		struct store *ro = NULL;
+		CHECK(store_open(&ro, location, STORE_READ) == 0, "the store opens to read");
+		if (ro) {
+			fflush(stdout);
+			CHECK(store_run_env_set(ro, run, env) < 0, "a store opened to read refuses a write");
+			CHECK(store_delete_run(ro, run) < 0, "and a delete");
+			store_close(ro);
+		}
 		store_delete_run(st, run);
 	}
 	run_free(r);
