@@ -18,7 +18,10 @@ static void run_text_env_value(FILE *f, const char *prefix, const char *key, jso
 		json_object_foreach(v, k, x) run_text_env_value(f, key, k, x);
 		return;
 	}
-	char *text = json_is_string(v) ? xstrdup(json_string_value(v)) : json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
+	/* a real as people write it (0.1, not JSON's round-trip 0.10000000000000001) */
+	char *text = json_is_string(v) ? xstrdup(json_string_value(v))
+		   : json_is_real(v)   ? xasprintf("%.15g", json_real_value(v))
+				       : json_dumps(v, JSON_COMPACT | JSON_ENCODE_ANY);
 	if (!text)
 		return;
 	size_t klen = strlen(key);

@@ -71,6 +71,7 @@ check "at least 3 iterations ($n), as many as the reason says" grep -q "after $n
 run "$VMR" show prec --db "$DB" --all
 expect_out "show prints why it stopped" "iterations_auto\.spin +precision after $n iterations"
 expect_out "show prints the precision reached" "iterations_auto_reached\.spin\.time +[0-9.e-]+$"
+expect_out "... and the precision asked for as written, not JSON's round trip" "^  iterations_auto\.precision +0\.1$"
 
 # --- stops on the effect (--effect): as `vmregress plan` counts -------------
 run "$VMR" run "$T_TMP/spin.ini" --db "$DB" --iterations auto --effect 10% --precision 5%
