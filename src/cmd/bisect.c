@@ -2,10 +2,13 @@
  * bad, with the chance of a wrong answer stated.  Parsing and wiring only;
  * the search lives in vm/bisect.c, the test in stats/sprt.c, the output in
  * report/bisect_fmt.c. */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
+#include <sys/wait.h>
 
 #include "cmd/cmd.h"
 #include "cmd/matrix_int.h"
@@ -14,6 +17,7 @@
 #include "store/store.h"
 #include "vm/bisect.h"
 #include "vm/series.h"
+#include "vm/spawn.h"
 
 #define O(f) offsetof(struct bisect_opts, f)
 #define OM(f) offsetof(struct bisect_opts, m.f)
@@ -213,6 +217,39 @@ static int bisect_git_exit(const struct bisect_step *st)
 	return st->skip ? 125 : st->decision == SPRT_BAD ? 1 : 0;
 }
 
+/* What argv prints, its first line, when it exits 0; else NULL. */
+static char *bisect_git_out(char *const argv[])
+{
+	int fd = -1, status = 0;
+	pid_t pid = spawn_piped(argv, &fd);
+	if (pid < 0)
+		return NULL;
+	char buf[512] = "", rest[512];
+	size_t n = 0;
+	ssize_t k;
+	while (n < sizeof(buf) - 1 && (k = read(fd, buf + n, sizeof(buf) - 1 - n)) > 0)
+		n += (size_t)k;
+	while (read(fd, rest, sizeof(rest)) > 0)
+		;
+	close(fd);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	buf[n] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return WIFEXITED(status) && WEXITSTATUS(status) == 0 && buf[0] ? xstrdup(buf) : NULL;
+}
+
+/* Run by git bisect run (the current directory is in a work tree git
+ * bisect is walking: its BISECT_LOG exists), the commit being tested,
+ * "c45da06 mm/swap: ...", the name its step is shown by; else NULL. */
+static char *bisect_git_commit(void)
+{
+	char *log = bisect_git_out((char *[]){ "git", "rev-parse", "--git-path", "BISECT_LOG", NULL });
+	bool walking = log && access(log, F_OK) == 0;
+	free(log);
+	return walking ? bisect_git_out((char *[]){ "git", "log", "-1", "--format=%h %s", NULL }) : NULL;
+}
+
 static int bisect_run_step(struct bisect_opts *o, struct bisect_loaded *L, int argc, char **argv)
 {
 	struct bisect_opts ro = { 0 };
@@ -230,6 +267,13 @@ static int bisect_run_step(struct bisect_opts *o, struct bisect_loaded *L, int a
 		r = series_parse("--kernel", text, strlen(text), &s) == 0 ? VMR_EXIT_OK : VMR_EXIT_USAGE;
 		free(text);
 		free(line);
+		char *commit = r == VMR_EXIT_OK ? bisect_git_commit() : NULL;
+		if (commit) {   /* the step is known by its commit, the kernel after it */
+			char *named = xasprintf("%s: %s", commit, s.c[0].line);
+			free(s.c[0].line);
+			s.c[0].line = named;
+			free(commit);
+		}
 	}
 	if (r == VMR_EXIT_OK)
 		r = bisect_host_step(&ro, &s, &L->res, L->next_index);

@@ -211,6 +211,10 @@ expect_json "the kernel that does not boot is listed as skipped, with its reason
 expect_json "the answer's bound is stated" '.error_bound > 0 and .error_bound < 0.1'
 expect_json_is "the steps name their command lines" \
 	'[.steps[].candidate.append // ""] | map(select(test("page-cluster=0"))) | length >= 1' true
+expect_json "the steps git bisect ran are known by their commits (the kernel after)" \
+	"[.steps[] | select(.skipped == null) | .candidate.line | test(\"^[0-9a-f]{7,} commit [0-9]: \")] | all and length >= 2"
+expect_json "the kernel run by hand, outside git bisect, by its path" \
+	'[.skipped[] | .line | test("^/.*no-such-bzImage$")] | any'
 grep -q "chance this answer is wrong: at most" "$d/show.txt" && ok "bisect show's text states the bound" ||
 	not_ok "bisect show's text does not state the bound: $(head -c 300 "$d/show.txt")"
 done_testing
