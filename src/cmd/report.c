@@ -11,7 +11,7 @@
 #include "report/runsrc.h"
 #include "stats/compare.h"
 #include "stats/functional.h"
-#include "stats/rowmeans.h"
+#include "stats/casegraphs.h"
 #include "vm/bisect.h"
 #include "workload/workload.h"
 
@@ -52,11 +52,20 @@ static void report_bisection(const struct bisect_result *r, struct report_opts *
 	ro->lead_plot = p;
 }
 
-/* The report's hook for one case's graphs: their detail loaded before, and
- * freed after. */
-static int report_case_detail(void *ctx, const char *case_name, bool load)
+/* The report's hook for one case's graphs: the case's detail loaded and
+ * what its graphs draw computed before its section, both freed after. */
+static int report_case_graphs(void *ctx, const char *case_name, bool load, struct case_graphs *g)
 {
-	return runsrc_case_parts(ctx, case_name, RESULT_DETAIL, load);
+	struct run_set *runs = ctx;
+	if (!load) {
+		case_graphs_free(g);
+		runsrc_case_parts(runs, case_name, RESULT_DETAIL, false);
+		return 0;
+	}
+	if (runsrc_case_parts(runs, case_name, RESULT_DETAIL, true) < 0)
+		return -1;
+	case_graphs_compute((const struct run *const *)runs->runs, runs->n, case_name, g);
+	return 0;
 }
 
 static int report_run(struct report_cmd *o, char **specs, size_t n)
@@ -72,7 +81,7 @@ static int report_run(struct report_cmd *o, char **specs, size_t n)
 	if (loaded < 0)
 		return VMR_EXIT_USAGE;
 	struct report_opts ro = { .alpha = o->alpha, .graphs = !o->no_graphs, .title = o->title, .cases = o->cases,
-				  .case_detail = report_case_detail, .case_ctx = &runs };
+				  .case_graphs = report_case_graphs, .case_ctx = &runs };
 	struct report_stats st = { 0 };
 	struct bisect_loaded bl = { 0 };
 	struct plot bp = { 0 };
@@ -84,13 +93,10 @@ static int report_run(struct report_cmd *o, char **specs, size_t n)
 	struct comparison cmp = { 0 };
 	compare_runs(rv, runs.n, &(struct compare_opts){ .alpha = o->alpha, .cases = o->cases,
 							 .headline = workload_metric_headline }, &cmp);
-	struct row_means_set means = { 0 };
-	row_means_compute(rv, runs.n, &means);
 	struct functional fn = { 0 };
 	functional_compare(rv, runs.n, &fn);
-	int rc = report_write(o->out, rv, runs.n, &cmp, &means, &fn, &ro, &st);
+	int rc = report_write(o->out, rv, runs.n, &cmp, &fn, &ro, &st);
 	functional_free(&fn);
-	row_means_free(&means);
 	compare_free(&cmp);
 	if (ro.lead_plot)
 		plot_free(&bp);

@@ -27,6 +27,7 @@
 #include "probe/system.h"
 #include "report/compare_fmt.h"
 #include "report/outcome_text.h"
+#include "report/run_json.h"
 #include "report/run_text.h"
 #include "sandbox/knobs.h"
 #include "sandbox/sandbox.h"

@@ -5,6 +5,7 @@
 #include "cmd/cmd.h"
 #include "core/util.h"
 #include "report/compare_fmt.h"
+#include "report/run_json.h"
 #include "report/run_text.h"
 #include "store/store.h"
 #include "stats/summary.h"
@@ -43,7 +44,9 @@ int cmd_show(int argc, char **argv)
 	if (store_load_run_parts(st, id, RESULT_METRICS, &run) < 0)
 		goto close_store;
 	if (o.json) {
-		rc = cmd_print_json(summary_to_json(run, true));
+		struct case_summary *s = summary_build(run);
+		rc = cmd_print_json(run_summary_json(run, s, true));
+		summary_free(s, run->ncases);
 	} else {
 		struct case_summary *s = summary_build(run);
 		struct summary_totals t = { 0 };

@@ -329,6 +329,19 @@ json_t *result_to_json(const struct result *r)
 			 result_series_json(r));
 }
 
+int result_metric_spelled(struct result *r, const char *name, const char *unit, const char *better,
+			  const char *combine, double v)
+{
+	int b = name_index(better_names, ARRAY_SIZE(better_names), better);
+	int c = name_index(combine_names, ARRAY_SIZE(combine_names), combine);
+	if (b < 0 || c < 0)
+		return -1;
+	char now[128];
+	result_metric(r, spelling_metric(name, unit, now, sizeof(now)), spelling_unit(unit), (enum better)b,
+		      (enum combine)c, v);
+	return 0;
+}
+
 static int metrics_from_json(json_t *a, struct result *r)
 {
 	size_t i;
@@ -337,15 +350,9 @@ static int metrics_from_json(json_t *a, struct result *r)
 		const char *name, *unit, *better, *combine;
 		double v;
 		if (json_unpack(e, "{ss ss ss ss sF}", "name", &name, "unit", &unit, "better", &better,
-				"combine", &combine, "value", &v) < 0)
+				"combine", &combine, "value", &v) < 0 ||
+		    result_metric_spelled(r, name, unit, better, combine, v) < 0)
 			return -1;
-		int b = name_index(better_names, ARRAY_SIZE(better_names), better);
-		int c = name_index(combine_names, ARRAY_SIZE(combine_names), combine);
-		if (b < 0 || c < 0)
-			return -1;
-		char now[128];
-		result_metric(r, spelling_metric(name, unit, now, sizeof(now)), spelling_unit(unit), (enum better)b,
-			      (enum combine)c, v);
 	}
 	return 0;
 }

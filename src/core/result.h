@@ -167,5 +167,30 @@ void result_drop(struct result *r, unsigned parts);
  * it held every member asked for (or the whole object), 0 when more of the
  * text is needed, -1 when it is not a JSON object. */
 int result_pick_text(const char *text, size_t len, unsigned parts, json_t **out);
+/* result_from_json_parts of the members of parts picked from text (as
+ * result_pick_text picks them), the metrics, tables, series and histograms
+ * read straight from their text rather than through JSON values
+ * (result_text.c):
+ * a table is mostly numbers (thousands of rows an iteration), and JSON
+ * values of them cost most of a report's reading.  The same result as
+ * JSON values give, any shape the text readers do not take read through
+ * them.  Without RESULT_METRICS in parts, its head is left empty (workload
+ * "", a pass, no metrics), unread: for detail to move into a result held
+ * already.  1, 0 or -1 as result_pick_text; on -1, *why says what was
+ * malformed. */
+int result_from_text_parts(const char *text, size_t len, unsigned parts, struct result *r, const char **why);
+/* The tables (series, histograms, metrics) of a result's "tables"
+ * ("series", "hists", "metrics") member,
+ * text[0..len), added to r as result_from_json adds them: 0, or -1 when
+ * the text is not in result_to_json's shape (r then holds some of them). */
+int result_tables_from_text(const char *text, size_t len, struct result *r);
+int result_series_from_text(const char *text, size_t len, struct result *r);
+int result_hists_from_text(const char *text, size_t len, struct result *r);
+int result_metrics_from_text(const char *text, size_t len, struct result *r);
+/* A metric as stored, its better and combine by name and its name and
+ * unit in today's spelling (core/spelling.h), added to r: 0, or -1 for an
+ * unknown better or combine. */
+int result_metric_spelled(struct result *r, const char *name, const char *unit, const char *better,
+			  const char *combine, double v);
 
 #endif

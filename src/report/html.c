@@ -502,13 +502,15 @@ static void html_page(struct report_ctx *x)
 		fputs("<p class=\"note\">Graphs were not drawn (--no-graphs).</p>\n", x->f);
 	for (size_t i = 0; i < cases.n && !x->detail_failed; i++) {
 		/* one case's detail in memory at a time */
-		if (x->o->case_detail && x->o->case_detail(x->o->case_ctx, cases.v[i], true) < 0) {
+		struct case_graphs g = { 0 };
+		if (x->o->case_graphs(x->o->case_ctx, cases.v[i], true, &g) < 0) {
 			x->detail_failed = true;
 			break;
 		}
+		x->graphs = &g;
 		html_case_section(x, cases.v[i], i);
-		if (x->o->case_detail)
-			x->o->case_detail(x->o->case_ctx, cases.v[i], false);
+		x->graphs = NULL;
+		x->o->case_graphs(x->o->case_ctx, cases.v[i], false, &g);
 	}
 	fputs("<p class=\"note\">Made by vmregress " VMR_VERSION ".</p>\n</body></html>\n", x->f);
 	strlist_free(&cases);
@@ -625,7 +627,7 @@ static int report_mkdir(const char *dir)
 }
 
 int report_write(const char *dir, const struct run *const *runs, size_t n, const struct comparison *cmp,
-		 const struct row_means_set *means, const struct functional *fn, const struct report_opts *o,
+		 const struct functional *fn, const struct report_opts *o,
 		 struct report_stats *stats)
 {
 	*stats = (struct report_stats){ 0 };
@@ -633,7 +635,7 @@ int report_write(const char *dir, const struct run *const *runs, size_t n, const
 		return -1;
 	char *buf = NULL;
 	size_t len = 0;
-	struct report_ctx x = { .f = open_memstream(&buf, &len), .runs = runs, .n = n, .cmp = cmp, .means = means, .fn = fn, .o = o,
+	struct report_ctx x = { .f = open_memstream(&buf, &len), .runs = runs, .n = n, .cmp = cmp, .fn = fn, .o = o,
 				.stats = stats };
 	html_page(&x);
 	fclose(x.f);

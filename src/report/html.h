@@ -19,7 +19,7 @@
 #include "store/store.h"
 
 struct comparison;
-struct row_means_set;
+struct case_graphs;
 struct functional;
 
 struct report_opts {
@@ -30,11 +30,11 @@ struct report_opts {
 	/* a section put first, and its graph (a bisection's), or NULL */
 	const char *lead_html;
 	struct plot *lead_plot;
-	/* Called with load before a case's section is written and with !load
-	 * after it, when the runs were loaded without the detail the case's
-	 * graphs draw (tables, histograms, maps, series): 0, or -1 after a
-	 * message.  NULL: the runs are whole. */
-	int (*case_detail)(void *ctx, const char *case_name, bool load);
+	/* Called with load before a case's section is written, g to fill
+	 * (the case's detail loaded, what its graphs draw computed:
+	 * case_graphs_compute), and with !load after it (g and the detail
+	 * freed): 0, or -1 after a message. */
+	int (*case_graphs)(void *ctx, const char *case_name, bool load, struct case_graphs *g);
 	void *case_ctx;
 };
 
@@ -47,11 +47,10 @@ struct report_stats {
 
 /* Write DIR/index.html (atomically), creating DIR, from the runs, their
  * comparison (compare_runs with the report's alpha and cases, the
- * workloads' headline metrics), their tables' row means
- * (row_means_compute) and their selftests' cases (functional_compare).
+ * workloads' headline metrics) and their selftests' cases
+ * (functional_compare), each case's graphs from o->case_graphs.
  * 0, or -1 after a one-line error. */
 int report_write(const char *dir, const struct run *const *runs, size_t n, const struct comparison *cmp,
-		 const struct row_means_set *means, const struct functional *fn, const struct report_opts *o,
-		 struct report_stats *stats);
+		 const struct functional *fn, const struct report_opts *o, struct report_stats *stats);
 
 #endif

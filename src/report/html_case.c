@@ -137,12 +137,12 @@ void html_metric_plots(struct report_ctx *x, const char *case_name, const struct
 }
 
 /* Run r's line of a table's column, as the command computed it
- * (row_means_compute): x from the first column, y the mean over the
+ * (case_graphs_compute): x from the first column, y the mean over the
  * iterations that have the table, row by row. */
 static void html_table_line(struct report_ctx *x, struct plot_line *l, const char *case_name, const struct table *proto,
 			    size_t r, size_t col)
 {
-	const struct row_line *rl = row_means_line(x->means, case_name, proto->name, r, col);
+	const struct row_line *rl = row_means_line(&x->graphs->means, case_name, proto->name, r, col);
 	for (size_t k = 0; rl && k < rl->n; k++)
 		plot_point(l, rl->x[k], rl->y[k]);
 }
@@ -223,22 +223,7 @@ void html_table_plots(struct report_ctx *x, const char *case_name, const struct 
 	}
 }
 
-static struct hist *html_merged_hist(const struct run_case *c, const char *name, const char **unit)
-{
-	struct hist *h = NULL;
-	for (size_t i = 0; c && i < c->niter; i++) {
-		const struct named_hist *nh = result_find_hist(&c->iters[i], name);
-		if (!nh || c->iters[i].outcome != OUTCOME_PASS)
-			continue;
-		if (!h)
-			h = hist_new();
-		hist_merge(h, nh->h);
-		*unit = nh->unit;
-	}
-	return h;
-}
-
-static void html_hist_table(struct report_ctx *x, const char *unit, struct hist **hs)
+static void html_hist_table(struct report_ctx *x, const char *unit, struct hist *const *hs)
 {
 	static const double pct[] = { 50, 90, 99, 99.9 };
 	fprintf(x->f, "<table><tr><th>run</th><th>count</th><th>mean</th>");
@@ -265,11 +250,14 @@ static void html_hist_table(struct report_ctx *x, const char *unit, struct hist 
 
 void html_hist_plot(struct report_ctx *x, const char *case_name, const char *name)
 {
-	struct hist **hs = xcalloc(x->n, sizeof(*hs));
-	const char *unit = "";
+	/* every run's passing iterations merged (case_graphs_compute) */
+	const struct case_hist *ch = case_graphs_hist(x->graphs, name);
+	if (!ch)
+		return;
+	struct hist *const *hs = ch->runs;
+	const char *unit = ch->unit;
 	uint64_t lo = UINT64_MAX, hi = 0;
 	for (size_t r = 0; r < x->n; r++) {
-		hs[r] = html_merged_hist(html_case(x->runs[r], case_name), name, &unit);
 		if (hs[r] && hs[r]->count) {
 			lo = hs[r]->min < lo ? hs[r]->min : lo;
 			hi = hs[r]->max > hi ? hs[r]->max : hi;
@@ -304,9 +292,6 @@ void html_hist_plot(struct report_ctx *x, const char *case_name, const char *nam
 	fputs("</div>\n", x->f);
 	html_hist_table(x, unit, hs);
 	fputs("<div class=\"graphs\">\n", x->f);
-	for (size_t r = 0; r < x->n; r++)
-		free(hs[r]);
-	free(hs);
 	plot_free(&p);
 	free(title);
 }

@@ -12,7 +12,7 @@
 #include "report/plot.h"
 #include "stats/compare.h"
 #include "stats/functional.h"
-#include "stats/rowmeans.h"
+#include "stats/casegraphs.h"
 #include "stats/summary.h"
 #include "workload/workload.h"
 
@@ -21,7 +21,7 @@ struct report_ctx {
 	const struct run *const *runs;
 	size_t n;
 	const struct comparison *cmp;   /* labels */
-	const struct row_means_set *means; /* the tables' row means */
+	const struct case_graphs *graphs; /* the case being written's (o->case_graphs) */
 	const struct functional *fn;    /* the selftests' cases, run by run */
 	const struct report_opts *o;
 	struct report_stats *stats;

@@ -6,6 +6,7 @@
 
 #include "core/spelling.h"
 #include "core/util.h"
+#include "stats/summary.h"
 
 static json_t *run_case_json(const struct run_case *c)
 {
@@ -151,4 +152,55 @@ struct run *run_json_load(const char *path)
 	if (!r)
 		vmr_err("%s: %s", path, why);
 	return r;
+}
+
+static json_t *summary_outcomes_json(const struct case_summary *cs)
+{
+	json_t *o = json_object();
+	for (int i = 0; i < 5; i++)
+		if (cs->outcomes[i])
+			json_object_set_new(o, outcome_name((enum outcome)i), json_integer((json_int_t)cs->outcomes[i]));
+	return o;
+}
+
+static json_t *summary_case_json(const struct case_summary *cs)
+{
+	json_t *metrics = json_array(), *reasons = json_array();
+	for (size_t i = 0; i < cs->nmetrics; i++) {
+		const struct metric_summary *m = &cs->m[i];
+		json_array_append_new(metrics, json_pack("{ss ss ss ss sI sf sf sf sf}", "name", m->name, "unit", m->unit,
+							 "better", m->better, "combine", combine_name(m->combine), "n",
+							 (json_int_t)m->n, "mean", m->mean, "stddev", m->stddev, "min",
+							 m->min, "max", m->max));
+	}
+	for (size_t k = 0; k < cs->c->niter; k++)
+		if (cs->c->iters[k].reason)
+			json_array_append_new(reasons, json_pack("{si ss ss}", "iteration", cs->c->iter_no[k] + 1,
+								 "outcome", outcome_name(cs->c->iters[k].outcome),
+								 "reason", cs->c->iters[k].reason));
+	json_t *j = json_pack("{ss ss sO sI so so so}", "name", cs->c->name, "workload", cs->c->workload, "options",
+			      cs->c->options, "iterations", (json_int_t)cs->c->niter, "outcomes",
+			      summary_outcomes_json(cs), "reasons", reasons, "metrics", metrics);
+	/* Runs of a group record when each iteration ran in the group's
+	 * order: [iteration number, place in the order] pairs.  Only they have
+	 * the key. */
+	json_t *seq = json_array();
+	for (size_t k = 0; cs->c->iter_seq && k < cs->c->niter; k++)
+		if (cs->c->iter_seq[k] >= 0)
+			json_array_append_new(seq, json_pack("[iI]", cs->c->iter_no[k] + 1, (json_int_t)cs->c->iter_seq[k]));
+	if (json_array_size(seq))
+		json_object_set(j, "sequence", seq);
+	json_decref(seq);
+	return j;
+}
+
+json_t *run_summary_json(const struct run *r, const struct case_summary *s, bool with_env)
+{
+	json_t *cases = json_array();
+	for (size_t i = 0; i < r->ncases; i++)
+		json_array_append_new(cases, summary_case_json(&s[i]));
+	json_t *j = json_pack("{so so}", "run", run_info_to_json(&r->info), "cases", cases);
+	if (with_env)
+		json_object_set(j, "env", r->env ? r->env : json_null());
+	return j;
 }

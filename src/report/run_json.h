@@ -23,9 +23,14 @@ json_t *run_to_json(const struct run *r);
 /* A run's summary as JSON: id, uuid, name, suite, status, kernel, host,
  * started, ended (ISO 8601 UTC; ended null while unfinished), running, tag,
  * cases, iterations; and for a run of a group, group: {uuid, name, variant,
- * index}.  (store/store.h declares it too, for the callers below report/
- * that still build a run's JSON themselves.) */
+ * index}. */
 json_t *run_info_to_json(const struct run_info *ri);
+struct case_summary;
+/* `show --json`: {"run": run_info_to_json, "cases": [...]} (and "env" with
+ * with_env), each case with its summaries s[i] (summary_build), outcomes,
+ * reasons and, for a run of a group, its iterations' places in the
+ * group's order. */
+json_t *run_summary_json(const struct run *r, const struct case_summary *s, bool with_env);
 /* Returns a new run, or NULL with *why set (static string). */
 struct run *run_from_json(const json_t *j, const char **why);
 /* Read a run from a JSON file; NULL after a one-line error naming it. */

@@ -9,7 +9,7 @@
 
 #define ROW_MEANS_TABLES 64
 
-static const struct run_case *row_means_case(const struct run *r, const char *name)
+static const struct run_case *row_means_case_of(const struct run *r, const char *name)
 {
 	for (size_t i = 0; i < r->ncases; i++)
 		if (!strcmp(r->cases[i].name, name))
@@ -64,7 +64,7 @@ static size_t row_means_protos(const struct run *const *runs, size_t nruns, cons
 {
 	size_t n = 0;
 	for (size_t r = 0; r < nruns; r++) {
-		const struct run_case *c = row_means_case(runs[r], case_name);
+		const struct run_case *c = row_means_case_of(runs[r], case_name);
 		for (size_t i = 0; c && i < c->niter; i++)
 			for (size_t k = 0; k < c->iters[i].ntables; k++) {
 				const struct table *t = &c->iters[i].tables[k];
@@ -78,38 +78,21 @@ static size_t row_means_protos(const struct run *const *runs, size_t nruns, cons
 	return n;
 }
 
-static bool row_means_seen(const struct row_means_set *s, const char *case_name)
+void row_means_case(const struct run *const *runs, size_t nruns, const char *case_name, struct row_means_set *out)
 {
-	for (size_t i = 0; i < s->n; i++)
-		if (!strcmp(s->v[i].case_name, case_name))
-			return true;
-	return false;
-}
-
-void row_means_compute(const struct run *const *runs, size_t nruns, struct row_means_set *out)
-{
-	*out = (struct row_means_set){ 0 };
-	for (size_t r = 0; r < nruns; r++)
-		for (size_t ci = 0; ci < runs[r]->ncases; ci++) {
-			const char *name = runs[r]->cases[ci].name;
-			if (row_means_seen(out, name))
-				continue;
-			const struct table *protos[ROW_MEANS_TABLES];
-			size_t np = row_means_protos(runs, nruns, name, protos);
-			for (size_t p = 0; p < np; p++) {
-				const struct table *t = protos[p];
-				struct row_means m = { .case_name = xstrdup(name), .proto = t, .nruns = nruns,
-						       .lines = xcalloc(nruns * (t->ncols ? t->ncols : 1),
-									sizeof(struct row_line)) };
-				for (size_t k = 0; k < nruns; k++)
-					for (size_t col = 1; col < t->ncols; col++)
-						row_means_line_of(&m.lines[k * t->ncols + col],
-								  row_means_case(runs[k], name), t->name, t->cols[0],
-								  t->cols[col]);
-				out->v = xrealloc(out->v, (out->n + 1) * sizeof(*out->v));
-				out->v[out->n++] = m;
-			}
-		}
+	const struct table *protos[ROW_MEANS_TABLES];
+	size_t np = row_means_protos(runs, nruns, case_name, protos);
+	for (size_t p = 0; p < np; p++) {
+		const struct table *t = protos[p];
+		struct row_means m = { .case_name = xstrdup(case_name), .proto = t, .nruns = nruns,
+				       .lines = xcalloc(nruns * (t->ncols ? t->ncols : 1), sizeof(struct row_line)) };
+		for (size_t k = 0; k < nruns; k++)
+			for (size_t col = 1; col < t->ncols; col++)
+				row_means_line_of(&m.lines[k * t->ncols + col], row_means_case_of(runs[k], case_name),
+						  t->name, t->cols[0], t->cols[col]);
+		out->v = xrealloc(out->v, (out->n + 1) * sizeof(*out->v));
+		out->v[out->n++] = m;
+	}
 }
 
 const struct row_line *row_means_line(const struct row_means_set *s, const char *case_name, const char *table,

@@ -1,8 +1,8 @@
 /* The row means of the cases' tables: for every table a case's iterations
  * hold (a workload's per-pass or per-thread rows), each column's mean over
  * the passing iterations row by row, against the table's first column, as
- * the report draws them.  Computed once by the command, read by the
- * formatter. */
+ * the report draws them.  Computed by the command a case at a time, while
+ * that case's tables are loaded, and read by the formatter. */
 #ifndef VMR_ROWMEANS_H
 #define VMR_ROWMEANS_H
 
@@ -33,9 +33,10 @@ struct row_means_set {
 	struct row_means *v;
 };
 
-/* Every case's tables over runs[0..nruns): a table per name, the first of
- * that name in the runs' order, at most 64 a case. */
-void row_means_compute(const struct run *const *runs, size_t nruns, struct row_means_set *out);
+/* One case's tables over runs[0..nruns), appended to out: a table per
+ * name, the first of that name in the runs' order, at most 64.  Its
+ * tables (proto) are the runs' own: out lives no longer than they do. */
+void row_means_case(const struct run *const *runs, size_t nruns, const char *case_name, struct row_means_set *out);
 /* Run r's line of a column of a case's table, or NULL. */
 const struct row_line *row_means_line(const struct row_means_set *s, const char *case_name, const char *table,
 				      size_t r, size_t col);

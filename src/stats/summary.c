@@ -8,7 +8,6 @@
 #include "core/util.h"
 #include "stats/gsllib.h"
 #include "stats/stats.h"
-#include "store/store.h"
 
 
 size_t summary_values(const struct run_case *c, const char *metric, double **vals, const struct metric **m)
@@ -76,60 +75,6 @@ void summary_free(struct case_summary *s, size_t n)
 	free(s);
 }
 
-static json_t *summary_outcomes_json(const struct case_summary *cs)
-{
-	json_t *o = json_object();
-	for (int i = 0; i < 5; i++)
-		if (cs->outcomes[i])
-			json_object_set_new(o, outcome_name((enum outcome)i), json_integer((json_int_t)cs->outcomes[i]));
-	return o;
-}
-
-static json_t *summary_case_json(const struct case_summary *cs)
-{
-	json_t *metrics = json_array(), *reasons = json_array();
-	for (size_t i = 0; i < cs->nmetrics; i++) {
-		const struct metric_summary *m = &cs->m[i];
-		json_array_append_new(metrics, json_pack("{ss ss ss ss sI sf sf sf sf}", "name", m->name, "unit", m->unit,
-							 "better", m->better, "combine", combine_name(m->combine), "n",
-							 (json_int_t)m->n, "mean", m->mean, "stddev", m->stddev, "min",
-							 m->min, "max", m->max));
-	}
-	for (size_t k = 0; k < cs->c->niter; k++)
-		if (cs->c->iters[k].reason)
-			json_array_append_new(reasons, json_pack("{si ss ss}", "iteration", cs->c->iter_no[k] + 1,
-								 "outcome", outcome_name(cs->c->iters[k].outcome),
-								 "reason", cs->c->iters[k].reason));
-	json_t *j = json_pack("{ss ss sO sI so so so}", "name", cs->c->name, "workload", cs->c->workload, "options",
-			      cs->c->options, "iterations", (json_int_t)cs->c->niter, "outcomes",
-			      summary_outcomes_json(cs), "reasons", reasons, "metrics", metrics);
-	/* Runs of a group record when each iteration ran in the group's
-	 * order: [iteration number, place in the order] pairs.  Only they have
-	 * the key. */
-	json_t *seq = json_array();
-	for (size_t k = 0; cs->c->iter_seq && k < cs->c->niter; k++)
-		if (cs->c->iter_seq[k] >= 0)
-			json_array_append_new(seq, json_pack("[iI]", cs->c->iter_no[k] + 1, (json_int_t)cs->c->iter_seq[k]));
-	if (json_array_size(seq))
-		json_object_set(j, "sequence", seq);
-	json_decref(seq);
-	return j;
-}
-
-json_t *summary_to_json(const struct run *r, bool with_env)
-{
-	struct case_summary *s = summary_build(r);
-	json_t *cases = json_array();
-	for (size_t i = 0; i < r->ncases; i++)
-		json_array_append_new(cases, summary_case_json(&s[i]));
-	summary_free(s, r->ncases);
-	json_t *j = json_pack("{so so}", "run", run_info_to_json(&r->info), "cases", cases);
-	if (with_env)
-		json_object_set(j, "env", r->env ? r->env : json_null());
-	return j;
-}
-
-/* One environment value on one line; nested objects one level deep. */
 void summary_totals(const struct run *r, struct summary_totals *t)
 {
 	*t = (struct summary_totals){ 0 };

@@ -38,8 +38,6 @@ size_t summary_values(const struct run_case *c, const char *metric, double **val
 struct case_summary *summary_build(const struct run *r);
 void summary_free(struct case_summary *s, size_t n);
 
-/* The run as JSON: run info, env, and per case the summaries and outcomes. */
-json_t *summary_to_json(const struct run *r, bool with_env);
 /* The +- a mean is shown with: the half-width of its 95% CI (Student's t)
  * from 3 values on, the stddev from 2, 0 from 1. */
 double summary_spread(double stddev, size_t n);

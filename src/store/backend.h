@@ -122,6 +122,11 @@ char *store_result_text(struct store *st, const struct result *r);
  * damaged. */
 int store_case_result(struct store *st, struct run_case *c, int iteration, int64_t seq, const char *json,
 		      unsigned parts);
+/* The same from text[0..len), which may be a prefix of the result's text
+ * unless whole: 1 when it was added, 0 when more of the text is needed,
+ * -1 after a message. */
+int store_case_text(struct store *st, struct run_case *c, int iteration, int64_t seq, const char *text, size_t len,
+		    unsigned parts, bool whole);
 /* The same from the members of the result picked already
  * (result_pick_text; NULL when they could not be), which it frees. */
 int store_case_result_json(struct store *st, struct run_case *c, int iteration, int64_t seq, json_t *j,

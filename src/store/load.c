@@ -8,17 +8,9 @@
 #include "core/spelling.h"
 #include "core/util.h"
 
-int store_case_result_json(struct store *st, struct run_case *c, int iteration, int64_t seq, json_t *j,
-			   unsigned parts)
+/* Append a result read to a case being loaded. */
+static void store_case_append(struct run_case *c, int iteration, int64_t seq, struct result *res)
 {
-	const char *why = "not JSON";
-	struct result res = { 0 };
-	if (!j || result_from_json_parts(j, parts, &res, &why) < 0) {
-		vmr_err("%s: case %s iteration %d: stored result is damaged: %s", st->path, c->name, iteration + 1, why);
-		json_decref(j);
-		return -1;
-	}
-	json_decref(j);
 	/* Room for 8, then doubled whenever a power of two is full. */
 	if (c->niter == 0 || (c->niter >= 8 && !(c->niter & (c->niter - 1)))) {
 		size_t cap = c->niter ? 2 * c->niter : 8;
@@ -28,19 +20,50 @@ int store_case_result_json(struct store *st, struct run_case *c, int iteration, 
 	}
 	c->iter_no[c->niter] = iteration;
 	c->iter_seq[c->niter] = seq;
-	c->iters[c->niter++] = res;
+	c->iters[c->niter++] = *res;
+}
+
+static int store_case_damaged(struct store *st, const struct run_case *c, int iteration, const char *why)
+{
+	return vmr_err("%s: case %s iteration %d: stored result is damaged: %s", st->path, c->name, iteration + 1, why);
+}
+
+int store_case_result_json(struct store *st, struct run_case *c, int iteration, int64_t seq, json_t *j,
+			   unsigned parts)
+{
+	const char *why = "not JSON";
+	struct result res = { 0 };
+	if (!j || result_from_json_parts(j, parts, &res, &why) < 0) {
+		json_decref(j);
+		return store_case_damaged(st, c, iteration, why);
+	}
+	json_decref(j);
+	store_case_append(c, iteration, seq, &res);
 	return 0;
+}
+
+int store_case_text(struct store *st, struct run_case *c, int iteration, int64_t seq, const char *text, size_t len,
+		    unsigned parts, bool whole)
+{
+	const char *why = "not JSON";
+	struct result res = { 0 };
+	int rc = text ? result_from_text_parts(text, len, parts, &res, &why) : -1;
+	if (rc == 0 && !whole)
+		return 0;
+	if (rc != 1)
+		return store_case_damaged(st, c, iteration, why);
+	store_case_append(c, iteration, seq, &res);
+	return 1;
 }
 
 int store_case_result(struct store *st, struct run_case *c, int iteration, int64_t seq, const char *text,
 		      unsigned parts)
 {
-	json_t *j = NULL;
-	if (parts == RESULT_ALL)
-		j = text ? json_loads(text, 0, NULL) : NULL;
-	else if (text && result_pick_text(text, strlen(text), parts, &j) != 1)
-		j = NULL;
-	return store_case_result_json(st, c, iteration, seq, j, parts);
+	if (parts != RESULT_ALL)
+		/* the members asked for read from the text, the numbers
+		 * straight into doubles (result_from_text_parts) */
+		return store_case_text(st, c, iteration, seq, text, text ? strlen(text) : 0, parts, true) < 0 ? -1 : 0;
+	return store_case_result_json(st, c, iteration, seq, text ? json_loads(text, 0, NULL) : NULL, parts);
 }
 
 /* A run's row and cases, and of its iterations' results the parts asked
@@ -144,7 +167,8 @@ int store_case_parts(struct store *st, const struct run *r, struct run_case *c, 
 	struct run_case fresh = { .id = c->id, .name = c->name };
 	if (be->begin(st, false) < 0)
 		return -1;
-	int rc = be->iterations(st, &fresh, parts | RESULT_METRICS);
+	/* the metrics held already are not read again */
+	int rc = be->iterations(st, &fresh, parts);
 	be->rollback(st);
 	for (size_t i = 0; rc == 0 && i < c->niter; i++) {
 		if (i >= fresh.niter || fresh.iter_no[i] != c->iter_no[i]) {

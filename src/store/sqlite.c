@@ -311,17 +311,36 @@ static int sqlite_blob_pick(struct store *st, sqlite3_blob **blob, int64_t id, u
 	return 0;
 }
 
-/* The prefix of an iteration's result text that holds the parts asked
- * for: read through SQLite's incremental blob I/O, a little at first and
- * more only while the members asked for are not all in it, so the maps and
- * series at its end are neither parsed nor, mostly, read. */
+/* The members of parts of an iteration's result, read from the prefix of
+ * its text that holds them: through SQLite's incremental blob I/O, a little
+ * at first and more only while the members asked for are not all in it,
+ * so the maps and series at its end are, mostly, not read. */
 static int sqlite_result_parts(struct store *st, sqlite3_blob **blob, int64_t id, struct run_case *c, int iteration,
 			       int64_t seq, unsigned parts)
 {
-	json_t *j;
-	if (sqlite_blob_pick(st, blob, id, parts, &j) < 0)
-		return -1;
-	return store_case_result_json(st, c, iteration, seq, j, parts);
+	int rc = *blob ? sqlite3_blob_reopen(*blob, id)
+		       : sqlite3_blob_open(st->db, "main", "iterations", "result", id, 0, blob);
+	if (rc != SQLITE_OK)
+		return store_fail(st, "cannot read an iteration's result");
+	/* the detail lies at the end of the text: read it whole at once */
+	int size = sqlite3_blob_bytes(*blob), have = 0, want = parts & RESULT_DETAIL ? size : 16384;
+	char *buf = NULL;
+	for (;;) {
+		want = want < size ? want : size;
+		buf = xrealloc(buf, (size_t)want + 1);
+		if (sqlite3_blob_read(*blob, buf + have, want - have, have) != SQLITE_OK) {
+			free(buf);
+			return store_fail(st, "cannot read an iteration's result");
+		}
+		have = want;
+		buf[have] = '\0';
+		rc = store_case_text(st, c, iteration, seq, buf, (size_t)have, parts, have == size);
+		if (rc != 0)
+			break;
+		want *= 4;
+	}
+	free(buf);
+	return rc < 0 ? -1 : 0;
 }
 
 static int sqlite_pick(struct store *st, int64_t case_id, int iteration, unsigned parts, json_t **out)

@@ -176,10 +176,6 @@ const char *run_info_state(const struct run_info *ri);
 /* The kernel release named by an environment fingerprint ("kernel" as a
  * string or {"release": ...}, or "uname": {"release": ...}); NULL if none. */
 const char *store_env_kernel(const json_t *env);
-/* Defined with the other run formatters in report/run_json.c (see
- * run_json.h); declared here too until stats/summary.c's summary_to_json,
- * its last caller below report/, moves there (issue #28). */
-json_t *run_info_to_json(const struct run_info *ri);
 /* Seconds since the epoch as "2026-11-30T11:16:42Z" into buf; "invalid"
  * when no calendar date has it (NaN, beyond the year 9999). */
 char *store_format_time(char *buf, size_t len, double t);

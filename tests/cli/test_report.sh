@@ -126,6 +126,26 @@ n=$(svg_check "$R/index.html")
 grep -qF 'spin: time per iteration' "$R/index.html" && ok "real run: the workload's metric is drawn" \
 	|| not_ok "real run: the workload's metric is drawn"
 
+# A stored run is read without its detail, each case's loaded for its
+# graphs: its tables are drawn from the store as from a whole run.
+cat > "$T_TMP/fz.ini" <<'INI'
+[global]
+iterations = 2
+no-sandbox = yes
+
+[fz]
+workload = fault
+size = 1M
+passes = 2
+INI
+run "$VMR" run "$T_TMP/fz.ini" --db "$DB" --name fz --quiet
+expect_rc "a tiny fault run is stored" 0
+run "$VMR" report fz --db "$DB" -o "$T_TMP/fz"
+expect_rc "report of the stored fault run" 0
+grep -qF "<text>fz: time_ns by pass</text>" "$T_TMP/fz/index.html" &&
+	grep -qF "table 'passes', mean of the passing iterations per row" "$T_TMP/fz/index.html" &&
+	ok "a stored run's table is drawn" || not_ok "a stored run's table is drawn"
+
 # The verdict as a picture: a group of three variants, its report opening
 # with the forest plot, every row where compare's figures put it
 # (forest_check.py), and drawn there by a browser.

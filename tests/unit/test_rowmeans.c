@@ -46,7 +46,7 @@ int main(void)
 	passes(b, 1, (double[]){ 5 }, 1);
 	const struct run *runs[] = { a, b };
 	struct row_means_set s = { 0 };
-	row_means_compute(runs, 2, &s);
+	row_means_case(runs, 2, "fz", &s);
 	CHECK_EQ_U(s.n, 1, "one table of one case");
 	const struct row_line *la = row_means_line(&s, "fz", "passes", 0, 1);
 	CHECK(la && la->n == 3 && la->x[0] == 1 && la->x[2] == 3 && la->y[0] == 20 && la->y[1] == 30 && la->y[2] == 30,

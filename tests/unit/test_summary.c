@@ -6,6 +6,7 @@
 #include <stdlib.h>
 
 #include "core/util.h"
+#include "report/run_json.h"
 #include "stats/compare.h"
 #include "stats/summary.h"
 #include "store/store.h"
@@ -64,7 +65,7 @@ int main(void)
 	CHECK(same, "compare's cells hold the same figures as the summary");
 	compare_free(&cmp);
 
-	json_t *j = summary_to_json(r, false);
+	json_t *j = run_summary_json(r, s, false);
 	json_t *m0 = json_array_get(json_object_get(json_array_get(json_object_get(j, "cases"), 0), "metrics"), 0);
 	CHECK(json_integer_value(json_object_get(m0, "n")) == 4 && fabs(json_real_value(json_object_get(m0, "mean")) - 200) < 1e-9 &&
 		      !strcmp(json_string_value(json_object_get(m0, "combine")) ?: "", "hmean"),
