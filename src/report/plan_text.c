@@ -42,15 +42,23 @@ void plan_write_text(FILE *f, const struct plan *p, const char *suite, const cha
 		const char *test = r->paired ? (r->rank ? "signed-rank" : "paired t") : (r->rank ? "Mann-Whitney" : "Welch");
 		fprintf(f, "  %-*s  %-*s  %-12s  %6.1f%%  %5zu  ", wc, r->case_name, wm, r->metric, test,
 			r->spread * 100, r->have);
-		if (!r->need)
+		if (!r->need) {
 			fputs("more than 100000 (or no spread to plan from)\n", f);
-		else if (isfinite(r->iter_s))
-			fprintf(f, "%zu (%s)\n", r->need, plan_time(t, sizeof(t), (double)r->need * r->iter_s));
-		else
-			fprintf(f, "%zu\n", r->need);
+			continue;
+		}
+		fprintf(f, "%zu", r->need);
+		if (isfinite(r->iter_s))
+			fprintf(f, " (%s)", plan_time(t, sizeof(t), (double)r->need * r->iter_s));
+		if (r->need_lo && r->need_hi > r->need_lo)
+			fprintf(f, ", %zu to %zu", r->need_lo, r->need_hi);
+		else if (r->need_lo && !r->need_hi)
+			fprintf(f, ", %zu to more than 100000", r->need_lo);
+		fputc('\n', f);
 	}
 	fprintf(f, "In all about %s for %zu variants, each case at its most demanding metric (the workloads' own\n"
-		   "time; the sandbox's set-up comes on top). Spread: the sd of what compare tests, in logs.\n",
+		   "time; the sandbox's set-up comes on top). Spread: the sd of what compare tests, in logs;\n"
+		   "\"A to B\": the counts at the ends of the spread's 95%% interval, from the blocks it had:\n"
+		   "how rough the plan is (a pilot of a few blocks gives a rough one).\n",
 		plan_time(t, sizeof(t), p->total_s), p->nvariants);
 	fprintf(f, "--iterations auto --effect %g%% stops each case at about these counts: it counts as this plan does, "
 		   "from the run's own spread as it goes%s.\n",

@@ -85,6 +85,13 @@ void plan_from_comparison(const struct comparison *cmp, double effect, struct pl
 		pr->have = c->paired ? c->npairs : (c->s.n < row->cells[0].s.n ? c->s.n : row->cells[0].s.n);
 		pr->spread = compare_log_spread(c, &row->cells[0], c->paired);
 		pr->need = plan_iterations(log1p(effect), pr->spread, pr->paired, pr->rank, level);
+		if (pr->have >= 2 && pr->need) {
+			double df = (double)pr->have - 1;
+			pr->need_lo = plan_iterations(log1p(effect), pr->spread * sqrt(df / gsl_cdf_chisq_Pinv(0.975, df)),
+						      pr->paired, pr->rank, level);
+			pr->need_hi = plan_iterations(log1p(effect), pr->spread * sqrt(df / gsl_cdf_chisq_Pinv(0.025, df)),
+						      pr->paired, pr->rank, level);
+		}
 		pr->iter_s = plan_iter_s(cmp, row->case_name);
 	}
 	/* A case runs as many iterations as its most demanding metric. */

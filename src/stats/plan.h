@@ -21,6 +21,9 @@ struct plan_row {
 	size_t have;                      /* iterations (blocks) a variant the group had */
 	double spread;                    /* sd of the tested logs: a relative spread */
 	size_t need;                      /* iterations a variant; 0 when it cannot be said */
+	size_t need_lo, need_hi;          /* need at the ends of the spread's 95% interval
+					     (chi-square, have - 1 degrees of freedom): how
+					     rough the plan is; 0 when it cannot be said */
 	double iter_s;                    /* mean wall-clock time of one iteration, s */
 };
 

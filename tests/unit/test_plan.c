@@ -61,6 +61,12 @@ int main(void)
 	CHECK(need > 3 && stats_t1_mde((double)need, 0.05, 0.8) * sd <= e &&
 		      stats_t1_mde((double)need - 1, 0.05, 0.8) * sd > e,
 	      "the smallest n whose paired test has 80%% power for 5%% (%zu)", need);
+	/* how rough: the counts at the ends of the spread's 95% interval from 7
+	 * degrees of freedom, sd * sqrt(7 / chi2(0.975)) and sd * sqrt(7 / chi2(0.025)) */
+	size_t lo = plan_iterations(e, sd * sqrt(7 / 16.01276), true, false, 0.05),
+	       hi = plan_iterations(e, sd * sqrt(7 / 1.689869), true, false, 0.05);
+	CHECK(p.nrows && p.rows[0].need_lo == lo && p.rows[0].need_hi == hi && lo < need && need < hi,
+	      "and how rough that is: %zu to %zu, the counts at the spread's 95%% bounds", lo, hi);
 	CHECK(p.nrows && fabs(p.rows[0].iter_s - 2) < 1e-12 && fabs(p.total_s - (double)need * 2 * 2) < 1e-9,
 	      "time: the iterations' own, for both variants (%g s)", p.total_s);
 	plan_free(&p);
