@@ -151,6 +151,19 @@ static json_t *text_value(const char **pp, const char *end, bool array)
 	return json_loadb(p, (size_t)(q - p), JSON_DECODE_ANY, NULL);
 }
 
+/* A JSON array at text[0..len) of items each read by item into r: 0, or
+ * -1 when it is not one (r then holds the items before). */
+static int text_list(const char *text, size_t len, const char *(*item)(const char *, const char *, struct result *),
+		     struct result *r)
+{
+	const char *p = text_char(text, text + len, '['), *end = text + len;
+	if (p && !text_char(p, end, ']'))
+		while ((p = item(p, end, r)) && !text_char(p, end, ']'))
+			if (!(p = text_char(p, end, ',')))
+				break;
+	return p && text_char(p, end, ']') ? 0 : -1;
+}
+
 /* One table as result_to_json writes it, {"name":..,"cols":[..],"rows":[..]},
  * added to r: past it, or NULL when it is not in that shape. */
 static const char *table_from_text(const char *p, const char *end, struct result *r)
@@ -194,12 +207,7 @@ free_values:
 
 int result_tables_from_text(const char *text, size_t len, struct result *r)
 {
-	const char *p = text_char(text, text + len, '['), *end = text + len;
-	if (p && !text_char(p, end, ']'))
-		while ((p = table_from_text(p, end, r)) && !text_char(p, end, ']'))
-			if (!(p = text_char(p, end, ',')))
-				break;
-	return p && text_char(p, end, ']') ? 0 : -1;
+	return text_list(text, len, table_from_text, r);
 }
 
 /* An array of numbers at p into *out (grown as needed), *n of them: past
@@ -266,12 +274,7 @@ static const char *series_from_text(const char *p, const char *end, struct resul
 
 int result_series_from_text(const char *text, size_t len, struct result *r)
 {
-	const char *p = text_char(text, text + len, '['), *end = text + len;
-	if (p && !text_char(p, end, ']'))
-		while ((p = series_from_text(p, end, r)) && !text_char(p, end, ']'))
-			if (!(p = text_char(p, end, ',')))
-				break;
-	return p && text_char(p, end, ']') ? 0 : -1;
+	return text_list(text, len, series_from_text, r);
 }
 
 /* A JSON integer at p (no fraction, no exponent, as json_integer's
@@ -374,12 +377,7 @@ static const char *named_hist_from_text(const char *p, const char *end, struct r
 
 int result_hists_from_text(const char *text, size_t len, struct result *r)
 {
-	const char *p = text_char(text, text + len, '['), *end = text + len;
-	if (p && !text_char(p, end, ']'))
-		while ((p = named_hist_from_text(p, end, r)) && !text_char(p, end, ']'))
-			if (!(p = text_char(p, end, ',')))
-				break;
-	return p && text_char(p, end, ']') ? 0 : -1;
+	return text_list(text, len, named_hist_from_text, r);
 }
 
 /* One metric as result_to_json writes it, {"name","unit","better",
@@ -410,10 +408,5 @@ static const char *metric_from_text(const char *p, const char *end, struct resul
 
 int result_metrics_from_text(const char *text, size_t len, struct result *r)
 {
-	const char *p = text_char(text, text + len, '['), *end = text + len;
-	if (p && !text_char(p, end, ']'))
-		while ((p = metric_from_text(p, end, r)) && !text_char(p, end, ']'))
-			if (!(p = text_char(p, end, ',')))
-				break;
-	return p && text_char(p, end, ']') ? 0 : -1;
+	return text_list(text, len, metric_from_text, r);
 }
