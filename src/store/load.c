@@ -25,10 +25,10 @@ static int store_each_take(struct store_each *e, int iteration, struct result *r
 {
 	int rc = 0;
 	/* a run written to meanwhile has more: those are not the reader's */
-	if (e->next < e->c->niter && e->c->iter_no[e->next] != iteration)
+	if (e->next < e->c->niter && e->c->iter_no[e->next] != iteration) {
 		rc = vmr_err("%s: run %lld, case %s: changed while it was read", e->st->path,
 			     (long long)e->r->info.id, e->c->name);
-	else if (e->next < e->c->niter) {
+	} else if (e->next < e->c->niter) {
 		res->outcome = e->c->iters[e->next].outcome;
 		rc = e->fn(e->ctx, e->next++, res) < 0 ? -1 : 0;
 	}
