@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "core/util.h"
+#include "report/run_json.h"
 #include "store/store.h"
 #include "stats/summary.h"
 #include "vm/import.h"
@@ -111,7 +112,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct run *r;
 	if (store_load_run(host, id, &r) < 0)
 		abort();  /* what was stored must read back */
-	json_decref(summary_to_json(r, true));
+	struct case_summary *s = summary_build(r);
+	json_decref(run_summary_json(r, s, true));
+	summary_free(s, r->ncases);
 	run_free(r);
 	if (store_delete_run(host, id) < 0)
 		abort();
