@@ -52,19 +52,28 @@ static void report_bisection(const struct bisect_result *r, struct report_opts *
 	ro->lead_plot = p;
 }
 
-/* The report's hook for one case's graphs: the case's detail loaded and
- * what its graphs draw computed before its section, both freed after. */
+static int report_fold(void *ctx, size_t run, const struct result *res)
+{
+	case_graphs_add(ctx, run, res);
+	return 0;
+}
+
+/* The report's hook for one case's graphs: the case's iterations read one
+ * at a time and folded into what its graphs draw before its section
+ * (never the case's detail all at once), that freed after. */
 static int report_case_graphs(void *ctx, const char *case_name, bool load, struct case_graphs *g)
 {
 	struct run_set *runs = ctx;
 	if (!load) {
 		case_graphs_free(g);
-		runsrc_case_parts(runs, case_name, RESULT_DETAIL, false);
 		return 0;
 	}
-	if (runsrc_case_parts(runs, case_name, RESULT_DETAIL, true) < 0)
+	case_graphs_begin(g, case_name, runs->n);
+	if (runsrc_case_each(runs, case_name, RESULT_DETAIL, report_fold, g) < 0) {
+		case_graphs_free(g);
 		return -1;
-	case_graphs_compute((const struct run *const *)runs->runs, runs->n, case_name, g);
+	}
+	case_graphs_finish(g);
 	return 0;
 }
 

@@ -63,32 +63,20 @@ void html_td(FILE *f, const char *s)
 	fputs("</td>", f);
 }
 
-/* Names of the tables, histograms, series or metrics that any run's
- * iterations of a case hold, in order of first appearance. */
-enum html_kind { HTML_METRICS, HTML_TABLES, HTML_HISTS, HTML_SERIES };
-
-static void html_names(struct report_ctx *x, const char *case_name, enum html_kind kind, struct strlist *out,
-		       const struct table **protos)
+/* Names of the metrics that any run's iterations of a case hold, in order
+ * of first appearance. */
+static void html_metric_names(struct report_ctx *x, const char *case_name, struct strlist *out)
 {
 	for (size_t r = 0; r < x->n; r++) {
 		const struct run_case *c = html_case(x->runs[r], case_name);
 		for (size_t i = 0; c && i < c->niter; i++) {
 			const struct result *res = &c->iters[i];
-			size_t cnt = kind == HTML_METRICS ? res->nmetrics : kind == HTML_TABLES ? res->ntables
-								: kind == HTML_HISTS ? res->nhists : res->nseries;
-			for (size_t k = 0; k < cnt; k++) {
-				const char *name = kind == HTML_METRICS ? res->metrics[k].name
-						   : kind == HTML_TABLES ? res->tables[k].name
-						   : kind == HTML_HISTS ? res->hists[k].name : res->series[k].name;
+			for (size_t k = 0; k < res->nmetrics; k++) {
 				size_t j = 0;
-				while (j < out->n && strcmp(out->v[j], name))
+				while (j < out->n && strcmp(out->v[j], res->metrics[k].name))
 					j++;
-				if (j < out->n)
-					continue;
-				if (protos && out->n < 64)
-					protos[out->n] = &res->tables[k];
-				if (!protos || out->n < 64)
-					strlist_add(out, name);
+				if (j == out->n)
+					strlist_add(out, res->metrics[k].name);
 			}
 		}
 	}
@@ -137,24 +125,23 @@ static void html_case_section(struct report_ctx *x, const char *case_name, size_
 	html_esc(x->f, case_name);
 	fputs("</h2>\n", x->f);
 	html_outcomes(x, case_name);
-	struct strlist metrics = { 0 }, tables = { 0 }, hists = { 0 }, series = { 0 };
-	const struct table *protos[64];
-	html_names(x, case_name, HTML_METRICS, &metrics, NULL);
-	html_names(x, case_name, HTML_TABLES, &tables, protos);
-	html_names(x, case_name, HTML_HISTS, &hists, NULL);
-	html_names(x, case_name, HTML_SERIES, &series, NULL);
+	/* the tables, histograms and series in order of first appearance,
+	 * as the command found them (case_graphs) */
+	const struct case_graphs *g = x->graphs;
+	struct strlist metrics = { 0 }, series = { 0 };
+	html_metric_names(x, case_name, &metrics);
+	for (size_t i = 0; i < g->nseries; i++)
+		strlist_add(&series, g->series[i].name);
 	fputs("<div class=\"graphs\">\n", x->f);
-	for (size_t i = 0; i < tables.n; i++)
-		html_table_plots(x, case_name, protos[i]);
-	for (size_t i = 0; i < hists.n; i++)
-		html_hist_plot(x, case_name, hists.v[i]);
+	for (size_t i = 0; i < g->means.n; i++)
+		html_table_plots(x, case_name, &g->means.v[i].proto);
+	for (size_t i = 0; i < g->nhists; i++)
+		html_hist_plot(x, case_name, g->hists[i].name);
 	html_series_plots(x, case_name, &series);
 	html_map_plots(x, case_name);
 	html_metric_plots(x, case_name, &metrics);
 	fputs("</div>\n", x->f);
 	strlist_free(&metrics);
-	strlist_free(&tables);
-	strlist_free(&hists);
 	strlist_free(&series);
 }
 

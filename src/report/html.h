@@ -31,9 +31,9 @@ struct report_opts {
 	const char *lead_html;
 	struct plot *lead_plot;
 	/* Called with load before a case's section is written, g to fill
-	 * (the case's detail loaded, what its graphs draw computed:
-	 * case_graphs_compute), and with !load after it (g and the detail
-	 * freed): 0, or -1 after a message. */
+	 * with what its graphs draw (case_graphs: the case's iterations
+	 * folded in one at a time), and with !load after it (g freed): 0,
+	 * or -1 after a message. */
 	int (*case_graphs)(void *ctx, const char *case_name, bool load, struct case_graphs *g);
 	void *case_ctx;
 };

@@ -137,7 +137,7 @@ void html_metric_plots(struct report_ctx *x, const char *case_name, const struct
 }
 
 /* Run r's line of a table's column, as the command computed it
- * (case_graphs_compute): x from the first column, y the mean over the
+ * (case_graphs): x from the first column, y the mean over the
  * iterations that have the table, row by row. */
 static void html_table_line(struct report_ctx *x, struct plot_line *l, const char *case_name, const struct table *proto,
 			    size_t r, size_t col)
@@ -250,7 +250,7 @@ static void html_hist_table(struct report_ctx *x, const char *unit, struct hist 
 
 void html_hist_plot(struct report_ctx *x, const char *case_name, const char *name)
 {
-	/* every run's passing iterations merged (case_graphs_compute) */
+	/* every run's passing iterations merged (case_graphs) */
 	const struct case_hist *ch = case_graphs_hist(x->graphs, name);
 	if (!ch)
 		return;
@@ -296,21 +296,12 @@ void html_hist_plot(struct report_ctx *x, const char *case_name, const char *nam
 	free(title);
 }
 
-static const struct series *html_first_series(const struct run_case *c, const char *name)
-{
-	for (size_t i = 0; c && i < c->niter; i++)
-		for (size_t k = 0; k < c->iters[i].nseries; k++)
-			if (!strcmp(c->iters[i].series[k].name, name) && c->iters[i].series[k].n)
-				return &c->iters[i].series[k];
-	return NULL;
-}
-
 static void html_series_plot(struct report_ctx *x, const char *case_name, const char *name)
 {
 	struct plot p = { 0 };
 	const char *unit = "";
 	for (size_t r = 0; r < x->n; r++) {
-		const struct series *s = html_first_series(html_case(x->runs[r], case_name), name);
+		const struct series *s = case_graphs_series(x->graphs, r, name);
 		if (s)
 			unit = s->unit;
 	}
@@ -322,7 +313,7 @@ static void html_series_plot(struct report_ctx *x, const char *case_name, const 
 	p.height = 320;
 	size_t drawn = 0;
 	for (size_t r = 0; r < x->n; r++) {
-		const struct series *s = html_first_series(html_case(x->runs[r], case_name), name);
+		const struct series *s = case_graphs_series(x->graphs, r, name);
 		if (!s || s->n < 3) /* two samples drawn as a line invent a trend */
 			continue;
 		struct plot_line *l = plot_add_line(&p, x->cmp->labels[r], s->n <= 25 ? PLOT_LINESPOINTS : PLOT_LINES);
@@ -368,7 +359,7 @@ static void html_series_group(struct report_ctx *x, const char *case_name, const
 	p.height = 320;
 	for (size_t r = 0; r < x->n; r++)
 		for (size_t k = 0; k < ARRAY_SIZE(g->names) && g->names[k]; k++) {
-			const struct series *s = html_first_series(html_case(x->runs[r], case_name), g->names[k]);
+			const struct series *s = case_graphs_series(x->graphs, r, g->names[k]);
 			if (!s || s->n < 3)
 				continue;
 			if (strstr(g->names[k], "limit") && s->v[0] > 1e15) /* no limit: a line at 8 EiB */
@@ -407,14 +398,11 @@ void html_map_plots(struct report_ctx *x, const char *case_name)
 	if (!x->o->graphs)
 		return;
 	for (size_t r = 0; r < x->n; r++) {
-		const struct run_case *c = html_case(x->runs[r], case_name);
-		const struct result *res = NULL;
-		for (size_t i = 0; c && i < c->niter && !res; i++)
-			if (c->iters[i].nmaps)
-				res = &c->iters[i];
-		for (size_t m = 0; res && m < res->nmaps; m++) {
-			char *title = xasprintf("%s %s: %s", x->cmp->labels[r], case_name, res->maps[m].name);
-			char *script = plot_map_script(res->maps[m].pages, strlen(res->maps[m].pages), title, 360, 300,
+		/* the run's first iteration with maps (case_graphs) */
+		const struct case_maps *maps = &x->graphs->maps[r];
+		for (size_t m = 0; m < maps->n; m++) {
+			char *title = xasprintf("%s %s: %s", x->cmp->labels[r], case_name, maps->v[m].name);
+			char *script = plot_map_script(maps->v[m].pages, strlen(maps->v[m].pages), title, 360, 300,
 						       PLOT_PNG);
 			html_figure(x, script, title, true, NULL);
 			free(script);

@@ -51,18 +51,37 @@ int runsrc_load(const char *db, char *const *specs, size_t n, struct run_set *se
 	return runsrc_load_parts(db, specs, n, RESULT_ALL, set);
 }
 
-int runsrc_case_parts(struct run_set *set, const char *case_name, unsigned parts, bool load)
+/* One run's reader for store_case_each. */
+struct runsrc_each {
+	size_t run;
+	runsrc_each_fn fn;
+	void *ctx;
+};
+
+static int runsrc_each_one(void *ctx, size_t i, const struct result *res)
 {
-	for (size_t i = 0; i < set->n; i++)
-		for (size_t k = 0; k < set->runs[i]->ncases; k++) {
-			struct run_case *c = &set->runs[i]->cases[k];
-			if (strcmp(c->name, case_name) || !set->from_store[i])
-				continue;
-			if (!load)
-				run_case_drop(c, parts);
-			else if (store_case_parts(set->st, set->runs[i], c, parts) < 0)
+	struct runsrc_each *e = ctx;
+	(void)i;
+	return e->fn(e->ctx, e->run, res);
+}
+
+int runsrc_case_each(struct run_set *set, const char *case_name, unsigned parts, runsrc_each_fn fn, void *ctx)
+{
+	for (size_t r = 0; r < set->n; r++) {
+		const struct run_case *c = NULL;
+		for (size_t k = 0; !c && k < set->runs[r]->ncases; k++)
+			if (!strcmp(set->runs[r]->cases[k].name, case_name))
+				c = &set->runs[r]->cases[k];
+		if (c && set->from_store[r]) {
+			struct runsrc_each e = { .run = r, .fn = fn, .ctx = ctx };
+			if (store_case_each(set->st, set->runs[r], c, parts, runsrc_each_one, &e) < 0)
 				return -1;
+			continue;
 		}
+		for (size_t i = 0; c && i < c->niter; i++)
+			if (fn(ctx, r, &c->iters[i]) < 0)
+				return -1;
+	}
 	return 0;
 }
 

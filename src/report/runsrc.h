@@ -23,10 +23,13 @@ int runsrc_load(const char *db, char *const *specs, size_t n, struct run_set *se
  * iteration's result that the caller needs (enum result_part; the head
  * always): a run from a file comes whole. */
 int runsrc_load_parts(const char *db, char *const *specs, size_t n, unsigned parts, struct run_set *set);
-/* Load the parts named of case case_name of every run that lacks them
- * (load), or free them again (!load): a formatter that draws one case at a
- * time holds one case's detail at a time.  0, or -1 after a message. */
-int runsrc_case_parts(struct run_set *set, const char *case_name, unsigned parts, bool load);
+/* Hand every iteration of case case_name to fn, run by run in order and
+ * each run's in order, with the parts named of each result: read from the
+ * store one iteration at a time (store_case_each), each freed when fn
+ * returns; a run from a file hands its own.  fn gets the run's index in
+ * set.  0, or -1 after a message. */
+typedef int (*runsrc_each_fn)(void *ctx, size_t run, const struct result *res);
+int runsrc_case_each(struct run_set *set, const char *case_name, unsigned parts, runsrc_each_fn fn, void *ctx);
 void runsrc_free(struct run_set *set);
 
 #endif

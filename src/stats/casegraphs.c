@@ -7,56 +7,103 @@
 #include "core/result.h"
 #include "core/util.h"
 
-struct hist *case_graphs_merge_hist(const struct run_case *c, const char *name, const char **unit)
+void case_graphs_begin(struct case_graphs *g, const char *case_name, size_t nruns)
 {
-	struct hist *h = NULL;
-	for (size_t i = 0; c && i < c->niter; i++) {
-		const struct named_hist *nh = result_find_hist(&c->iters[i], name);
-		if (!nh || c->iters[i].outcome != OUTCOME_PASS)
-			continue;
-		if (!h)
-			h = hist_new();
-		hist_merge(h, nh->h);
-		*unit = nh->unit;
-	}
-	return h;
+	*g = (struct case_graphs){ .case_name = xstrdup(case_name), .nruns = nruns,
+				   .maps = xcalloc(nruns ? nruns : 1, sizeof(struct case_maps)) };
 }
 
-static const struct run_case *case_graphs_case(const struct run *r, const char *name)
+/* The histogram called name, added (no run's yet) unless g has it. */
+static struct case_hist *case_graphs_hist_add(struct case_graphs *g, const char *name)
 {
-	for (size_t i = 0; i < r->ncases; i++)
-		if (!strcmp(r->cases[i].name, name))
-			return &r->cases[i];
-	return NULL;
-}
-
-/* Add name to g's histograms unless it is there. */
-static void case_graphs_add_name(struct case_graphs *g, const char *name)
-{
-	if (case_graphs_hist(g, name))
-		return;
+	for (size_t k = 0; k < g->nhists; k++)
+		if (!strcmp(g->hists[k].name, name))
+			return &g->hists[k];
 	g->hists = xrealloc(g->hists, (g->nhists + 1) * sizeof(*g->hists));
-	g->hists[g->nhists++] = (struct case_hist){ .name = xstrdup(name),
-						    .runs = xcalloc(g->nruns ? g->nruns : 1, sizeof(struct hist *)) };
+	g->hists[g->nhists] = (struct case_hist){ .name = xstrdup(name), .unit = xstrdup(""),
+						  .runs = xcalloc(g->nruns ? g->nruns : 1, sizeof(struct hist *)) };
+	return &g->hists[g->nhists++];
 }
 
-void case_graphs_compute(const struct run *const *runs, size_t nruns, const char *case_name, struct case_graphs *g)
+/* An iteration's histograms: each name noted, a passing one's first of
+ * each name merged into its run's. */
+static void case_graphs_add_hists(struct case_graphs *g, size_t r, const struct result *res)
 {
-	*g = (struct case_graphs){ .nruns = nruns };
-	row_means_case(runs, nruns, case_name, &g->means);
-	for (size_t r = 0; r < nruns; r++) {
-		const struct run_case *c = case_graphs_case(runs[r], case_name);
-		for (size_t i = 0; c && i < c->niter; i++)
-			for (size_t k = 0; k < c->iters[i].nhists; k++)
-				case_graphs_add_name(g, c->iters[i].hists[k].name);
+	for (size_t k = 0; k < res->nhists; k++) {
+		const struct named_hist *nh = &res->hists[k];
+		struct case_hist *ch = case_graphs_hist_add(g, nh->name);
+		if (res->outcome != OUTCOME_PASS || result_find_hist(res, nh->name) != nh)
+			continue;
+		if (!ch->runs[r])
+			ch->runs[r] = hist_new();
+		hist_merge(ch->runs[r], nh->h);
+		free(ch->unit);
+		ch->unit = xstrdup(nh->unit ? nh->unit : "");
 	}
-	for (size_t k = 0; k < g->nhists; k++) {
-		const char *unit = "";
-		for (size_t r = 0; r < nruns; r++)
-			g->hists[k].runs[r] = case_graphs_merge_hist(case_graphs_case(runs[r], case_name), g->hists[k].name,
-								     &unit);
-		g->hists[k].unit = xstrdup(unit);
+}
+
+static struct case_series *case_graphs_series_add(struct case_graphs *g, const char *name)
+{
+	for (size_t k = 0; k < g->nseries; k++)
+		if (!strcmp(g->series[k].name, name))
+			return &g->series[k];
+	g->series = xrealloc(g->series, (g->nseries + 1) * sizeof(*g->series));
+	g->series[g->nseries] = (struct case_series){ .name = xstrdup(name),
+						      .runs = xcalloc(g->nruns ? g->nruns : 1, sizeof(struct series *)) };
+	return &g->series[g->nseries++];
+}
+
+static struct series *case_graphs_series_copy(const struct series *s)
+{
+	struct series *c = xcalloc(1, sizeof(*c));
+	*c = (struct series){ .name = xstrdup(s->name), .unit = s->unit ? xstrdup(s->unit) : NULL, .n = s->n,
+			      .cap = s->n, .t = xcalloc(s->n, sizeof(double)), .v = xcalloc(s->n, sizeof(double)) };
+	memcpy(c->t, s->t, s->n * sizeof(double));
+	memcpy(c->v, s->v, s->n * sizeof(double));
+	return c;
+}
+
+static void case_graphs_series_free(struct series *s)
+{
+	if (!s)
+		return;
+	free(s->name);
+	free(s->unit);
+	free(s->t);
+	free(s->v);
+	free(s);
+}
+
+/* An iteration's series (any outcome): each name noted, a copy of the
+ * first with points of each name a run has. */
+static void case_graphs_add_series(struct case_graphs *g, size_t r, const struct result *res)
+{
+	for (size_t k = 0; k < res->nseries; k++) {
+		struct case_series *cs = case_graphs_series_add(g, res->series[k].name);
+		if (!cs->runs[r] && res->series[k].n)
+			cs->runs[r] = case_graphs_series_copy(&res->series[k]);
 	}
+}
+
+void case_graphs_add(struct case_graphs *g, size_t r, const struct result *res)
+{
+	if (r >= g->nruns)
+		return;
+	row_means_add(&g->means, g->case_name, g->nruns, r, res);
+	case_graphs_add_hists(g, r, res);
+	case_graphs_add_series(g, r, res);
+	struct case_maps *m = &g->maps[r];
+	if (m->n || !res->nmaps)
+		return;
+	m->v = xcalloc(res->nmaps, sizeof(struct map));
+	for (m->n = 0; m->n < res->nmaps; m->n++)
+		m->v[m->n] = (struct map){ .name = xstrdup(res->maps[m->n].name),
+					   .pages = xstrdup(res->maps[m->n].pages) };
+}
+
+void case_graphs_finish(struct case_graphs *g)
+{
+	row_means_finish(&g->means);
 }
 
 const struct case_hist *case_graphs_hist(const struct case_graphs *g, const char *name)
@@ -64,6 +111,14 @@ const struct case_hist *case_graphs_hist(const struct case_graphs *g, const char
 	for (size_t k = 0; g && k < g->nhists; k++)
 		if (!strcmp(g->hists[k].name, name))
 			return &g->hists[k];
+	return NULL;
+}
+
+const struct series *case_graphs_series(const struct case_graphs *g, size_t r, const char *name)
+{
+	for (size_t k = 0; g && r < g->nruns && k < g->nseries; k++)
+		if (!strcmp(g->series[k].name, name))
+			return g->series[k].runs[r];
 	return NULL;
 }
 
@@ -78,5 +133,21 @@ void case_graphs_free(struct case_graphs *g)
 		free(g->hists[k].unit);
 	}
 	free(g->hists);
+	for (size_t k = 0; k < g->nseries; k++) {
+		for (size_t r = 0; r < g->nruns; r++)
+			case_graphs_series_free(g->series[k].runs[r]);
+		free(g->series[k].runs);
+		free(g->series[k].name);
+	}
+	free(g->series);
+	for (size_t r = 0; g->maps && r < g->nruns; r++) {
+		for (size_t m = 0; m < g->maps[r].n; m++) {
+			free(g->maps[r].v[m].name);
+			free(g->maps[r].v[m].pages);
+		}
+		free(g->maps[r].v);
+	}
+	free(g->maps);
+	free(g->case_name);
 	*g = (struct case_graphs){ 0 };
 }

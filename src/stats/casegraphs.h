@@ -1,7 +1,10 @@
-/* What one case's graphs in the report draw, computed by the command
- * while that case's detail is loaded (one case at a time) and read by the
- * formatter: its tables' row means (rowmeans.h) and its histograms, the
- * passing iterations of each run merged. */
+/* What one case's graphs in the report draw, computed by the command a
+ * case at a time and read by the formatter: its tables' row means
+ * (rowmeans.h), its histograms (the passing iterations of each run
+ * merged), the first of each series a run has and a run's first maps.
+ * The iterations are folded in one at a time (case_graphs_add), each
+ * free to go once folded: what is held grows with the rows, buckets and
+ * points drawn, not with the number of iterations. */
 #ifndef VMR_CASEGRAPHS_H
 #define VMR_CASEGRAPHS_H
 
@@ -20,22 +23,43 @@ struct case_hist {
 	struct hist **runs;
 };
 
-struct case_graphs {
-	struct row_means_set means;
-	size_t nhists;
-	struct case_hist *hists;   /* in order of first appearance over runs and iterations */
-	size_t nruns;
+/* One series of a case: runs[r] a copy of the first of that name with
+ * points over run r's iterations in order (NULL when none has one). */
+struct case_series {
+	char *name;
+	struct series **runs;
 };
 
-/* The merge of the histograms called name of c's passing iterations: a new
- * histogram (free() it), or NULL when none has one; *unit is set to the
- * unit of the last one merged. */
-struct hist *case_graphs_merge_hist(const struct run_case *c, const char *name, const char **unit);
-/* Case case_name's graphs over runs[0..nruns) (the row means point into
- * the runs' tables: g lives no longer than they do). */
-void case_graphs_compute(const struct run *const *runs, size_t nruns, const char *case_name, struct case_graphs *g);
+/* Run r's maps: those of its first iteration that has any. */
+struct case_maps {
+	size_t n;
+	struct map *v;
+};
+
+struct case_graphs {
+	char *case_name;
+	size_t nruns;
+	struct row_means_set means;
+	size_t nhists;
+	struct case_hist *hists;     /* in order of first appearance over runs and iterations */
+	size_t nseries;
+	struct case_series *series;  /* the same */
+	struct case_maps *maps;      /* one per run */
+};
+
+/* Start g for case case_name over nruns runs. */
+void case_graphs_begin(struct case_graphs *g, const char *case_name, size_t nruns);
+/* Fold iteration res of run r into g: the runs' iterations in order, run
+ * by run, each of any outcome (only passing ones are measured; every one
+ * names its tables, histograms and series).  res need not outlive the
+ * call. */
+void case_graphs_add(struct case_graphs *g, size_t r, const struct result *res);
+/* Once every iteration is folded: the row means' lines. */
+void case_graphs_finish(struct case_graphs *g);
 /* The histogram called name, or NULL. */
 const struct case_hist *case_graphs_hist(const struct case_graphs *g, const char *name);
+/* Run r's first series called name with points, or NULL. */
+const struct series *case_graphs_series(const struct case_graphs *g, size_t r, const char *name);
 void case_graphs_free(struct case_graphs *g);
 
 #endif

@@ -1,4 +1,4 @@
-/* The row means of the cases' tables: see rowmeans.h. */
+/* The row means of a case's tables: see rowmeans.h. */
 #include "stats/rowmeans.h"
 
 #include <stdlib.h>
@@ -9,89 +9,106 @@
 
 #define ROW_MEANS_TABLES 64
 
-static const struct run_case *row_means_case_of(const struct run *r, const char *name)
+/* The table of case case_name called name, or NULL; *ncase how many s has
+ * of that case. */
+static struct row_means *row_means_find(struct row_means_set *s, const char *case_name, const char *name,
+					size_t *ncase)
 {
-	for (size_t i = 0; i < r->ncases; i++)
-		if (!strcmp(r->cases[i].name, name))
-			return &r->cases[i];
+	*ncase = 0;
+	for (size_t i = 0; i < s->n; i++) {
+		if (strcmp(s->v[i].case_name, case_name))
+			continue;
+		++*ncase;
+		if (!strcmp(s->v[i].proto.name, name))
+			return &s->v[i];
+	}
 	return NULL;
 }
 
-/* One run's line: x from column xcol, y the mean of column ycol over the
- * passing iterations that have the table and both columns, row by row. */
-static void row_means_line_of(struct row_line *l, const struct run_case *c, const char *table, const char *xcol,
-			      const char *ycol)
+/* A table named as t with t's columns and no rows. */
+static void row_means_proto(struct row_means_set *s, const char *case_name, size_t nruns, const struct table *t)
 {
-	size_t rows = 0;
-	double *sum = NULL, *xs = NULL;
-	size_t *cnt = NULL;
-	for (size_t i = 0; c && i < c->niter; i++) {
-		const struct table *t = result_find_table(&c->iters[i], table);
-		long xi = table_col(t, xcol), yi = table_col(t, ycol);
-		if (xi < 0 || yi < 0 || c->iters[i].outcome != OUTCOME_PASS)
+	size_t ncols = t->ncols ? t->ncols : 1;
+	struct row_means m = { .case_name = xstrdup(case_name), .nruns = nruns,
+			       .proto = { .name = xstrdup(t->name), .ncols = t->ncols,
+					  .cols = xcalloc(ncols, sizeof(char *)) },
+			       .lines = xcalloc(nruns * ncols, sizeof(struct row_line)),
+			       .sums = xcalloc(nruns * ncols, sizeof(struct row_sums)) };
+	for (size_t k = 0; k < t->ncols; k++)
+		m.proto.cols[k] = xstrdup(t->cols[k]);
+	s->v = xrealloc(s->v, (s->n + 1) * sizeof(*s->v));
+	s->v[s->n++] = m;
+}
+
+/* One iteration's table t into a line's sums: y from column ycol, and x
+ * from xcol for the rows no earlier iteration reached. */
+static void row_means_fold(struct row_sums *a, const struct table *t, size_t xi, size_t yi)
+{
+	if (t->nrows > a->rows) {
+		a->sum = xrealloc(a->sum, t->nrows * sizeof(double));
+		a->x = xrealloc(a->x, t->nrows * sizeof(double));
+		a->cnt = xrealloc(a->cnt, t->nrows * sizeof(size_t));
+		for (size_t k = a->rows; k < t->nrows; k++) {
+			a->sum[k] = 0;
+			a->cnt[k] = 0;
+			a->x[k] = t->cells[k * t->ncols + xi];
+		}
+		a->rows = t->nrows;
+	}
+	for (size_t k = 0; k < t->nrows; k++) {
+		a->sum[k] += t->cells[k * t->ncols + yi];
+		a->cnt[k]++;
+	}
+}
+
+void row_means_add(struct row_means_set *s, const char *case_name, size_t nruns, size_t r, const struct result *res)
+{
+	size_t ncase = 0;
+	for (size_t k = 0; k < res->ntables; k++)
+		if (!row_means_find(s, case_name, res->tables[k].name, &ncase) && ncase < ROW_MEANS_TABLES)
+			row_means_proto(s, case_name, nruns, &res->tables[k]);
+	if (res->outcome != OUTCOME_PASS || r >= nruns)
+		return;
+	for (size_t i = 0; i < s->n; i++) {
+		struct row_means *m = &s->v[i];
+		if (strcmp(m->case_name, case_name) || !m->sums || m->proto.ncols < 2)
 			continue;
-		if (t->nrows > rows) {
-			sum = xrealloc(sum, t->nrows * sizeof(double));
-			xs = xrealloc(xs, t->nrows * sizeof(double));
-			cnt = xrealloc(cnt, t->nrows * sizeof(size_t));
-			for (size_t k = rows; k < t->nrows; k++) {
-				sum[k] = 0;
-				cnt[k] = 0;
-				xs[k] = t->cells[k * t->ncols + (size_t)xi];
-			}
-			rows = t->nrows;
-		}
-		for (size_t k = 0; k < t->nrows; k++) {
-			sum[k] += t->cells[k * t->ncols + (size_t)yi];
-			cnt[k]++;
+		const struct table *t = result_find_table(res, m->proto.name);
+		long xi = table_col(t, m->proto.cols[0]);
+		for (size_t col = 1; xi >= 0 && col < m->proto.ncols; col++) {
+			long yi = table_col(t, m->proto.cols[col]);
+			if (yi >= 0)
+				row_means_fold(&m->sums[r * m->proto.ncols + col], t, (size_t)xi, (size_t)yi);
 		}
 	}
-	*l = (struct row_line){ .x = rows ? xcalloc(rows, sizeof(double)) : NULL,
-				.y = rows ? xcalloc(rows, sizeof(double)) : NULL };
-	for (size_t k = 0; k < rows; k++)
-		if (cnt[k]) {
-			l->x[l->n] = xs[k];
-			l->y[l->n++] = sum[k] / (double)cnt[k];
+}
+
+static void row_means_sums_free(struct row_sums *a)
+{
+	free(a->sum);
+	free(a->x);
+	free(a->cnt);
+	*a = (struct row_sums){ 0 };
+}
+
+void row_means_finish(struct row_means_set *s)
+{
+	for (size_t i = 0; i < s->n; i++) {
+		struct row_means *m = &s->v[i];
+		for (size_t k = 0; m->sums && k < m->nruns * m->proto.ncols; k++) {
+			struct row_sums *a = &m->sums[k];
+			struct row_line *l = &m->lines[k];
+			*l = (struct row_line){ .x = a->rows ? xcalloc(a->rows, sizeof(double)) : NULL,
+						.y = a->rows ? xcalloc(a->rows, sizeof(double)) : NULL };
+			for (size_t row = 0; row < a->rows; row++)
+				if (a->cnt[row]) {
+					l->x[l->n] = a->x[row];
+					l->y[l->n++] = a->sum[row] / (double)a->cnt[row];
+				}
+			row_means_sums_free(a);
 		}
-	free(sum);
-	free(xs);
-	free(cnt);
-}
-
-/* A case's tables: the first of each name over the runs in order. */
-static size_t row_means_protos(const struct run *const *runs, size_t nruns, const char *case_name,
-			       const struct table **protos)
-{
-	size_t n = 0;
-	for (size_t r = 0; r < nruns; r++) {
-		const struct run_case *c = row_means_case_of(runs[r], case_name);
-		for (size_t i = 0; c && i < c->niter; i++)
-			for (size_t k = 0; k < c->iters[i].ntables; k++) {
-				const struct table *t = &c->iters[i].tables[k];
-				size_t j = 0;
-				while (j < n && strcmp(protos[j]->name, t->name))
-					j++;
-				if (j == n && n < ROW_MEANS_TABLES)
-					protos[n++] = t;
-			}
-	}
-	return n;
-}
-
-void row_means_case(const struct run *const *runs, size_t nruns, const char *case_name, struct row_means_set *out)
-{
-	const struct table *protos[ROW_MEANS_TABLES];
-	size_t np = row_means_protos(runs, nruns, case_name, protos);
-	for (size_t p = 0; p < np; p++) {
-		const struct table *t = protos[p];
-		struct row_means m = { .case_name = xstrdup(case_name), .proto = t, .nruns = nruns,
-				       .lines = xcalloc(nruns * (t->ncols ? t->ncols : 1), sizeof(struct row_line)) };
-		for (size_t k = 0; k < nruns; k++)
-			for (size_t col = 1; col < t->ncols; col++)
-				row_means_line_of(&m.lines[k * t->ncols + col], row_means_case_of(runs[k], case_name),
-						  t->name, t->cols[0], t->cols[col]);
-		out->v = xrealloc(out->v, (out->n + 1) * sizeof(*out->v));
-		out->v[out->n++] = m;
+		free(m->sums);
+		m->sums = NULL;
 	}
 }
 
@@ -100,9 +117,9 @@ const struct row_line *row_means_line(const struct row_means_set *s, const char 
 {
 	for (size_t i = 0; s && i < s->n; i++) {
 		const struct row_means *m = &s->v[i];
-		if (strcmp(m->case_name, case_name) || strcmp(m->proto->name, table))
+		if (strcmp(m->case_name, case_name) || strcmp(m->proto.name, table))
 			continue;
-		return r < m->nruns && col > 0 && col < m->proto->ncols ? &m->lines[r * m->proto->ncols + col] : NULL;
+		return r < m->nruns && col > 0 && col < m->proto.ncols ? &m->lines[r * m->proto.ncols + col] : NULL;
 	}
 	return NULL;
 }
@@ -111,10 +128,17 @@ void row_means_free(struct row_means_set *s)
 {
 	for (size_t i = 0; i < s->n; i++) {
 		struct row_means *m = &s->v[i];
-		for (size_t k = 0; k < m->nruns * m->proto->ncols; k++) {
+		for (size_t k = 0; k < m->nruns * m->proto.ncols; k++) {
 			free(m->lines[k].x);
 			free(m->lines[k].y);
+			if (m->sums)
+				row_means_sums_free(&m->sums[k]);
 		}
+		for (size_t k = 0; k < m->proto.ncols; k++)
+			free(m->proto.cols[k]);
+		free(m->proto.cols);
+		free(m->proto.name);
+		free(m->sums);
 		free(m->lines);
 		free(m->case_name);
 	}

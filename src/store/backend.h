@@ -28,6 +28,8 @@ struct store {
 	bool read_timeout;        /* PostgreSQL: statement_timeout is ours (the
 				   * session set none): lifted in writes */
 	enum store_mode mode;     /* as opened: STORE_READ refuses every write */
+	struct store_each *each;  /* while store_case_each reads: where each
+				   * iteration read goes instead of its case */
 };
 
 enum store_lookup {
@@ -90,6 +92,8 @@ struct store_backend {
 	int (*info)(struct store *st, int64_t run_id, struct run *r);
 	int (*cases)(struct store *st, struct run *r);
 	int (*iterations)(struct store *st, struct run_case *c, unsigned parts);
+	/* (While st->each is set, store_case_each reads: a back end then
+	 * holds a few iterations' text at a time, not the case's.) */
 	/* The members of parts of one iteration's result (result_pick_text)
 	 * into *out, outside any transaction.  0, or -1 after a message. */
 	int (*pick)(struct store *st, int64_t case_id, int iteration, unsigned parts, json_t **out);

@@ -8,9 +8,40 @@
 #include "core/spelling.h"
 #include "core/util.h"
 
-/* Append a result read to a case being loaded. */
-static void store_case_append(struct run_case *c, int iteration, int64_t seq, struct result *res)
+/* A case being read one iteration at a time (store_case_each): the
+ * iterations held, the next one's index, and whom to hand each to. */
+struct store_each {
+	const struct store *st;
+	const struct run *r;
+	const struct run_case *c;
+	size_t next;
+	store_each_fn fn;
+	void *ctx;
+};
+
+/* Hand an iteration read to the reader of store_case_each, its outcome
+ * that of the iteration held, and free it. */
+static int store_each_take(struct store_each *e, int iteration, struct result *res)
 {
+	int rc = 0;
+	/* a run written to meanwhile has more: those are not the reader's */
+	if (e->next < e->c->niter && e->c->iter_no[e->next] != iteration) {
+		rc = vmr_err("%s: run %lld, case %s: changed while it was read", e->st->path,
+			     (long long)e->r->info.id, e->c->name);
+	} else if (e->next < e->c->niter) {
+		res->outcome = e->c->iters[e->next].outcome;
+		rc = e->fn(e->ctx, e->next++, res) < 0 ? -1 : 0;
+	}
+	result_free(res);
+	return rc;
+}
+
+/* Append a result read to a case being loaded, or hand it to the reader
+ * of store_case_each. */
+static int store_case_append(struct store *st, struct run_case *c, int iteration, int64_t seq, struct result *res)
+{
+	if (st->each)
+		return store_each_take(st->each, iteration, res);
 	/* Room for 8, then doubled whenever a power of two is full. */
 	if (c->niter == 0 || (c->niter >= 8 && !(c->niter & (c->niter - 1)))) {
 		size_t cap = c->niter ? 2 * c->niter : 8;
@@ -21,6 +52,7 @@ static void store_case_append(struct run_case *c, int iteration, int64_t seq, st
 	c->iter_no[c->niter] = iteration;
 	c->iter_seq[c->niter] = seq;
 	c->iters[c->niter++] = *res;
+	return 0;
 }
 
 static int store_case_damaged(struct store *st, const struct run_case *c, int iteration, const char *why)
@@ -38,8 +70,7 @@ int store_case_result_json(struct store *st, struct run_case *c, int iteration, 
 		return store_case_damaged(st, c, iteration, why);
 	}
 	json_decref(j);
-	store_case_append(c, iteration, seq, &res);
-	return 0;
+	return store_case_append(st, c, iteration, seq, &res);
 }
 
 int store_case_text(struct store *st, struct run_case *c, int iteration, int64_t seq, const char *text, size_t len,
@@ -52,8 +83,7 @@ int store_case_text(struct store *st, struct run_case *c, int iteration, int64_t
 		return 0;
 	if (rc != 1)
 		return store_case_damaged(st, c, iteration, why);
-	store_case_append(c, iteration, seq, &res);
-	return 1;
+	return store_case_append(st, c, iteration, seq, &res) < 0 ? -1 : 1;
 }
 
 int store_case_result(struct store *st, struct run_case *c, int iteration, int64_t seq, const char *text,
@@ -133,65 +163,22 @@ int store_load_run(struct store *st, int64_t run_id, struct run **out)
 	return store_load_run_parts(st, run_id, RESULT_ALL, out);
 }
 
-/* Move the detail parts named from one result into another. */
-static void store_move_parts(struct result *to, struct result *from, unsigned parts)
-{
-	result_drop(to, parts);
-	if (parts & RESULT_TABLES) {
-		to->tables = from->tables, to->ntables = from->ntables;
-		from->tables = NULL, from->ntables = 0;
-	}
-	if (parts & RESULT_HISTS) {
-		to->hists = from->hists, to->nhists = from->nhists;
-		from->hists = NULL, from->nhists = 0;
-	}
-	if (parts & RESULT_MAPS) {
-		to->maps = from->maps, to->nmaps = from->nmaps;
-		from->maps = NULL, from->nmaps = 0;
-	}
-	if (parts & RESULT_SERIES) {
-		to->series = from->series, to->nseries = from->nseries;
-		from->series = NULL, from->nseries = 0;
-	}
-}
-
-int store_case_parts(struct store *st, const struct run *r, struct run_case *c, unsigned parts)
+int store_case_each(struct store *st, const struct run *r, const struct run_case *c, unsigned parts,
+		    store_each_fn fn, void *ctx)
 {
 	const struct store_backend *be = st->be;
-	parts &= c->missing;
-	if (!parts)
-		return 0;
-	/* The case read again as it is now, then its iterations' new parts
-	 * moved into the ones held: the same iterations, unless the run was
-	 * written to meanwhile. */
+	struct store_each e = { .st = st, .r = r, .c = c, .fn = fn, .ctx = ctx };
+	/* the case read again as it is now, each iteration handed on as it
+	 * is read (store_case_append) rather than added to this one */
 	struct run_case fresh = { .id = c->id, .name = c->name };
 	if (be->begin(st, false) < 0)
 		return -1;
-	/* the metrics held already are not read again */
+	st->each = &e;
 	int rc = be->iterations(st, &fresh, parts);
+	st->each = NULL;
 	be->rollback(st);
-	for (size_t i = 0; rc == 0 && i < c->niter; i++) {
-		if (i >= fresh.niter || fresh.iter_no[i] != c->iter_no[i]) {
-			rc = vmr_err("%s: run %lld, case %s: changed while it was read", st->path,
-				     (long long)r->info.id, c->name);
-			break;
-		}
-		store_move_parts(&c->iters[i], &fresh.iters[i], parts);
-	}
-	if (rc == 0)
-		c->missing &= ~parts;
-	for (size_t i = 0; i < fresh.niter; i++)
-		result_free(&fresh.iters[i]);
-	free(fresh.iters);
-	free(fresh.iter_no);
-	free(fresh.iter_seq);
+	if (rc == 0 && e.next < c->niter)
+		rc = vmr_err("%s: run %lld, case %s: changed while it was read", st->path, (long long)r->info.id,
+			     c->name);
 	return rc;
-}
-
-void run_case_drop(struct run_case *c, unsigned parts)
-{
-	parts &= RESULT_DETAIL & ~c->missing;
-	for (size_t i = 0; parts && i < c->niter; i++)
-		result_drop(&c->iters[i], parts);
-	c->missing |= parts;
 }

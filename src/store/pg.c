@@ -471,21 +471,29 @@ static int pg_cases(struct store *st, struct run *r)
 	return 0;
 }
 
-/* A server sends each result whole; only the parts asked for are parsed. */
+/* A server sends each result whole; only the parts asked for are parsed.
+ * Read by store_case_each, a few iterations a query (the transaction's
+ * snapshot keeps them one case), so that no more than those are held. */
 static int pg_iterations(struct store *st, struct run_case *c, unsigned parts)
 {
-	struct pg_num cid = { 0 };
-	const char *p[] = { pg_fmt_int(&cid, c->id) };
-	PGresult *res = pg_query(st, "SELECT iteration, result, seq FROM iterations WHERE case_id = $1 ORDER BY iteration",
-				 1, p, "cannot read a case's iterations");
-	if (!res)
-		return -1;
-	int rc = 0;
-	for (int i = 0; i < PQntuples(res) && rc == 0; i++)
-		rc = store_case_result(st, c, (int)pg_col_int64(res, i, 0),
-				       PQgetisnull(res, i, 2) ? -1 : pg_col_int64(res, i, 2), pg_col_text_ref(res, i, 1),
-				       parts);
-	PQclear(res);
+	struct pg_num cid = { 0 }, after = { 0 }, most = { 0 };
+	int64_t last = -1, batch = st->each ? 4 : INT32_MAX;
+	int rc = 0, rows = 0;
+	do {
+		const char *p[] = { pg_fmt_int(&cid, c->id), pg_fmt_int(&after, last), pg_fmt_int(&most, batch) };
+		PGresult *res = pg_query(st, "SELECT iteration, result, seq FROM iterations WHERE case_id = $1"
+					 " AND iteration > $2 ORDER BY iteration LIMIT $3",
+					 3, p, "cannot read a case's iterations");
+		if (!res)
+			return -1;
+		rows = PQntuples(res);
+		for (int i = 0; i < rows && rc == 0; i++) {
+			last = pg_col_int64(res, i, 0);
+			rc = store_case_result(st, c, (int)last, PQgetisnull(res, i, 2) ? -1 : pg_col_int64(res, i, 2),
+					       pg_col_text_ref(res, i, 1), parts);
+		}
+		PQclear(res);
+	} while (rc == 0 && rows == batch);
 	return rc;
 }
 

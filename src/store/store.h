@@ -142,12 +142,16 @@ int store_load_run(struct store *st, int64_t run_id, struct run **out);
  * a few KB of an iteration's hundreds.  Each case's `missing` says what was
  * left out. */
 int store_load_run_parts(struct store *st, int64_t run_id, unsigned parts, struct run **out);
-/* Load parts of one case of a run loaded from st that it lacks, for every
- * iteration (a graph of that case, drawn and then dropped: one case's
- * detail in memory at a time).  0, or -1 after a message. */
-int store_case_parts(struct store *st, const struct run *r, struct run_case *c, unsigned parts);
-/* Free the detail parts named of every iteration of c (never its head). */
-void run_case_drop(struct run_case *c, unsigned parts);
+/* Read case c of run r (loaded from st) again one iteration at a time,
+ * of each result the parts named (its outcome the one c holds), and hand
+ * each to fn with its index in c, in order: the result is freed when fn
+ * returns, so a reader that folds each into what it keeps holds one
+ * iteration's detail at a time, however many the case has (a report's
+ * graphs).  Iterations stored since r was loaded are not handed on.  0,
+ * or -1 after a message (fn's own when it returned < 0). */
+typedef int (*store_each_fn)(void *ctx, size_t i, const struct result *res);
+int store_case_each(struct store *st, const struct run *r, const struct run_case *c, unsigned parts,
+		    store_each_fn fn, void *ctx);
 void run_free(struct run *r);
 int store_delete_run(struct store *st, int64_t run_id);
 /* 1 and the run's id when a run has this UUID, 0 when none, -1 on error. */

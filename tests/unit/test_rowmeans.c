@@ -1,10 +1,12 @@
-/* The row means the report draws a case's tables from: each column's mean
- * over the passing iterations row by row, x from the first column; an
- * iteration that failed, or lacks the table or a column, is left out; a
- * row only some iterations reach is the mean of those; the tables are the
- * first of each name over the runs in order. */
+/* The row means the report draws a case's tables from, folded one
+ * iteration at a time (row_means_add), each iteration's detail freed once
+ * folded: each column's mean over the passing iterations row by row, x
+ * from the first column; an iteration that failed, or lacks the table or
+ * a column, is left out; a row only some iterations reach is the mean of
+ * those; the tables are the first of each name over the runs in order. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "core/util.h"
 #include "stats/rowmeans.h"
@@ -36,6 +38,18 @@ static void passes(struct run *r, size_t i, const double *time_ns, size_t rows)
 		table_add_row(t, (double[]){ (double)(k + 1), time_ns[k] });
 }
 
+/* Case fz of the runs folded in order, each iteration's detail freed as
+ * soon as it is folded (the sums must not point into it). */
+static void fold(struct run *const *runs, size_t nruns, struct row_means_set *s)
+{
+	for (size_t r = 0; r < nruns; r++)
+		for (size_t i = 0; i < runs[r]->cases[0].niter; i++) {
+			row_means_add(s, "fz", nruns, r, &runs[r]->cases[0].iters[i]);
+			result_drop(&runs[r]->cases[0].iters[i], RESULT_DETAIL);
+		}
+	row_means_finish(s);
+}
+
 int main(void)
 {
 	struct run *a = mkrun("a", 3), *b = mkrun("b", 2);
@@ -44,10 +58,17 @@ int main(void)
 	passes(a, 2, (double[]){ 1000, 1000, 1000 }, 3);
 	a->cases[0].iters[2].outcome = OUTCOME_FAIL;
 	passes(b, 1, (double[]){ 5 }, 1);
-	const struct run *runs[] = { a, b };
+	static const char *const cols[] = { "pass", "late" };
+	table_add_row(result_table(&b->cases[0].iters[0], "late", 2, cols), (double[]){ 1, 7 });
+	struct run *runs[] = { a, b };
 	struct row_means_set s = { 0 };
-	row_means_case(runs, 2, "fz", &s);
-	CHECK_EQ_U(s.n, 1, "one table of one case");
+	fold(runs, 2, &s);
+	CHECK_EQ_U(s.n, 2, "two tables of one case");
+	const struct row_line *late = row_means_line(&s, "fz", "late", 1, 1);
+	CHECK(s.n == 2 && !strcmp(s.v[0].proto.name, "passes") && !strcmp(s.v[1].proto.name, "late") &&
+		      s.v[1].proto.ncols == 2 && !strcmp(s.v[1].proto.cols[1], "late") && late && late->n == 1 &&
+		      late->y[0] == 7 && row_means_line(&s, "fz", "late", 0, 1)->n == 0,
+	      "a table first seen in a later run: its own line, none in the runs without it");
 	const struct row_line *la = row_means_line(&s, "fz", "passes", 0, 1);
 	CHECK(la && la->n == 3 && la->x[0] == 1 && la->x[2] == 3 && la->y[0] == 20 && la->y[1] == 30 && la->y[2] == 30,
 	      "run a: the mean of the passing iterations row by row; the third row is the one that reached it (%g %g %g)",

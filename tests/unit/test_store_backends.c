@@ -16,6 +16,7 @@
 #include "core/util.h"
 #include "store/store.h"
 #include "t.h"
+#include "trun.h"
 
 static char tmpdir[] = "/tmp/vmr-test-backends-XXXXXX";
 
@@ -107,14 +108,6 @@ static void test_round_trip(struct store *st, int64_t run)
 	run_free(r);
 }
 
-static char *result_text(const struct result *r)
-{
-	json_t *j = result_to_json(r);
-	char *text = j ? json_dumps(j, JSON_COMPACT | JSON_REAL_PRECISION(17)) : NULL;
-	json_decref(j);
-	return text;
-}
-
 /* The run read with its metrics alone, its info on demand and a case's
  * detail when asked: each iteration as the whole run's, on either back
  * end (tests/unit/test_store_parts.c compares whole comparisons on
@@ -138,16 +131,10 @@ static void test_parts(struct store *st, int64_t run)
 	      "an iteration's info read on demand");
 	for (size_t i = 0; i < c->niter; i++)
 		run_iter_info(p, c, i);
-	bool same = store_case_parts(st, p, c, RESULT_DETAIL) == 0;
-	for (size_t i = 0; same && i < c->niter; i++) {
-		char *a = result_text(&w->cases[0].iters[i]), *b = result_text(&c->iters[i]);
-		same = a && b && !strcmp(a, b);
-		free(a);
-		free(b);
-	}
-	CHECK(same, "a case's detail loaded: each iteration serialises as the whole run's");
-	run_case_drop(c, RESULT_DETAIL);
-	CHECK(!c->iters[2].nhists && !c->iters[2].nseries && c->iters[2].nmetrics == 2, "and dropped again");
+	size_t detail = 0;
+	CHECK(t_case_each_same(st, p, c, &w->cases[0], &detail) && detail == c->niter,
+	      "a case read one iteration at a time: each one's detail and outcome the whole run's");
+	CHECK(!c->iters[2].nhists && !c->iters[2].nseries && c->iters[2].nmetrics == 2, "and none of it held");
 	CHECK(p->cases[1].iters[0].outcome == OUTCOME_SKIP && !strcmp(p->cases[1].iters[0].reason, "not here"),
 	      "in parts: outcome and reason");
 	run_free(w);
@@ -494,6 +481,25 @@ static void test_concurrent_writers(const char *location, struct store *st)
 	run_info_free_array(runs, n);
 }
 
+/* A case of more iterations than a back end reads at a time while it
+ * hands them on one by one (PostgreSQL's batches): each read once, in
+ * order. */
+static void test_each_batches(struct store *st)
+{
+	int64_t id = store_one_run(st, "many", "gamma", 9);
+	struct run *w = NULL, *p = NULL;
+	CHECK(store_run_end(st, id, "complete") == 0 && store_load_run(st, id, &w) == 0 &&
+		      store_load_run_parts(st, id, RESULT_METRICS, &p) == 0,
+	      "a run of 9 iterations loads whole and in parts");
+	size_t detail = 0;
+	if (w && p)
+		CHECK(t_case_each_same(st, p, &p->cases[0], &w->cases[0], &detail) && detail == 9 &&
+			      t_case_each_same(st, p, &p->cases[1], &w->cases[1], NULL),
+		      "its cases read one iteration at a time, each once and in order");
+	run_free(w);
+	run_free(p);
+}
+
 int main(void)
 {
 	if (!mkdtemp(tmpdir)) {
@@ -535,6 +541,7 @@ int main(void)
 	test_update(st);
 	test_host_override(st);
 	test_concurrent_writers(location, st);
+	test_each_batches(st);
 	store_close(st);
 	if (!strstr(location, "://")) {
 		char *lock = xasprintf("%s-lock", location);

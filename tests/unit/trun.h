@@ -51,4 +51,50 @@ static inline int64_t t_store_put(struct store *st, const struct run *r)
 	return store_run_end(st, run_id, "complete") < 0 ? -1 : run_id;
 }
 
+/* A case read one iteration at a time (store_case_each) against the
+ * whole case: each handed in order, its detail parts and outcome those of
+ * the whole's iteration. */
+struct t_each {
+	const struct run_case *whole;
+	size_t next, detail;
+	bool same;
+};
+
+static inline int t_each_check(void *ctx, size_t i, const struct result *res)
+{
+	static const char *const parts[] = { "tables", "hists", "maps", "series" };
+	struct t_each *e = ctx;
+	const struct result *w = i < e->whole->niter ? &e->whole->iters[i] : NULL;
+	/* the whole's head with the detail read (a shallow copy, not freed) */
+	struct result mix = { 0 };
+	if (w) {
+		mix = *w;
+		mix.ntables = res->ntables, mix.tables = res->tables;
+		mix.nhists = res->nhists, mix.hists = res->hists;
+		mix.nmaps = res->nmaps, mix.maps = res->maps;
+		mix.nseries = res->nseries, mix.series = res->series;
+	}
+	json_t *a = w ? result_to_json(w) : NULL, *b = w ? result_to_json(&mix) : NULL;
+	bool same = w && i == e->next++ && w->outcome == res->outcome && a && b;
+	for (size_t k = 0; same && k < sizeof(parts) / sizeof(parts[0]); k++)
+		same = json_equal(json_object_get(a, parts[k]), json_object_get(b, parts[k]));
+	e->detail += res->nmaps + res->nseries + res->nhists + res->ntables > 0;
+	e->same = e->same && same;
+	json_decref(a);
+	json_decref(b);
+	return 0;
+}
+
+/* Whether case c of part (run r loaded in parts from st) reads one
+ * iteration at a time as whole holds it; *detail how many had some. */
+static inline bool t_case_each_same(struct store *st, const struct run *part, const struct run_case *c,
+				    const struct run_case *whole, size_t *detail)
+{
+	struct t_each e = { .whole = whole, .same = true };
+	bool ok = store_case_each(st, part, c, RESULT_DETAIL, t_each_check, &e) == 0;
+	if (detail)
+		*detail += e.detail;
+	return ok && e.same && e.next == whole->niter;
+}
+
 #endif
