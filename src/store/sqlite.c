@@ -280,15 +280,17 @@ static int sqlite_cases(struct store *st, struct run *r)
 	return rc == SQLITE_DONE ? 0 : store_fail(st, "cannot read a run's cases");
 }
 
-/* The prefix of an iteration's result text that holds the parts asked
- * for: read through SQLite's incremental blob I/O, a little at first and
- * more only while the members asked for are not all in it, so the maps and
- * series at its end are neither parsed nor, mostly, read. */
-static int sqlite_blob_pick(struct store *st, sqlite3_blob **blob, int64_t id, unsigned parts, json_t **out)
+/* An iteration's result text handed to take(ctx, text, len, whole) as a
+ * growing prefix until take says it has enough (not 0) or the text is whole:
+ * read through SQLite's incremental blob I/O, a little at first and more
+ * only while the members of parts are not all in it, so the maps and series
+ * at its end are, mostly, neither read nor parsed.  take's last answer, or
+ * -1 after a read error. */
+static int sqlite_blob_text(struct store *st, sqlite3_blob **blob, int64_t id, unsigned parts,
+			    int (*take)(void *ctx, const char *text, size_t len, bool whole), void *ctx)
 {
 	int rc = *blob ? sqlite3_blob_reopen(*blob, id)
 		       : sqlite3_blob_open(st->db, "main", "iterations", "result", id, 0, blob);
-	*out = NULL;
 	if (rc != SQLITE_OK)
 		return store_fail(st, "cannot read an iteration's result");
 	/* the detail lies at the end of the text: read it whole at once */
@@ -303,44 +305,55 @@ static int sqlite_blob_pick(struct store *st, sqlite3_blob **blob, int64_t id, u
 		}
 		have = want;
 		buf[have] = '\0';
-		if (result_pick_text(buf, (size_t)have, parts, out) != 0 || have == size)
+		rc = take(ctx, buf, (size_t)have, have == size);
+		if (rc != 0 || have == size)
 			break;
 		want *= 4;
 	}
 	free(buf);
-	return 0;
+	return rc;
 }
 
-/* The members of parts of an iteration's result, read from the prefix of
- * its text that holds them: through SQLite's incremental blob I/O, a little
- * at first and more only while the members asked for are not all in it,
- * so the maps and series at its end are, mostly, not read. */
+struct sqlite_pick_ctx {
+	unsigned parts;
+	json_t **out;
+};
+
+/* Enough once the members are picked, or the text is not a result. */
+static int sqlite_pick_take(void *ctx, const char *text, size_t len, bool whole)
+{
+	struct sqlite_pick_ctx *k = ctx;
+	return result_pick_text(text, len, k->parts, k->out) != 0 || whole;
+}
+
+static int sqlite_blob_pick(struct store *st, sqlite3_blob **blob, int64_t id, unsigned parts, json_t **out)
+{
+	*out = NULL;
+	return sqlite_blob_text(st, blob, id, parts, sqlite_pick_take,
+				&(struct sqlite_pick_ctx){ .parts = parts, .out = out }) < 0 ? -1 : 0;
+}
+
+struct sqlite_parts_ctx {
+	struct store *st;
+	struct run_case *c;
+	int iteration;
+	int64_t seq;
+	unsigned parts;
+};
+
+static int sqlite_parts_take(void *ctx, const char *text, size_t len, bool whole)
+{
+	struct sqlite_parts_ctx *k = ctx;
+	return store_case_text(k->st, k->c, k->iteration, k->seq, text, len, k->parts, whole);
+}
+
+/* The members of parts of an iteration's result into c, read from the
+ * prefix of its text that holds them. */
 static int sqlite_result_parts(struct store *st, sqlite3_blob **blob, int64_t id, struct run_case *c, int iteration,
 			       int64_t seq, unsigned parts)
 {
-	int rc = *blob ? sqlite3_blob_reopen(*blob, id)
-		       : sqlite3_blob_open(st->db, "main", "iterations", "result", id, 0, blob);
-	if (rc != SQLITE_OK)
-		return store_fail(st, "cannot read an iteration's result");
-	/* the detail lies at the end of the text: read it whole at once */
-	int size = sqlite3_blob_bytes(*blob), have = 0, want = parts & RESULT_DETAIL ? size : 16384;
-	char *buf = NULL;
-	for (;;) {
-		want = want < size ? want : size;
-		buf = xrealloc(buf, (size_t)want + 1);
-		if (sqlite3_blob_read(*blob, buf + have, want - have, have) != SQLITE_OK) {
-			free(buf);
-			return store_fail(st, "cannot read an iteration's result");
-		}
-		have = want;
-		buf[have] = '\0';
-		rc = store_case_text(st, c, iteration, seq, buf, (size_t)have, parts, have == size);
-		if (rc != 0)
-			break;
-		want *= 4;
-	}
-	free(buf);
-	return rc < 0 ? -1 : 0;
+	struct sqlite_parts_ctx k = { .st = st, .c = c, .iteration = iteration, .seq = seq, .parts = parts };
+	return sqlite_blob_text(st, blob, id, parts, sqlite_parts_take, &k) < 0 ? -1 : 0;
 }
 
 static int sqlite_pick(struct store *st, int64_t case_id, int iteration, unsigned parts, json_t **out)
