@@ -266,6 +266,7 @@ json_t *selftests_build(const char *source, bool force, int *exit_code)
 	json_t *j = NULL;
 	struct stat st = { 0 };
 	int lockfd = -1;
+	bool drop_dir = false;  /* a version not packaged: leave no cache directory for it */
 	*exit_code = 3;
 	char *mkfile = deb ? NULL : xasprintf("%s/tools/testing/selftests/mm/Makefile", source);
 	char *vmfile = deb ? NULL : xasprintf("%s/tools/testing/selftests/vm/Makefile", source);
@@ -305,6 +306,7 @@ json_t *selftests_build(const char *source, bool force, int *exit_code)
 			vmr_err("--source %s: Debian's registry has no %s (apt-get update? only 6.1 and 6.12 "
 				"are packaged)", source, pkg);
 			*exit_code = 2;
+			drop_dir = true;
 			goto out;
 		}
 		if (selftests_fetch(pkg, version, work, &tree) < 0)
@@ -348,6 +350,12 @@ out:
 		vmr_rm_rf(work);  /* the tree, when it was unpacked: the tests are kept */
 	if (j)
 		*exit_code = 0;
+	if (drop_dir) {
+		char *lockpath = xasprintf("%s/.lock", dir);
+		unlink(lockpath);
+		free(lockpath);
+		rmdir(dir);  /* only when empty */
+	}
 	if (lockfd >= 0)
 		close(lockfd);
 	free(work);

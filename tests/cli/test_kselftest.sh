@@ -90,6 +90,7 @@ expect_out "a second build of the same version does nothing: the build is reused
 check "... build.json untouched" [ "$stamp" = "$(stat -c %Y ~/.cache/vmregress/selftests/6.12/build.json 2>/dev/null)" ]
 run "$VMR" kselftest build --source 9.99
 expect_rc "a version Debian does not package: exit 2" 2
+check "... and no cache directory is left for it" [ ! -e ~/.cache/vmregress/selftests/9.99 ]
 run "$VMR" kselftest list --source 6.12 --json
 expect_json "kselftest list shows the build" '.source == "6.12"'
 
@@ -101,6 +102,9 @@ check "... and the host's THP knobs are as they were (cow changes them)" knobs_s
 knobs_release
 expect_json "madv_populate: 16 cases, all passed" '[.info.kselftest.tests[] | select(.test == "madv_populate") | .cases[].status] | length == 16 and all(. == "pass")'
 check "mremap_test: its expected failures stored as xfail" [ "$(case_status mremap_test 'Overlapping')" = "xfail " ]
+expect_json "mremap_test ran with the address space's randomisation off, saying why" \
+	'.info.kselftest.tests[] | select(.test == "mremap_test") | .fixed_layout | test("preamble")'
+expect_json "... madv_populate with it on" '.info.kselftest.tests[] | select(.test == "madv_populate") | has("fixed_layout") | not'
 expect_json "every case has a time" '[.info.kselftest.tests[].cases[]] | all(.time_ns | type == "number")'
 expect_json "cow: hundreds of cases" '[.info.kselftest.tests[] | select(.test == "cow") | .cases[]] | length > 100'
 expect_json "hugepage-mmap: skipped on the host, saying it runs in a guest" '.info.kselftest.tests[] | select(.test == "hugepage-mmap") | .cases[0].reason | test("--guest")'
