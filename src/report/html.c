@@ -17,6 +17,7 @@
 #include "report/plot.h"
 #include "report/svg_slim.h"
 #include "stats/compare.h"
+#include "stats/envdiff.h"
 #include "stats/summary.h"
 #include "report/html_int.h"
 

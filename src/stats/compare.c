@@ -11,26 +11,12 @@
 #include "stats/trust.h"
 #include "stats/verdict.h"
 
-static const char *const verdict_names[] = { "same",    "improved", "regressed", "changed",
-					     "too-few", "missing",  "unstable" };
-
-const char *cmp_verdict_name(enum cmp_verdict v)
-{
-	return (unsigned)v < ARRAY_SIZE(verdict_names) ? verdict_names[v] : "?";
-}
-
 double cmp_change_pct(double base, double value)
 {
 	if (base == 0)
 		return value == 0 ? 0 : NAN;
 	double rel = (value - base) / fabs(base) * 100.0;
 	return rel == 0 ? 0 : rel;  /* not -0, which would print as "-0.00%" */
-}
-
-void compare_note_to(struct strlist *l, char *note)
-{
-	strlist_add(l, note);
-	free(note);
 }
 
 static struct cmp_left *compare_left(struct comparison *cmp, enum cmp_left_why why, const char *case_name,
@@ -41,36 +27,6 @@ static struct cmp_left *compare_left(struct comparison *cmp, enum cmp_left_why w
 	*l = (struct cmp_left){ .why = why, .case_name = xstrdup(case_name), .metric = metric ? xstrdup(metric) : NULL,
 				.run = run ? xstrdup(run) : NULL };
 	return l;
-}
-
-const char *compare_left_reason(enum cmp_left_why why)
-{
-	static const char *const names[] = { "no-passing-iteration", "zero-in-every-run", "did-not-pass",
-					     "only-in-run", "not-in-run", "warm-up" };
-	return names[why % ARRAY_SIZE(names)];
-}
-
-const struct run_case *compare_find_case(const struct run *r, const char *name)
-{
-	for (size_t i = 0; i < r->ncases; i++)
-		if (!strcmp(r->cases[i].name, name))
-			return &r->cases[i];
-	return NULL;
-}
-
-/* Variants of one group: their iterations ran interleaved (ABBA or a
- * seeded random order, harness/plan.h), so whatever the machine did while
- * they ran fell on both, and a difference of means within the noise of
- * single iterations is still the variants' own once the test calls it.
- * Runs made apart have no such protection: a drift of the machine between
- * them is a difference the test would call, so their floor is their CV.
- * A bisection's group is of the second kind: each of its runs is a boot
- * of its own. */
-bool compare_interleaved(const struct run *base, const struct run *r)
-{
-	return base != r && base->info.group_uuid && r->info.group_uuid && *base->info.group_uuid &&
-	       !strcmp(base->info.group_uuid, r->info.group_uuid) && !json_object_get(base->env, "bisect") &&
-	       !json_object_get(r->env, "bisect");
 }
 
 /* The blocks of an interleaved group where both runs' iterations passed
@@ -336,11 +292,6 @@ static void compare_note_zero(struct comparison *cmp, const char *case_name, con
 		strlist_add(&l->metrics, zero->v[i]);
 }
 
-bool compare_glob(const char *pattern, const char *s)
-{
-	return !pattern || fnmatch(pattern, s, 0) == 0;
-}
-
 /* Metric names of a case in order of first appearance over its iterations. */
 static void compare_case_metrics(const struct run_case *c, struct strlist *names)
 {
@@ -489,6 +440,35 @@ size_t cmp_explain(const struct comparison *cmp, size_t r, size_t i, size_t *out
 		out[k] = c[k].row;
 	free(c);
 	return n;
+}
+
+/* A counter keeps its meaning under emulation; a time or a rate does not. */
+static bool compare_is_counter(const struct cmp_row *row)
+{
+	static const char *const timed[] = { "ns", "us", "ms", "s", "%" };
+	for (size_t i = 0; i < ARRAY_SIZE(timed); i++)
+		if (!strcmp(row->unit, timed[i]))
+			return false;
+	return !strstr(row->unit, "/s");
+}
+
+/* Stable: counters first within each case, each group in its old order. */
+static void compare_counters_first(struct comparison *cmp)
+{
+	struct cmp_row *out = xcalloc(cmp->nrows, sizeof(*out));
+	size_t o = 0;
+	for (size_t start = 0; start < cmp->nrows;) {
+		size_t end = start;
+		while (end < cmp->nrows && !strcmp(cmp->rows[end].case_name, cmp->rows[start].case_name))
+			end++;
+		for (int pass = 0; pass < 2; pass++)
+			for (size_t r = start; r < end; r++)
+				if (compare_is_counter(&cmp->rows[r]) == (pass == 0))
+					out[o++] = cmp->rows[r];
+		start = end;
+	}
+	free(cmp->rows);
+	cmp->rows = out;
 }
 
 /* Cases with a passing value in the base and in another run; rows of a

@@ -1,6 +1,7 @@
 /* The environment diff between compared runs: what differs in the
  * fingerprints (kernel, knobs, hardware, trace settings, per-case options),
- * with volatile facts collapsed and counters first; see compare.h. */
+ * volatile facts left out, a setting alike in every case one row; and
+ * what of it the verdict flags.  See envdiff.h. */
 #include "stats/envdiff.h"
 
 #include <fnmatch.h>
@@ -8,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stats/compare.h"
 #include "core/util.h"
 
 void cmp_json_flatten(const json_t *j, const char *prefix, struct strlist *keys, struct strlist *values)
@@ -335,35 +335,6 @@ bool compare_run_emulated(const struct run *r)
 	return json_is_true(json_object_get(m, "emulated")) || json_is_true(json_object_get(l, "emulated"));
 }
 
-/* A counter keeps its meaning under emulation; a time or a rate does not. */
-static bool compare_is_counter(const struct cmp_row *row)
-{
-	static const char *const timed[] = { "ns", "us", "ms", "s", "%" };
-	for (size_t i = 0; i < ARRAY_SIZE(timed); i++)
-		if (!strcmp(row->unit, timed[i]))
-			return false;
-	return !strstr(row->unit, "/s");
-}
-
-/* Stable: counters first within each case, each group in its old order. */
-void compare_counters_first(struct comparison *cmp)
-{
-	struct cmp_row *out = xcalloc(cmp->nrows, sizeof(*out));
-	size_t o = 0;
-	for (size_t start = 0; start < cmp->nrows;) {
-		size_t end = start;
-		while (end < cmp->nrows && !strcmp(cmp->rows[end].case_name, cmp->rows[start].case_name))
-			end++;
-		for (int pass = 0; pass < 2; pass++)
-			for (size_t r = start; r < end; r++)
-				if (compare_is_counter(&cmp->rows[r]) == (pass == 0))
-					out[o++] = cmp->rows[r];
-		start = end;
-	}
-	free(cmp->rows);
-	cmp->rows = out;
-}
-
 /* What differs about the machine or the kernel rather than the settings
  * under test: the verdict must say so first (a flag, not a refusal). */
 static const char *const compare_env_watch[] = {
@@ -387,6 +358,12 @@ static bool compare_env_differs(const struct comparison *cmp, const char *key)
 		if (!strcmp(cmp->env[k].key, key))
 			return true;
 	return false;
+}
+
+static void compare_note_to(struct strlist *l, char *note)
+{
+	strlist_add(l, note);
+	free(note);
 }
 
 void compare_env_flags(struct comparison *cmp, const struct compare_opts *o)

@@ -27,7 +27,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "stats/compare.h"
+#include "stats/cmp_model.h"
 
 /* LKP's least number of samples, on one side at least. */
 #define LKP_MIN_SAMPLES 3

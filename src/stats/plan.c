@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "core/util.h"
-#include "stats/envdiff.h"
 #include "stats/gsllib.h"
 #include "stats/stats.h"
 #include "stats/verdict.h"

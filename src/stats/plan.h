@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "stats/compare.h"
+#include "stats/cmp_model.h"
 
 struct plan_row {
 	const char *case_name, *metric;   /* borrowed from the comparison */

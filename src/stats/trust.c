@@ -1,4 +1,4 @@
-/* The trust warnings of a comparison (trust.h, compare.h). */
+/* The trust warnings of a comparison (trust.h, cmp_model.h). */
 #include "stats/trust.h"
 
 #include <math.h>
@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "core/util.h"
-#include "stats/envdiff.h"
 #include "store/store.h"
 
 static struct cmp_trust *compare_trust_add(struct comparison *cmp, enum cmp_trust_kind kind, const char *detail)

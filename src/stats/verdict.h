@@ -4,7 +4,7 @@
 #ifndef VMR_STATS_VERDICT_H
 #define VMR_STATS_VERDICT_H
 
-#include "stats/compare.h"
+#include "stats/cmp_model.h"
 
 /* Welch (or, paired, the paired t-test) on the means, rates on their
  * reciprocals; the ratio's interval on the log scale. */
