@@ -17,6 +17,9 @@ enum cmp_format { CMP_FMT_TEXT, CMP_FMT_JSON, CMP_FMT_CSV, CMP_FMT_MARKDOWN, CMP
 /* The choices string for an OPT_ENUM, in enum order. */
 #define CMP_FORMAT_CHOICES "text|json|csv|markdown|junit|tap|kcidb"
 
+/* The verdict in words (compare_verdict.c, which calls no other file of
+ * these formatters; they call it). */
+
 /* The verdict's first line: "N regressions, M improvements, K unchanged,
  * U unstable (FDR 5%, noise floor max(1%, CV))".  Returns buf. */
 char *compare_verdict_line(char *buf, size_t len, const struct comparison *cmp);
@@ -27,13 +30,17 @@ void compare_verdict_lines(const struct comparison *cmp, struct strlist *out);
 /* A trust warning as one line for people (malloc'd): "Caution: b was not
  * interleaved with the base: ...". */
 char *compare_trust_text(const struct cmp_trust *t);
+/* What was left out, as a sentence for people (malloc'd): "case 'x' is
+ * only in b, not in the base"; a long list of zero metrics is cut at six. */
+char *compare_left_text(const struct cmp_left *l);
+/* A value in units people read: 1.230 s, 12.50 MiB, 301.0k faults/s
+ * (units_format_value). */
+char *cmp_fmt_scaled(char *buf, size_t len, double v, const char *unit);
+
 /* The text for people without the table: the verdict lines and trust
  * warnings, and when nothing was compared what was left out; a pointer to
  * --all for the rest. */
 void compare_write_brief(FILE *f, const struct comparison *cmp);
-/* A value in units people read: 1.230 s, 12.50 MiB, 301.0k faults/s
- * (units_format_value). */
-char *cmp_fmt_scaled(char *buf, size_t len, double v, const char *unit);
 /* JUnit and TAP: each headline metric of each run a test case, and each
  * kernel selftest case of each run (fn, which may be NULL). */
 void compare_write_junit(FILE *f, const struct comparison *cmp, const struct functional *fn);
@@ -60,9 +67,6 @@ char *cmp_fmt_stat(char *buf, size_t len, const struct cmp_row *row, const struc
 /* The marker pair around a change: "()" plain, "**" significant, "??" too
  * few iterations to say. */
 void cmp_markers(const struct cmp_cell *cell, enum cmp_stat s, char *open, char *close);
-/* What was left out, as a sentence for people (malloc'd): "case 'x' is
- * only in b, not in the base"; a long list of zero metrics is cut at six. */
-char *compare_left_text(const struct cmp_left *l);
 /* The legend, one paragraph of lines. */
 extern const char *const cmp_legend[];
 

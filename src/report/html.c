@@ -42,28 +42,6 @@ static const char report_css[] =
 	".fn-skip,.fn-absent{color:#888}tr.fn-regression td:first-child{border-left:4px solid #b00}"
 	"#headline .graphs{gap:6px}#headline figure{padding:2px}";
 
-void html_esc(FILE *f, const char *s)
-{
-	for (; s && *s; s++) {
-		switch (*s) {
-		case '<': fputs("&lt;", f); break;
-		case '>': fputs("&gt;", f); break;
-		case '&': fputs("&amp;", f); break;
-		case '"': fputs("&quot;", f); break;
-		default:
-			if ((unsigned char)*s >= 0x20 || *s == '\n' || *s == '\t')
-				fputc(*s, f);
-		}
-	}
-}
-
-void html_td(FILE *f, const char *s)
-{
-	fputs("<td>", f);
-	html_esc(f, s ? s : "");
-	fputs("</td>", f);
-}
-
 /* Names of the metrics that any run's iterations of a case hold, in order
  * of first appearance. */
 static void html_metric_names(struct report_ctx *x, const char *case_name, struct strlist *out)

@@ -1,4 +1,7 @@
-/* Inside report/: what html.c and html_case.c share. */
+/* Inside report/: what the HTML report's files share.  html.c writes the
+ * page and calls html_case.c (the per-case graphs), html_forest.c and
+ * html_functional.c; they, and bisect_html.c, call html_util.c (the
+ * escaper and a cell), which calls none of them. */
 #ifndef VMR_REPORT_HTML_INT_H
 #define VMR_REPORT_HTML_INT_H
 
@@ -40,6 +43,14 @@ struct html_slot {
 #define HTML_SLOT_OPEN '\x02'
 #define HTML_SLOT_CLOSE '\x03'
 
+/* Text put into the page, '<', '>', '&' and '"' as entities, control
+ * characters but tab and newline dropped (html_util.c); NULL writes
+ * nothing. */
+void html_esc(FILE *f, const char *s);
+/* A table cell of text: <td>s</td>, NULL as an empty one. */
+void html_td(FILE *f, const char *s);
+
+/* html_case.c: */
 void html_plot(struct report_ctx *x, struct plot *p, const char *caption);
 const struct run_case *html_case(const struct run *r, const char *name);
 bool html_metric_significant(const struct report_ctx *x, const char *case_name, const char *metric);
@@ -50,9 +61,7 @@ void html_series_plots(struct report_ctx *x, const char *case_name, const struct
 void html_map_plots(struct report_ctx *x, const char *case_name);
 /* The forest plot of the headline metrics (html_forest.c): nothing for one run. */
 void html_forest(struct report_ctx *x);
-void html_td(FILE *f, const char *s);
 /* The kernel selftests' table (html_functional.c): nothing when no run has any. */
 void html_functional(struct report_ctx *x, const struct functional *fn);
-void html_esc(FILE *f, const char *s);
 
 #endif

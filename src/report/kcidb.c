@@ -8,10 +8,7 @@
 
 #include "core/util.h"
 #include "stats/stats.h"
-#include "store/store.h"
 #include "workload/workload.h"
-
-#define KCIDB_ORIGIN_DEFAULT "vmregress"
 
 static bool kcidb_match(const char *s, const char *pattern)
 {
@@ -36,29 +33,6 @@ const char *kcidb_source_invalid(const struct kcidb_source *s)
 	return NULL;
 }
 
-static const char *kcidb_origin(const struct kcidb_source *s)
-{
-	return s->origin ? s->origin : KCIDB_ORIGIN_DEFAULT;
-}
-
-/* The part of every id that names the run: its UUID, or its name for a run
- * read from a file that has none. */
-static const char *kcidb_run_key(const struct run *r)
-{
-	return r->info.uuid ? r->info.uuid : r->info.name;
-}
-
-/* A component of a test path: KCIDB's paths are dot-separated, so a dot (or
- * anything but letters, digits, '-' and '_') in a name becomes '_'. */
-char *kcidb_path_part(const char *name)
-{
-	char *p = xstrdup(name && *name ? name : "unnamed");
-	for (char *c = p; *c; c++)
-		if (!(((*c | 32) >= 'a' && (*c | 32) <= 'z') || (*c >= '0' && *c <= '9') || *c == '-' || *c == '_'))
-			*c = '_';
-	return p;
-}
-
 /* The suite's name as people say it: "quick" for suites/quick.ini or a
  * built-in "quick", the file's base name without ".ini". */
 static char *kcidb_suite_name(const struct run *r)
@@ -72,12 +46,6 @@ static char *kcidb_suite_name(const struct run *r)
 	char *part = kcidb_path_part(base);
 	free(base);
 	return part;
-}
-
-static json_t *kcidb_time(double t)
-{
-	char buf[64];
-	return json_string(store_format_time(buf, sizeof(buf), t));
 }
 
 static const char *kcidb_arch(const struct run *r)
@@ -122,15 +90,6 @@ static json_t *kcidb_build(const struct run *r, const struct kcidb_source *s)
 	/* the kernel booted and ran the suite: the build is good */
 	json_object_set_new(b, "status", json_string("PASS"));
 	return b;
-}
-
-/* Where the run ran, for every test of it. */
-static json_t *kcidb_environment(const struct run *r)
-{
-	const struct run_info *i = &r->info;
-	json_t *misc = json_pack("{ss* ss* ss* ss* ss*}", "host", i->host, "kernel", i->kernel, "run", i->name,
-				 "group", i->group_name, "variant", i->variant);
-	return json_pack("{s:s+ s:o}", "comment", "vmregress on ", i->host ? i->host : "an unnamed host", "misc", misc);
 }
 
 /* A case's status: FAIL if an iteration failed, else ERROR if one erred or
@@ -207,20 +166,6 @@ static bool kcidb_pick_compare(const struct kcidb_pick *p, const struct run_case
 			return true;
 	}
 	return false;
-}
-
-json_t *kcidb_test_base(const struct run *r, const struct kcidb_source *s, const char *id_tail, const char *path)
-{
-	const char *o = kcidb_origin(s);
-	json_t *t = json_object();
-	json_object_set_new(t, "id", json_sprintf("%s:%s:%s", o, kcidb_run_key(r), id_tail));
-	json_object_set_new(t, "build_id", json_sprintf("%s:%s", o, kcidb_run_key(r)));
-	json_object_set_new(t, "origin", json_string(o));
-	json_object_set_new(t, "path", json_string(path));
-	json_object_set_new(t, "environment", kcidb_environment(r));
-	if (r->info.started > 0)
-		json_object_set_new(t, "start_time", kcidb_time(r->info.started));
-	return t;
 }
 
 /* The case's wall time: the sum of its iterations' "elapsed" (ns). */
