@@ -1,7 +1,8 @@
 /* A stored run as it is read back: its row (struct run_info), its cases,
  * each with its iterations' results.  The store fills it (store_load_run,
- * store/store.h, which frees it); statistics and formatters read it and
- * need nothing else of the store. */
+ * store/store.h), or a JSON file (report/run_json.h); run_free frees it
+ * either way.  Statistics and formatters read it and need nothing else of
+ * the store. */
 #ifndef VMR_RUN_H
 #define VMR_RUN_H
 
@@ -80,5 +81,12 @@ struct run {
  * a few iterations (the first that recorded its sandbox) read it so, and
  * a run of thousands of iterations holds none of the rest. */
 json_t *run_iter_info(const struct run *r, const struct run_case *c, size_t i);
+
+/* Free one run_info's strings and zero it. */
+void run_info_clear(struct run_info *ri);
+/* Free n run_infos (store_list's) and the array. */
+void run_info_free_array(struct run_info *runs, size_t n);
+/* Free a run and everything it holds; NULL is nothing. */
+void run_free(struct run *r);
 
 #endif

@@ -1,4 +1,5 @@
-/* Variants and the order of an interleaved run.
+/* The plan of a run of variants: each applied to a copy of the suite, and
+ * the order of an interleaved run.
  *
  * `run SUITE --variant A:SETTINGS --variant B:SETTINGS -n N` runs every case
  * of the suite under each variant, N times each, the iterations of the
@@ -6,10 +7,10 @@
  * run goes (another job, page cache, thermal state) falls on every variant
  * alike instead of on whichever ran last.
  *
- * A variant is "NAME:KEY=VALUE[,KEY=VALUE...]" on the command line, or
- * "NAME = KEY=VALUE[,KEY=VALUE...]" in a suite's [variants] section.  No
- * settings at all ("NAME:") is the suite as it is, the base.  A KEY is, in
- * this order of lookup:
+ * A variant (harness/variant.h) is "NAME:KEY=VALUE[,KEY=VALUE...]" on the
+ * command line, or "NAME = KEY=VALUE[,KEY=VALUE...]" in a suite's [variants]
+ * section.  No settings at all ("NAME:") is the suite as it is, the base.
+ * Applied to a suite, a KEY is, in this order of lookup:
  *
  *   vm.page-cluster, thp.enabled ...  an allow-listed knob (as --set)
  *   mem, swap, timeout ...            a sandbox option
@@ -36,41 +37,9 @@
 #include <stdint.h>
 
 #include "core/strlist.h"
+#include "harness/variant.h"
 
 struct suite;
-
-enum plan_order {
-	PLAN_ABBA,
-	PLAN_RANDOM,
-};
-
-/* "abba|random", in enum order, for option tables. */
-#define PLAN_ORDER_CHOICES "abba|random"
-
-struct variant_setting {
-	char *key, *value;
-};
-
-struct variant {
-	char *name;
-	char *settings;             /* the text after "NAME:" as given */
-	unsigned line;              /* its line in a suite file; 0: the command line */
-	size_t nsettings;
-	struct variant_setting *set;
-};
-
-/* Parse "NAME:SETTINGS".  where names the source in errors ("--variant").
- * 0, or -1 after one error line naming the variant and what is wrong. */
-int variant_parse(struct variant *v, const char *arg, const char *where);
-/* Parse the settings of a variant named name ("KEY=VALUE,..." or "").
- * 0, or -1 after one error line. */
-int variant_parse_settings(struct variant *v, const char *name, const char *settings, const char *where);
-void variant_free(struct variant *v);
-/* A deep copy of a variant. */
-void variant_copy(struct variant *dst, const struct variant *src);
-
-/* Check a list of variants: two or more, names distinct.  0 or -1. */
-int variants_check(const struct variant *v, size_t n, const char *where);
 
 /* Apply a variant's settings to a suite parsed for it (see above for what a
  * KEY may be).  0, or -1 after one error naming where, the variant and the

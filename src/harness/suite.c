@@ -393,7 +393,7 @@ static int suite_check_global(struct suite_parser *p, long global)
 	return 0;
 }
 
-/* [variants]: one variant a line, NAME = SETTINGS (core/plan.h). */
+/* [variants]: one variant a line, NAME = SETTINGS (harness/variant.h). */
 static int suite_build_variants(struct suite *s, struct suite_parser *p, size_t section)
 {
 	unsigned first = 0;

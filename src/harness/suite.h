@@ -9,7 +9,7 @@
  *   passes = 5                ; a workload option: every case whose workload has it
  *
  *   [variants]                ; optional: run every case under each of these,
- *   pc0 = vm.page-cluster=0   ; interleaved (core/plan.h); the first is the base
+ *   pc0 = vm.page-cluster=0   ; interleaved (harness/plan.h); the first is the base
  *   pc5 = vm.page-cluster=5
  *
  *   [fault-zero]              ; one section per case, named by the section
@@ -38,7 +38,7 @@
 #include <stdint.h>
 
 #include "core/options.h"
-#include "harness/plan.h"
+#include "harness/variant.h"
 #include "harness/trace_hook.h"
 #include "sandbox/sandbox.h"
 #include "workload/workload.h"

@@ -1,6 +1,8 @@
-/* The sandbox's signal handler and atexit: every open sandbox is undone,
- * async-signal-safely, when the process is killed or exits without closing
- * it, and its children are killed first (docs/sandbox-safety.md). */
+/* The sandbox's signal handler and the list of open sandboxes it keeps:
+ * every open sandbox is undone, async-signal-safely, when the process is
+ * killed, and its children are killed first (docs/sandbox-safety.md).
+ * What is still open at exit sandbox.c closes, walking the same list
+ * (sb_open_last). */
 #include "sandbox/sandbox_int.h"
 
 #include <errno.h>
@@ -53,6 +55,14 @@ int sb_register(struct sandbox *sb, bool add)
 		}
 	}
 	return add ? -1 : 0;
+}
+
+struct sandbox *sb_open_last(void)
+{
+	for (int i = SB_MAX_OPEN - 1; i >= 0; i--)
+		if (sb_list[i])
+			return sb_list[i];
+	return NULL;
 }
 
 /* Undo every record backwards; async-signal-safe.  Returns failures. */
@@ -162,11 +172,4 @@ void sandbox_install_signal_handlers(void)
 	/* a reader that went away is an EPIPE from write, which the command
 	 * handles, not a death with the sandbox still up */
 	sigaction(SIGPIPE, &ign, NULL);
-}
-
-void sb_atexit(void)
-{
-	for (int i = SB_MAX_OPEN - 1; i >= 0; i--)
-		if (sb_list[i])
-			sandbox_close(sb_list[i]);
 }

@@ -400,6 +400,16 @@ static int sb_open_locked(struct sandbox *sb, const struct sandbox_cfg *cfg)
 	return e;
 }
 
+/* At exit every sandbox still open is closed, the list's last first
+ * (registered once, by the first sandbox_open; on a signal the handler
+ * undoes them instead). */
+static void sb_atexit(void)
+{
+	struct sandbox *sb;
+	while ((sb = sb_open_last()))
+		sandbox_close(sb);
+}
+
 int sandbox_open(struct sandbox **out, const struct sandbox_cfg *cfg)
 {
 	static bool atexit_done;

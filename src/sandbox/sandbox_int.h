@@ -50,7 +50,8 @@ void sb_enter(void);
 void sb_leave(void);
 int sb_register(struct sandbox *sb, bool add);
 int sb_undo(struct sandbox *sb);
-/* Close every open sandbox (registered with atexit). */
-void sb_atexit(void);
+/* The open sandbox in the list's last place, or NULL when none is open:
+ * sandbox.c's atexit closes each in turn (closing takes it off). */
+struct sandbox *sb_open_last(void);
 
 #endif

@@ -117,11 +117,8 @@ int store_run_end(struct store *st, int64_t run_id, const char *status);
  * learnt as it ran, e.g. why it stopped adding iterations). */
 int store_run_env_set(struct store *st, int64_t run_id, const json_t *env);
 
-/* Runs, newest first.  Free with run_info_free_array. */
+/* Runs, newest first.  Free with run_info_free_array (core/run.h). */
 int store_list(struct store *st, struct run_info **runs, size_t *n);
-void run_info_free_array(struct run_info *runs, size_t n);
-/* Free one run_info's strings and zero it. */
-void run_info_clear(struct run_info *ri);
 /* RUN is an id, a unique name, a UUID, or "last".  0 or -1 after an error
  * naming it. */
 int store_resolve(struct store *st, const char *spec, int64_t *run_id);
@@ -152,7 +149,6 @@ int store_load_run_parts(struct store *st, int64_t run_id, unsigned parts, struc
 typedef int (*store_each_fn)(void *ctx, size_t i, const struct result *res);
 int store_case_each(struct store *st, const struct run *r, const struct run_case *c, unsigned parts,
 		    store_each_fn fn, void *ctx);
-void run_free(struct run *r);
 int store_delete_run(struct store *st, int64_t run_id);
 /* 1 and the run's id when a run has this UUID, 0 when none, -1 on error. */
 int store_find_uuid(struct store *st, const char *uuid, int64_t *run_id);

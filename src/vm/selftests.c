@@ -351,9 +351,9 @@ out:
 	if (j)
 		*exit_code = 0;
 	if (drop_dir) {
-		char *lockpath = xasprintf("%s/.lock", dir);
-		unlink(lockpath);
-		free(lockpath);
+		char *lock = xasprintf("%s/.lock", dir);
+		unlink(lock);
+		free(lock);
 		rmdir(dir);  /* only when empty */
 	}
 	if (lockfd >= 0)

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The layer order of docs/DESIGN.md: scripts/check-layers passes on the tree
 # and fails on an upward include, a same-layer include, a folder the order
-# does not place and a file over 700 lines, each planted in a copy of src/.
+# does not place and a file over 700 lines, each planted in a copy of src/,
+# and on a circle of calls between files, planted in a small tree.
 # Needs no binary ($VMR unused).
 . "$(dirname "$0")/lib.sh"
 root=$(cd "$(dirname "$0")/../.." && pwd)
@@ -80,6 +81,63 @@ expect_no_out "report/ may print" '^src/report/suite_list.c'
 expect_no_out "a function called from another file has a caller" 'planted_uncalled'
 expect_out "and nothing else is reported" "; 4 violation\(s\)$"
 fresh cmd/list.c stats/summary.c cmd/common.c report/suite_list.c report/sense.c core/fileio.c core/units.c
+
+# Circles of calls, in a small tree of its own: a.c calls b.c, b.c calls
+# c.c, c.c calls a.c back; d.c calls a.c and e.c, and nothing calls d.c
+# (e.c names d_one only as a tag and a member); f.c calls its own static
+# a_one, not a.c's, though a.c calls f.c; g.c is the static build's
+# stand-in for b_one, which it defines and names itself.
+mkdir -p "$T_TMP/ring/src/core"
+(cd "$T_TMP/ring/src/core" &&
+	printf 'int a_one(void)\n{\n\treturn b_one() + f_one(); /* d_one() */\n}\n' > a.c &&
+	printf 'int b_one(void) { return c_one(); }\n' > b.c &&
+	printf 'int c_one(void) { return a_one(); }\n' > c.c &&
+	printf 'int d_one(void) { return a_one() + e_one(NULL); }\n' > d.c &&
+	printf 'int e_one(struct d_one *p) { return p->d_one + "d_one()"[0]; }\n' > e.c &&
+	printf 'static int a_one(void) { return 1; }\nint f_one(void) { return a_one(); }\n' > f.c &&
+	printf 'int b_one(void) { return b_one == 0; }\n' > g.c)
+ring_design() { # ring_design LINE...: a design document for the small tree
+	{ echo '```layers'; echo 'layer 1: core'; echo 'uncalled: d_one'; printf '%s\n' "$@"; echo '```'; } \
+		> "$T_TMP/ring/design.md"
+}
+ring_design
+run "$check_layers" --design "$T_TMP/ring/design.md" "$T_TMP/ring/src"
+expect_rc "a circle of calls fails" 1
+expect_out "it is one line naming its files and the names that tie them" \
+	'^src/core/a.c src/core/b.c src/core/c.c call each other \(core/a.c -> core/b.c: b_one; core/b.c -> core/c.c: c_one; core/c.c -> core/a.c: a_one\): break the circle'
+expect_no_out "a file that calls into the circle and is not called back is not on it" 'src/core/d.c'
+expect_no_out "a tag, a member, a comment or a string is no call" 'src/core/e.c'
+expect_no_out "a call of a static function of the file's own is no call of another file's" 'src/core/f.c'
+expect_no_out "the static build's stand-in calls nothing it stands in for" 'src/core/g.c'
+expect_out "and nothing else is reported" "; 1 violation\(s\)$"
+
+ring_design 'circle-ok: core/c.c core/b.c core/a.c  # planted (2026-12-02)'
+run "$check_layers" --design "$T_TMP/ring/design.md" "$T_TMP/ring/src"
+expect_rc "a circle-ok: line naming all its files lets the circle pass" 0
+ring_design 'circle-ok: core/a.c core/b.c  # planted (2026-12-02)'
+run "$check_layers" --design "$T_TMP/ring/design.md" "$T_TMP/ring/src"
+expect_rc "one naming only some of them does not" 1
+expect_out "the circle is reported" '^src/core/a.c src/core/b.c src/core/c.c call each other'
+expect_out "and so is the line, whose files are on no circle of its own" \
+	'^layers block: circle-ok: core/a.c core/b.c: core/a.c core/b.c on no circle of the line.s files now: take them off the line$'
+ring_design 'circle-ok: core/a.c core/b.c core/c.c core/d.c  # planted (2026-12-02)'
+run "$check_layers" --design "$T_TMP/ring/design.md" "$T_TMP/ring/src"
+expect_rc "a file on a circle-ok: line that is on no circle fails" 1
+expect_out "and is named" '^layers block: circle-ok: core/a.c core/b.c core/c.c core/d.c: core/d.c on no circle of the line.s files now: take it off the line$'
+expect_out "alone" "; 1 violation\(s\)$"
+ring_design 'circle-ok: core/a.c core/b.c core/c.c  # planted'
+run "$check_layers" --design "$T_TMP/ring/design.md" "$T_TMP/ring/src"
+expect_rc "a circle-ok: line without its day is bad" 1
+expect_out "and says what it needs" 'a circle-ok: line names two files or more, and says after a # why the circle stands and since when'
+ring_design 'circle-ok: core/a.c core/b.c core/c.c  # planted (2026-12-02)'
+printf 'int c_one(void) { return 0; }\n' > "$T_TMP/ring/src/core/c.c"
+run "$check_layers" --design "$T_TMP/ring/design.md" "$T_TMP/ring/src"
+expect_rc "once the circle is broken its circle-ok: line fails" 1
+expect_out "naming each of its files" ': core/a.c core/b.c core/c.c on no circle of the line.s files now: take them off the line$'
+expect_out "once" "; 1 violation\(s\)$"
+ring_design
+run "$check_layers" --design "$T_TMP/ring/design.md" "$T_TMP/ring/src"
+expect_rc "and without it the tree passes" 0
 
 # The design document's table of includes is the tree's, as --table counts
 # it; a planted include shows in it.
