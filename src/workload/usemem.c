@@ -44,7 +44,7 @@
 #include "core/util.h"
 #include "workload/pattern.h"
 #include "workload/tasks.h"
-#include "workload/usemem.h"
+#include "workload/usemem_walk.h"
 #include "workload/workload.h"
 
 static const struct opt um_opts[] = {

@@ -1,6 +1,6 @@
 /* usemem's tasks: each maps its region and walks it, word by word; see
- * usemem.c for what is measured and usemem.h for the state. */
-#include "workload/usemem.h"
+ * usemem.c for what is measured and usemem_walk.h for the state. */
+#include "workload/usemem_walk.h"
 
 #include <errno.h>
 #include <fcntl.h>

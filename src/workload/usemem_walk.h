@@ -1,8 +1,8 @@
-/* usemem's parts shared by its two files: the options and state
+/* usemem's walk and the parts it shares with usemem.c: the options and state
  * (usemem.c: options, set-up, results) and the tasks' walk (usemem_walk.c:
  * map, pass, check, start).  Private to the workload. */
-#ifndef VMR_USEMEM_H
-#define VMR_USEMEM_H
+#ifndef VMR_USEMEM_WALK_H
+#define VMR_USEMEM_WALK_H
 
 #include <stdatomic.h>
 #include <stdbool.h>
