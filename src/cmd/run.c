@@ -41,7 +41,7 @@ struct run_opts {
 	char *name, *db, *tag;
 	char *trace;                /* checked by trace_opts */
 	char *order, *seed;         /* checked by suite_opts */
-	char *precision, *effect, *budget, *warmup, *cpu;  /* checked by suite_opts and run_check */
+	char *precision, *effect, *budget, *warmup, *cpu;  /* checked by suite_opts and runcmd_check */
 	struct strlist set, variant, lava;
 	bool json, quiet, no_monitor, no_probe, profile, no_sandbox, force, reset_between;
 };
@@ -107,7 +107,7 @@ const struct opt run_cmd_opts[] = {
 	OPT_END,
 };
 
-static int run_overrides(struct suite *s, const struct run_opts *o)
+static int runcmd_overrides(struct suite *s, const struct run_opts *o)
 {
 	if (o->iterations && suite_override(s, suite_opts, "iterations", o->iterations, "--iterations") < 0)
 		return -1;
@@ -156,7 +156,7 @@ static int run_overrides(struct suite *s, const struct run_opts *o)
 	return 0;
 }
 
-static int run_check(struct suite *s)
+static int runcmd_check(struct suite *s)
 {
 	double frac = 0;
 	if (s->global.iterations_auto && precision_parse(s->global.precision, &frac) < 0) {
@@ -184,7 +184,7 @@ static int run_check(struct suite *s)
  * starts, before traces are made and before the store is written: a run
  * that cannot finish does nothing at all.  A variant's cases are checked
  * with its settings applied, by the same rule as the options of a run. */
-static int run_plan(const struct suite *s, const struct variant *v)
+static int runcmd_plan(const struct suite *s, const struct variant *v)
 {
 	for (size_t i = 0; i < s->ncases; i++) {
 		const char *why = NULL;
@@ -200,7 +200,7 @@ static int run_plan(const struct suite *s, const struct variant *v)
 }
 
 /* The workloads' own checks of their options, once traces are in place. */
-static int run_validate(struct suite *s)
+static int runcmd_validate(struct suite *s)
 {
 	for (size_t i = 0; i < s->ncases; i++) {
 		struct suite_case *c = &s->cases[i];
@@ -214,7 +214,7 @@ static int run_validate(struct suite *s)
  * killed by SIGPIPE, which is what a shell expects of such a writer. */
 #define RUN_EXIT_CLOSED (128 + SIGPIPE)
 
-static bool run_name_taken(struct run_state *rs, const char *name)
+static bool runcmd_name_taken(struct run_state *rs, const char *name)
 {
 	int64_t id, *ids;
 	size_t n;
@@ -228,25 +228,25 @@ static bool run_name_taken(struct run_state *rs, const char *name)
 
 /* A name for the group's runs: none of its runs', nor the group's own, may
  * be taken. */
-static int run_name_free(struct run_state *rs, const char *name, const char *what)
+static int runcmd_name_free(struct run_state *rs, const char *name, const char *what)
 {
 	int64_t id;
 	if (name && store_resolve_quiet(rs->st, name, &id) == 0) {
 		vmr_err("%s %s: a run with this name is stored already (id %lld)", what, name, (long long)id);
 		return VMR_EXIT_USAGE;
 	}
-	if (name && rs->group.uuid && run_name_taken(rs, name)) {
+	if (name && rs->group.uuid && runcmd_name_taken(rs, name)) {
 		vmr_err("%s %s: a group with this name is stored already", what, name);
 		return VMR_EXIT_USAGE;
 	}
 	return 0;
 }
 
-static int run_begin_var(struct run_state *rs, struct run_var *var, size_t index, json_t *env)
+static int runcmd_begin_var(struct run_state *rs, struct run_var *var, size_t index, json_t *env)
 {
 	struct store_group g = rs->group;
 	int rc;
-	if ((rc = run_name_free(rs, var->name, rs->group.uuid ? "variant" : "--name")) != 0)
+	if ((rc = runcmd_name_free(rs, var->name, rs->group.uuid ? "variant" : "--name")) != 0)
 		return rc;
 	g.variant = var->variant ? var->variant->name : NULL;
 	g.index = (int)index;
@@ -268,14 +268,14 @@ static int run_begin_var(struct run_state *rs, struct run_var *var, size_t index
 /* The runs' names: GROUP-VARIANT.  A group named by default
  * (SUITE-YYYYmmdd-HHMMSS-PID) that is taken, by a group this process
  * began in the same second, becomes SUITE-YYYYmmdd-HHMMSS-PID-2, -3 ... */
-static void run_group_names(struct run_state *rs)
+static void runcmd_group_names(struct run_state *rs)
 {
 	char *base = xstrdup(rs->group.name);
 	for (int k = 2; !rs->o->name && k < 1000; k++) {
-		bool taken = run_name_taken(rs, rs->group.name);
+		bool taken = runcmd_name_taken(rs, rs->group.name);
 		for (size_t v = 0; v < rs->nvars && !taken; v++) {
 			char *name = xasprintf("%s-%s", rs->group.name, rs->vars[v].variant->name);
-			taken = run_name_taken(rs, name);
+			taken = runcmd_name_taken(rs, name);
 			free(name);
 		}
 		if (!taken)
@@ -291,7 +291,7 @@ static void run_group_names(struct run_state *rs)
 /* Sandboxes of other live vmregress processes, which press on the same
  * host while this run measures: part of its environment, so that compare
  * can say so.  Null where the state cannot be read (no root). */
-static json_t *run_other_sandboxes(void)
+static json_t *runcmd_other_sandboxes(void)
 {
 	json_t *st = NULL, *j;
 	size_t i, n = 0;
@@ -304,25 +304,25 @@ static json_t *run_other_sandboxes(void)
 	return json_integer((json_int_t)n);
 }
 
-static int run_begin(struct run_state *rs)
+static int runcmd_begin(struct run_state *rs)
 {
 	if (rs->group.uuid)
-		run_group_names(rs);
-	int rc = rs->group.uuid ? run_name_free(rs, rs->group.name, "--name") : 0;
+		runcmd_group_names(rs);
+	int rc = rs->group.uuid ? runcmd_name_free(rs, rs->group.name, "--name") : 0;
 	rs->env = system_fingerprint();
 	hostenv_own_values(rs->env);  /* not another run's knobs as the host's */
-	json_object_set_new(rs->env, "other_sandboxes", run_other_sandboxes());
+	json_object_set_new(rs->env, "other_sandboxes", runcmd_other_sandboxes());
 	json_t *lava = rs->o->lava.n ? lava_env_parse(&rs->o->lava) : NULL;
 	if (json_object_size(lava))
 		json_object_set(rs->env, "lava", lava);  /* the LAVA job's, as its test shell knew it */
 	json_decref(lava);
 	for (size_t v = 0; v < rs->nvars && !rc; v++)
-		rc = run_begin_var(rs, &rs->vars[v], v, rs->env);
+		rc = runcmd_begin_var(rs, &rs->vars[v], v, rs->env);
 	return rc;
 }
 
 /* A run's summary, or its JSON appended to runs (--json). */
-static int run_print_var(struct run_state *rs, struct run_var *var, json_t *runs)
+static int runcmd_print_var(struct run_state *rs, struct run_var *var, json_t *runs)
 {
 	struct run *run = NULL;
 	if (store_load_run(rs->st, var->run_id, &run) < 0)
@@ -347,7 +347,7 @@ static int run_print_var(struct run_state *rs, struct run_var *var, json_t *runs
 
 /* --json: a run of one configuration as it always was; a group as
  * {"group": {uuid, name, plan}, "runs": [each run as that]}. */
-static int run_print_json(struct run_state *rs, json_t *runs)
+static int runcmd_print_json(struct run_state *rs, json_t *runs)
 {
 	if (!rs->group.uuid) {
 		json_t *one = json_incref(json_array_get(runs, 0));
@@ -358,7 +358,7 @@ static int run_print_json(struct run_state *rs, json_t *runs)
 					"plan", rs->plan, "runs", runs));
 }
 
-static void run_print_group(const struct run_state *rs)
+static void runcmd_print_group(const struct run_state *rs)
 {
 	long long *ids = xcalloc(rs->nvars, sizeof(*ids));
 	const char **names = xcalloc(rs->nvars, sizeof(*names));
@@ -371,17 +371,17 @@ static void run_print_group(const struct run_state *rs)
 	free(names);
 }
 
-static int run_print(struct run_state *rs)
+static int runcmd_print(struct run_state *rs)
 {
 	json_t *runs = rs->o->json ? json_array() : NULL;
 	int rc = VMR_EXIT_OK;
 	for (size_t v = 0; v < rs->nvars && !rc; v++)
-		rc = run_print_var(rs, &rs->vars[v], runs);
+		rc = runcmd_print_var(rs, &rs->vars[v], runs);
 	if (runs && !rc)
-		return run_print_json(rs, runs);
+		return runcmd_print_json(rs, runs);
 	json_decref(runs);
 	if (!rc && !runs && rs->group.uuid && !rs->o->quiet)
-		run_print_group(rs);
+		runcmd_print_group(rs);
 	return rc;
 }
 
@@ -389,7 +389,7 @@ static int run_print(struct run_state *rs)
  * run's environment ("iterations_auto": {"precision" or "effect", "budget_s", CASE:
  * "budget after 9 iterations"}, "iterations_auto_reached": {"CASE.METRIC":
  * 0.031}), where show prints it and compare's environment diff finds it. */
-static int run_auto_store(struct run_state *rs, struct run_var *var)
+static int runcmd_auto_store(struct run_state *rs, struct run_var *var)
 {
 	const struct suite_settings *g = &var->suite->global;
 	if (!g->iterations_auto)
@@ -408,7 +408,7 @@ static int run_auto_store(struct run_state *rs, struct run_var *var)
 	return rc;
 }
 
-static int run_suite(struct run_state *rs)
+static int runcmd_suite(struct run_state *rs)
 {
 	const struct run_opts *o = rs->o;
 	const struct suite *s0 = rs->vars[0].suite;
@@ -417,9 +417,9 @@ static int run_suite(struct run_state *rs)
 	if (e < 0)
 		goto free_path;
 	rs->prog = progress_new(s0, rs->nvars, rs->st, o->quiet);
-	if ((rc = run_begin(rs)) != 0)
+	if ((rc = runcmd_begin(rs)) != 0)
 		goto close_store;
-	run_note_begin(rs, o->db);
+	runcmd_note_begin(rs, o->db);
 	for (size_t v = 0; o->json && v < rs->nvars; v++)
 		rs->vars[v].out = json_array();
 	for (size_t i = 0; i < s0->ncases && !rc && !progress_closed(rs->prog); i++)
@@ -443,18 +443,18 @@ static int run_suite(struct run_state *rs)
 	}
 	progress_finish(rs->prog);
 	for (size_t v = 0; v < rs->nvars; v++)
-		if (run_auto_store(rs, &rs->vars[v]) < 0 && !rc)
+		if (runcmd_auto_store(rs, &rs->vars[v]) < 0 && !rc)
 			rc = VMR_EXIT_CANNOT;
 	for (size_t v = 0; v < rs->nvars; v++)
 		if (store_run_end(rs->st, rs->vars[v].run_id, rc ? "failed" : "complete") < 0 && !rc)
 			rc = VMR_EXIT_CANNOT;
-	int prc = run_print(rs);
+	int prc = runcmd_print(rs);
 	if (fflush(stdout) == EOF && errno == EPIPE)
 		prc = RUN_EXIT_CLOSED;
 	if (!rc)
 		rc = prc ? prc : rs->any_failed ? VMR_EXIT_FAIL : VMR_EXIT_OK;
 close_store:
-	run_note_end();
+	runcmd_note_end();
 	progress_free(rs->prog);
 	json_decref(rs->sb_echo);
 	json_decref(rs->env);
@@ -473,7 +473,7 @@ free_path:
 
 /* The variants to run: --variant's, else the suite's [variants]; none is a
  * run of one configuration.  0 or -1 after one error. */
-static int run_variants_parse(const struct run_opts *o, const struct suite *s, struct variant **out, size_t *n)
+static int runcmd_variants_parse(const struct run_opts *o, const struct suite *s, struct variant **out, size_t *n)
 {
 	size_t want = o->variant.n ? o->variant.n : s->nvariants;
 	*out = xcalloc(want + 1, sizeof(**out));
@@ -489,7 +489,7 @@ static int run_variants_parse(const struct run_opts *o, const struct suite *s, s
 	return variants_check(*out, *n, "--variant");
 }
 
-static void run_variants_free(struct variant *v, size_t n)
+static void runcmd_variants_free(struct variant *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
 		variant_free(&v[i]);
@@ -499,27 +499,27 @@ static void run_variants_free(struct variant *v, size_t n)
 /* One configuration checked: the command line's settings, then the
  * variant's, then whether it may run here.  0, or an exit code after one
  * error. */
-static int run_prepare_check(struct suite *s, const struct run_opts *o, const struct variant *v)
+static int runcmd_prepare_check(struct suite *s, const struct run_opts *o, const struct variant *v)
 {
 	char where[PATH_MAX + 32] = "--variant";
 	if (v && v->line)
 		snprintf(where, sizeof(where), "%s:%u: variant", s->path, v->line);
-	if (run_overrides(s, o) < 0 || (v && variant_apply(s, v, where) < 0) || run_check(s) < 0)
+	if (runcmd_overrides(s, o) < 0 || (v && variant_apply(s, v, where) < 0) || runcmd_check(s) < 0)
 		return VMR_EXIT_USAGE;
 	for (size_t i = 0; s->global.iterations_auto && i < s->ncases; i++)
 		s->cases[i].set.iterations = RUN_AUTO_MIN;  /* so far: grows as blocks are added */
-	return run_plan(s, v) < 0 ? VMR_EXIT_CANNOT : 0;
+	return runcmd_plan(s, v) < 0 ? VMR_EXIT_CANNOT : 0;
 }
 
 /* A checked configuration's traces made and its workloads' options
  * checked.  0, or an exit code after one error. */
-static int run_prepare_make(struct suite *s, struct run_traces *t)
+static int runcmd_prepare_make(struct suite *s, struct runcmd_traces *t)
 {
-	return run_traces_make(s, t) < 0 || run_validate(s) < 0 ? VMR_EXIT_USAGE : 0;
+	return runcmd_traces_make(s, t) < 0 || runcmd_validate(s) < 0 ? VMR_EXIT_USAGE : 0;
 }
 
 /* What is stored with every run of a group about how it ran. */
-static json_t *run_plan_json(const struct suite *s, const struct variant *v, size_t n)
+static json_t *runcmd_plan_json(const struct suite *s, const struct variant *v, size_t n)
 {
 	json_t *vars = json_array();
 	for (size_t i = 0; i < n; i++)
@@ -531,8 +531,8 @@ static json_t *run_plan_json(const struct suite *s, const struct variant *v, siz
 
 /* A run of several variants: each one's suite, its run's name, and the
  * group that holds them.  0 or an exit code. */
-static int run_group_prepare(struct run_state *rs, struct suite *s, const struct run_opts *o,
-			     const struct variant *v, size_t n, struct run_traces *t)
+static int runcmd_group_prepare(struct run_state *rs, struct suite *s, const struct run_opts *o,
+			     const struct variant *v, size_t n, struct runcmd_traces *t)
 {
 	rs->vars = xcalloc(n, sizeof(*rs->vars));
 	for (size_t i = 0; i < n; i++) {
@@ -542,12 +542,12 @@ static int run_group_prepare(struct run_state *rs, struct suite *s, const struct
 			return VMR_EXIT_USAGE;
 		free(sv->name);
 		sv->name = xstrdup(s->name);
-		int rc = run_prepare_check(sv, o, &v[i]);
+		int rc = runcmd_prepare_check(sv, o, &v[i]);
 		if (rc)
 			return rc;
 	}
 	for (size_t i = 0; i < n; i++) {  /* every variant may run before any trace is made */
-		int rc = run_prepare_make(rs->vars[i].suite, t);
+		int rc = runcmd_prepare_make(rs->vars[i].suite, t);
 		if (rc)
 			return rc;
 	}
@@ -564,12 +564,12 @@ static int run_group_prepare(struct run_state *rs, struct suite *s, const struct
 	char uuid[40];
 	store_uuid(uuid, sizeof(uuid));
 	char *name = o->name ? xstrdup(o->name) : store_default_name(s->name, vmr_wall_s());
-	rs->plan = run_plan_json(s0, v, n);
+	rs->plan = runcmd_plan_json(s0, v, n);
 	rs->group = (struct store_group){ .uuid = xstrdup(uuid), .name = name, .plan = rs->plan };
 	return 0;
 }
 
-static void run_state_free(struct run_state *rs, bool own_suites)
+static void runcmd_state_free(struct run_state *rs, bool own_suites)
 {
 	for (size_t i = 0; i < rs->nvars; i++) {
 		if (own_suites && rs->vars[i].suite) {
@@ -592,7 +592,7 @@ int cmd_run(int argc, char **argv)
 	int npos, rc = VMR_EXIT_USAGE;
 	bool help = false;
 	struct suite s = { 0 };
-	struct run_traces traces = { 0 };
+	struct runcmd_traces traces = { 0 };
 	struct run_state rs = { .o = &o };
 	struct variant *variants = NULL;
 	size_t nvariants = 0;
@@ -618,26 +618,26 @@ int cmd_run(int argc, char **argv)
 	json_decref(lava);
 	/* from here a signal undoes what the run made (traces, sandboxes) */
 	sandbox_install_signal_handlers();
-	if (suite_load(&s, pos[0]) < 0 || run_variants_parse(&o, &s, &variants, &nvariants) < 0)
+	if (suite_load(&s, pos[0]) < 0 || runcmd_variants_parse(&o, &s, &variants, &nvariants) < 0)
 		goto free_suite;
 	if (!nvariants && (o.order || o.seed)) {
 		vmr_err("%s: only a run of several variants has an order (add --variant)", o.order ? "--order" : "--seed");
 		goto free_suite;
 	}
 	if (nvariants) {
-		if ((rc = run_group_prepare(&rs, &s, &o, variants, nvariants, &traces)) != 0)
+		if ((rc = runcmd_group_prepare(&rs, &s, &o, variants, nvariants, &traces)) != 0)
 			goto free_suite;
 	} else {
-		if ((rc = run_prepare_check(&s, &o, NULL)) != 0 || (rc = run_prepare_make(&s, &traces)) != 0)
+		if ((rc = runcmd_prepare_check(&s, &o, NULL)) != 0 || (rc = runcmd_prepare_make(&s, &traces)) != 0)
 			goto free_suite;
 		rs.vars = xcalloc(1, sizeof(*rs.vars));
 		rs.vars[rs.nvars++] = (struct run_var){ .suite = &s, .name = o.name ? xstrdup(o.name) : store_default_name(s.name, vmr_wall_s()) };
 	}
-	rc = run_suite(&rs);
+	rc = runcmd_suite(&rs);
 free_suite:
-	run_state_free(&rs, nvariants > 0);
-	run_variants_free(variants, nvariants);
-	run_traces_free(&traces);
+	runcmd_state_free(&rs, nvariants > 0);
+	runcmd_variants_free(variants, nvariants);
+	runcmd_traces_free(&traces);
 	suite_free(&s);
 free_opts:
 	opt_free(run_cmd_opts, &o);

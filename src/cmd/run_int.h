@@ -7,8 +7,8 @@
 
 /* The runs of rs are begun: publish the note (0 iterations kept) and keep
  * it up to date as iterations are stored.  db: the --db given, or NULL. */
-void run_note_begin(struct run_state *rs, const char *db);
+void runcmd_note_begin(struct run_state *rs, const char *db);
 /* The run ended by itself: no note. */
-void run_note_end(void);
+void runcmd_note_end(void);
 
 #endif

@@ -16,7 +16,7 @@ static struct {
 } run_note;
 
 /* The newest complete run of the suite that is not one of rs's. */
-static char *run_note_base(struct run_state *rs)
+static char *runcmd_note_base(struct run_state *rs)
 {
 	const char *suite = rs->vars[0].suite->name;
 	struct run_info *runs = NULL;
@@ -36,7 +36,7 @@ static char *run_note_base(struct run_state *rs)
 	return base;
 }
 
-static void run_note_stored(struct run_state *rs)
+static void runcmd_note_stored(struct run_state *rs)
 {
 	const char **names = xcalloc(rs->nvars + 1, sizeof(char *));
 	size_t *kept = xcalloc(rs->nvars + 1, sizeof(size_t));
@@ -54,16 +54,16 @@ static void run_note_stored(struct run_state *rs)
 	free(kept);
 }
 
-void run_note_begin(struct run_state *rs, const char *db)
+void runcmd_note_begin(struct run_state *rs, const char *db)
 {
 	run_note.db = db;
 	free(run_note.base);
-	run_note.base = rs->group.uuid ? NULL : run_note_base(rs);
-	rs->on_stored = run_note_stored;
-	run_note_stored(rs);
+	run_note.base = rs->group.uuid ? NULL : runcmd_note_base(rs);
+	rs->on_stored = runcmd_note_stored;
+	runcmd_note_stored(rs);
 }
 
-void run_note_end(void)
+void runcmd_note_end(void)
 {
 	sandbox_signal_note(NULL);
 	free(run_note.base);

@@ -14,7 +14,7 @@
 #include "harness/suite.h"
 #include "sandbox/sandbox.h"
 
-void run_traces_free(struct run_traces *t)
+void runcmd_traces_free(struct runcmd_traces *t)
 {
 	scratch_remove(t->dir);
 	free(t->dir);
@@ -23,7 +23,7 @@ void run_traces_free(struct run_traces *t)
 }
 
 /* `vmregress refs generate ARGS -o path`, run as a child of this binary. */
-static int run_trace_generate(const char *args, const char *path)
+static int runcmd_trace_generate(const char *args, const char *path)
 {
 	char *copy = xstrdup(args), *save = NULL;
 	struct strlist av = { 0 };
@@ -56,7 +56,7 @@ static int run_trace_generate(const char *args, const char *path)
 	return pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -1;
 }
 
-int run_traces_make(struct suite *s, struct run_traces *t)
+int runcmd_traces_make(struct suite *s, struct runcmd_traces *t)
 {
 	for (size_t i = 0; i < s->ncases; i++) {
 		struct suite_case *c = &s->cases[i];
@@ -72,7 +72,7 @@ int run_traces_make(struct suite *s, struct run_traces *t)
 				return -1;
 			}
 			char *path = xasprintf("%s/trace-%zu.refs", t->dir, k);
-			int rc = run_trace_generate(args, path);
+			int rc = runcmd_trace_generate(args, path);
 			strlist_add(&t->args, args);
 			strlist_add(&t->paths, path);
 			free(path);

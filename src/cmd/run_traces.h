@@ -7,14 +7,14 @@
 
 struct suite;
 
-struct run_traces {
+struct runcmd_traces {
 	char *dir;
 	struct strlist args, paths;
 };
 
 /* Make each case's trace and point its refs option at it: 0, or -1 after
  * one error. */
-int run_traces_make(struct suite *s, struct run_traces *t);
-void run_traces_free(struct run_traces *t);
+int runcmd_traces_make(struct suite *s, struct runcmd_traces *t);
+void runcmd_traces_free(struct runcmd_traces *t);
 
 #endif

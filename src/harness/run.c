@@ -143,7 +143,7 @@ static void run_hooks_init(struct run_state *rs, struct run_var *var, size_t ci,
 	monitor_init(&h->mon, c->set.monitor_interval_ns);
 	probe_init(&h->probe, c->set.probe_period_ns);
 	const char *why = NULL;
-	if (c->set.cpu && pin_parse(c->set.cpu, &h->pin, &why) == 0) {  /* run_check said it parses */
+	if (c->set.cpu && pin_parse(c->set.cpu, &h->pin, &why) == 0) {  /* runcmd_check said it parses */
 		h->hooks[nhooks++] = pin_hook(&h->pin);
 		h->probe.cpus = h->pin.any_rest ? &h->pin.rest : NULL;
 	}
@@ -225,7 +225,7 @@ static enum precision_stop run_auto_decide(struct run_state *rs, size_t ci, long
 	const struct suite *s0 = rs->vars[0].suite;
 	struct precision_rule rule = { .budget_s = run_auto_share_s(rs, ci),
 				       .min_iterations = RUN_AUTO_MIN, .max_iterations = RUN_AUTO_MAX };
-	precision_parse(s0->global.precision, &rule.target);  /* run_check said it parses */
+	precision_parse(s0->global.precision, &rule.target);  /* runcmd_check said it parses */
 	if (s0->global.effect && precision_parse(s0->global.effect, &rule.effect) == 0)
 		rule.seen = run_auto_seen(rs, ci, rule.effect);
 	size_t n = 0;
