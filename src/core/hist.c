@@ -90,6 +90,16 @@ json_t *hist_to_json(const struct hist *h)
 			 "min", (json_int_t)(h->count ? h->min : 0), "max", (json_int_t)h->max, "buckets", b);
 }
 
+struct hist *hist_with_header(uint64_t count, uint64_t sum, uint64_t min, uint64_t max)
+{
+	struct hist *h = hist_new();
+	h->count = count;
+	h->sum = sum;
+	h->min = count ? min : UINT64_MAX;
+	h->max = max;
+	return h;
+}
+
 struct hist *hist_from_json(const json_t *j)
 {
 	json_int_t count, sum, min, max;
@@ -97,11 +107,7 @@ struct hist *hist_from_json(const json_t *j)
 	if (json_unpack((json_t *)j, "{sI sI sI sI so}", "count", &count, "sum", &sum, "min", &min, "max",
 			&max, "buckets", &b) < 0 || !json_is_array(b) || count < 0)
 		return NULL;
-	struct hist *h = hist_new();
-	h->count = (uint64_t)count;
-	h->sum = (uint64_t)sum;
-	h->min = count ? (uint64_t)min : UINT64_MAX;
-	h->max = (uint64_t)max;
+	struct hist *h = hist_with_header((uint64_t)count, (uint64_t)sum, (uint64_t)min, (uint64_t)max);
 	size_t i;
 	json_t *e;
 	uint64_t total = 0;

@@ -44,6 +44,9 @@ static inline void hist_add(struct hist *h, uint64_t v)
 }
 
 struct hist *hist_new(void);
+/* A new histogram holding a stored header (its buckets still to add):
+ * count, sum, min (ignored when count is 0: no minimum) and max. */
+struct hist *hist_with_header(uint64_t count, uint64_t sum, uint64_t min, uint64_t max);
 void hist_reset(struct hist *h);
 void hist_merge(struct hist *dst, const struct hist *src);
 /* Lower bound and width of bucket i. */

@@ -90,15 +90,25 @@ static const char *text_char(const char *p, const char *end, char c)
 	return p < end && *p == c ? p + 1 : NULL;
 }
 
-/* Past the rows of t at p, each an array of t->ncols numbers, added to t;
+/* Past the '[' of a list at p: *empty when it is "[]" (then past its ']'),
  * NULL for anything else. */
-static const char *table_rows(const char *p, const char *end, struct table *t, double *row)
+static const char *text_list_open(const char *p, const char *end, bool *empty)
 {
 	if (!(p = text_char(p, end, '[')))
 		return NULL;
 	const char *q = text_char(p, end, ']');
-	if (q)
-		return q;
+	*empty = q != NULL;
+	return q ? q : p;
+}
+
+/* Past the rows of t at p, each an array of t->ncols numbers, added to t;
+ * NULL for anything else. */
+static const char *table_rows(const char *p, const char *end, struct table *t, double *row)
+{
+	bool empty = false;
+	const char *q = NULL;
+	if (!(p = text_list_open(p, end, &empty)) || empty)
+		return p;
 	for (;;) {
 		if (!(p = text_char(p, end, '[')))
 			return NULL;
@@ -216,11 +226,10 @@ static const char *series_values(const char *p, const char *end, double **out, s
 {
 	size_t cap = 0;
 	*n = 0;
-	if (!(p = text_char(p, end, '[')))
-		return NULL;
-	const char *q = text_char(p, end, ']');
-	if (q)
-		return q;
+	bool empty = false;
+	const char *q = NULL;
+	if (!(p = text_list_open(p, end, &empty)) || empty)
+		return p;
 	for (;;) {
 		while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r'))
 			p++;
@@ -319,11 +328,7 @@ static const char *hist_from_text(const char *p, const char *end, struct hist **
 	    !(p = text_int_member(p, end, "max", false, &max)) || !(p = text_char(p, end, ',')) ||
 	    !(p = text_key(p, end, "buckets")) || !(p = text_char(p, end, '[')) || count < 0)
 		return NULL;
-	struct hist *h = hist_new();
-	h->count = (uint64_t)count;
-	h->sum = (uint64_t)sum;
-	h->min = count ? (uint64_t)min : UINT64_MAX;
-	h->max = (uint64_t)max;
+	struct hist *h = hist_with_header((uint64_t)count, (uint64_t)sum, (uint64_t)min, (uint64_t)max);
 	uint64_t total = 0;
 	const char *q = text_char(p, end, ']');
 	for (p = q ? q : p; !q;) {
