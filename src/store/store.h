@@ -152,6 +152,11 @@ int store_load_run_parts(struct store *st, int64_t run_id, unsigned parts, struc
 typedef int (*store_each_fn)(void *ctx, size_t i, const struct result *res);
 int store_case_each(struct store *st, const struct run *r, const struct run_case *c, unsigned parts,
 		    store_each_fn fn, void *ctx);
+/* Iteration i of case c (of a run loaded from st), of its result the
+ * parts named and its head, read alone into *out (free with result_free):
+ * for a reader that needs the detail of one iteration or a few (plot-map's
+ * one map), not of the case.  0, or -1 after a message. */
+int store_iter_read(struct store *st, const struct run_case *c, size_t i, unsigned parts, struct result *out);
 void run_free(struct run *r);
 int store_delete_run(struct store *st, int64_t run_id);
 /* 1 and the run's id when a run has this UUID, 0 when none, -1 on error. */
