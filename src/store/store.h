@@ -172,6 +172,12 @@ int store_find_uuid(struct store *st, const char *uuid, int64_t *run_id);
  * written), 2 when it was brought up to date (its id kept), -1 after an
  * error.  *to_id: the run's id in the destination. */
 int store_copy_run(struct store *from, int64_t run_id, struct store *to, int64_t *to_id);
+/* The same for run r loaded from `from` already (store_load_run_parts,
+ * any parts: the copy reads each iteration's whole result from there one
+ * at a time as it writes it, store_case_each, so it holds one iteration's
+ * result at a time, however many the run has; store_copy_run reads r so).
+ * Iterations stored since r was loaded are left for a later copy. */
+int store_copy_loaded(struct store *from, const struct run *r, struct store *to, int64_t *to_id);
 /* The same for a run already loaded (store_load_run) from anywhere, or
  * built whole by the caller (info.uuid, name, status, started, ended,
  * niterations; env, cases). */
