@@ -1,10 +1,14 @@
-# Reading at fleet size: compare, report, show and export of one
-# interleaved group of about 5,000 iterations, this build against an older
-# one, side by side in interleaved rounds (old new, then new old), with the
-# wall time, the CPU time and the peak RSS of each, and their ratios (new
-# over old: under 1 is better).  Every output must be byte for byte the
-# old one's (the report's page too): a command that fails or an output that
-# differs stops the benchmark.
+# Reading at fleet size: compare, report, show, export, plan, plot-map
+# and push of one interleaved group of about 5,000 iterations, this build
+# against an older one, side by side in interleaved rounds (old new, then
+# new old), with the wall time, the CPU time and the peak RSS of each, and
+# their ratios (new over old: under 1 is better).  Every output must be
+# byte for byte the old one's (the report's page, plot-map's SVG, and what
+# push stored: each iteration's result text, in order): a command that
+# fails or an output that differs stops the benchmark.  push copies the
+# whole group into a fresh SQLite file, and into a fresh PostgreSQL
+# database when tests/pg-setup can start a server here (else that row is
+# left out).  FLEET_CMDS (a list of the names below) measures some alone.
 #
 # The group: a small real one (the quick suite, two variants, 3 iterations
 # each; FLEET_SEED=FILE.db uses one made before) grown by bench/fleet.py to
@@ -78,9 +82,47 @@ row() {
 
 graphs=
 command -v gnuplot > /dev/null || { graphs=--no-graphs; echo "no gnuplot: the report without graphs"; }
-cmds=(compare compare-json compare-csv report show export-json export-csv)
+# the case whose maps plot-map draws: the first that has any
+mapcase=$(sql "SELECT c.name FROM iterations i JOIN cases c ON c.id = i.case_id JOIN runs r ON r.id = c.run_id
+	WHERE r.name = '$run' AND i.result LIKE '%\"maps\":[{%' ORDER BY c.seq LIMIT 1" || true)
+cmds=(compare compare-json compare-csv report show export-json export-csv plan push)
+[ -n "$mapcase" ] && command -v gnuplot > /dev/null && cmds+=(plot-map plot-map-last)
+pg=
+if [ -z "${FLEET_NO_PG:-}" ] && . tests/pg-setup && pg_start; then
+	trap 'pg_stop; rm -rf "$tmp"' EXIT
+	pg=1
+	cmds+=(push-pg)
+else
+	echo "push-pg: skipped: ${PG_SKIP:-FLEET_NO_PG}"
+fi
+[ -n "${FLEET_CMDS:-}" ] && read -r -a cmds <<< "$FLEET_CMDS"
+nlast=$(sql "SELECT COUNT(*) FROM iterations i JOIN cases c ON c.id = i.case_id JOIN runs r ON r.id = c.run_id
+	WHERE r.name = '$run' AND c.name = '$mapcase'")
+pgdb() { # the URL of database push, made afresh
+	pg_psql "DROP DATABASE IF EXISTS push" > /dev/null && pg_psql "CREATE DATABASE push" > /dev/null ||
+		bench_fail "cannot make a fresh database"
+	echo "postgresql://postgres@/push?host=$PG_DIR"
+}
+# stored OUT: append to OUT what push stored in $tmp/push.db (or the
+# database push): every iteration's result text, in order
+stored() {
+	local q="SELECT r.uuid || ' ' || c.name || ' ' || i.iteration || ' ' || COALESCE(i.seq, -1) || ' ' ||
+		i.outcome || ' ' || i.result FROM iterations i JOIN cases c ON c.id = i.case_id
+		JOIN runs r ON r.id = c.run_id ORDER BY r.uuid, c.seq, i.iteration"
+	if [ "$1" = pg ]; then
+		PG_DB=push pg_psql "$q" | md5sum >> "$2"
+	else
+		bench_out python3 -c 'import sqlite3, sys
+for row in sqlite3.connect(sys.argv[1]).execute(sys.argv[2]): print(row[0])' "$tmp/push.db" "$q" | md5sum >> "$2"
+	fi
+}
 args() { # args NAME OUTDIR: the command line of one measured command
 	case $1 in
+	plan) echo "plan suites/quick.ini --from $group --db $db" ;;
+	plot-map) echo "plot-map $run:$mapcase --db $db --format svg -o -" ;;
+	plot-map-last) echo "plot-map $run:$mapcase --iteration $nlast --db $db --format svg -o -" ;;
+	push) echo "push --all --db $db --to $tmp/push.db" ;;
+	push-pg) echo "push --all --db $db --to $(pgdb)" ;;
 	compare) echo "compare $group --db $db" ;;
 	compare-json) echo "compare $group --db $db --json" ;;
 	compare-csv) echo "compare $group --db $db --format csv" ;;
@@ -92,13 +134,14 @@ args() { # args NAME OUTDIR: the command line of one measured command
 }
 one() { # one NAME SIDE BIN
 	local out=$tmp/$1.$2.out dir=$tmp/$1.$2.dir
-	rm -rf "$dir"
+	rm -rf "$dir" "$tmp/push.db" "$tmp/push.db-wal" "$tmp/push.db-shm"
 	# shellcheck disable=SC2046
 	measure "$1.$2" "$out" "$3" $(args "$1" "$dir")
-	if [ "$1" = report ]; then
-		# the page is the output; its path is the only difference in the JSON
-		cp "$dir/index.html" "$out"
-	fi
+	case $1 in
+	report) cp "$dir/index.html" "$out" ;;  # the page is the output; its path is the only difference in the JSON
+	push) stored sqlite "$out" ;;
+	push-pg) stored pg "$out" ;;
+	esac
 }
 for ((i = 0; i < rounds; i++)); do
 	for c in "${cmds[@]}"; do

@@ -116,7 +116,9 @@ int cmd_plan(int argc, char **argv)
 	rc = VMR_EXIT_USAGE;
 	struct strlist specs = { 0 };
 	struct run_set runs = { 0 };
-	if (cmd_resolve_runs(o.db, &o.from, 1, &specs) < 0 || runsrc_load(o.db, specs.v, specs.n, &runs) < 0) {
+	/* compare's statistics need each iteration's metrics alone */
+	if (cmd_resolve_runs(o.db, &o.from, 1, &specs) < 0 ||
+	    runsrc_load_parts(o.db, specs.v, specs.n, RESULT_METRICS, &runs) < 0) {
 		strlist_free(&specs);
 		goto free_opts;
 	}

@@ -142,14 +142,40 @@ free_maps:
 	return rc;
 }
 
-static const struct result *plot_map_result(const struct plot_map_cmd *o, const struct run_case *c)
+/* Iteration i of case c into *res: the one held (a run read from a file
+ * comes whole), else read alone from the store with its maps.  0, or -1
+ * after a message. */
+static int plot_map_iter(struct run_set *set, const struct run_case *c, size_t i, struct result *res)
 {
-	if (o->iteration > 0)
-		return (size_t)o->iteration <= c->niter ? &c->iters[o->iteration - 1] : NULL;
-	for (size_t i = 0; i < c->niter; i++)
-		if (c->iters[i].nmaps)
-			return &c->iters[i];
-	return NULL;
+	if (!set->from_store[0]) {
+		*res = c->iters[i];
+		return 0;
+	}
+	return store_iter_read(set->st, c, i, RESULT_MAPS, res);
+}
+
+/* The iteration --iteration names, else the first that has maps, into
+ * *res (held when *read): 1 when there is one, 0 when none, -1 after a
+ * message.  Of a run in the store each iteration looked at is read alone,
+ * so no more than one iteration's maps are held. */
+static int plot_map_result(const struct plot_map_cmd *o, struct run_set *set, const struct run_case *c,
+			   struct result *res, bool *read)
+{
+	*read = set->from_store[0];
+	if (o->iteration > 0) {
+		if ((size_t)o->iteration > c->niter)
+			return 0;
+		return plot_map_iter(set, c, (size_t)o->iteration - 1, res) < 0 ? -1 : 1;
+	}
+	for (size_t i = 0; i < c->niter; i++) {
+		if (plot_map_iter(set, c, i, res) < 0)
+			return -1;
+		if (res->nmaps)
+			return 1;
+		if (*read)
+			result_free(res);
+	}
+	return 0;
 }
 
 static int plot_map_from_run(const struct plot_map_cmd *o, const char *spec, struct page_map *out)
@@ -157,27 +183,33 @@ static int plot_map_from_run(const struct plot_map_cmd *o, const char *spec, str
 	char *runspec = xstrdup(spec), *colon = strrchr(runspec, ':');
 	int rc = VMR_EXIT_USAGE;
 	struct run_set set = { 0 };
+	struct result res = { 0 };
+	bool read = false;
 	if (!colon || colon == runspec || !colon[1]) {
 		vmr_err("plot-map: '%s' is neither a process id nor RUN:CASE", spec);
 		goto free_spec;
 	}
 	*colon = '\0';
 	const char *case_name = colon + 1;
-	if (runsrc_load(o->db, &runspec, 1, &set) < 0)
+	/* the run's cases and iterations, with each one's metrics alone: the
+	 * maps of the one drawn are read when it is found */
+	if (runsrc_load_parts(o->db, &runspec, 1, RESULT_METRICS, &set) < 0)
 		goto free_spec;
 	const struct run *r = set.runs[0];
 	const struct run_case *c = NULL;
 	for (size_t i = 0; i < r->ncases && !c; i++)
 		if (!strcmp(r->cases[i].name, case_name))
 			c = &r->cases[i];
-	const struct result *res = c ? plot_map_result(o, c) : NULL;
-	const struct map *m = res && res->nmaps && !o->map ? &res->maps[res->nmaps - 1] : NULL;
-	for (size_t i = 0; o->map && res && i < res->nmaps; i++)
-		if (!strcmp(res->maps[i].name, o->map))
-			m = &res->maps[i];
+	int found = c ? plot_map_result(o, &set, c, &res, &read) : 0;
+	if (found < 0)
+		goto free_set;  /* a damaged result: as when the run would not load */
+	const struct map *m = found && res.nmaps && !o->map ? &res.maps[res.nmaps - 1] : NULL;
+	for (size_t i = 0; o->map && found && i < res.nmaps; i++)
+		if (!strcmp(res.maps[i].name, o->map))
+			m = &res.maps[i];
 	if (!c)
 		vmr_err("plot-map: run %s has no case '%s'", runspec, case_name);
-	else if (!res)
+	else if (!found)
 		vmr_err("plot-map: case '%s' has no %s", case_name, o->iteration ? "such iteration" : "maps");
 	else if (!m)
 		vmr_err("plot-map: case '%s' has no map%s%s%s", case_name, o->map ? " '" : "", o->map ? o->map : "",
@@ -188,6 +220,9 @@ static int plot_map_from_run(const struct plot_map_cmd *o, const char *spec, str
 		out->title = xasprintf("%s %s: %s", runspec, case_name, m->name);
 		rc = VMR_EXIT_OK;
 	}
+	if (found && read)
+		result_free(&res);
+free_set:
 	runsrc_free(&set);
 free_spec:
 	free(runspec);

@@ -51,11 +51,11 @@ static int transfer_select(struct store *from, char **specs, int nspecs, bool al
 /* Copy one run unless it is still being written: a copy of it now would
  * only have to be brought up to date later.  An interrupted run (killed,
  * never ended) is copied as it is: it will not change. */
-static int transfer_one(const struct run *r, struct store *to, int64_t *to_id)
+static int transfer_one(struct store *from, const struct run *r, struct store *to, int64_t *to_id)
 {
 	if (r->info.running)
 		return XFER_RUNNING;
-	int rc = store_import_run(to, r, to_id);
+	int rc = store_copy_loaded(from, r, to, to_id);
 	return rc < 0 ? -1 : rc == 0 ? XFER_COPIED : rc == 1 ? XFER_PRESENT : XFER_UPDATED;
 }
 
@@ -86,7 +86,10 @@ static int transfer_runs(const char *from_loc, const char *to_loc, char **specs,
 	for (size_t i = 0; i < n; i++) {
 		struct run *r = NULL;
 		int64_t to_id = 0;
-		int result = store_load_run(from, ids[i], &r) < 0 ? -1 : transfer_one(r, to, &to_id);
+		/* the run's rows and each iteration's metrics: the copy reads
+		 * the whole results one at a time as it writes them */
+		int result = store_load_run_parts(from, ids[i], RESULT_METRICS, &r) < 0 ? -1 :
+			     transfer_one(from, r, to, &to_id);
 		if (result >= 0) {
 			count[result]++;
 			json_array_append_new(rows, transfer_row(r, result, to_id, json));

@@ -44,40 +44,60 @@ static void export_row_fill(struct export_row *row, const struct run *r, const s
 	memcpy(row->f, f, sizeof(f));
 }
 
-/* Call emit for every value of every run, in order: runs, cases,
- * iterations, metrics. */
-static void export_each(struct run *const *runs, size_t n,
+/* Call emit for every value of run r, in order: cases, iterations,
+ * metrics. */
+static void export_each(const struct run *r,
 			void (*emit)(void *ctx, const struct export_row *row, int iteration, double value), void *ctx)
 {
-	for (size_t ri = 0; ri < n; ri++)
-		for (size_t ci = 0; ci < runs[ri]->ncases; ci++) {
-			const struct run_case *c = &runs[ri]->cases[ci];
-			char *knobs = export_knobs(c);
-			for (size_t k = 0; k < c->niter; k++)
-				for (size_t m = 0; m < c->iters[k].nmetrics; m++) {
-					struct export_row row = { .f = { NULL } };
-					const struct metric *x = &c->iters[k].metrics[m];
-					export_row_fill(&row, runs[ri], c, knobs, k, x);
-					emit(ctx, &row, c->iter_no[k] + 1, x->value);
-				}
-			free(knobs);
-		}
+	for (size_t ci = 0; ci < r->ncases; ci++) {
+		const struct run_case *c = &r->cases[ci];
+		char *knobs = export_knobs(c);
+		for (size_t k = 0; k < c->niter; k++)
+			for (size_t m = 0; m < c->iters[k].nmetrics; m++) {
+				struct export_row row = { .f = { NULL } };
+				const struct metric *x = &c->iters[k].metrics[m];
+				export_row_fill(&row, r, c, knobs, k, x);
+				emit(ctx, &row, c->iter_no[k] + 1, x->value);
+			}
+		free(knobs);
+	}
 }
 
+void export_json_begin(struct export_json *x, FILE *f)
+{
+	*x = (struct export_json){ .f = f };
+	fputc('[', f);
+}
+
+/* One row: its object as json_dumpf prints an element of the array, each
+ * line indented one level (a string's newline is escaped, so every newline
+ * of the text is the layout's). */
 static void export_emit_json(void *ctx, const struct export_row *row, int iteration, double value)
 {
+	struct export_json *x = ctx;
 	json_t *o = json_object();
 	for (size_t f = 0; f < 13; f++)
 		json_object_set_new(o, export_columns[f], f == 9 ? json_integer(iteration) : json_string(row->f[f]));
 	json_object_set_new(o, "value", isfinite(value) ? json_real(value) : json_null());
-	json_array_append_new(ctx, o);
+	char *text = json_dumps(o, EXPORT_JSON_FLAGS);
+	json_decref(o);
+	fputs(x->rows++ ? ",\n  " : "\n  ", x->f);
+	for (const char *p = text; p && *p; p++) {
+		fputc(*p, x->f);
+		if (*p == '\n')
+			fputs("  ", x->f);
+	}
+	free(text);
 }
 
-json_t *export_rows_json(struct run *const *runs, size_t n)
+void export_json_run(struct export_json *x, const struct run *r)
 {
-	json_t *rows = json_array();
-	export_each(runs, n, export_emit_json, rows);
-	return rows;
+	export_each(r, export_emit_json, x);
+}
+
+void export_json_end(struct export_json *x)
+{
+	fputs(x->rows ? "\n]\n" : "]\n", x->f);
 }
 
 static void export_emit_csv(void *ctx, const struct export_row *row, int iteration, double value)
@@ -92,10 +112,14 @@ static void export_emit_csv(void *ctx, const struct export_row *row, int iterati
 	fprintf(f, ",%.17g\n", value);
 }
 
-void export_rows_csv(FILE *f, struct run *const *runs, size_t n)
+void export_csv_header(FILE *f)
 {
 	for (size_t i = 0; export_columns[i]; i++)
 		fprintf(f, "%s%s", i ? "," : "", export_columns[i]);
 	fputc('\n', f);
-	export_each(runs, n, export_emit_csv, f);
+}
+
+void export_csv_run(FILE *f, const struct run *r)
+{
+	export_each(r, export_emit_csv, f);
 }

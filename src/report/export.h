@@ -14,7 +14,21 @@
 /* The column names, in order. */
 extern const char *const export_columns[];
 
-json_t *export_rows_json(struct run *const *runs, size_t n);
-void export_rows_csv(FILE *f, struct run *const *runs, size_t n);
+/* Either is written one run at a time, as each run is read, so that a
+ * writer holds no row but the one it writes.
+ *
+ * JSON: begin, each run's rows, end: the text json_dumpf prints of the
+ * array of every row with EXPORT_JSON_FLAGS, and a newline. */
+#define EXPORT_JSON_FLAGS (JSON_INDENT(2) | JSON_REAL_PRECISION(10))
+struct export_json {
+	FILE *f;
+	size_t rows;   /* written so far */
+};
+void export_json_begin(struct export_json *x, FILE *f);
+void export_json_run(struct export_json *x, const struct run *r);
+void export_json_end(struct export_json *x);
+/* CSV: the header line, then each run's rows. */
+void export_csv_header(FILE *f);
+void export_csv_run(FILE *f, const struct run *r);
 
 #endif

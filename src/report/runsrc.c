@@ -13,18 +13,23 @@ static bool runsrc_is_file(const char *spec)
 	return stat(spec, &st) == 0 && S_ISREG(st.st_mode);
 }
 
+/* The store of set, opened on first need: 0, or -1 after a message. */
+static int runsrc_store(struct run_set *set, const char *db)
+{
+	if (set->st)
+		return 0;
+	char *path = db ? xstrdup(db) : store_default_path();
+	int rc = store_open(&set->st, path, STORE_READ);
+	free(path);
+	return rc < 0 ? -1 : 0;
+}
+
 static struct run *runsrc_from_store(struct run_set *set, const char *db, const char *spec, unsigned parts)
 {
-	if (!set->st) {
-		char *path = db ? xstrdup(db) : store_default_path();
-		int rc = store_open(&set->st, path, STORE_READ);
-		free(path);
-		if (rc < 0)
-			return NULL;
-	}
 	int64_t id;
 	struct run *r = NULL;
-	if (store_resolve(set->st, spec, &id) < 0 || store_load_run_parts(set->st, id, parts, &r) < 0)
+	if (runsrc_store(set, db) < 0 || store_resolve(set->st, spec, &id) < 0 ||
+	    store_load_run_parts(set->st, id, parts, &r) < 0)
 		return NULL;
 	return r;
 }
@@ -49,6 +54,31 @@ int runsrc_load_parts(const char *db, char *const *specs, size_t n, unsigned par
 int runsrc_load(const char *db, char *const *specs, size_t n, struct run_set *set)
 {
 	return runsrc_load_parts(db, specs, n, RESULT_ALL, set);
+}
+
+int runsrc_each_run(const char *db, char *const *specs, size_t n, unsigned parts, runsrc_run_fn fn, void *ctx)
+{
+	struct run_set set = { 0 };
+	int64_t *ids = xcalloc(n + 1, sizeof(*ids));
+	int rc = 0;
+	/* ids[i] of a spec of the store; -1 for a file of a run */
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		ids[i] = -1;
+		if (!runsrc_is_file(specs[i]))
+			rc = runsrc_store(&set, db) < 0 || store_resolve(set.st, specs[i], &ids[i]) < 0 ? -1 : 0;
+	}
+	for (size_t i = 0; i < n && rc == 0; i++) {
+		struct run *r = NULL;
+		if (ids[i] < 0)
+			r = run_json_load(specs[i]);
+		else if (store_load_run_parts(set.st, ids[i], parts, &r) < 0)
+			r = NULL;
+		rc = !r || fn(ctx, i, r) < 0 ? -1 : 0;
+		run_free(r);
+	}
+	free(ids);
+	runsrc_free(&set);
+	return rc;
 }
 
 /* One run's reader for store_case_each. */

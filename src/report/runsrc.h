@@ -30,6 +30,15 @@ int runsrc_load_parts(const char *db, char *const *specs, size_t n, unsigned par
  * set.  0, or -1 after a message. */
 typedef int (*runsrc_each_fn)(void *ctx, size_t run, const struct result *res);
 int runsrc_case_each(struct run_set *set, const char *case_name, unsigned parts, runsrc_each_fn fn, void *ctx);
+/* runsrc_load_parts one run at a time: every spec resolved first (a
+ * spec that names no run is reported before any run is read), then each
+ * run loaded, handed to fn with its index in specs, and freed before the
+ * next is read, so a reader that writes each out as it comes holds one
+ * run's parts at a time, however many runs there are.  0, or -1 after a
+ * message (fn's own when it returned < 0; the runs before it were handed
+ * on). */
+typedef int (*runsrc_run_fn)(void *ctx, size_t i, const struct run *r);
+int runsrc_each_run(const char *db, char *const *specs, size_t n, unsigned parts, runsrc_run_fn fn, void *ctx);
 void runsrc_free(struct run_set *set);
 
 #endif

@@ -135,6 +135,21 @@ static int store_iter_load(void *ctx, const struct run *r, const struct run_case
 	return 0;
 }
 
+int store_iter_read(struct store *st, const struct run_case *c, size_t i, unsigned parts, struct result *out)
+{
+	json_t *j = NULL;
+	const char *why = "not a result object";
+	*out = (struct result){ 0 };
+	if (i >= c->niter)
+		return vmr_err("%s: case %s has no iteration %zu", st->path, c->name, i + 1);
+	parts |= RESULT_METRICS;
+	if (st->be->pick(st, c->id, c->iter_no[i], parts, &j) < 0)
+		return -1;
+	int rc = j ? result_from_json_parts(j, parts, out, &why) : -1;
+	json_decref(j);
+	return rc < 0 ? store_case_damaged(st, c, c->iter_no[i], why) : 0;
+}
+
 int store_load_run_parts(struct store *st, int64_t run_id, unsigned parts, struct run **out)
 {
 	const struct store_backend *be = st->be;

@@ -439,22 +439,43 @@ static int store_import_replaces(struct store *st, const struct run *run, int64_
 	return rc;
 }
 
-static int store_import_cases(struct store *st, int64_t run_id, const struct run *run)
+/* One iteration read from the source store into the destination's
+ * transaction (store_copy_loaded through store_case_each). */
+struct store_copy_case {
+	struct store *to;
+	const struct run_case *c;
+	int64_t case_id;
+};
+
+static int store_copy_iteration(void *ctx, size_t i, const struct result *res)
+{
+	const struct store_copy_case *k = ctx;
+	return k->to->be->iteration_insert(k->to, k->case_id, k->c->iter_no ? k->c->iter_no[i] : (int)i,
+					   k->c->iter_seq ? k->c->iter_seq[i] : -1, res);
+}
+
+/* The cases of run with their iterations: those run holds, or with from
+ * set each read from there one at a time as it is written. */
+static int store_import_cases(struct store *st, int64_t run_id, const struct run *run, struct store *from)
 {
 	for (size_t i = 0; i < run->ncases; i++) {
 		const struct run_case *c = &run->cases[i];
-		int64_t case_id;
-		if (st->be->case_add(st, run_id, c->name, c->workload, c->options, &case_id) < 0)
+		struct store_copy_case k = { .to = st, .c = c };
+		if (st->be->case_add(st, run_id, c->name, c->workload, c->options, &k.case_id) < 0)
 			return -1;
-		for (size_t k = 0; k < c->niter; k++)
-			if (st->be->iteration_insert(st, case_id, c->iter_no ? c->iter_no[k] : (int)k,
-						     c->iter_seq ? c->iter_seq[k] : -1, &c->iters[k]) < 0)
+		if (from) {
+			if (c->niter && store_case_each(from, run, c, RESULT_ALL, store_copy_iteration, &k) < 0)
+				return -1;
+			continue;
+		}
+		for (size_t n = 0; n < c->niter; n++)
+			if (store_copy_iteration(&k, n, &c->iters[n]) < 0)
 				return -1;
 	}
 	return 0;
 }
 
-int store_import_run(struct store *st, const struct run *run, int64_t *run_id)
+static int store_import(struct store *st, const struct run *run, struct store *from, int64_t *run_id)
 {
 	const struct store_backend *be = st->be;
 	if (store_writing(st, "copy a run in") < 0 || be->begin(st, true) < 0)
@@ -470,7 +491,7 @@ int store_import_run(struct store *st, const struct run *run, int64_t *run_id)
 			goto rollback;
 		rc = 2;
 	}
-	if (rc < 0 || store_import_cases(st, *run_id, run) < 0)
+	if (rc < 0 || store_import_cases(st, *run_id, run, from) < 0)
 		goto rollback;
 	return be->commit(st) < 0 ? -1 : rc;
 rollback:
@@ -478,12 +499,24 @@ rollback:
 	return -1;
 }
 
+int store_import_run(struct store *st, const struct run *run, int64_t *run_id)
+{
+	return store_import(st, run, NULL, run_id);
+}
+
+int store_copy_loaded(struct store *from, const struct run *r, struct store *to, int64_t *to_id)
+{
+	return store_import(to, r, from, to_id);
+}
+
 int store_copy_run(struct store *from, int64_t run_id, struct store *to, int64_t *to_id)
 {
 	struct run *r = NULL;
-	if (store_load_run(from, run_id, &r) < 0)
+	/* the run's rows, with each iteration's metrics alone: the whole
+	 * results are read one at a time as they are written */
+	if (store_load_run_parts(from, run_id, RESULT_METRICS, &r) < 0)
 		return -1;
-	int rc = store_import_run(to, r, to_id);
+	int rc = store_copy_loaded(from, r, to, to_id);
 	run_free(r);
 	return rc;
 }

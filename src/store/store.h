@@ -149,6 +149,11 @@ int store_load_run_parts(struct store *st, int64_t run_id, unsigned parts, struc
 typedef int (*store_each_fn)(void *ctx, size_t i, const struct result *res);
 int store_case_each(struct store *st, const struct run *r, const struct run_case *c, unsigned parts,
 		    store_each_fn fn, void *ctx);
+/* Iteration i of case c (of a run loaded from st), of its result the
+ * parts named and its head, read alone into *out (free with result_free):
+ * for a reader that needs the detail of one iteration or a few (plot-map's
+ * one map), not of the case.  0, or -1 after a message. */
+int store_iter_read(struct store *st, const struct run_case *c, size_t i, unsigned parts, struct result *out);
 int store_delete_run(struct store *st, int64_t run_id);
 /* 1 and the run's id when a run has this UUID, 0 when none, -1 on error. */
 int store_find_uuid(struct store *st, const char *uuid, int64_t *run_id);
@@ -163,6 +168,12 @@ int store_find_uuid(struct store *st, const char *uuid, int64_t *run_id);
  * written), 2 when it was brought up to date (its id kept), -1 after an
  * error.  *to_id: the run's id in the destination. */
 int store_copy_run(struct store *from, int64_t run_id, struct store *to, int64_t *to_id);
+/* The same for run r loaded from `from` already (store_load_run_parts,
+ * any parts: the copy reads each iteration's whole result from there one
+ * at a time as it writes it, store_case_each, so it holds one iteration's
+ * result at a time, however many the run has; store_copy_run reads r so).
+ * Iterations stored since r was loaded are left for a later copy. */
+int store_copy_loaded(struct store *from, const struct run *r, struct store *to, int64_t *to_id);
 /* The same for a run already loaded (store_load_run) from anywhere, or
  * built whole by the caller (info.uuid, name, status, started, ended,
  * niterations; env, cases). */

@@ -136,7 +136,10 @@ static int bisect_values(struct bisect_ctx *b, int64_t id, double **v, size_t *n
 
 	*v = NULL;
 	*n = 0;
-	if (store_open(&st, path, STORE_READ) == 0 && store_load_run(st, id, &r) == 0) {
+	/* each iteration's metrics alone; a run kept for compare with its
+	 * info too, which compare may read after the store is closed */
+	if (store_open(&st, path, STORE_READ) == 0 &&
+	    store_load_run_parts(st, id, keep ? RESULT_HEAD : RESULT_METRICS, &r) == 0) {
 		rc = 0;
 		for (size_t c = 0; c < r->ncases; c++) {
 			if (strcmp(r->cases[c].name, b->o->case_name))
@@ -173,7 +176,8 @@ static void bisect_mark(struct bisect_ctx *b, const int64_t *ids, size_t n, json
 	if (store_open(&st, path, STORE_WRITE) == 0) {
 		for (size_t i = 0; i < n; i++) {
 			struct run *r = NULL;
-			if (!ids[i] || store_load_run(st, ids[i], &r) < 0)
+			/* its environment is what changes */
+			if (!ids[i] || store_load_run_parts(st, ids[i], RESULT_METRICS, &r) < 0)
 				continue;
 			json_t *env = json_is_object(r->env) ? json_deep_copy(r->env) : json_object();
 			json_t *old = json_object_get(env, "bisect");
@@ -302,7 +306,7 @@ static void bisect_step_explain(struct bisect_ctx *b, struct bisect_step *st)
 	}
 	for (size_t i = 0; i < st->nruns; i++) {
 		struct run *r = NULL;
-		if (store_load_run(s, st->run_ids[i], &r) < 0)
+		if (store_load_run_parts(s, st->run_ids[i], RESULT_METRICS, &r) < 0)
 			continue;
 		for (size_t k = 0; k < b->res->nexplain; k++) {
 			double m = bisect_run_mean(r, b->o->case_name, b->res->explain[k]);

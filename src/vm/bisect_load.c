@@ -226,7 +226,9 @@ int bisect_load(const char *db, const char *name, struct bisect_loaded *L)
 		goto close_store;
 	for (size_t i = 0; i < n; i++) {
 		struct run *run = NULL;
-		if (store_load_run(st, ids[i], &run) < 0) {
+		/* the metric's values alone: of each iteration its metrics,
+		 * not the maps, series and tables that are most of it */
+		if (store_load_run_parts(st, ids[i], RESULT_METRICS, &run) < 0) {
 			r = VMR_EXIT_CANNOT;
 			goto close_store;
 		}

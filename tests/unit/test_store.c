@@ -80,19 +80,40 @@ static void test_round_trip(struct store *st, int64_t run)
 	CHECK(s[1].outcomes[OUTCOME_SKIP] == 1, "summary counts outcomes");
 	summary_free(s, r->ncases);
 
-	json_t *rows = export_rows_json(&r, 1);
-	CHECK_EQ_U(json_array_size(rows), 6, "tidy rows: 3 iterations x 2 metrics");
+	char *text = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&text, &len);
+	struct export_json x = { 0 };
+	export_json_begin(&x, f);
+	export_json_run(&x, r);
+	export_json_run(&x, r);
+	export_json_end(&x);
+	fclose(f);
+	json_t *rows = json_loads(text, 0, NULL);
+	CHECK_EQ_U(json_array_size(rows), 12, "tidy rows: 3 iterations x 2 metrics, of each run written");
 	json_t *last = json_array_get(rows, 5);
 	CHECK(json_integer_value(json_object_get(last, "iteration")) == 3 &&
 	      !strcmp(json_string_value(json_object_get(last, "metric")), "rate"), "rows numbered from 1");
+	/* written a row at a time, the text json_dumpf prints of them all */
+	char *whole = json_dumps(rows, EXPORT_JSON_FLAGS);
+	CHECK(whole && strlen(text) == strlen(whole) + 1 && !strncmp(text, whole, strlen(whole)) &&
+	      text[len - 1] == '\n', "json rows streamed as the whole array dumps");
+	free(whole);
 	json_decref(rows);
+	free(text);
+	f = open_memstream(&text, &len);
+	export_json_begin(&x, f);
+	export_json_end(&x);
+	fclose(f);
+	CHECK_STR(text, "[]\n", "no rows: an empty array");
+	free(text);
 
 	free(r->cases[0].name);
 	r->cases[0].name = xstrdup("a,\"b\"");
 	char *csv = NULL;
-	size_t len = 0;
-	FILE *f = open_memstream(&csv, &len);
-	export_rows_csv(f, &r, 1);
+	f = open_memstream(&csv, &len);
+	export_csv_header(f);
+	export_csv_run(f, r);
 	fclose(f);
 	CHECK(strstr(csv, ",\"a,\"\"b\"\"\",null,1,pass,time,ns,100\n") != NULL, "csv quotes a field with a comma or quote");
 	CHECK(!strncmp(csv, "run,uuid,group,variant,kernel,host,knobs,case,workload,iteration,outcome,metric,unit,value\n", 91),

@@ -135,6 +135,14 @@ static void test_parts(struct store *st, int64_t run)
 	CHECK(t_case_each_same(st, p, c, &w->cases[0], &detail) && detail == c->niter,
 	      "a case read one iteration at a time: each one's detail and outcome the whole run's");
 	CHECK(!c->iters[2].nhists && !c->iters[2].nseries && c->iters[2].nmetrics == 2, "and none of it held");
+	struct result one = { 0 };
+	CHECK(store_iter_read(st, c, 2, RESULT_HISTS | RESULT_SERIES, &one) == 0 && one.nhists == 1 &&
+		      one.hists[0].h->max == 102 && one.nseries == 1 && one.series[0].v[1] == 102 && !one.ntables &&
+		      result_find_metric(&one, "time") && result_find_metric(&one, "time")->value == 102,
+	      "one iteration read alone: its head and the parts asked for");
+	result_free(&one);
+	fprintf(stderr, "(expected error follows)\n");
+	CHECK(store_iter_read(st, c, 3, RESULT_MAPS, &one) < 0 && !one.nmetrics, "no iteration beyond the case's");
 	CHECK(p->cases[1].iters[0].outcome == OUTCOME_SKIP && !strcmp(p->cases[1].iters[0].reason, "not here"),
 	      "in parts: outcome and reason");
 	run_free(w);
