@@ -97,7 +97,10 @@ static int lava_cases_cmd(const struct lava_cmd *o, const char *spec, bool attac
 	int64_t id;
 	struct run *r = NULL;
 	int rc = VMR_EXIT_USAGE;
-	if (cmd_open_run(o->db, spec, false, &st, &id) == 0 && store_load_run(st, id, &r) == 0) {
+	/* cases reads the iterations' outcomes and metrics alone; attach's
+	 * JSON is the whole run */
+	if (cmd_open_run(o->db, spec, false, &st, &id) == 0 &&
+	    (attach ? store_load_run(st, id, &r) : store_load_run_parts(st, id, RESULT_METRICS, &r)) == 0) {
 		rc = VMR_EXIT_OK;
 		if (attach) {
 			json_t *j = run_to_json(r);

@@ -325,7 +325,8 @@ static int runcmd_begin(struct run_state *rs)
 static int runcmd_print_var(struct run_state *rs, struct run_var *var, json_t *runs)
 {
 	struct run *run = NULL;
-	if (store_load_run(rs->st, var->run_id, &run) < 0)
+	/* the summaries read the iterations' metrics alone */
+	if (store_load_run_parts(rs->st, var->run_id, RESULT_METRICS, &run) < 0)
 		return VMR_EXIT_CANNOT;
 	bool base = var == rs->vars;
 	if (runs) {

@@ -103,7 +103,8 @@ static void progress_expect(struct progress *p, struct store *st)
 		p->expect_s[ci] = progress_guess_s(p->s->cases[ci].w->name);
 	int64_t id = st && p->s->name ? progress_last_run(st, p->s->name) : -1;
 	struct run *r = NULL;
-	if (id >= 0 && store_load_run(st, id, &r) == 0) {
+	/* the iterations' metrics alone: "elapsed" is all it reads of them */
+	if (id >= 0 && store_load_run_parts(st, id, RESULT_METRICS, &r) == 0) {
 		progress_from_run(p, r);
 		p->from_run = true;
 	}

@@ -74,13 +74,15 @@ int import_guest_run_group(struct store *host, const char *guest_db, const char 
 
 	if (store_open(&g, guest_db, STORE_READ) < 0)
 		return -1;
-	if (store_resolve(g, "last", &gid) < 0 || store_load_run(g, gid, &r) < 0)
+	/* the run's rows with each iteration's metrics: the whole results are
+	 * read from the guest's store one at a time as they are written */
+	if (store_resolve(g, "last", &gid) < 0 || store_load_run_parts(g, gid, RESULT_METRICS, &r) < 0)
 		goto close_guest;
 	import_as_host_run(r, name, suite, tag, matrix, vmr_wall_s());
 	if (group && !r->info.group_uuid)
 		import_join_group(r, group);
 	/* One transaction, keyed by the guest's UUID: imported twice, stored once. */
-	rc = store_import_run(host, r, run_id) < 0 ? -1 : 0;
+	rc = store_copy_loaded(g, r, host, run_id) < 0 ? -1 : 0;
 	run_free(r);
 close_guest:
 	store_close(g);
