@@ -1,5 +1,5 @@
-# Reading at fleet size: compare, report, show, export, plan, plot-map
-# and push of one interleaved group of about 5,000 iterations, this build
+# Reading at fleet size: compare, report, show, export, plan, plot-map,
+# push and lava cases of one interleaved group of about 5,000 iterations, this build
 # against an older one, side by side in interleaved rounds (old new, then
 # new old), with the wall time, the CPU time and the peak RSS of each, and
 # their ratios (new over old: under 1 is better).  Every output must be
@@ -85,7 +85,7 @@ command -v gnuplot > /dev/null || { graphs=--no-graphs; echo "no gnuplot: the re
 # the case whose maps plot-map draws: the first that has any
 mapcase=$(sql "SELECT c.name FROM iterations i JOIN cases c ON c.id = i.case_id JOIN runs r ON r.id = c.run_id
 	WHERE r.name = '$run' AND i.result LIKE '%\"maps\":[{%' ORDER BY c.seq LIMIT 1" || true)
-cmds=(compare compare-json compare-csv report show export-json export-csv plan push)
+cmds=(compare compare-json compare-csv report show export-json export-csv plan push lava-cases)
 [ -n "$mapcase" ] && command -v gnuplot > /dev/null && cmds+=(plot-map plot-map-last)
 pg=
 if [ -z "${FLEET_NO_PG:-}" ] && . tests/pg-setup && pg_start; then
@@ -128,6 +128,7 @@ args() { # args NAME OUTDIR: the command line of one measured command
 	compare-csv) echo "compare $group --db $db --format csv" ;;
 	report) echo "report $group --db $db -o $2 --json $graphs" ;;
 	show) echo "show $run --db $db" ;;
+	lava-cases) echo "lava cases $run --db $db" ;;
 	export-json) echo "export $group --db $db --format json" ;;
 	export-csv) echo "export $group --db $db --format csv" ;;
 	esac
