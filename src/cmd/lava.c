@@ -90,6 +90,63 @@ static int lava_testdef_cmd(const struct lava_cmd *o)
 	return fflush(stdout) == EOF ? vmr_errno("cannot write to standard output"), VMR_EXIT_CANNOT : VMR_EXIT_OK;
 }
 
+/* Text of j (JSON_COMPACT, as the whole run's dump writes it) without its
+ * last n characters, added to g. */
+static void lava_gz_json(struct lava_gz *g, json_t *j, size_t n)
+{
+	char *text = json_dumps(j, JSON_COMPACT);
+	size_t len = text ? strlen(text) : 0;
+	if (text && len >= n)
+		lava_gz_add(g, text, len - n);
+	free(text);
+	json_decref(j);
+}
+
+struct lava_attach_each {
+	struct lava_gz *g;
+};
+
+static int lava_attach_one(void *ctx, size_t i, const struct result *res)
+{
+	struct lava_attach_each *e = ctx;
+	if (i)
+		lava_gz_add(e->g, ",", 1);
+	lava_gz_json(e->g, result_to_json(res), 0);
+	return 0;
+}
+
+/* attach: run_to_json's document of run r (loaded with its metrics),
+ * written a piece at a time, each iteration's whole result read from st
+ * as it is added: the cases' array and each case's iterations are
+ * written empty, less their closing "]}", and filled in. */
+static int lava_attach(struct store *st, const struct run *r)
+{
+	struct lava_attach_each e = { .g = lava_gz_new() };
+	if (!e.g)
+		return lava_gz_emit(stdout, NULL);
+	struct run head = *r;
+	head.ncases = 0;
+	lava_gz_json(e.g, run_to_json(&head), 2);
+	int rc = 0;
+	for (size_t i = 0; i < r->ncases && !rc; i++) {
+		struct run_case c = r->cases[i];
+		c.niter = 0;
+		struct run one = { .ncases = 1, .cases = &c };
+		json_t *j = run_to_json(&one);
+		lava_gz_add(e.g, i ? "," : "", i ? 1 : 0);
+		lava_gz_json(e.g, json_incref(json_array_get(json_object_get(j, "cases"), 0)), 2);
+		json_decref(j);
+		rc = store_case_each(st, r, &r->cases[i], RESULT_ALL, lava_attach_one, &e);
+		lava_gz_add(e.g, "]}", 2);
+	}
+	lava_gz_add(e.g, "]}", 2);
+	if (rc < 0) {
+		lava_gz_free(e.g);
+		return -2;
+	}
+	return lava_gz_emit(stdout, e.g);
+}
+
 /* cases: LAVA's helper calls; attach: the run's JSON framed for the log */
 static int lava_cases_cmd(const struct lava_cmd *o, const char *spec, bool attach)
 {
@@ -97,22 +154,14 @@ static int lava_cases_cmd(const struct lava_cmd *o, const char *spec, bool attac
 	int64_t id;
 	struct run *r = NULL;
 	int rc = VMR_EXIT_USAGE;
-	/* cases reads the iterations' outcomes and metrics alone; attach's
-	 * JSON is the whole run */
-	if (cmd_open_run(o->db, spec, false, &st, &id) == 0 &&
-	    (attach ? store_load_run(st, id, &r) : store_load_run_parts(st, id, RESULT_METRICS, &r)) == 0) {
+	/* the iterations' outcomes and metrics: attach reads each whole
+	 * result again as it writes it */
+	if (cmd_open_run(o->db, spec, false, &st, &id) == 0 && store_load_run_parts(st, id, RESULT_METRICS, &r) == 0) {
 		rc = VMR_EXIT_OK;
-		if (attach) {
-			json_t *j = run_to_json(r);
-			char *text = json_dumps(j, JSON_COMPACT);
-			if (!text || lava_attach_write(stdout, text, strlen(text)) < 0)
-				rc = VMR_EXIT_CANNOT;
-			free(text);
-			json_decref(j);
-		} else {
-			lava_cases_write(stdout, r);
-		}
-		if (fflush(stdout) == EOF || rc != VMR_EXIT_OK)
+		int w = attach ? lava_attach(st, r) : (lava_cases_write(stdout, r), 0);
+		if (w == -2)
+			rc = VMR_EXIT_CANNOT;  /* the store's message said why */
+		else if (fflush(stdout) == EOF || w < 0)
 			rc = (vmr_errno("lava %s: cannot write to standard output", attach ? "attach" : "cases"),
 			      VMR_EXIT_CANNOT);
 		run_free(r);

@@ -138,23 +138,70 @@ json_t *lava_env_parse(const struct strlist *kv)
 	return o;
 }
 
-int lava_attach_write(FILE *f, const char *json, size_t len)
+struct lava_gz {
+	z_stream zs;
+	unsigned char *out;
+	size_t cap;
+	bool failed;
+};
+
+struct lava_gz *lava_gz_new(void)
 {
-	z_stream zs = { 0 };
-	if (deflateInit2(&zs, 9, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+	struct lava_gz *g = xcalloc(1, sizeof(*g));
+	*g = (struct lava_gz){ .cap = 1 << 16 };
+	if (deflateInit2(&g->zs, 9, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK) {
+		free(g);
+		return NULL;
+	}
+	g->out = xmalloc(g->cap);
+	return g;
+}
+
+/* Deflate text[0..len) (flush Z_NO_FLUSH or Z_FINISH) into g->out,
+ * grown as it fills. */
+static void lava_gz_deflate(struct lava_gz *g, const char *text, size_t len, int flush)
+{
+	g->zs.next_in = (Bytef *)text;
+	g->zs.avail_in = (uInt)len;
+	for (;;) {
+		if (g->zs.total_out == g->cap)
+			g->out = xrealloc(g->out, g->cap *= 2);
+		g->zs.next_out = g->out + g->zs.total_out;
+		g->zs.avail_out = (uInt)(g->cap - g->zs.total_out);
+		int z = deflate(&g->zs, flush);
+		if (z == Z_STREAM_END || (flush == Z_NO_FLUSH && !g->zs.avail_in && g->zs.avail_out))
+			return;
+		if (z != Z_OK && z != Z_BUF_ERROR) {
+			g->failed = true;
+			return;
+		}
+	}
+}
+
+void lava_gz_add(struct lava_gz *g, const char *text, size_t len)
+{
+	if (!g->failed)
+		lava_gz_deflate(g, text, len, Z_NO_FLUSH);
+}
+
+int lava_gz_emit(FILE *f, struct lava_gz *g)
+{
+	if (!g)
 		return errno = ENOMEM, -1;
-	size_t cap = deflateBound(&zs, (uLong)len);
-	unsigned char *gz = xmalloc(cap);
-	zs.next_in = (Bytef *)json;
-	zs.avail_in = (uInt)len;
-	zs.next_out = gz;
-	zs.avail_out = (uInt)cap;
-	int z = deflate(&zs, Z_FINISH);
-	size_t n = zs.total_out;
-	deflateEnd(&zs);
-	int r = z == Z_STREAM_END ? proto_emit(f, LAVA_RUN_FRAME, 0, gz, n) : (errno = EIO, -1);
-	free(gz);
+	if (!g->failed)
+		lava_gz_deflate(g, "", 0, Z_FINISH);
+	int r = g->failed ? (errno = EIO, -1) : proto_emit(f, LAVA_RUN_FRAME, 0, g->out, g->zs.total_out);
+	lava_gz_free(g);
 	return r;
+}
+
+void lava_gz_free(struct lava_gz *g)
+{
+	if (!g)
+		return;
+	deflateEnd(&g->zs);
+	free(g->out);
+	free(g);
 }
 
 /* pass, fail or skip for a case: fail if an iteration did not pass and

@@ -85,10 +85,18 @@ bool lava_boot_method_ok(const char *method);
  * (`vmregress lava attach`): LAVA 2023.01 has no helper that carries a
  * file from the device home (lava-test-reference names a URL), so the
  * document goes gzipped in vm/proto.h's frames, label LAVA_RUN_FRAME, on
- * the test shell's output, which LAVA logs line by line.  0, or -1 with
- * errno set. */
+ * the test shell's output, which LAVA logs line by line.  It is gzipped
+ * as it is written, in pieces (a run an iteration at a time): lava_gz_new
+ * (NULL when zlib cannot start), lava_gz_add each piece in order, then
+ * lava_gz_emit, which frames the whole and frees g: 0, or -1 with errno
+ * set. */
 #define LAVA_RUN_FRAME "run-json-gz"
-int lava_attach_write(FILE *f, const char *json, size_t len);
+struct lava_gz;
+struct lava_gz *lava_gz_new(void);
+void lava_gz_add(struct lava_gz *g, const char *text, size_t len);
+int lava_gz_emit(FILE *f, struct lava_gz *g);
+/* Free g unwritten (a document that could not be read whole). */
+void lava_gz_free(struct lava_gz *g);
 
 /* One test case LAVA reported. */
 struct lava_case {
