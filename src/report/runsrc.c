@@ -60,22 +60,29 @@ int runsrc_each_run(const char *db, char *const *specs, size_t n, unsigned parts
 {
 	struct run_set set = { 0 };
 	int64_t *ids = xcalloc(n + 1, sizeof(*ids));
+	struct run **files = xcalloc(n + 1, sizeof(*files));
 	int rc = 0;
-	/* ids[i] of a spec of the store; -1 for a file of a run */
+	/* every spec checked before any run is handed on, so that bad input
+	 * leaves nothing written: ids[i] of a run of the store, files[i] a
+	 * run read from a file (read whole now: a file is one document) */
 	for (size_t i = 0; i < n && rc == 0; i++) {
 		ids[i] = -1;
-		if (!runsrc_is_file(specs[i]))
+		if (runsrc_is_file(specs[i]))
+			rc = (files[i] = run_json_load(specs[i])) ? 0 : -1;
+		else
 			rc = runsrc_store(&set, db) < 0 || store_resolve(set.st, specs[i], &ids[i]) < 0 ? -1 : 0;
 	}
 	for (size_t i = 0; i < n && rc == 0; i++) {
-		struct run *r = NULL;
-		if (ids[i] < 0)
-			r = run_json_load(specs[i]);
-		else if (store_load_run_parts(set.st, ids[i], parts, &r) < 0)
+		struct run *r = files[i];
+		files[i] = NULL;
+		if (!r && store_load_run_parts(set.st, ids[i], parts, &r) < 0)
 			r = NULL;
 		rc = !r || fn(ctx, i, r) < 0 ? -1 : 0;
 		run_free(r);
 	}
+	for (size_t i = 0; i < n; i++)
+		run_free(files[i]);
+	free(files);
 	free(ids);
 	runsrc_free(&set);
 	return rc;

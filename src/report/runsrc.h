@@ -30,8 +30,9 @@ int runsrc_load_parts(const char *db, char *const *specs, size_t n, unsigned par
  * set.  0, or -1 after a message. */
 typedef int (*runsrc_each_fn)(void *ctx, size_t run, const struct result *res);
 int runsrc_case_each(struct run_set *set, const char *case_name, unsigned parts, runsrc_each_fn fn, void *ctx);
-/* runsrc_load_parts one run at a time: every spec resolved first (a
- * spec that names no run is reported before any run is read), then each
+/* runsrc_load_parts one run at a time: every spec checked first (a
+ * spec that names no run, or a file that is no run, is reported before
+ * any run is handed on; files are read whole then), then each
  * run loaded, handed to fn with its index in specs, and freed before the
  * next is read, so a reader that writes each out as it comes holds one
  * run's parts at a time, however many runs there are.  0, or -1 after a

@@ -66,4 +66,16 @@ expect_rc "export of nothing exits 2" 2
 expect_err "and asks which run" "export: which run\?"
 run "$VMR" export nosuch --db "$DB"
 expect_rc "export of an unknown run exits 2" 2
+# Runs are written one at a time as they are read, but every one is checked
+# first: bad input after a good run still writes nothing.
+printf '{"bad":\n' > "$T_TMP/bad.json"
+for fmt in csv json; do
+	run "$VMR" export solo "$T_TMP/bad.json" --db "$DB" --format $fmt
+	expect_rc "$fmt: a run file that is no JSON, after a good run: exit 2" 2
+	check "... and nothing written" [ -z "$OUT" ]
+	expect_err "... naming the file" 'bad\.json'
+	run "$VMR" export solo nosuch --db "$DB" --format $fmt
+	expect_rc "$fmt: an unknown run after a good one: exit 2" 2
+	check "... and nothing written" [ -z "$OUT" ]
+done
 done_testing
